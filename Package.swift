@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "termmap",
+    products: [
+        .executable(name: "termmap", targets: ["termmap"])
+    ],
+    targets: [
+        // C boundaries: Debian's -dev packages through module maps (no pkgConfig, see README).
+        .systemLibrary(name: "CProj", path: "Sources/CProj", providers: [.apt(["libproj-dev"]), .brew(["proj"])]),
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+
+        // Pure libraries.
+        .target(name: "GeoCore", dependencies: ["CProj"]),
+        .target(name: "MapData", dependencies: ["GeoCore"]),
+        .target(name: "Raster", dependencies: ["GeoCore"]),
+        .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
+
+        // The only code that touches the terminal.
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "Viewer"]),
+
+        .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Viewer", "TerminalUI"]),
+
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"], exclude: ["Fixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A circle on the WGS84 ellipsoid: every point at `radiusMeters` geodesic distance from the center,
+/// the shape Google Maps' `GMSCircle` draws (seed 002 part A).
+public struct GeodesicCircle: Equatable, Sendable {
+    /// The largest radius accepted, 20 000 km (about half a meridian).
+    public static let maximumRadius = 20_000_000.0
+    /// The seed's default radius, 500 m.
+    public static let defaultRadius = 500.0
+    /// Ring points, one per degree of bearing as in the seed.
+    public static let ringPointCount = 360
+
+    /// The center (latitude −90…90, longitude wrapped).
+    public let center: Coordinate
+    /// The radius in metres, in (0, 20 000 km].
+    public let radiusMeters: Double
+
+    /// A circle; the radius must be in (0, 20 000 km] and the center valid.
+    public init(center: Coordinate, radiusMeters: Double) throws(GeoError) {
+        let c = try center.validated()
+        guard radiusMeters.isFinite, radiusMeters > 0, radiusMeters <= Self.maximumRadius else {
+            throw .invalidRadius(radiusMeters)
+        }
+        self.center = c.wrapped
+        self.radiusMeters = radiusMeters
+    }
+
+    /// Points at bearings 0°, 1°, … 359° by geodesic destination, longitudes unwrapped so that
+    /// consecutive points never jump by ±360 (a ring around a pole gains 360° on the way round).
+    public func ring(pointCount: Int = GeodesicCircle.ringPointCount) -> [Coordinate] {
+        let n = max(3, pointCount)
+        var points: [Coordinate] = []
+        points.reserveCapacity(n)
+        var previous = center.longitude
+        for i in 0..<n {
+            let bearing = 360 * Double(i) / Double(n)
+            var p = Geodesic.destination(from: center, bearing: bearing, distance: radiusMeters)
+            p.longitude = WebMercator.unwrap(p.longitude, near: previous)
+            previous = p.longitude
+            points.append(p)
+        }
+        return points
+    }
+
+    /// True when the geodesic distance to `coordinate` is at most the radius.
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        Geodesic.distance(center, coordinate) <= radiusMeters
+    }
+
+    /// True when the north pole lies inside.
+    public var containsNorthPole: Bool { contains(Coordinate(latitude: 90, longitude: 0)) }
+    /// True when the south pole lies inside.
+    public var containsSouthPole: Bool { contains(Coordinate(latitude: -90, longitude: 0)) }
+
+    /// True when every point of the Mercator map (|lat| ≤ 85.0511°) is inside: the farthest such point
+    /// is the antipode, or, when the antipode is beyond the limit, the limit parallel's point opposite.
+    public var coversMercatorWorld: Bool {
+        let antipodeLat = -center.latitude
+        let farthestLat = min(max(antipodeLat, -WebMercator.maxLatitude), WebMercator.maxLatitude)
+        let farthest = Coordinate(latitude: farthestLat, longitude: center.longitude + 180)
+        return contains(farthest)
+    }
+}
+
+/// Seed 002 part A's hole as written: 360 points on a circle in *screen* space around the center,
+/// radius `projection.points(forMeters:at:)`, converted back to coordinates. Kept to show how far it is
+/// from the geodesic circle (it is round on screen, not on the ground).
+public enum SeedScreenCircle {
+    /// The seed's ring for a view: x = cx + r·cos a, y = cy + r·sin a (screen y down), a = 0°…359°.
+    public static func ring(in view: MapView, center: Coordinate, radiusMeters: Double) -> [Coordinate] {
+        let c = view.dotPoint(for: center)
+        // points(forMeters:at:) uses the sphere's scale at the center latitude.
+        let r = radiusMeters / WebMercator.metersPerDot(latitude: center.latitude, zoom: view.zoom)
+        return (0..<360).map { angle in
+            let a = Double(angle) * .pi / 180
+            return view.coordinate(at: DotPoint(x: c.x + r * cos(a), y: c.y + r * sin(a)))
+        }
+    }
+}
