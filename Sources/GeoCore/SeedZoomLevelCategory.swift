@@ -35,7 +35,9 @@ public enum SeedZoomLevelCategory {
 
     /// `coordinateSpanWithMapView:centerCoordinate:andZoomLevel:` for a view of `width`×`height` points
     /// (here: dots). The seed's zoom is an unsigned integer clamped to 28.
-    public static func coordinateSpan(width: Double, height: Double, center: Coordinate, zoomLevel: UInt) -> CoordinateSpan {
+    public static func coordinateSpan(width: Double, height: Double, center: Coordinate, zoomLevel: UInt)
+        -> CoordinateSpan
+    {
         let zoomLevel = min(zoomLevel, 28)
         let centerPixelX = longitudeToPixelSpaceX(center.longitude)
         let centerPixelY = latitudeToPixelSpaceY(center.latitude)

@@ -79,7 +79,8 @@ extension MapView {
             center: center, latitudinalMeters: requested.latitudinal, longitudinalMeters: requested.longitudinal)
         let seedZoom = unclampedZoomThatFits(target)
         let rightWay = direction == .zoomIn ? seedZoom > zoom : seedZoom < zoom
-        let usable = rightWay && !seedZoom.isNaN && requested.latitudinal > 0 && requested.longitudinal > 0
+        let usable =
+            rightWay && !seedZoom.isNaN && requested.latitudinal > 0 && requested.longitudinal > 0
             && requested.latitudinal.isFinite && requested.longitudinal.isFinite
         let newZoom = usable ? seedZoom : zoom + direction.fallbackZoomDelta
         zoom = Self.clampZoom(newZoom)

@@ -8,7 +8,8 @@ struct MapViewTests {
     let f = GeoFixtures.shared
 
     func view(_ lat: Double, _ lon: Double, _ zoom: Double, _ cols: Int, _ rows: Int) throws -> MapView {
-        try MapView(center: Coordinate(latitude: lat, longitude: lon), zoom: zoom, size: ViewSize(cols: cols, rows: rows))
+        try MapView(
+            center: Coordinate(latitude: lat, longitude: lon), zoom: zoom, size: ViewSize(cols: cols, rows: rows))
     }
 
     @Test func spansAndBoundsMatchReference() throws {
@@ -16,13 +17,13 @@ struct MapViewTests {
             let v = try view(c.lat, c.lon, c.zoom, c.cols, c.rows)
             let b = v.bounds
             let s = v.region.span
-            let where_ = "\(c.lat),\(c.lon) z\(c.zoom) \(c.cols)x\(c.rows)"
-            #expect(abs(b.north - c.north) < 1e-9, "north \(where_)")
-            #expect(abs(b.south - c.south) < 1e-9, "south \(where_)")
-            #expect(abs(b.west - c.west) < 1e-9, "west \(where_)")
-            #expect(abs(b.east - c.east) < 1e-9, "east \(where_)")
-            #expect(abs(s.latitudeDelta - c.latitudeDelta) < 1e-9, "Δlat \(where_)")
-            #expect(abs(s.longitudeDelta - c.longitudeDelta) < 1e-9, "Δlon \(where_)")
+            let label = "\(c.lat),\(c.lon) z\(c.zoom) \(c.cols)x\(c.rows)"
+            #expect(abs(b.north - c.north) < 1e-9, "north \(label)")
+            #expect(abs(b.south - c.south) < 1e-9, "south \(label)")
+            #expect(abs(b.west - c.west) < 1e-9, "west \(label)")
+            #expect(abs(b.east - c.east) < 1e-9, "east \(label)")
+            #expect(abs(s.latitudeDelta - c.latitudeDelta) < 1e-9, "Δlat \(label)")
+            #expect(abs(s.longitudeDelta - c.longitudeDelta) < 1e-9, "Δlon \(label)")
         }
     }
 
@@ -166,7 +167,9 @@ struct MapViewTests {
             case 0: v.pan(dx: (next() - 0.5) * 1e4, dy: (next() - 0.5) * 1e4)
             case 1: v.setZoom(next() * 40 - 6, around: DotPoint(x: next() * 74, y: next() * 44))
             case 2: v.zoomButton(next() < 0.5 ? .zoomIn : .zoomOut)
-            default: _ = try? v.setCenter(Coordinate(latitude: next() * 200 - 100, longitude: next() * 1000 - 500), zoomLevel: next() * 30)
+            default:
+                _ = try? v.setCenter(
+                    Coordinate(latitude: next() * 200 - 100, longitude: next() * 1000 - 500), zoomLevel: next() * 30)
             }
             #expect(v.center.latitude.isFinite && abs(v.center.latitude) <= WebMercator.maxLatitude)
             #expect(v.center.longitude >= -180 && v.center.longitude < 180)

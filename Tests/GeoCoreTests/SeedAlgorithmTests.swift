@@ -63,7 +63,8 @@ struct ZoomButtonTests {
     @Test func inNeverZoomsOutAndOutNeverZoomsIn() throws {
         for cols in [20, 128, 200, 400] {
             for z in stride(from: 0.0, through: 28, by: 0.7) {
-                var a = try MapView(center: Coordinate(latitude: 12, longitude: 34), zoom: z, size: ViewSize(cols: cols, rows: 24))
+                var a = try MapView(
+                    center: Coordinate(latitude: 12, longitude: 34), zoom: z, size: ViewSize(cols: cols, rows: 24))
                 var b = a
                 #expect(a.zoomButton(.zoomIn).zoomAfter >= z)
                 #expect(b.zoomButton(.zoomOut).zoomAfter <= z)
@@ -74,7 +75,8 @@ struct ZoomButtonTests {
     @Test func inThenOutIsTimesOnePointTwo() throws {
         // The seed's ×0.4 then ×3 leaves the view 1.2 times larger than before.
         var v = try MapView(
-            center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 14, size: ViewSize(cols: 120, rows: 40))
+            center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 14,
+            size: ViewSize(cols: 120, rows: 40))
         let before = v.regionMeters()
         v.zoomButton(.zoomIn)
         v.zoomButton(.zoomOut)
@@ -90,7 +92,8 @@ struct CircleTests {
 
     @Test func ringMatchesGeographicLib() throws {
         for c in f.circles {
-            let circle = try GeodesicCircle(center: Coordinate(latitude: c.lat, longitude: c.lon), radiusMeters: c.radius)
+            let circle = try GeodesicCircle(
+                center: Coordinate(latitude: c.lat, longitude: c.lon), radiusMeters: c.radius)
             let ring = circle.ring()
             #expect(ring.count == 360)
             for (p, q) in zip(ring, c.ring) {
@@ -145,7 +148,8 @@ struct CircleTests {
 
     @Test func fitZoomMatchesReference() throws {
         for c in f.circles {
-            let circle = try GeodesicCircle(center: Coordinate(latitude: c.lat, longitude: c.lon), radiusMeters: c.radius)
+            let circle = try GeodesicCircle(
+                center: Coordinate(latitude: c.lat, longitude: c.lon), radiusMeters: c.radius)
             for (sizeText, expected) in c.fitZoom {
                 let parts = sizeText.split(separator: "x").compactMap { Int($0) }
                 let size = try ViewSize(cols: parts[0], rows: parts[1])
@@ -160,7 +164,8 @@ struct CircleTests {
         let center = Coordinate(latitude: 37.7749, longitude: -122.4194)
         let circle = try GeodesicCircle(center: center, radiusMeters: 500)
         var view = try MapView(center: center, zoom: 14, size: ViewSize(cols: 120, rows: 40))
-        let seed = SeedCircleFit.camera(in: view, center: center, radiusMeters: 500, circleRatio: CircleFit.defaultRatio)
+        let seed = SeedCircleFit.camera(
+            in: view, center: center, radiusMeters: 500, circleRatio: CircleFit.defaultRatio)
         var seedView = view
         try seedView.setCenter(seed.center, zoomLevel: seed.zoom)
         let seedRing = circle.ring().map { seedView.dotPoint(for: $0) }
@@ -179,7 +184,8 @@ struct CircleTests {
 
     @Test func fitAroundAPoleStaysOnTheMap() throws {
         let circle = try GeodesicCircle(center: Coordinate(latitude: 89, longitude: 0), radiusMeters: 1_000_000)
-        var view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 5, size: ViewSize(cols: 120, rows: 40))
+        var view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 5, size: ViewSize(cols: 120, rows: 40))
         try view.fit(circle)
         #expect(view.zoom >= 0 && view.zoom <= 28)
         #expect(view.center.latitude == WebMercator.maxLatitude)
