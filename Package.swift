@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Viewer", "TerminalUI"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "GeoCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,45 @@
+import Foundation
 import GeoCore
+import MapData
 import TerminalUI
 
-print("termmap: the interactive viewer is not built yet (\(TerminalInfo.cursesVersion))")
+/// Runs the command line; every failure ends in one line on stderr and a status (2 usage, 1 data).
+func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
+    do {
+        guard let first = args.first else {
+            print("termmap: the interactive viewer is not built yet; see termmap --help")
+            return 0
+        }
+        switch first {
+        case "--help", "-h", "help":
+            print(About.help)
+            return 0
+        case "--version":
+            print(About.version)
+            return 0
+        case "--about":
+            print(About.attribution)
+            let locator = DataLocator(explicit: nil, environment: environment, executablePath: CommandLine.arguments[0])
+            if locator.find(DataLocator.highResolutionFileName) != nil { print(About.gshhgAttribution) }
+            return 0
+        case "data":
+            return try DataCommands.run(Array(args.dropFirst()), environment: environment)
+        default:
+            throw UsageError("unknown command or option '\(first)' (see --help)")
+        }
+    } catch let e as UsageError {
+        FileHandle.standardError.write(Data("termmap: \(e)\n".utf8))
+        return 2
+    } catch let e as DataFailure {
+        FileHandle.standardError.write(Data("termmap: \(e)\n".utf8))
+        return 1
+    } catch let e as MapDataError {
+        FileHandle.standardError.write(Data("termmap: \(e)\n".utf8))
+        return 1
+    } catch {
+        FileHandle.standardError.write(Data("termmap: \(error)\n".utf8))
+        return 1
+    }
+}
+
+exit(runTermmap(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

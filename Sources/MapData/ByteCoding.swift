@@ -1,0 +1,119 @@
+/// Bounds-checked little-endian reads over bytes; every read that would pass the end returns nil.
+struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+    let end: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, from start: Int = 0, to end: Int? = nil) {
+        self.bytes = bytes
+        self.offset = start
+        self.end = min(end ?? bytes.count, bytes.count)
+    }
+
+    var remaining: Int { end - offset }
+
+    mutating func u8() -> UInt8? {
+        guard offset < end else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func u16() -> UInt16? {
+        guard remaining >= 2 else { return nil }
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    mutating func u32() -> UInt32? {
+        guard remaining >= 4 else { return nil }
+        var v: UInt32 = 0
+        for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
+        offset += 4
+        return v
+    }
+
+    mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
+
+    mutating func f64() -> Double? {
+        guard remaining >= 8 else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+        offset += 8
+        return Double(bitPattern: v)
+    }
+
+    /// LEB128 unsigned varint of at most 10 bytes (protobuf's encoding).
+    mutating func varint() -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while shift < 64 {
+            guard offset < end else { return nil }
+            let byte = bytes[offset]
+            offset += 1
+            result |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// Zigzag-decoded signed varint (protobuf's sint64).
+    mutating func signedVarint() -> Int64? {
+        guard let v = varint() else { return nil }
+        return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
+    }
+
+    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+        guard count >= 0, remaining >= count else { return nil }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    }
+}
+
+/// Little-endian writes into a growing byte array.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func u8(_ v: UInt8) { bytes.append(v) }
+    mutating func u16(_ v: UInt16) { for i in 0..<2 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt16(i)))) } }
+    mutating func u32(_ v: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) } }
+    mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
+    mutating func f64(_ v: Double) {
+        let b = v.bitPattern
+        for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: b >> (8 * UInt64(i)))) }
+    }
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7f) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+    mutating func signedVarint(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+    mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    mutating func patchU32(_ v: UInt32, at offset: Int) {
+        for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) }
+    }
+}
+
+/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum of zlib and PNG.
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var c = ~crc
+        table.withUnsafeBufferPointer { t in
+            for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xff)] ^ (c >> 8) }
+        }
+        return ~c
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { update(0, $0) }
+    }
+}

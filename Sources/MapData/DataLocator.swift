@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where map data is looked for: `--data DIR`, then `$XDG_DATA_HOME/termmap`
+/// (default `~/.local/share/termmap`), then the bundled `assets/`.
+public struct DataLocator: Equatable, Sendable {
+    /// The bundled world file's name.
+    public static let worldFileName = "world.tmap"
+    /// The imported high-resolution file's name.
+    public static let highResolutionFileName = "gshhg.tmap"
+
+    /// Folders in search order.
+    public var directories: [String]
+
+    /// The search path from an explicit folder, the environment and the executable's location.
+    public init(explicit: String?, environment: [String: String], executablePath: String, sourceFilePath: String = #filePath) {
+        var dirs: [String] = []
+        if let explicit { dirs.append(explicit) }
+        dirs.append(Self.userDataDirectory(environment: environment))
+        if let bundled = Self.bundledAssetsDirectory(executablePath: executablePath, sourceFilePath: sourceFilePath) {
+            dirs.append(bundled)
+        }
+        directories = dirs
+    }
+
+    /// `$XDG_DATA_HOME/termmap`, or `$HOME/.local/share/termmap`.
+    public static func userDataDirectory(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/termmap" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/termmap"
+    }
+
+    /// The bundled `assets/`: beside an installed binary (`../share/termmap`), above a SwiftPM build
+    /// folder (`.build/<triple>/<config>/termmap`), or in the source tree this binary was built from.
+    public static func bundledAssetsDirectory(executablePath: String, sourceFilePath: String) -> String? {
+        let fm = FileManager.default
+        let exe = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        var candidates = [exe.appendingPathComponent("../share/termmap").standardized.path]
+        var dir = exe
+        for _ in 0..<6 {
+            candidates.append(dir.appendingPathComponent("assets").path)
+            dir = dir.deletingLastPathComponent()
+        }
+        // Sources/MapData/DataLocator.swift → the package root.
+        let root = URL(fileURLWithPath: sourceFilePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent("assets").path)
+        return candidates.first { fm.fileExists(atPath: $0 + "/" + worldFileName) }
+    }
+
+    /// The first folder holding `fileName`, as a full path.
+    public func find(_ fileName: String) -> String? {
+        directories.lazy.map { $0 + "/" + fileName }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+}

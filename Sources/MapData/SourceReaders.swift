@@ -1,0 +1,72 @@
+import GeoCore
+
+/// Readers of the inputs the encoder accepts; all take bytes or text, never a path.
+public enum SourceReaders {
+    /// The intermediate lines file written by `Tools/build_assets.py`: magic `TMRAW001`, then records of
+    /// u8 layer, u32 point count, and that many little-endian f64 (longitude, latitude) pairs.
+    public static func rawLines(_ bytes: [UInt8], name: String) throws(MapDataError) -> [SourcePolyline] {
+        let result: [SourcePolyline]? = bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            guard let magic = r.bytes(8), Array(magic) == Array("TMRAW001".utf8) else { return nil }
+            var lines: [SourcePolyline] = []
+            while r.remaining > 0 {
+                guard let layerRaw = r.u8(), let layer = MapLayer(rawValue: layerRaw), let n = r.u32(),
+                    Int(n) <= r.remaining / 16
+                else { return nil }
+                var points: [Coordinate] = []
+                points.reserveCapacity(Int(n))
+                for _ in 0..<n {
+                    guard let lon = r.f64(), let lat = r.f64() else { return nil }
+                    points.append(Coordinate(latitude: lat, longitude: lon))
+                }
+                lines.append(SourcePolyline(layer: layer, points: points))
+            }
+            return lines
+        }
+        guard let lines = result else { throw MapDataError(file: name, .badInput("not a TMRAW001 lines file")) }
+        return lines
+    }
+
+    /// Tab-separated places: name, latitude, longitude, country code, population (one per line).
+    public static func citiesTSV(_ text: String, name: String) throws(MapDataError) -> [City] {
+        var out: [City] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count == 5, let lat = Double(f[1]), let lon = Double(f[2]), let pop = Int(f[4]),
+                abs(lat) <= 90, abs(lon) <= 180
+            else { throw MapDataError(file: name, .badInput("line \(n + 1) is not name, lat, lon, country, population")) }
+            out.append(
+                City(name: String(f[0]), coordinate: Coordinate(latitude: lat, longitude: lon), countryCode: String(f[3]),
+                     population: pop))
+        }
+        return out
+    }
+
+    /// GSHHG as shipped by basemap: `gshhsmeta_X.dat` lines `level area npts south north byte_offset
+    /// byte_count id` and `gshhs_X.dat` little-endian float32 (lon, lat) pairs of closed rings.
+    /// Levels 1 and 3 (land, island in lake) become coastline, 2 and 4 (lake, pond) lake shore.
+    public static func gshhg(meta: String, data: [UInt8], name: String) throws(MapDataError) -> [SourcePolyline] {
+        var out: [SourcePolyline] = []
+        for (n, line) in meta.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count >= 7, let level = Int(f[0]), let npts = Int(f[2]), let offset = Int(f[5]),
+                let count = Int(f[6]), npts >= 0, offset >= 0, count >= 0, count == npts * 8,
+                offset <= data.count, count <= data.count - offset
+            else { throw MapDataError(file: name, .badInput("meta line \(n + 1) is malformed or points outside the data")) }
+            let layer: MapLayer = (level == 2 || level == 4) ? .lake : .coastline
+            var points: [Coordinate] = []
+            points.reserveCapacity(npts)
+            data.withUnsafeBytes { raw in
+                var r = ByteReader(raw, from: offset, to: offset + count)
+                while let lonBits = r.u32(), let latBits = r.u32() {
+                    let lon = Double(Float(bitPattern: lonBits))
+                    let lat = Double(Float(bitPattern: latBits))
+                    guard lon.isFinite, lat.isFinite, abs(lat) <= 90 else { continue }
+                    points.append(Coordinate(latitude: lat, longitude: WebMercator.wrapLongitude(lon)))
+                }
+            }
+            if points.count >= 2 { out.append(SourcePolyline(layer: layer, points: points)) }
+        }
+        return out
+    }
+}

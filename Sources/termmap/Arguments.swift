@@ -1,0 +1,50 @@
+/// A command-line mistake: printed as one line, exit status 2.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Options after the subcommand: `--flag`, `--name value` or `--name=value`, and plain operands.
+struct ParsedArguments {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var operands: [String] = []
+
+    /// Parses `args` against the options that take a value and the ones that do not.
+    init(_ args: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+        var i = 0
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            guard arg.hasPrefix("--"), arg.count > 2 else {
+                if arg.hasPrefix("-"), arg.count > 1 { throw UsageError("unknown option '\(arg)' (see --help)") }
+                operands.append(arg)
+                continue
+            }
+            var name = String(arg.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            if valued.contains(name) {
+                let value: String
+                if let inline {
+                    value = inline
+                } else {
+                    guard i < args.count else { throw UsageError("option --\(name) needs a value") }
+                    value = args[i]
+                    i += 1
+                }
+                guard values[name] == nil else { throw UsageError("option --\(name) is given twice") }
+                values[name] = value
+            } else if allowedFlags.contains(name) {
+                guard inline == nil else { throw UsageError("option --\(name) takes no value") }
+                guard !flags.contains(name) else { throw UsageError("option --\(name) is given twice") }
+                flags.insert(name)
+            } else {
+                throw UsageError("unknown option '--\(name)' (see --help)")
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GeoCore
+import Testing
+
+@testable import MapData
+
+@Suite("Facts about the bundled data")
+struct BundledDataTests {
+    @Test(arguments: [
+        ("Golden Gate", 37.8199, -122.4783), ("Cape of Good Hope", -34.3568, 18.4740),
+        ("Cape Froward", -53.8967, -71.2928), ("Cabo da Roca", 38.7804, -9.4989), ("Nordkapp", 71.1685, 25.7838),
+    ])
+    func coastlinePassesNearCoastalPoints(name: String, lat: Double, lon: Double) throws {
+        let d = try nearest(.coastline, to: Coordinate(latitude: lat, longitude: lon), in: bundledWorld)
+        #expect(d < 2000, "\(name): nearest coastline \(Int(d)) m")
+    }
+
+    @Test func capeHornIsAKnownGapOfNaturalEarth10m() throws {
+        // Natural Earth 10m leaves out Isla Hornos: its nearest coastline is the Wollaston group, 9.9 km
+        // away. GSHHG full (the optional import) has the island.
+        let d = try nearest(.coastline, to: Coordinate(latitude: -55.9800, longitude: -67.2700), in: bundledWorld)
+        #expect(d > 9000 && d < 11_000)
+    }
+
+    @Test func noCoastlineNearAtlanta() throws {
+        let d = try nearest(.coastline, to: Coordinate(latitude: 33.749, longitude: -84.388), in: bundledWorld)
+        #expect(d > 50_000)
+    }
+
+    @Test func citiesIncludeAtlantaAndHanoi() throws {
+        let cities = try bundledWorld.cities()
+        #expect(cities.count == 34_006)
+        let atlanta = try bundledWorld.searchCities("atlanta", limit: 1).first
+        #expect(atlanta?.countryCode == "US")
+        #expect(abs((atlanta?.coordinate.latitude ?? 0) - 33.749) < 1e-5)
+        #expect(abs((atlanta?.coordinate.longitude ?? 0) - -84.38798) < 1e-5)
+        let hanoi = try bundledWorld.searchCities("hanoi", limit: 1).first
+        #expect(hanoi?.countryCode == "VN")
+        #expect(abs((hanoi?.coordinate.latitude ?? 0) - 21.0245) < 1e-5)
+        #expect(abs((hanoi?.coordinate.longitude ?? 0) - 105.84117) < 1e-5)
+        #expect(try bundledWorld.searchCities("sao paulo", limit: 1).first?.name == "São Paulo")
+    }
+
+    @Test func noCoastlineRunsAlongTheAntimeridianOrTheSouthPole() throws {
+        for level in bundledWorld.levels.indices {
+            for i in bundledWorld.levels[level].chunks where bundledWorld.chunks[i].layer == .coastline {
+                let c = try bundledWorld.chunk(i)
+                for line in 0..<c.polylineCount {
+                    for p in c.starts[line]..<(c.starts[line + 1] - 1) {
+                        let along180 = abs(c.lon[p]) == 18_000_000 && c.lon[p] == c.lon[p + 1]
+                        let atPole = c.lat[p] <= -8_999_900 && c.lat[p + 1] <= -8_999_900
+                        #expect(!along180 && !atPole, "level \(level) chunk \(i)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func theWorldViewTouchesFewPoints() throws {
+        let world = CoordinateBounds(north: 85, south: -85, west: -180, east: 180)
+        let hits = try bundledWorld.query(bounds: world, metersPerDot: 156_543)
+        let points = hits.reduce(0) { $0 + $1.chunk.lon.count }
+        #expect(points < 20_000, "\(points) points at zoom 0")
+    }
+
+    @Test func bundledAssetsStayWithinEightMegabytes() throws {
+        let dir = URL(fileURLWithPath: bundledWorldPath).deletingLastPathComponent()
+        var total = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+            let attrs = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)
+            total += (attrs[.size] as? Int) ?? 0
+        }
+        #expect(total <= 8 * 1024 * 1024)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import GeoCore
+import Testing
+
+@testable import MapData
+
+@Suite("Encoder and reader")
+struct FormatTests {
+    static func sampleLines() -> [SourcePolyline] {
+        var r = SeededRandom(state: 7)
+        var lines: [SourcePolyline] = []
+        for n in 0..<40 {
+            var lat = r.unit() * 160 - 80
+            var lon = r.unit() * 340 - 170
+            var pts: [Coordinate] = []
+            for _ in 0..<(2 + r.below(700)) {
+                lat = min(89, max(-89, lat + (r.unit() - 0.5) * 0.05))
+                lon = min(179.9, max(-179.9, lon + (r.unit() - 0.5) * 0.05))
+                pts.append(Coordinate(latitude: lat, longitude: lon))
+            }
+            lines.append(SourcePolyline(layer: MapLayer(rawValue: UInt8(n % 3)) ?? .coastline, points: pts))
+        }
+        return lines
+    }
+
+    static let sampleCities = [
+        City(name: "Hà Nội", coordinate: Coordinate(latitude: 21.0245, longitude: 105.84117), countryCode: "VN", population: 8_053_663),
+        City(name: "Đà Nẵng", coordinate: Coordinate(latitude: 16.06778, longitude: 108.22083), countryCode: "VN", population: 1_276_000),
+        City(name: "Zürich", coordinate: Coordinate(latitude: 47.36667, longitude: 8.55), countryCode: "CH", population: 415_367),
+        City(name: "Atlanta", coordinate: Coordinate(latitude: 33.749, longitude: -84.38798), countryCode: "US", population: 510_823),
+    ]
+
+    static let sampleBytes = MapAssetWriter.encode(polylines: sampleLines(), cities: sampleCities)
+
+    @Test func finestLevelRoundTripsExactlyToTheQuantum() throws {
+        let asset = try MapAsset(bytes: Self.sampleBytes)
+        let finest = asset.levels.count - 1
+        #expect(asset.levels[finest].toleranceDegrees == 0)
+        // Reassemble the pieces of each layer and compare with the quantized input.
+        var decoded: [MapLayer: Set<[Int32]>] = [:]
+        for i in asset.levels[finest].chunks {
+            let c = try asset.chunk(i)
+            for line in 0..<c.polylineCount {
+                for p in c.starts[line]..<c.starts[line + 1] {
+                    decoded[c.info.layer, default: []].insert([c.lon[p], c.lat[p]])
+                }
+            }
+        }
+        for line in Self.sampleLines() {
+            for p in line.points {
+                let q: [Int32] = [Int32((p.longitude * 1e5).rounded()), Int32((p.latitude * 1e5).rounded())]
+                #expect(decoded[line.layer]?.contains(q) == true)
+                let back = Coordinate(latitude: Double(q[1]) * 1e-5, longitude: Double(q[0]) * 1e-5)
+                #expect(abs(back.latitude - p.latitude) <= 0.5e-5 + 1e-12)
+            }
+        }
+    }
+
+    @Test func piecesAreBoundedAndChunksHoldTheirPoints() throws {
+        let asset = try MapAsset(bytes: Self.sampleBytes)
+        for i in asset.chunks.indices {
+            let c = try asset.chunk(i)
+            #expect(c.lon.count <= MapAssetFormat.maxChunkPoints)
+            for line in 0..<c.polylineCount {
+                #expect(c.starts[line + 1] - c.starts[line] <= MapAssetFormat.maxPiecePoints)
+            }
+        }
+    }
+
+    @Test func coarserLevelsHaveFewerPoints() throws {
+        let asset = try MapAsset(bytes: Self.sampleBytes)
+        var counts: [Int] = []
+        for level in asset.levels {
+            var n = 0
+            for i in level.chunks { n += try asset.chunk(i).lon.count }
+            counts.append(n)
+        }
+        #expect(counts == counts.sorted())
+        #expect((counts.first ?? 0) < (counts.last ?? 0))
+    }
+
+    @Test func sameInputSameBytes() {
+        #expect(MapAssetWriter.encode(polylines: Self.sampleLines(), cities: Self.sampleCities) == Self.sampleBytes)
+    }
+
+    @Test func citiesAreLargestFirstAndSearchIgnoresCaseAndAccents() throws {
+        let asset = try MapAsset(bytes: Self.sampleBytes)
+        let cities = try asset.cities()
+        #expect(cities.map(\.population) == cities.map(\.population).sorted(by: >))
+        #expect(try asset.searchCities("ha noi").map(\.name) == ["Hà Nội"])
+        #expect(try asset.searchCities("DA NANG").map(\.name) == ["Đà Nẵng"])
+        #expect(try asset.searchCities("zur").map(\.name) == ["Zürich"])
+        #expect(try asset.searchCities("").isEmpty)
+        #expect(try asset.searchCities("xyz").isEmpty)
+    }
+
+    @Test func artificialEdgesAreCut() {
+        let ring = [
+            Coordinate(latitude: 60, longitude: 170), Coordinate(latitude: 65, longitude: 180),
+            Coordinate(latitude: 70, longitude: 180), Coordinate(latitude: 72, longitude: 175),
+            Coordinate(latitude: -89.9995, longitude: 10), Coordinate(latitude: -89.9995, longitude: 20),
+            Coordinate(latitude: -80, longitude: 20),
+        ]
+        let pieces = ArtificialEdges.split(ring)
+        #expect(pieces.count == 3)
+        #expect(pieces.map(\.count) == [2, 3, 2])
+        #expect(ArtificialEdges.isArtificial(Coordinate(latitude: 0, longitude: 179), Coordinate(latitude: 0, longitude: -179)))
+    }
+
+    @Test func queryFindsChunksAcrossTheAntimeridianAndInEveryWorldCopy() throws {
+        let line = SourcePolyline(
+            layer: .coastline,
+            points: [Coordinate(latitude: -17, longitude: 179), Coordinate(latitude: -18, longitude: 179.5)])
+        let asset = try MapAsset(bytes: MapAssetWriter.encode(polylines: [line], cities: []))
+        let finest = asset.levels.count - 1
+        // A view from 170°E to 190°E (unwrapped) meets it once, unshifted.
+        let east = try asset.query(bounds: CoordinateBounds(north: 0, south: -30, west: 170, east: 190), level: finest)
+        #expect(east.map(\.shift) == [0])
+        // A view from -190 to -170 meets it one world to the west.
+        let west = try asset.query(bounds: CoordinateBounds(north: 0, south: -30, west: -190, east: -170), level: finest)
+        #expect(west.map(\.shift) == [-1])
+        // A view 3 worlds wide (-540…540) meets it in 3 copies: 179° − 720° = −541° lies outside.
+        let wide = try asset.query(bounds: CoordinateBounds(north: 80, south: -80, west: -540, east: 540), level: finest)
+        #expect(wide.map(\.shift).sorted() == [-1, 0, 1])
+        // Outside in latitude: nothing.
+        #expect(try asset.query(bounds: CoordinateBounds(north: 80, south: 10, west: -540, east: 540), level: finest).isEmpty)
+    }
+
+    @Test func levelChoiceFollowsTheDotSize() throws {
+        let asset = try MapAsset(bytes: Self.sampleBytes)
+        // Zoom 0 at the equator: 156 km per dot takes the coarsest level (0.5° ≈ 55.7 km).
+        #expect(asset.level(forMetersPerDot: 156_543, latitude: 0) == 0)
+        // 1 m per dot takes the finest.
+        #expect(asset.level(forMetersPerDot: 1, latitude: 0) == asset.levels.count - 1)
+        // 0.015° = 1670 m on the equator: chosen at 2 km per dot, not at 1.5 km.
+        #expect(asset.levels[asset.level(forMetersPerDot: 2000, latitude: 0)].toleranceDegrees == 0.015)
+        #expect(asset.levels[asset.level(forMetersPerDot: 1500, latitude: 0)].toleranceDegrees == 0.004)
+    }
+}

