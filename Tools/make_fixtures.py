@@ -203,10 +203,13 @@ def circle_cases():
             ratio = 300 / 360
             cx = (lon + 180) / 360
             cy = unit_y(lat)
-            dx = max(abs((p[1] + 180) / 360 - cx) for p in ring)
-            dy = max(abs(unit_y(p[0]) - cy) for p in ring)
             if north or south:
-                dx = max(dx, 0.5)
+                # Issue 2 §9 with the pole rule: frame from the Mercator limit to the ring's far edge.
+                far = max(unit_y(p[0]) for p in ring) if north else min(unit_y(p[0]) for p in ring)
+                dx, dy = 0.5, abs(far - (0.0 if north else 1.0)) / 2
+            else:
+                dx = max(abs((p[1] + 180) / 360 - cx) for p in ring)
+                dy = max(abs(unit_y(p[0]) - cy) for p in ring)
             zx = math.log2(ratio * w / 2 / (dx * 256))
             zy = math.log2(ratio * h / 2 / (dy * 256))
             fits[f"{cols}x{rows}"] = max(0.0, min(28.0, min(zx, zy)))

@@ -6,25 +6,43 @@ public enum CircleFit {
     public static let defaultRatio = 300.0 / 360.0
 
     /// The largest zoom (0…28) at which every ring point lies within ratio × (half width, half height)
-    /// of the circle's center, on a view of `size` centered on the circle. Ring latitudes beyond the
-    /// Mercator limit count at the limit, so a circle around a pole fits up to the edge of the map.
+    /// of the view's center (see `camera`).
     public static func zoom(for circle: GeodesicCircle, size: ViewSize, ratio: Double = defaultRatio) throws(GeoError)
         -> Double
     {
+        try camera(for: circle, size: size, ratio: ratio).zoom
+    }
+
+    /// The view that shows the circle: centered on the circle, at the largest zoom (0…28) at which every
+    /// ring point lies within ratio × (half width, half height) of the center. A circle around a pole
+    /// winds round the whole world and reaches the Mercator limit: then the view frames the ring's box,
+    /// from the limit to the ring's far edge, instead of wasting half the screen beyond the limit.
+    public static func camera(for circle: GeodesicCircle, size: ViewSize, ratio: Double = defaultRatio) throws(GeoError)
+        -> (center: Coordinate, zoom: Double)
+    {
         guard ratio.isFinite, ratio > 0, ratio <= 1 else { throw .invalidRatio(ratio) }
         let c = WebMercator.project(circle.center)
+        let ring = circle.ring().map { WebMercator.project($0) }
+        var center = circle.center
         var maxDX = 0.0
         var maxDY = 0.0
-        for point in circle.ring() {
-            let p = WebMercator.project(point)
-            maxDX = max(maxDX, abs(p.x - c.x))
-            maxDY = max(maxDY, abs(p.y - c.y))
+        if circle.containsNorthPole || circle.containsSouthPole {
+            // The box from the limit (y = 0 or 1) to the ring's far edge, the whole world wide.
+            let far = circle.containsNorthPole ? (ring.map(\.y).max() ?? 1) : (ring.map(\.y).min() ?? 0)
+            let limit = circle.containsNorthPole ? 0.0 : 1.0
+            let middle = WebMercator.unproject(MercatorPoint(x: c.x, y: (far + limit) / 2))
+            center = Coordinate(latitude: middle.latitude, longitude: circle.center.longitude)
+            maxDX = 0.5
+            maxDY = abs(far - limit) / 2
+        } else {
+            for p in ring {
+                maxDX = max(maxDX, abs(p.x - c.x))
+                maxDY = max(maxDY, abs(p.y - c.y))
+            }
         }
-        // A ring around a pole winds once round the world: it needs the full width.
-        if circle.containsNorthPole || circle.containsSouthPole { maxDX = max(maxDX, 0.5) }
         let zoomX = log2(ratio * size.widthDots / 2 / (maxDX * WebMercator.tileSize))
         let zoomY = log2(ratio * size.heightDots / 2 / (maxDY * WebMercator.tileSize))
-        return MapView.clampZoom(min(zoomX, zoomY))
+        return (center, MapView.clampZoom(min(zoomX, zoomY)))
     }
 }
 
@@ -61,9 +79,9 @@ public enum SeedCircleFit {
 }
 
 extension MapView {
-    /// Centers on the circle at the zoom of `CircleFit.zoom` (seed 002 B, corrected).
+    /// Moves to `CircleFit.camera` (seed 002 B, corrected).
     public mutating func fit(_ circle: GeodesicCircle, ratio: Double = CircleFit.defaultRatio) throws(GeoError) {
-        let z = try CircleFit.zoom(for: circle, size: size, ratio: ratio)
-        try setCenter(circle.center, zoomLevel: z)
+        let camera = try CircleFit.camera(for: circle, size: size, ratio: ratio)
+        try setCenter(camera.center, zoomLevel: camera.zoom)
     }
 }

@@ -22,6 +22,8 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             let locator = DataLocator(explicit: nil, environment: environment, executablePath: CommandLine.arguments[0])
             if locator.find(DataLocator.highResolutionFileName) != nil { print(About.gshhgAttribution) }
             return 0
+        case "render":
+            return try RenderCommand.run(Array(args.dropFirst()), environment: environment)
         case "data":
             return try DataCommands.run(Array(args.dropFirst()), environment: environment)
         default:

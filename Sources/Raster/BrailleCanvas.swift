@@ -1,0 +1,125 @@
+/// A grid of 2×4-dot braille cells with a style role per cell (ratatui's braille grid:
+/// `pattern |= 1 << bit(x % 2, y % 4)`, glyph U+2800 + pattern, dots 1-2-3-7 left, 4-5-6-8 right).
+public struct BrailleCanvas: Sendable {
+    /// Cells across.
+    public let cols: Int
+    /// Cells down.
+    public let rows: Int
+    /// Dots across (2 per cell).
+    public var widthDots: Int { cols * 2 }
+    /// Dots down (4 per cell).
+    public var heightDots: Int { rows * 4 }
+    /// The dot pattern of each cell (bit i = braille dot i+1).
+    public private(set) var patterns: [UInt8]
+    /// The role of each cell: the highest-priority role of the dots set in it.
+    public private(set) var roles: [StyleRole]
+
+    /// Bit of the dot at (x, y) inside a cell, in the Unicode braille numbering.
+    static let bits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
+
+    /// An empty canvas.
+    public init(cols: Int, rows: Int) {
+        self.cols = max(0, cols)
+        self.rows = max(0, rows)
+        patterns = Array(repeating: 0, count: self.cols * self.rows)
+        roles = Array(repeating: .plain, count: self.cols * self.rows)
+    }
+
+    /// Which role wins when two share a cell: coastline beats grid, the circle beats the map.
+    public static func priority(_ role: StyleRole) -> Int {
+        switch role {
+        case .plain: return 0
+        case .grid: return 1
+        case .edge: return 2
+        case .lake: return 3
+        case .border: return 4
+        case .coastline: return 5
+        case .city: return 6
+        case .circleOutline: return 7
+        default: return 1
+        }
+    }
+
+    /// Sets the dot at (x, y) (ignored outside the canvas).
+    @inline(__always)
+    public mutating func set(x: Int, y: Int, role: StyleRole) {
+        guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { return }
+        let i = (y >> 2) * cols + (x >> 1)
+        patterns[i] |= Self.bits[y & 3][x & 1]
+        if Self.priority(role) >= Self.priority(roles[i]) { roles[i] = role }
+    }
+
+    /// The pattern of a cell.
+    public func pattern(col: Int, row: Int) -> UInt8 { patterns[row * cols + col] }
+
+    /// The role of a cell.
+    public func role(col: Int, row: Int) -> StyleRole { roles[row * cols + col] }
+
+    /// Draws a segment between two points in dots, clipped first to the canvas grown by `margin`
+    /// (Liang–Barsky), then stepped with Bresenham; `every` > 1 sets only every n-th dot (dotted lines).
+    public mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, role: StyleRole, every: Int = 1) {
+        let m = 1.0
+        guard
+            let (a, b) = LineClipper.clip(
+                x0, y0, x1, y1, minX: -m, minY: -m, maxX: Double(widthDots) + m, maxY: Double(heightDots) + m)
+        else { return }
+        var x = Int(a.x.rounded(.down))
+        var y = Int(a.y.rounded(.down))
+        let xe = Int(b.x.rounded(.down))
+        let ye = Int(b.y.rounded(.down))
+        let dx = abs(xe - x)
+        let dy = -abs(ye - y)
+        let sx = x < xe ? 1 : -1
+        let sy = y < ye ? 1 : -1
+        var err = dx + dy
+        var n = 0
+        while true {
+            if every <= 1 || n % every == 0 { set(x: x, y: y, role: role) }
+            n += 1
+            if x == xe && y == ye { break }
+            let e2 = 2 * err
+            if e2 >= dy {
+                err += dy
+                x += sx
+            }
+            if e2 <= dx {
+                err += dx
+                y += sy
+            }
+        }
+    }
+
+    /// The braille glyph of a pattern.
+    public static func brailleGlyph(_ pattern: UInt8) -> Character {
+        Character(Unicode.Scalar(0x2800 + UInt32(pattern)) ?? " ")
+    }
+}
+
+/// Liang–Barsky clipping of a segment to an axis-aligned rectangle (Liang & Barsky 1984).
+public enum LineClipper {
+    /// The visible part of the segment, or nil when none of it is inside.
+    public static func clip(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, minX: Double, minY: Double, maxX: Double, maxY: Double
+    ) -> ((x: Double, y: Double), (x: Double, y: Double))? {
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
+        let dx = x1 - x0
+        let dy = y1 - y0
+        var t0 = 0.0
+        var t1 = 1.0
+        for (p, q) in [(-dx, x0 - minX), (dx, maxX - x0), (-dy, y0 - minY), (dy, maxY - y0)] {
+            if p == 0 {
+                if q < 0 { return nil }
+            } else {
+                let r = q / p
+                if p < 0 {
+                    if r > t1 { return nil }
+                    if r > t0 { t0 = r }
+                } else {
+                    if r < t0 { return nil }
+                    if r < t1 { t1 = r }
+                }
+            }
+        }
+        return ((x0 + t0 * dx, y0 + t0 * dy), (x0 + t1 * dx, y0 + t1 * dy))
+    }
+}

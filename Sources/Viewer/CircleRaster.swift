@@ -1,0 +1,72 @@
+import GeoCore
+import Raster
+
+/// Draws the inverted circle (seed 002 A, geodesic): its outline in dots, and which cells are shaded.
+enum CircleRaster {
+    /// Draws the outline on the canvas and returns, per map cell, true where the cell is outside.
+    static func draw(_ circle: GeodesicCircle, _ view: MapView, _ canvas: inout BrailleCanvas) -> [Bool] {
+        let cols = view.size.cols
+        let rows = view.size.rows
+        var shade = [Bool](repeating: false, count: cols * rows)
+        let ring = circle.ring()
+        let xs = ring.map { WebMercator.project($0).x }
+        let ys = ring.map { WebMercator.project($0).y }
+        guard let firstX = xs.first, let lastX = xs.last else { return shade }
+        let centerX = WebMercator.project(circle.center).x
+        // A ring around a pole gains a whole world of x on the way round.
+        let winding = abs(lastX - firstX) > 0.5
+        let c = view.centerPoint
+        let ws = view.worldSize
+        let halfW = view.size.widthDots / 2
+        let halfH = view.size.heightDots / 2
+
+        // Outline, in every world copy that can be seen.
+        let minX = xs.min() ?? 0
+        let maxX = xs.max() ?? 0
+        let firstCopy = Int((c.x - halfW / ws - maxX).rounded(.down))
+        let lastCopy = Int((c.x + halfW / ws - minX).rounded(.up))
+        if lastCopy - firstCopy < 64 {
+            for k in firstCopy...lastCopy {
+                let offset = (Double(k) - c.x) * ws + halfW
+                for i in xs.indices {
+                    let j = (i + 1) % xs.count
+                    var nx = xs[j]
+                    if j == 0 && winding { nx += lastX > firstX ? 1 : -1 }
+                    canvas.line(
+                        xs[i] * ws + offset, (ys[i] - c.y) * ws + halfH, nx * ws + offset, (ys[j] - c.y) * ws + halfH,
+                        role: .circleOutline)
+                }
+            }
+        }
+
+        if circle.coversMercatorWorld { return shade }
+        // The polygon to fill: the ring, closed over the pole it winds around.
+        var px = xs
+        var py = ys
+        if winding {
+            let poleY = circle.containsNorthPole ? -1.0 : 2.0
+            px += [lastX, firstX]
+            py += [poleY, poleY]
+        }
+        let lo = min(firstX, lastX)
+        let centerInside = winding || ScanlineFill.inside(
+            centerX, crossings: ScanlineFill.crossings(xs, ys, y: WebMercator.project(circle.center).y))
+        for row in 0..<rows {
+            let uy = c.y + ((Double(row) + 0.5) * 4 - halfH) / ws
+            guard uy >= 0, uy <= 1 else { continue }
+            let crossings = ScanlineFill.crossings(px, py, y: uy)
+            for col in 0..<cols {
+                var ux = c.x + ((Double(col) + 0.5) * 2 - halfW) / ws
+                if winding {
+                    ux -= (ux - lo).rounded(.down)
+                } else {
+                    ux -= (ux - centerX).rounded()
+                }
+                let inPolygon = ScanlineFill.inside(ux, crossings: crossings)
+                let inside = centerInside ? inPolygon : !inPolygon
+                shade[row * cols + col] = !inside
+            }
+        }
+        return shade
+    }
+}

@@ -1,0 +1,30 @@
+import GeoCore
+
+/// Numbers as the status line writes them.
+public enum Formatting {
+    /// `532 m`, `5.31 km`, `53.1 km`, `531 km`, `0.143 m`.
+    public static func distance(_ meters: Double) -> String {
+        guard meters.isFinite else { return "–" }
+        let m = abs(meters)
+        if m >= 100_000 { return CoordinateFormat.fixed(m / 1000, 0) + " km" }
+        if m >= 10_000 { return CoordinateFormat.fixed(m / 1000, 1) + " km" }
+        if m >= 1000 { return CoordinateFormat.fixed(m / 1000, 2) + " km" }
+        if m >= 1 { return CoordinateFormat.fixed(m, 0) + " m" }
+        if m >= 0.1 { return CoordinateFormat.fixed(m, 3) + " m" }
+        if m >= 0.01 { return CoordinateFormat.fixed(m, 4) + " m" }
+        return CoordinateFormat.fixed(m, 5) + " m"
+    }
+
+    /// Zoom with two decimals: `zoom 14.00`.
+    public static func zoom(_ z: Double) -> String { CoordinateFormat.fixed(z, 2) }
+
+    /// A round length for a scale bar (1, 2, 5 × 10^k metres) at most `maxMeters` long.
+    public static func roundLength(atMost maxMeters: Double) -> Double {
+        guard maxMeters.isFinite, maxMeters > 0 else { return 0 }
+        var p = 1.0
+        while p * 10 <= maxMeters { p *= 10 }
+        while p > maxMeters { p /= 10 }
+        for f in [5.0, 2.0, 1.0] where f * p <= maxMeters { return f * p }
+        return p
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GeoCore
+
+/// Parsers for what users type at prompts and on the command line; errors are one line.
+public enum InputParsing {
+    /// A finite number (no NaN, no infinity, no hex), or nil.
+    public static func number(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard !t.isEmpty, t.count <= 40,
+            t.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
+            let v = Double(t), v.isFinite
+        else { return nil }
+        return v
+    }
+
+    /// A zoom level: a number ≥ 0 (above 28 is accepted and clamped later, as the seed does).
+    public static func zoomLevel(_ text: String) -> Result<Double, InputError> {
+        guard let z = number(text) else { return .failure(InputError("zoom level must be a number from 0 to 28")) }
+        guard z >= 0 else { return .failure(InputError("zoom level \(text.trimmingCharacters(in: .whitespaces)) is below 0")) }
+        return .success(z)
+    }
+
+    /// A distance with an optional unit: `500`, `500m`, `2km`, `1.5mi`, `800ft`; in (0, 20 000 km].
+    public static func radius(_ text: String) -> Result<Double, InputError> {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("ft", 0.3048), ("m", 1)]
+        var factor = 1.0
+        var digits = t
+        for (suffix, f) in units where t.hasSuffix(suffix) {
+            factor = f
+            digits = String(t.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        guard let v = number(digits) else {
+            return .failure(InputError("radius must be a distance like 500, 2km, 1.5mi or 800ft"))
+        }
+        let meters = v * factor
+        guard meters > 0, meters <= GeodesicCircle.maximumRadius else {
+            return .failure(InputError("radius must be more than 0 and at most 20000 km"))
+        }
+        return .success(meters)
+    }
+
+    /// `lat, lon` or `lat lon` in degrees, latitude within ±90.
+    public static func coordinate(_ text: String) -> Result<Coordinate, InputError> {
+        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        guard parts.count == 2, let lat = number(parts[0]), let lon = number(parts[1]) else {
+            return .failure(InputError("expected latitude, longitude in degrees, e.g. 33.7773, -84.3973"))
+        }
+        guard abs(lat) <= 90 else { return .failure(InputError("latitude \(parts[0]) is outside -90…90")) }
+        guard abs(lon) <= 1e6 else { return .failure(InputError("longitude \(parts[1]) is too large")) }
+        return .success(Coordinate(latitude: lat, longitude: lon))
+    }
+}
+
+/// A refused input, with the one line to show.
+public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The message.
+    public var description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+
+/// How the frame is made: colour on (the shade is a background) or off (the shade is a stipple).
+public struct RenderOptions: Equatable, Sendable {
+    /// True when the terminal shows colours.
+    public var color: Bool
+
+    /// Options.
+    public init(color: Bool) { self.color = color }
+}
+
+/// Turns a viewer state and map data into the screen: a pure function.
+public enum Renderer {
+    /// The full terminal screen for `state`.
+    public static func render(_ state: ViewerState, sources: MapSources?, options: RenderOptions) -> Frame {
+        var frame = Frame(cols: state.terminalCols, rows: state.terminalRows)
+        let ascii = state.glyphMode == .ascii
+        guard state.isLargeEnough else {
+            let lines = ["terminal too small", "need \(ViewerState.minimumCols)x\(ViewerState.minimumRows)"]
+            for (i, line) in lines.enumerated() where i < frame.rows {
+                frame.write(line, col: 0, row: i, role: .error)
+            }
+            return frame
+        }
+        let view = state.displayedView
+        let mapRows = view.size.rows
+        var canvas = BrailleCanvas(cols: view.size.cols, rows: mapRows)
+        var dataLabel = "no data"
+        var dataError: String?
+
+        drawEdges(&canvas, view)
+        if let sources {
+            do {
+                dataLabel = try drawLines(&canvas, view, sources)
+            } catch {
+                dataError = error.description
+            }
+        }
+        let labels = drawGraticule(&canvas, view)
+        var texts: [(String, Int, Int, StyleRole)] = labels
+        if let sources, let placed = try? placeCities(&canvas, view, sources, ascii: ascii) {
+            texts += placed
+        }
+        var shade: [Bool] = []
+        if let overlay = state.circle {
+            shade = CircleRaster.draw(overlay.circle, view, &canvas)
+        }
+
+        // Canvas → frame.
+        for row in 0..<mapRows {
+            for col in 0..<view.size.cols {
+                let p = canvas.pattern(col: col, row: row)
+                let glyph: Character =
+                    p == 0 ? " " : (ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p))
+                frame[col, row] = Cell(glyph: glyph, role: p == 0 ? .plain : canvas.role(col: col, row: row))
+            }
+        }
+        for (text, col, row, role) in texts {
+            frame.write(TextStyle.display(text, ascii: ascii), col: col, row: row, role: role)
+        }
+        if !shade.isEmpty {
+            for row in 0..<mapRows {
+                for col in 0..<view.size.cols where shade[row * view.size.cols + col] {
+                    frame.setShaded(col: col, row: row, true)
+                    // Without colour the shade must show in the glyphs: a light stipple in empty cells.
+                    if !options.color, frame[col, row].glyph == " ", (col + row) % 2 == 0 {
+                        frame[col, row] = Cell(glyph: ascii ? "." : "·", role: .plain, shaded: true)
+                    }
+                }
+            }
+        }
+        if state.showHelp { drawHelp(&frame, mapRows: mapRows, ascii: ascii) }
+        drawStatus(&frame, state, view, dataLabel: dataLabel, dataError: dataError, ascii: ascii)
+        return frame
+    }
+
+    // MARK: Layers
+
+    /// Dotted lines where the square Mercator world ends (±85.0511°).
+    static func drawEdges(_ canvas: inout BrailleCanvas, _ view: MapView) {
+        let c = view.centerPoint
+        let h = view.size.heightDots / 2
+        for edgeY in [0.0, 1.0] {
+            let y = (edgeY - c.y) * view.worldSize + h
+            if y >= 0, y < view.size.heightDots {
+                canvas.line(0, y, view.size.widthDots, y, role: .edge, every: 2)
+            }
+        }
+    }
+
+    /// Lakes, coastlines and borders in view; returns the data level shown, e.g. `NE10m L3/6`.
+    static func drawLines(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources) throws(MapDataError)
+        -> String
+    {
+        let bounds = view.bounds
+        let mpd = view.metersPerDot
+        let lat = view.center.latitude
+        var label: String
+        var layersFromWorld: Set<MapLayer> = [.lake, .coastline, .border]
+        var hits: [ChunkHit] = []
+        if let hi = sources.highResolution, mpd < MapSources.highResolutionBelowMetersPerDot {
+            let level = hi.level(forMetersPerDot: mpd, latitude: lat)
+            hits += try hi.query(bounds: bounds, level: level, layers: [.lake, .coastline])
+            layersFromWorld = [.border]
+            label = "GSHHG L\(level + 1)/\(hi.levels.count)"
+        } else {
+            let level = sources.world.level(forMetersPerDot: mpd, latitude: lat)
+            label = "NE10m L\(level + 1)/\(sources.world.levels.count)"
+        }
+        let worldLevel = sources.world.level(forMetersPerDot: mpd, latitude: lat)
+        hits += try sources.world.query(bounds: bounds, level: worldLevel, layers: layersFromWorld)
+        let c = view.centerPoint
+        let ws = view.worldSize
+        let halfW = view.size.widthDots / 2
+        let halfH = view.size.heightDots / 2
+        for hit in hits {
+            let chunk = hit.chunk
+            let role: StyleRole
+            switch chunk.info.layer {
+            case .coastline: role = .coastline
+            case .lake: role = .lake
+            case .border: role = .border
+            }
+            let offsetX = (Double(hit.shift) - c.x) * ws + halfW
+            let offsetY = -c.y * ws + halfH
+            chunk.x.withUnsafeBufferPointer { xs in
+                chunk.y.withUnsafeBufferPointer { ys in
+                    for line in 0..<chunk.polylineCount {
+                        let start = chunk.starts[line]
+                        let end = chunk.starts[line + 1]
+                        var px = xs[start] * ws + offsetX
+                        var py = ys[start] * ws + offsetY
+                        for i in (start + 1)..<end {
+                            let qx = xs[i] * ws + offsetX
+                            let qy = ys[i] * ws + offsetY
+                            canvas.line(px, py, qx, qy, role: role)
+                            px = qx
+                            py = qy
+                        }
+                    }
+                }
+            }
+        }
+        if sources.highResolution != nil { label += label.hasPrefix("GSHHG") ? "" : " (GSHHG below 150 m/dot)" }
+        return label
+    }
+
+    /// Dotted meridians and parallels with labels at the top and left edges.
+    static func drawGraticule(_ canvas: inout BrailleCanvas, _ view: MapView) -> [(String, Int, Int, StyleRole)] {
+        let s = Graticule.spacing(worldSize: view.worldSize)
+        let b = view.bounds
+        let c = view.centerPoint
+        let ws = view.worldSize
+        let w = view.size.widthDots
+        let h = view.size.heightDots
+        let top = max(0, (0 - c.y) * ws + h / 2)
+        let bottom = min(h, (1 - c.y) * ws + h / 2)
+        var labels: [(String, Int, Int, StyleRole)] = []
+        guard bottom > top else { return labels }
+        let first = (b.west / s).rounded(.up)
+        let last = (b.east / s).rounded(.down)
+        if last - first < 400 {
+            var k = first
+            while k <= last {
+                let lon = k * s
+                let x = ((lon + 180) / 360 - c.x) * ws + w / 2
+                canvas.line(x, top, x, bottom, role: .grid, every: 4)
+                let text = Graticule.label(WebMercator.wrapLongitude(lon), spacing: s, positive: "E", negative: "W")
+                labels.append((text, Int(x / 2) + 1, Int(top / 4), .gridLabel))
+                k += 1
+            }
+        }
+        let firstLat = (b.south / s).rounded(.up)
+        let lastLat = (b.north / s).rounded(.down)
+        if lastLat - firstLat < 400 {
+            var k = firstLat
+            while k <= lastLat {
+                let lat = k * s
+                let y = (WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y - c.y) * ws + h / 2
+                if abs(lat) < WebMercator.maxLatitude {
+                    canvas.line(0, y, w, y, role: .grid, every: 4)
+                    labels.append((Graticule.label(lat, spacing: s, positive: "N", negative: "S"), 0, Int(y / 4), .gridLabel))
+                }
+                k += 1
+            }
+        }
+        return labels
+    }
+
+    /// Largest places first, a dot at each and its name to the right, never overlapping.
+    static func placeCities(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources, ascii: Bool)
+        throws(MapDataError) -> [(String, Int, Int, StyleRole)]
+    {
+        let places = try sources.placesProjected()
+        let cols = view.size.cols
+        let rows = view.size.rows
+        let maxLabels = max(3, cols * rows / 200)
+        var taken = [Bool](repeating: false, count: cols * rows)
+        var out: [(String, Int, Int, StyleRole)] = []
+        let c = view.centerPoint
+        let ws = view.worldSize
+        let halfW = view.size.widthDots / 2
+        let halfH = view.size.heightDots / 2
+        for i in places.cities.indices {
+            var dx = places.x[i] - c.x
+            dx -= dx.rounded()
+            let x = dx * ws + halfW
+            let y = (places.y[i] - c.y) * ws + halfH
+            guard x >= 0, y >= 0, x < view.size.widthDots, y < view.size.heightDots else { continue }
+            let col = Int(x / 2)
+            let row = Int(y / 4)
+            let name = TextStyle.display(places.cities[i].name, ascii: ascii)
+            let end = col + 1 + name.count
+            guard end < cols else { continue }
+            let lo = max(0, col - 1)
+            let hi = min(cols - 1, end)
+            var free = true
+            for cc in lo...hi where taken[row * cols + cc] {
+                free = false
+                break
+            }
+            guard free else { continue }
+            for r in max(0, row - 1)...min(rows - 1, row + 1) {
+                for cc in lo...hi { taken[r * cols + cc] = true }
+            }
+            canvas.set(x: Int(x), y: Int(y), role: .city)
+            out.append((name, col + 1, row, .cityLabel))
+            if out.count >= maxLabels { break }
+        }
+        return out
+    }
+
+    // MARK: Overlays
+
+    static func drawHelp(_ frame: inout Frame, mapRows: Int, ascii: Bool) {
+        let lines = ["termmap keys (any key closes)"] + Keymap.helpLines
+        let width = min(frame.cols - 2, (lines.map(\.count).max() ?? 0) + 4)
+        let height = min(mapRows, lines.count + 2)
+        guard width > 4, height > 2 else { return }
+        let left = (frame.cols - width) / 2
+        let top = max(0, (mapRows - height) / 2)
+        for r in 0..<height {
+            let text: String
+            if r == 0 || r == height - 1 {
+                text = (r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘")
+            } else {
+                let body = r - 1 < lines.count ? lines[r - 1] : ""
+                text = "│ " + String(body.prefix(width - 4)).padding(toLength: width - 4, withPad: " ", startingAt: 0) + " │"
+            }
+            frame.write(TextStyle.display(text, ascii: ascii), col: left, row: top + r, role: .help, keepShade: false)
+        }
+    }
+
+    static func drawStatus(
+        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, dataError: String?, ascii: Bool
+    ) {
+        let statusRow = frame.rows - 2
+        let messageRow = frame.rows - 1
+        let meters = view.regionMeters()
+        var parts = [
+            CoordinateFormat.hemispheres(view.center, decimals: 5),
+            "zoom \(Formatting.zoom(view.zoom))",
+            "\(Formatting.distance(meters.longitudinal)) × \(Formatting.distance(meters.latitudinal))",
+            scaleBar(view),
+        ]
+        if let c = state.circle { parts.append("circle \(Formatting.distance(c.circle.radiusMeters))") }
+        parts.append(dataLabel)
+        frame.write(TextStyle.display(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow, role: .status)
+        if let prompt = state.prompt {
+            let text = prompt.kind.question + prompt.text + "_"
+            // Keep the end of a long input visible.
+            let shown = text.count > frame.cols ? String(text.suffix(frame.cols)) : text
+            frame.write(TextStyle.display(shown, ascii: ascii), col: 0, row: messageRow, role: .prompt)
+        } else if let dataError {
+            frame.write(TextStyle.display(dataError, ascii: ascii), col: 0, row: messageRow, role: .error)
+        } else {
+            let role: StyleRole = state.messageIsError ? .error : .message
+            let text = state.message.isEmpty ? "? help  q quit" : state.message
+            frame.write(TextStyle.display(text, ascii: ascii), col: 0, row: messageRow, role: role)
+        }
+    }
+
+    /// `├───┤ 500 m`: a round length at most 10 cells long at the center's scale.
+    static func scaleBar(_ view: MapView) -> String {
+        let metersPerCell = view.metersPerDot * Double(ViewSize.dotsPerCellX)
+        let length = Formatting.roundLength(atMost: metersPerCell * 10)
+        let n = max(1, Int((length / metersPerCell).rounded()))
+        let bar = n >= 2 ? "├" + String(repeating: "─", count: n - 2) + "┤" : "|"
+        return bar + " " + Formatting.distance(length)
+    }
+}

@@ -1,0 +1,37 @@
+import MapData
+
+/// Text for cells that are one column wide, with ASCII stand-ins for terminals without UTF-8.
+enum TextStyle {
+    static let asciiReplacements: [Character: String] = [
+        "°": "", "′": "'", "″": "\"", "×": "x", "→": "->", "–": "-", "—": "-", "│": "|", "├": "|",
+        "┤": "|", "─": "-", "·": ".", "≈": "~", "↑": "^", "↓": "v", "←": "<", "↔": "<->",
+        "┌": "+", "┐": "+", "└": "+", "┘": "+",
+    ]
+
+    /// `text` as the glyph mode can show it; in ASCII mode accents are dropped and others become `?`.
+    static func display(_ text: String, ascii: Bool) -> String {
+        var out = ""
+        for ch in text {
+            if ascii {
+                if ch.isASCII {
+                    out.append(ch)
+                } else if let r = asciiReplacements[ch] {
+                    out += r
+                } else {
+                    let folded = NameFolding.fold(String(ch))
+                    out += folded.allSatisfy(\.isASCII) && !folded.isEmpty ? folded : "?"
+                }
+            } else {
+                out.append(isNarrow(ch) ? ch : "?")
+            }
+        }
+        return out
+    }
+
+    /// True for characters a terminal shows one column wide (Latin, Greek, Cyrillic, box drawing…).
+    static func isNarrow(_ ch: Character) -> Bool {
+        guard let first = ch.unicodeScalars.first else { return false }
+        let v = first.value
+        return v >= 0x20 && (v < 0x1100 || (0x1E00...0x1FFF).contains(v) || (0x2000...0x2BFF).contains(v))
+    }
+}

@@ -1,0 +1,166 @@
+import GeoCore
+
+/// How map lines are drawn.
+public enum GlyphMode: String, Sendable { case braille, ascii }
+
+/// A question on the message line; its text is edited key by key.
+public enum PromptKind: String, Sendable {
+    case zoomLevel, radius, goTo, search
+
+    /// The question shown before the input.
+    public var question: String {
+        switch self {
+        case .zoomLevel: return "zoom level (0–28): "
+        case .radius: return "circle radius (e.g. 500, 2km, 1.5mi, 800ft): "
+        case .goTo: return "go to (lat, lon): "
+        case .search: return "search city: "
+        }
+    }
+}
+
+/// An open prompt and what has been typed.
+public struct Prompt: Equatable, Sendable {
+    /// The question.
+    public var kind: PromptKind
+    /// The input so far.
+    public var text: String
+    /// Longest input kept (a long paste is cut, then refused as invalid).
+    public static let maxLength = 64
+}
+
+/// The inverted circle: where it is anchored and how big it is.
+public struct CircleOverlay: Equatable, Sendable {
+    /// The geodesic circle.
+    public var circle: GeodesicCircle
+    /// The share of the view the fit gives it.
+    public var ratio: Double
+
+    /// A circle overlay.
+    public init(circle: GeodesicCircle, ratio: Double) {
+        self.circle = circle
+        self.ratio = ratio
+    }
+}
+
+/// What the last key did to the view, for the status line and `--json`.
+public struct LastAction: Equatable, Sendable {
+    /// The command's name (`zoomIn`, `setZoom`, `fitCircle`…).
+    public var name: String
+    /// Zoom before.
+    public var zoomBefore: Double
+    /// Zoom after.
+    public var zoomAfter: Double
+    /// True when the zoom button used its fixed fallback step.
+    public var fallback: Bool
+}
+
+/// A view change being shown gradually: from one view to another over `duration` seconds.
+public struct ViewAnimation: Equatable, Sendable {
+    /// Where it started.
+    public var from: MapView
+    /// How far along, 0…1.
+    public var progress: Double
+    /// Seconds for the whole change (setRegion(animated:) takes about 250 ms).
+    public static let duration = 0.25
+}
+
+/// The whole viewer: everything the screen shows comes from here.
+public struct ViewerState: Equatable, Sendable {
+    /// Terminal columns.
+    public private(set) var terminalCols: Int
+    /// Terminal rows.
+    public private(set) var terminalRows: Int
+    /// The map view (its size is the map area: the terminal less the status rows).
+    public var view: MapView
+    /// The inverted circle, when on.
+    public var circle: CircleOverlay?
+    /// The radius the next circle gets.
+    public var radiusMeters: Double = GeodesicCircle.defaultRadius
+    /// Braille or ASCII.
+    public var glyphMode: GlyphMode = .braille
+    /// An open prompt.
+    public var prompt: Prompt?
+    /// The message line.
+    public var message: String = ""
+    /// True when the message is an error.
+    public var messageIsError = false
+    /// What the last view change did.
+    public var lastAction: LastAction?
+    /// Earlier views, newest last (for `u`).
+    public var history: [MapView] = []
+    /// The help overlay is shown.
+    public var showHelp = false
+    /// View changes are animated.
+    public var animationsEnabled = true
+    /// The change being animated, if any.
+    public var animation: ViewAnimation?
+    /// The user asked to quit.
+    public var quitRequested = false
+    /// The screen must be repainted in full (Ctrl-L).
+    public var fullRepaintRequested = false
+
+    /// Rows under the map: the status line and the message line.
+    public static let statusRows = 2
+    /// Below this size the screen says so instead of drawing the map.
+    public static let minimumCols = 20
+    /// Below this size the screen says so instead of drawing the map.
+    public static let minimumRows = 6
+    /// Views kept for undo.
+    public static let historyLimit = 100
+
+    /// A viewer for a terminal of `cols × rows` showing `center` at `zoom`.
+    public init(cols: Int, rows: Int, center: Coordinate, zoom: Double) throws(GeoError) {
+        terminalCols = max(1, cols)
+        terminalRows = max(1, rows)
+        view = try MapView(center: center, zoom: zoom, size: Self.mapSize(cols: cols, rows: rows))
+    }
+
+    /// The map area for a terminal size (at least 1×1 so that the model stays valid).
+    public static func mapSize(cols: Int, rows: Int) -> ViewSize {
+        (try? ViewSize(cols: max(1, cols), rows: max(1, rows - statusRows))) ?? Self.oneCell
+    }
+
+    private static let oneCell: ViewSize = {
+        do { return try ViewSize(cols: 1, rows: 1) } catch { preconditionFailure("1×1 is a valid size") }
+    }()
+
+    /// True when the terminal is large enough to draw the map.
+    public var isLargeEnough: Bool { terminalCols >= Self.minimumCols && terminalRows >= Self.minimumRows }
+
+    /// Changes the terminal size, keeping center and zoom.
+    public mutating func resize(cols: Int, rows: Int) {
+        terminalCols = max(1, cols)
+        terminalRows = max(1, rows)
+        view.resize(to: Self.mapSize(cols: cols, rows: rows))
+        if let a = animation {
+            var from = a.from
+            from.resize(to: view.size)
+            animation = ViewAnimation(from: from, progress: a.progress)
+        }
+    }
+
+    /// The view to draw now: the animation's in-between view, or the view itself.
+    public var displayedView: MapView {
+        guard let a = animation, a.progress < 1 else { return view }
+        return ViewInterpolation.between(a.from, view, t: a.progress)
+    }
+}
+
+/// In-between views for animations: zoom linear, center linear in Mercator along the shorter way.
+public enum ViewInterpolation {
+    /// The view at fraction `t` (0…1) of the way from `a` to `b`, at `b`'s size.
+    public static func between(_ a: MapView, _ b: MapView, t: Double) -> MapView {
+        let s = t * t * (3 - 2 * t)  // smoothstep: starts and ends gently
+        let pa = a.centerPoint
+        var pb = b.centerPoint
+        if pb.x - pa.x > 0.5 { pb.x -= 1 }
+        if pa.x - pb.x > 0.5 { pb.x += 1 }
+        let p = MercatorPoint(x: pa.x + (pb.x - pa.x) * s, y: pa.y + (pb.y - pa.y) * s)
+        var v = b
+        let center = WebMercator.unproject(p)
+        let zoom = a.zoom + (b.zoom - a.zoom) * s
+        _ = try? v.setCenter(
+            Coordinate(latitude: WebMercator.clampLatitude(center.latitude), longitude: center.longitude), zoomLevel: zoom)
+        return v
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import Viewer
+
+/// Options shared by `termmap` and `termmap render`, validated into typed values.
+struct StartupOptions {
+    var cols = 100
+    var rows = 30
+    var center = Coordinate(latitude: 0, longitude: 0)
+    var zoom = 0.0
+    var circle = false
+    var radius = GeodesicCircle.defaultRadius
+    var keys: [Key] = []
+    var json = false
+    var ascii = false
+    var color: String?
+    var dataDir: String?
+    var animations = true
+    var sizeGiven = false
+
+    static let renderValued: Set<String> = ["size", "center", "zoom", "radius", "keys", "color", "data"]
+    static let renderFlags: Set<String> = ["circle", "json", "ascii"]
+    static let interactiveValued: Set<String> = ["center", "zoom", "radius", "color", "data"]
+    static let interactiveFlags: Set<String> = ["circle", "ascii", "no-animation"]
+
+    init(_ p: ParsedArguments) throws(UsageError) {
+        guard p.operands.isEmpty else { throw UsageError("unexpected argument '\(p.operands[0])' (see --help)") }
+        if let s = p.values["size"] {
+            let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 2000, r <= 1000
+            else { throw UsageError("--size '\(s)' must be COLSxROWS with 1…2000 columns and 1…1000 rows, e.g. 100x30") }
+            cols = c
+            rows = r
+            sizeGiven = true
+        }
+        if let s = p.values["center"] {
+            switch InputParsing.coordinate(s) {
+            case .success(let c): center = c
+            case .failure(let e): throw UsageError("--center '\(s)': \(e)")
+            }
+        }
+        if let s = p.values["zoom"] {
+            switch InputParsing.zoomLevel(s) {
+            case .success(let z): zoom = z
+            case .failure(let e): throw UsageError("--zoom '\(s)': \(e)")
+            }
+        }
+        if let s = p.values["radius"] {
+            switch InputParsing.radius(s) {
+            case .success(let m): radius = m
+            case .failure(let e): throw UsageError("--radius '\(s)': \(e)")
+            }
+        }
+        if let s = p.values["keys"] {
+            switch KeyScript.parse(s) {
+            case .success(let k): keys = k
+            case .failure(let e): throw UsageError(e.description)
+            }
+        }
+        if let c = p.values["color"] {
+            guard ["never", "always", "16", "256"].contains(c) else {
+                throw UsageError("--color '\(c)' must be never, always, 16 or 256")
+            }
+            color = c
+        }
+        if let d = p.values["data"] {
+            guard !d.isEmpty else { throw UsageError("--data needs a folder") }
+            dataDir = d
+        }
+        circle = p.flags.contains("circle")
+        json = p.flags.contains("json")
+        ascii = p.flags.contains("ascii")
+        animations = !p.flags.contains("no-animation")
+    }
+
+    /// The viewer state these options start in (zoom above 28 clamps, as the seed does).
+    func initialState(cols: Int, rows: Int) throws(UsageError) -> ViewerState {
+        do {
+            var state = try ViewerState(cols: cols, rows: rows, center: center, zoom: min(zoom, 28))
+            state.radiusMeters = radius
+            state.glyphMode = ascii ? .ascii : .braille
+            state.animationsEnabled = animations
+            if circle {
+                state.circle = CircleOverlay(
+                    circle: try GeodesicCircle(center: state.view.center, radiusMeters: radius), ratio: CircleFit.defaultRatio)
+            }
+            if zoom > 28 { state.message = "zoom \(zoom) clamped to 28, as the seed does" }
+            return state
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
+}
+
+/// Finds and loads the map data along the search path.
+enum DataLoading {
+    static func load(dataDir: String?, environment: [String: String]) throws -> MapSources {
+        let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
+        if let dataDir {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dataDir, isDirectory: &isDir), isDir.boolValue else {
+                throw DataFailure("--data \(dataDir): no such folder")
+            }
+        }
+        guard let worldPath = locator.find(DataLocator.worldFileName) else {
+            throw DataFailure(
+                "no \(DataLocator.worldFileName) found in: " + locator.directories.joined(separator: ", "))
+        }
+        let world = try MapAsset(path: worldPath)
+        var high: MapAsset?
+        if let hiPath = locator.find(DataLocator.highResolutionFileName) {
+            high = try MapAsset(path: hiPath)
+        }
+        return MapSources(world: world, highResolution: high)
+    }
+
+    /// This executable's path (from /proc on Linux, which `swift run` and symlinks do not fool).
+    static func executablePath() -> String {
+        if let p = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return p }
+        return CommandLine.arguments.first ?? "termmap"
+    }
+}
+
+/// `termmap render`: the screen or the state, printed without a terminal.
+enum RenderCommand {
+    static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
+        let parsed = try ParsedArguments(args, valued: StartupOptions.renderValued, flags: StartupOptions.renderFlags)
+        let options = try StartupOptions(parsed)
+        var state = try options.initialState(cols: options.cols, rows: options.rows)
+        let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)
+        state.animationsEnabled = false
+        for key in options.keys {
+            Viewer.update(&state, .key(key), places: sources)
+            if state.quitRequested { break }
+        }
+        if options.json {
+            print(StateJSON.encode(state))
+            return 0
+        }
+        let depth = colorDepth(options.color, environment: environment)
+        let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: depth != .none))
+        print(AnsiWriter.text(frame, depth: depth))
+        return 0
+    }
+
+    static func colorDepth(_ option: String?, environment: [String: String]) -> ColorDepth {
+        switch option {
+        case "never": return .none
+        case "16": return .ansi16
+        case "256", "always": return .ansi256
+        default:
+            if environment["NO_COLOR"].map({ !$0.isEmpty }) ?? false { return .none }
+            guard isatty(STDOUT_FILENO) == 1 else { return .none }
+            return (environment["TERM"] ?? "").contains("256") ? .ansi256 : .ansi16
+        }
+    }
+}
