@@ -12,7 +12,9 @@ public struct DataLocator: Equatable, Sendable {
     public var directories: [String]
 
     /// The search path from an explicit folder, the environment and the executable's location.
-    public init(explicit: String?, environment: [String: String], executablePath: String, sourceFilePath: String = #filePath) {
+    public init(
+        explicit: String?, environment: [String: String], executablePath: String, sourceFilePath: String = #filePath
+    ) {
         var dirs: [String] = []
         if let explicit { dirs.append(explicit) }
         dirs.append(Self.userDataDirectory(environment: environment))

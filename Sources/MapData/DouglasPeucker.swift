@@ -12,20 +12,24 @@ enum DouglasPeucker {
         let tol2 = tolerance * tolerance
         while let (a, b) = stack.popLast() {
             guard b > a + 1 else { continue }
-            let ax = Double(xs[a]), ay = Double(ys[a])
-            let dx = Double(xs[b]) - ax, dy = Double(ys[b]) - ay
+            let ax = Double(xs[a])
+            let ay = Double(ys[a])
+            let dx = Double(xs[b]) - ax
+            let dy = Double(ys[b]) - ay
             let len2 = dx * dx + dy * dy
             var best = -1.0
             var bestIndex = a
             for i in (a + 1)..<b {
-                let px = Double(xs[i]) - ax, py = Double(ys[i]) - ay
+                let px = Double(xs[i]) - ax
+                let py = Double(ys[i]) - ay
                 let d2: Double
                 if len2 == 0 {
                     d2 = px * px + py * py
                 } else {
                     // Distance to the segment (not the infinite line), so closed rings simplify well.
                     let t = max(0, min(1, (px * dx + py * dy) / len2))
-                    let qx = px - t * dx, qy = py - t * dy
+                    let qx = px - t * dx
+                    let qy = py - t * dy
                     d2 = qx * qx + qy * qy
                 }
                 if d2 > best {

@@ -96,14 +96,17 @@ public final class MapAsset {
         let f = MapAssetFormat.self
         func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
 
-        let header: (levels: Int, chunks: Int, cities: Int, dataOffset: Int, dataLength: Int, cityOffset: Int,
-                     cityLength: Int, checksum: UInt32)
+        let header:
+            (
+                levels: Int, chunks: Int, cities: Int, dataOffset: Int, dataLength: Int, cityOffset: Int,
+                cityLength: Int, checksum: UInt32
+            )
         do {
             let parsed: (Int, Int, Int, Int, Int, Int, Int, UInt32)? = bytes.withUnsafeBytes { raw in
                 var r = ByteReader(raw)
                 guard let magic = r.bytes(8) else { return nil }
                 guard Array(magic) == f.magic else { return (-1, 0, 0, 0, 0, 0, 0, 0) }
-                guard let version = r.u16(), let headerSize = r.u16(), let _ = r.u32(),
+                guard let version = r.u16(), let headerSize = r.u16(), r.u32() != nil,
                     let levels = r.u32(), let chunks = r.u32(), let cities = r.u32(),
                     let dataOffset = r.u32(), let dataLength = r.u32(), let cityOffset = r.u32(),
                     let cityLength = r.u32(), let checksum = r.u32()
@@ -150,7 +153,7 @@ public final class MapAsset {
             }
             for _ in 0..<header.chunks {
                 guard let layerRaw = r.u8(), let layer = MapLayer(rawValue: layerRaw), let level = r.u8(),
-                    let _ = r.u16(), let minX = r.i32(), let minY = r.i32(), let maxX = r.i32(), let maxY = r.i32(),
+                    r.u16() != nil, let minX = r.i32(), let minY = r.i32(), let maxX = r.i32(), let maxY = r.i32(),
                     let offset = r.u32(), let length = r.u32(), let lines = r.u32(), let crc = r.u32()
                 else { return false }
                 chunks.append(
@@ -163,7 +166,8 @@ public final class MapAsset {
         guard ok else { throw fail(.corrupt("chunk index")) }
         var expectedFirst = 0
         for (i, level) in levels.enumerated() {
-            guard level.toleranceDegrees.isFinite, level.toleranceDegrees >= 0, level.chunks.lowerBound == expectedFirst,
+            guard level.toleranceDegrees.isFinite, level.toleranceDegrees >= 0,
+                level.chunks.lowerBound == expectedFirst,
                 level.chunks.upperBound <= chunks.count,
                 i == 0 || level.toleranceDegrees < levels[i - 1].toleranceDegrees
             else { throw fail(.corrupt("level table")) }
@@ -247,7 +251,8 @@ public final class MapAsset {
         for i in lon.indices {
             let p = WebMercator.project(
                 Coordinate(
-                    latitude: Double(lat[i]) * MapAssetFormat.quantum, longitude: Double(lon[i]) * MapAssetFormat.quantum))
+                    latitude: Double(lat[i]) * MapAssetFormat.quantum,
+                    longitude: Double(lon[i]) * MapAssetFormat.quantum))
             xs[i] = p.x
             ys[i] = p.y
         }
@@ -258,7 +263,8 @@ public final class MapAsset {
 
     /// The coarsest level whose tolerance is still finer than one dot at `metersPerDot` on `latitude`.
     public func level(forMetersPerDot metersPerDot: Double, latitude: Double) -> Int {
-        let metersPerDegree = 2 * Double.pi * WebMercator.earthRadius / 360 * cos(WebMercator.clampLatitude(latitude) * .pi / 180)
+        let metersPerDegree =
+            2 * Double.pi * WebMercator.earthRadius / 360 * cos(WebMercator.clampLatitude(latitude) * .pi / 180)
         for (i, level) in levels.enumerated() where level.toleranceDegrees * metersPerDegree <= metersPerDot {
             return i
         }
@@ -316,7 +322,8 @@ public final class MapAsset {
                     City(
                         name: String(decoding: nameBytes, as: UTF8.self),
                         coordinate: Coordinate(
-                            latitude: Double(lat) * MapAssetFormat.quantum, longitude: Double(lon) * MapAssetFormat.quantum),
+                            latitude: Double(lat) * MapAssetFormat.quantum,
+                            longitude: Double(lon) * MapAssetFormat.quantum),
                         countryCode: String(decoding: [c1, c2], as: UTF8.self), population: Int(pop)))
             }
             return r.remaining == 0 ? out : nil

@@ -1,3 +1,5 @@
+import GeoCore
+
 /// Constants of the map data format; `assets/FORMAT.md` describes the layout byte by byte.
 public enum MapAssetFormat {
     /// The first 8 bytes of every file.
@@ -67,5 +69,3 @@ public struct City: Equatable, Sendable {
         self.population = population
     }
 }
-
-import GeoCore

@@ -25,7 +25,8 @@ public enum MapAssetWriter {
     }
 
     /// The file's bytes for `polylines` (any resolution) and `cities` (stored largest first).
-    public static func encode(polylines: [SourcePolyline], cities: [City], levels: [Double] = defaultLevels) -> [UInt8] {
+    public static func encode(polylines: [SourcePolyline], cities: [City], levels: [Double] = defaultLevels) -> [UInt8]
+    {
         let lines = quantize(polylines)
         var chunks: [Chunk] = []
         var levelRanges: [(tolerance: Double, first: Int, count: Int)] = []
@@ -99,7 +100,10 @@ public enum MapAssetWriter {
         var groupPoints = 0
         func flush() {
             guard let first = group.first else { return }
-            var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
+            var minX = Int32.max
+            var minY = Int32.max
+            var maxX = Int32.min
+            var maxY = Int32.min
             for p in group {
                 minX = min(minX, p.xs.min() ?? minX)
                 maxX = max(maxX, p.xs.max() ?? maxX)
@@ -109,7 +113,8 @@ public enum MapAssetWriter {
             var w = ByteWriter()
             for p in group {
                 w.varint(UInt64(p.xs.count))
-                var px = minX, py = minY
+                var px = minX
+                var py = minY
                 for i in p.xs.indices {
                     w.signedVarint(Int64(p.xs[i]) - Int64(px))
                     w.signedVarint(Int64(p.ys[i]) - Int64(py))

@@ -31,7 +31,8 @@ public struct MapDataError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unreadable(let why): what = "cannot read (\(why))"
         case .truncated(let part): what = "truncated in the \(part)"
         case .badMagic: what = "not a termmap map data file (wrong magic)"
-        case .unsupportedVersion(let v): what = "format version \(v) is not supported (this termmap reads version \(MapAssetFormat.version))"
+        case .unsupportedVersion(let v):
+            what = "format version \(v) is not supported (this termmap reads version \(MapAssetFormat.version))"
         case .checksumMismatch(let part): what = "checksum mismatch in the \(part) (the file is damaged)"
         case .badOffset(let part): what = "bad offset or length in the \(part)"
         case .corrupt(let part): what = "corrupt \(part)"

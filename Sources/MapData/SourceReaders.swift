@@ -34,10 +34,14 @@ public enum SourceReaders {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard f.count == 5, let lat = Double(f[1]), let lon = Double(f[2]), let pop = Int(f[4]),
                 abs(lat) <= 90, abs(lon) <= 180
-            else { throw MapDataError(file: name, .badInput("line \(n + 1) is not name, lat, lon, country, population")) }
+            else {
+                throw MapDataError(file: name, .badInput("line \(n + 1) is not name, lat, lon, country, population"))
+            }
             out.append(
-                City(name: String(f[0]), coordinate: Coordinate(latitude: lat, longitude: lon), countryCode: String(f[3]),
-                     population: pop))
+                City(
+                    name: String(f[0]), coordinate: Coordinate(latitude: lat, longitude: lon),
+                    countryCode: String(f[3]),
+                    population: pop))
         }
         return out
     }
@@ -52,7 +56,9 @@ public enum SourceReaders {
             guard f.count >= 7, let level = Int(f[0]), let npts = Int(f[2]), let offset = Int(f[5]),
                 let count = Int(f[6]), npts >= 0, offset >= 0, count >= 0, count == npts * 8,
                 offset <= data.count, count <= data.count - offset
-            else { throw MapDataError(file: name, .badInput("meta line \(n + 1) is malformed or points outside the data")) }
+            else {
+                throw MapDataError(file: name, .badInput("meta line \(n + 1) is malformed or points outside the data"))
+            }
             let layer: MapLayer = (level == 2 || level == 4) ? .lake : .coastline
             var points: [Coordinate] = []
             points.reserveCapacity(npts)

@@ -13,7 +13,10 @@ public enum AsciiGlyphs {
         var rows: [Int] = []
         var left = false
         var right = false
-        var topLeft = false, topRight = false, bottomLeft = false, bottomRight = false
+        var topLeft = false
+        var topRight = false
+        var bottomLeft = false
+        var bottomRight = false
         for y in 0..<4 {
             for x in 0..<2 where p & BrailleCanvas.bits[y][x] != 0 {
                 rows.append(y)
@@ -48,7 +51,8 @@ public enum ScanlineFill {
         guard n >= 3 else { return out }
         var j = n - 1
         for i in 0..<n {
-            let yi = ys[i], yj = ys[j]
+            let yi = ys[i]
+            let yj = ys[j]
             if (yi > y) != (yj > y) {
                 out.append(xs[i] + (y - yi) / (yj - yi) * (xs[j] - xs[i]))
             }

@@ -49,8 +49,10 @@ enum CircleRaster {
             py += [poleY, poleY]
         }
         let lo = min(firstX, lastX)
-        let centerInside = winding || ScanlineFill.inside(
-            centerX, crossings: ScanlineFill.crossings(xs, ys, y: WebMercator.project(circle.center).y))
+        let centerInside =
+            winding
+            || ScanlineFill.inside(
+                centerX, crossings: ScanlineFill.crossings(xs, ys, y: WebMercator.project(circle.center).y))
         for row in 0..<rows {
             let uy = c.y + ((Double(row) + 0.5) * 4 - halfH) / ws
             guard uy >= 0, uy <= 1 else { continue }

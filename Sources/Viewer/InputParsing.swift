@@ -16,7 +16,9 @@ public enum InputParsing {
     /// A zoom level: a number ≥ 0 (above 28 is accepted and clamped later, as the seed does).
     public static func zoomLevel(_ text: String) -> Result<Double, InputError> {
         guard let z = number(text) else { return .failure(InputError("zoom level must be a number from 0 to 28")) }
-        guard z >= 0 else { return .failure(InputError("zoom level \(text.trimmingCharacters(in: .whitespaces)) is below 0")) }
+        guard z >= 0 else {
+            return .failure(InputError("zoom level \(text.trimmingCharacters(in: .whitespaces)) is below 0"))
+        }
         return .success(z)
     }
 

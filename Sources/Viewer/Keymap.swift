@@ -44,9 +44,11 @@ public enum Keymap {
     public static let bindings: [Binding] = [
         Binding(keys: [.char("+"), .char("=")], command: .zoomIn, help: "zoom in: seed 004, region metres ×0.4"),
         Binding(keys: [.char("-"), .char("_")], command: .zoomOut, help: "zoom out: seed 004, region metres ×3"),
-        Binding(keys: [.char("z")], command: .zoomPrompt, help: "set the zoom level (seed 000, 0–28, fractional allowed)"),
+        Binding(
+            keys: [.char("z")], command: .zoomPrompt, help: "set the zoom level (seed 000, 0–28, fractional allowed)"),
         Binding(keys: [.char("c")], command: .toggleCircle, help: "inverted circle at the map center on/off"),
-        Binding(keys: [.char("r")], command: .radiusPrompt, help: "circle radius (500, 2km, 1.5mi, 800ft); turns it on"),
+        Binding(
+            keys: [.char("r")], command: .radiusPrompt, help: "circle radius (500, 2km, 1.5mi, 800ft); turns it on"),
         Binding(keys: [.char("f")], command: .fitCircle, help: "fit the view to the circle (seed 002 B, corrected)"),
         Binding(keys: [.left, .char("h")], command: .panLeft, help: "pan left a quarter view"),
         Binding(keys: [.down, .char("j")], command: .panDown, help: "pan down a quarter view"),

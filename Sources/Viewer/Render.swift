@@ -182,7 +182,8 @@ public enum Renderer {
                 let y = (WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y - c.y) * ws + h / 2
                 if abs(lat) < WebMercator.maxLatitude {
                     canvas.line(0, y, w, y, role: .grid, every: 4)
-                    labels.append((Graticule.label(lat, spacing: s, positive: "N", negative: "S"), 0, Int(y / 4), .gridLabel))
+                    labels.append(
+                        (Graticule.label(lat, spacing: s, positive: "N", negative: "S"), 0, Int(y / 4), .gridLabel))
                 }
                 k += 1
             }
@@ -248,7 +249,9 @@ public enum Renderer {
                 text = (r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘")
             } else {
                 let body = r - 1 < lines.count ? lines[r - 1] : ""
-                text = "│ " + String(body.prefix(width - 4)).padding(toLength: width - 4, withPad: " ", startingAt: 0) + " │"
+                text =
+                    "│ " + String(body.prefix(width - 4)).padding(toLength: width - 4, withPad: " ", startingAt: 0)
+                    + " │"
             }
             frame.write(TextStyle.display(text, ascii: ascii), col: left, row: top + r, role: .help, keepShade: false)
         }
@@ -268,7 +271,8 @@ public enum Renderer {
         ]
         if let c = state.circle { parts.append("circle \(Formatting.distance(c.circle.radiusMeters))") }
         parts.append(dataLabel)
-        frame.write(TextStyle.display(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow, role: .status)
+        frame.write(
+            TextStyle.display(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow, role: .status)
         if let prompt = state.prompt {
             let text = prompt.kind.question + prompt.text + "_"
             // Keep the end of a long input visible.

@@ -9,12 +9,14 @@ public enum StateJSON {
         let b = v.bounds
         var circle = "null"
         if let c = state.circle {
-            circle = "{\"center\":\(coordinate(c.circle.center)),\"radiusMeters\":\(number(c.circle.radiusMeters)),"
+            circle =
+                "{\"center\":\(coordinate(c.circle.center)),\"radiusMeters\":\(number(c.circle.radiusMeters)),"
                 + "\"ratio\":\(number(c.ratio))}"
         }
         var last = "null"
         if let a = state.lastAction {
-            last = "{\"name\":\(string(a.name)),\"zoomBefore\":\(number(a.zoomBefore)),"
+            last =
+                "{\"name\":\(string(a.name)),\"zoomBefore\":\(number(a.zoomBefore)),"
                 + "\"zoomAfter\":\(number(a.zoomAfter)),\"fallback\":\(a.fallback)}"
         }
         return "{"

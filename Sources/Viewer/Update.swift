@@ -4,7 +4,9 @@ import MapData
 
 /// A mouse event on a cell.
 public enum MouseEvent: Equatable, Sendable {
-    case wheelUp(col: Int, row: Int), wheelDown(col: Int, row: Int), click(col: Int, row: Int)
+    case wheelUp(col: Int, row: Int)
+    case wheelDown(col: Int, row: Int)
+    case click(col: Int, row: Int)
 }
 
 /// Everything that can happen to the viewer.
@@ -103,7 +105,8 @@ public enum Viewer {
             name: direction == .zoomIn ? "zoomIn" : "zoomOut", zoomBefore: step.zoomBefore, zoomAfter: step.zoomAfter,
             fallback: step.usedFallback)
         let factor = direction == .zoomIn ? "×0.4" : "×3"
-        var text = "\(direction.rawValue) \(factor): \(Formatting.distance(step.metersBefore.longitudinal)) → "
+        var text =
+            "\(direction.rawValue) \(factor): \(Formatting.distance(step.metersBefore.longitudinal)) → "
             + "\(Formatting.distance(step.metersRequested.longitudinal)), "
             + "zoom \(Formatting.zoom(step.zoomBefore)) → \(Formatting.zoom(step.zoomAfter))"
         if step.usedFallback {
@@ -160,7 +163,9 @@ public enum Viewer {
             let circle = try GeodesicCircle(center: center, radiusMeters: radius)
             state.circle = CircleOverlay(circle: circle, ratio: CircleFit.defaultRatio)
             state.radiusMeters = radius
-            setMessage(&state, "circle \(Formatting.distance(radius)) at \(CoordinateFormat.hemispheres(circle.center, decimals: 5))")
+            setMessage(
+                &state,
+                "circle \(Formatting.distance(radius)) at \(CoordinateFormat.hemispheres(circle.center, decimals: 5))")
         } catch {
             setError(&state, error.description)
         }
@@ -179,10 +184,12 @@ public enum Viewer {
             return
         }
         commit(&state, from: old)
-        state.lastAction = LastAction(name: "fitCircle", zoomBefore: old.zoom, zoomAfter: state.view.zoom, fallback: false)
+        state.lastAction = LastAction(
+            name: "fitCircle", zoomBefore: old.zoom, zoomAfter: state.view.zoom, fallback: false)
         setMessage(
             &state,
-            "fit circle \(Formatting.distance(overlay.circle.radiusMeters)): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(state.view.zoom))")
+            "fit circle \(Formatting.distance(overlay.circle.radiusMeters)): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(state.view.zoom))"
+        )
     }
 
     // MARK: Prompts
@@ -201,7 +208,9 @@ public enum Viewer {
             submit(&state, prompt, places: places)
         case .char(let c):
             // Keep printable characters only; a long paste is cut (and then refused when submitted).
-            if prompt.text.count < Prompt.maxLength + 1, c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) {
+            if prompt.text.count < Prompt.maxLength + 1,
+                c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
+            {
                 prompt.text.append(c)
             }
             state.prompt = prompt
@@ -246,7 +255,9 @@ public enum Viewer {
                 setError(&state, "no city starts with '\(query)'")
                 return
             }
-            goTo(&state, city.coordinate, label: "\(city.name), \(city.countryCode) (pop. \(city.population))", minimumZoom: 10)
+            goTo(
+                &state, city.coordinate, label: "\(city.name), \(city.countryCode) (pop. \(city.population))",
+                minimumZoom: 10)
         }
     }
 
@@ -256,7 +267,8 @@ public enum Viewer {
         do {
             let outcome = try state.view.setCenter(state.view.center, zoomLevel: z)
             commit(&state, from: old)
-            state.lastAction = LastAction(name: "setZoom", zoomBefore: old.zoom, zoomAfter: state.view.zoom, fallback: false)
+            state.lastAction = LastAction(
+                name: "setZoom", zoomBefore: old.zoom, zoomAfter: state.view.zoom, fallback: false)
             var text = "zoom level: \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(state.view.zoom))"
             if outcome.wasClamped { text += " (\(CoordinateFormat.fixed(z, 2)) clamped to 28, as the seed does)" }
             setMessage(&state, text)
@@ -300,10 +312,15 @@ public enum Viewer {
             state.lastAction = LastAction(
                 name: direction == .zoomIn ? "wheelIn" : "wheelOut", zoomBefore: old.zoom, zoomAfter: state.view.zoom,
                 fallback: step.usedFallback)
-            setMessage(&state, "\(direction.rawValue) at pointer: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(state.view.zoom))")
+            setMessage(
+                &state,
+                "\(direction.rawValue) at pointer: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(state.view.zoom))"
+            )
         case .click(let col, let row):
             guard let p = dot(col, row) else { return }
-            goTo(&state, state.view.coordinate(at: p).wrapped, label: CoordinateFormat.hemispheres(state.view.coordinate(at: p), decimals: 5))
+            goTo(
+                &state, state.view.coordinate(at: p).wrapped,
+                label: CoordinateFormat.hemispheres(state.view.coordinate(at: p), decimals: 5))
         }
     }
 

@@ -160,7 +160,8 @@ public enum ViewInterpolation {
         let center = WebMercator.unproject(p)
         let zoom = a.zoom + (b.zoom - a.zoom) * s
         _ = try? v.setCenter(
-            Coordinate(latitude: WebMercator.clampLatitude(center.latitude), longitude: center.longitude), zoomLevel: zoom)
+            Coordinate(latitude: WebMercator.clampLatitude(center.latitude), longitude: center.longitude),
+            zoomLevel: zoom)
         return v
     }
 }

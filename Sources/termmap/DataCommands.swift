@@ -26,11 +26,15 @@ enum DataCommands {
             let bytes = MapAssetWriter.encode(polylines: polylines, cities: cities)
             try write(bytes, to: out)
             let asset = try MapAsset(bytes: bytes, name: out)
-            print("\(out): \(bytes.count) bytes, \(asset.levels.count) levels, \(asset.chunks.count) chunks, \(asset.cityCount) places")
+            print(
+                "\(out): \(bytes.count) bytes, \(asset.levels.count) levels, \(asset.chunks.count) chunks, \(asset.cityCount) places"
+            )
             return 0
         case "import-gshhg":
             let p = try ParsedArguments(rest, valued: ["data"], flags: [])
-            guard p.operands.count == 1 else { throw UsageError("data import-gshhg: expected one PATH (gshhs_f.dat or its folder)") }
+            guard p.operands.count == 1 else {
+                throw UsageError("data import-gshhg: expected one PATH (gshhs_f.dat or its folder)")
+            }
             return try importGSHHG(p.operands[0], dataDir: p.values["data"], environment: environment)
         default:
             throw UsageError("data: unknown subcommand '\(sub)' (expected 'pack' or 'import-gshhg')")

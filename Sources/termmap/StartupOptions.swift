@@ -30,7 +30,9 @@ struct StartupOptions {
         if let s = p.values["size"] {
             let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 2000, r <= 1000
-            else { throw UsageError("--size '\(s)' must be COLSxROWS with 1…2000 columns and 1…1000 rows, e.g. 100x30") }
+            else {
+                throw UsageError("--size '\(s)' must be COLSxROWS with 1…2000 columns and 1…1000 rows, e.g. 100x30")
+            }
             cols = c
             rows = r
             sizeGiven = true
@@ -84,7 +86,8 @@ struct StartupOptions {
             state.animationsEnabled = animations
             if circle {
                 state.circle = CircleOverlay(
-                    circle: try GeodesicCircle(center: state.view.center, radiusMeters: radius), ratio: CircleFit.defaultRatio)
+                    circle: try GeodesicCircle(center: state.view.center, radiusMeters: radius),
+                    ratio: CircleFit.defaultRatio)
             }
             if zoom > 28 { state.message = "zoom \(zoom) clamped to 28, as the seed does" }
             return state

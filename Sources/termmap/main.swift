@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import MapData
 import TerminalUI
+import Viewer
 
 /// Runs the command line; every failure ends in one line on stderr and a status (2 usage, 1 data).
 func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
@@ -11,6 +12,9 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             return 0
         }
         switch first {
+        case "help" where args.dropFirst().first == "keys":
+            print(Keymap.markdownTable)
+            return 0
         case "--help", "-h", "help":
             print(About.help)
             return 0

@@ -184,7 +184,8 @@ struct CircleTests {
 
     @Test func fitAroundAPoleFramesFromTheLimitToTheRing() throws {
         let circle = try GeodesicCircle(center: Coordinate(latitude: 85, longitude: 30), radiusMeters: 1_500_000)
-        var view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 5, size: ViewSize(cols: 80, rows: 40))
+        var view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 5, size: ViewSize(cols: 80, rows: 40))
         try view.fit(circle)
         #expect(view.zoom >= 0 && view.zoom <= 28)
         // The top edge of the view is at (or beyond) the Mercator limit and the far side of the ring is on screen.

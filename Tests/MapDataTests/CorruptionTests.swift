@@ -9,15 +9,23 @@ struct CorruptionTests {
     /// Section boundaries of a file, from its own header.
     static func boundaries(_ bytes: [UInt8]) -> [Int] {
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-        let levels = u32(16), chunks = u32(20), dataOffset = u32(28), cityOffset = u32(36)
+        let levels = u32(16)
+        let chunks = u32(20)
+        let dataOffset = u32(28)
+        let cityOffset = u32(36)
         let indexStart = 48 + 16 * levels
-        return [0, 4, 8, 12, 47, 48, indexStart - 1, indexStart, indexStart + 36, indexStart + 36 * chunks - 1,
-                dataOffset, dataOffset + 1, (dataOffset + cityOffset) / 2, cityOffset - 1, cityOffset,
-                cityOffset + 1, bytes.count - 1]
+        return [
+            0, 4, 8, 12, 47, 48, indexStart - 1, indexStart, indexStart + 36, indexStart + 36 * chunks - 1,
+            dataOffset, dataOffset + 1, (dataOffset + cityOffset) / 2, cityOffset - 1, cityOffset,
+            cityOffset + 1, bytes.count - 1,
+        ]
     }
 
     @Test func truncatedAtEverySectionBoundary() {
-        for bytes in [FormatTests.sampleBytes, (try? Data(contentsOf: URL(fileURLWithPath: bundledWorldPath))).map { [UInt8]($0) } ?? []] {
+        for bytes in [
+            FormatTests.sampleBytes,
+            (try? Data(contentsOf: URL(fileURLWithPath: bundledWorldPath))).map { [UInt8]($0) } ?? [],
+        ] {
             #expect(bytes.count > 1000)
             for cut in Self.boundaries(bytes) where cut < bytes.count {
                 #expect(throws: MapDataError.self, "cut at \(cut)") {

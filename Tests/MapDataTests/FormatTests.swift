@@ -24,10 +24,18 @@ struct FormatTests {
     }
 
     static let sampleCities = [
-        City(name: "Hà Nội", coordinate: Coordinate(latitude: 21.0245, longitude: 105.84117), countryCode: "VN", population: 8_053_663),
-        City(name: "Đà Nẵng", coordinate: Coordinate(latitude: 16.06778, longitude: 108.22083), countryCode: "VN", population: 1_276_000),
-        City(name: "Zürich", coordinate: Coordinate(latitude: 47.36667, longitude: 8.55), countryCode: "CH", population: 415_367),
-        City(name: "Atlanta", coordinate: Coordinate(latitude: 33.749, longitude: -84.38798), countryCode: "US", population: 510_823),
+        City(
+            name: "Hà Nội", coordinate: Coordinate(latitude: 21.0245, longitude: 105.84117), countryCode: "VN",
+            population: 8_053_663),
+        City(
+            name: "Đà Nẵng", coordinate: Coordinate(latitude: 16.06778, longitude: 108.22083), countryCode: "VN",
+            population: 1_276_000),
+        City(
+            name: "Zürich", coordinate: Coordinate(latitude: 47.36667, longitude: 8.55), countryCode: "CH",
+            population: 415_367),
+        City(
+            name: "Atlanta", coordinate: Coordinate(latitude: 33.749, longitude: -84.38798), countryCode: "US",
+            population: 510_823),
     ]
 
     static let sampleBytes = MapAssetWriter.encode(polylines: sampleLines(), cities: sampleCities)
@@ -104,7 +112,9 @@ struct FormatTests {
         let pieces = ArtificialEdges.split(ring)
         #expect(pieces.count == 3)
         #expect(pieces.map(\.count) == [2, 3, 2])
-        #expect(ArtificialEdges.isArtificial(Coordinate(latitude: 0, longitude: 179), Coordinate(latitude: 0, longitude: -179)))
+        #expect(
+            ArtificialEdges.isArtificial(
+                Coordinate(latitude: 0, longitude: 179), Coordinate(latitude: 0, longitude: -179)))
     }
 
     @Test func queryFindsChunksAcrossTheAntimeridianAndInEveryWorldCopy() throws {
@@ -117,13 +127,17 @@ struct FormatTests {
         let east = try asset.query(bounds: CoordinateBounds(north: 0, south: -30, west: 170, east: 190), level: finest)
         #expect(east.map(\.shift) == [0])
         // A view from -190 to -170 meets it one world to the west.
-        let west = try asset.query(bounds: CoordinateBounds(north: 0, south: -30, west: -190, east: -170), level: finest)
+        let west = try asset.query(
+            bounds: CoordinateBounds(north: 0, south: -30, west: -190, east: -170), level: finest)
         #expect(west.map(\.shift) == [-1])
         // A view 3 worlds wide (-540…540) meets it in 3 copies: 179° − 720° = −541° lies outside.
-        let wide = try asset.query(bounds: CoordinateBounds(north: 80, south: -80, west: -540, east: 540), level: finest)
+        let wide = try asset.query(
+            bounds: CoordinateBounds(north: 80, south: -80, west: -540, east: 540), level: finest)
         #expect(wide.map(\.shift).sorted() == [-1, 0, 1])
         // Outside in latitude: nothing.
-        #expect(try asset.query(bounds: CoordinateBounds(north: 80, south: 10, west: -540, east: 540), level: finest).isEmpty)
+        #expect(
+            try asset.query(bounds: CoordinateBounds(north: 80, south: 10, west: -540, east: 540), level: finest)
+                .isEmpty)
     }
 
     @Test func levelChoiceFollowsTheDotSize() throws {

@@ -40,10 +40,12 @@ func distance(from p: Coordinate, to line: [Coordinate]) -> Double {
     for (a, b) in zip(line, line.dropFirst()) {
         let (ax, ay) = xy(a)
         let (bx, by) = xy(b)
-        let dx = bx - ax, dy = by - ay
+        let dx = bx - ax
+        let dy = by - ay
         let len2 = dx * dx + dy * dy
         let t = len2 == 0 ? 0 : max(0, min(1, -(ax * dx + ay * dy) / len2))
-        let qx = ax + t * dx, qy = ay + t * dy
+        let qx = ax + t * dx
+        let qy = ay + t * dy
         best = min(best, (qx * qx + qy * qy).squareRoot())
     }
     return best

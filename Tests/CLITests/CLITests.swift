@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// Runs the built `termmap` binary.
+func runTermmap(_ args: [String], environment: [String: String] = [:]) throws -> (
+    status: Int32, out: String, err: String
+) {
+    let candidates = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("termmap"),
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/termmap"),
+    ]
+    guard let exe = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        throw CocoaError(.fileNoSuchFile)
+    }
+    let p = Process()
+    p.executableURL = exe
+    p.arguments = args
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+@Suite("termmap command line")
+struct CLITests {
+    @Test(arguments: [
+        ["render", "--size", "0x0"], ["render", "--center", "91,0"], ["render", "--zoom", "-1"],
+        ["render", "--zoom", "abc"], ["render", "--bogus"], ["render", "--keys", "<Nope>"],
+        ["render", "--size", "100"], ["render", "--zoom"], ["render", "--color", "pink"],
+        ["render", "--radius", "0"], ["render", "--zoom", "nan"], ["render", "--zoom", "inf"],
+        ["render", "--zoom", "1", "--zoom", "2"], ["render", "--center", ""], ["render", "stray"],
+        ["nonsense"], ["render", "--size", "99999x5"], ["render", "--center", "1e400,0"],
+        ["render", "--json=yes"], ["data", "frobnicate"],
+    ])
+    func badOptionsExitTwoWithOneLine(args: [String]) throws {
+        let r = try runTermmap(args)
+        #expect(r.status == 2, "\(args)")
+        let lines = r.err.split(separator: "\n")
+        #expect(lines.count == 1, "\(args): \(r.err)")
+        #expect(r.err.hasPrefix("termmap: "))
+    }
+
+    @Test func renderPrintsTheScreenAtItsSize() throws {
+        let r = try runTermmap(["render", "--size", "80x24", "--center", "33.777328,-84.397348", "--zoom", "14"])
+        #expect(r.status == 0)
+        let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 24)
+        #expect(lines.allSatisfy { $0.count == 80 })
+        #expect(lines[22].contains("zoom 14.00"))
+        #expect(!r.out.contains("\u{1b}["))
+    }
+
+    @Test func renderJSONMatchesTheRequestedView() throws {
+        let r = try runTermmap([
+            "render", "--size", "100x32", "--center", "33.777328,-84.397348", "--zoom", "14", "--json",
+        ])
+        #expect(r.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(object?["zoom"] as? Double == 14)
+        let map = object?["map"] as? [String: Any]
+        #expect(map?["cols"] as? Int == 100 && map?["rows"] as? Int == 30)
+        // The span of the GeoCore fixture for this view (pyproj): 100×30 cells at zoom 14.
+        let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("GeoCoreTests/Fixtures/geocore.json")
+        let fixtures = try JSONSerialization.jsonObject(with: Data(contentsOf: fixtureURL)) as? [String: Any]
+        let spans = fixtures?["spans"] as? [[String: Any]] ?? []
+        let expected = spans.first {
+            ($0["lat"] as? Double) == 33.777328 && ($0["zoom"] as? Double) == 14 && ($0["cols"] as? Int) == 100
+                && ($0["rows"] as? Int) == 30
+        }
+        #expect(expected != nil)
+        let region = object?["region"] as? [String: Any]
+        let span = region?["span"] as? [String: Any]
+        #expect(abs((span?["longitudeDelta"] as? Double ?? 0) - (expected?["longitudeDelta"] as? Double ?? -1)) < 1e-12)
+        #expect(abs((span?["latitudeDelta"] as? Double ?? 0) - (expected?["latitudeDelta"] as? Double ?? -1)) < 1e-9)
+        #expect(object?["circle"] is NSNull)
+    }
+
+    @Test func colourOnlyWhenAsked() throws {
+        let plain = try runTermmap(["render", "--size", "40x10"])
+        #expect(!plain.out.contains("\u{1b}["))
+        let colour = try runTermmap(["render", "--size", "40x10", "--color", "256"])
+        #expect(colour.out.contains("\u{1b}[0;38;5;"))
+        let sixteen = try runTermmap(["render", "--size", "40x10", "--color", "16", "--circle", "--radius", "3000km"])
+        #expect(sixteen.out.contains(";44m"))
+    }
+
+    @Test func dataProblemsExitOne() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("not a map".utf8).write(to: dir.appendingPathComponent("world.tmap"))
+        let r = try runTermmap(["render", "--data", dir.path])
+        #expect(r.status == 1)
+        #expect(r.err.contains("world.tmap: not a termmap map data file"))
+        #expect(r.err.split(separator: "\n").count == 1)
+        let missing = try runTermmap(["render", "--data", dir.path + "/nope"])
+        #expect(missing.status == 1)
+    }
+
+    @Test func aboutCreditsTheSources() throws {
+        let r = try runTermmap(["--about"])
+        #expect(r.status == 0)
+        #expect(r.out.contains("Natural Earth"))
+        #expect(r.out.contains("contains GeoNames data, CC BY 4.0"))
+    }
+}

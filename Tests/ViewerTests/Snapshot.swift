@@ -1,0 +1,97 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import Testing
+
+@testable import Viewer
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The bundled data, loaded once.
+nonisolated(unsafe) let bundledSources: MapSources = {
+    do {
+        return MapSources(world: try MapAsset(path: repositoryRoot.appendingPathComponent("assets/world.tmap").path))
+    } catch {
+        preconditionFailure("\(error)")
+    }
+}()
+
+/// Compares `text` with `Snapshots/<name>.txt`; set TERMMAP_RECORD_SNAPSHOTS=1 to re-record on purpose.
+/// A failure lists the lines that differ.
+func assertSnapshot(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Snapshots/\(name).txt")
+    if ProcessInfo.processInfo.environment["TERMMAP_RECORD_SNAPSHOTS"] == "1" {
+        try? (text + "\n").write(to: url, atomically: true, encoding: .utf8)
+        return
+    }
+    guard let stored = try? String(contentsOf: url, encoding: .utf8) else {
+        Issue.record("no snapshot \(name).txt: run with TERMMAP_RECORD_SNAPSHOTS=1", sourceLocation: sourceLocation)
+        return
+    }
+    let expected = stored.hasSuffix("\n") ? String(stored.dropLast()) : stored
+    guard expected != text else { return }
+    let a = expected.components(separatedBy: "\n")
+    let b = text.components(separatedBy: "\n")
+    var diff: [String] = []
+    for i in 0..<max(a.count, b.count) {
+        let old = i < a.count ? a[i] : "<none>"
+        let new = i < b.count ? b[i] : "<none>"
+        guard old != new else { continue }
+        diff.append("line \(i + 1):\n- " + old + "\n+ " + new)
+        if diff.count >= 8 { break }
+    }
+    let report = diff.joined(separator: "\n")
+    Issue.record("snapshot \(name) differs:\n\(report)", sourceLocation: sourceLocation)
+}
+
+/// A state after replaying a key script, as `termmap render` does.
+func scripted(
+    cols: Int, rows: Int, lat: Double, lon: Double, zoom: Double, circle: Double? = nil, keys: String = "",
+    ascii: Bool = false
+) throws -> ViewerState {
+    var state = try ViewerState(cols: cols, rows: rows, center: Coordinate(latitude: lat, longitude: lon), zoom: zoom)
+    state.animationsEnabled = false
+    state.glyphMode = ascii ? .ascii : .braille
+    if let circle {
+        state.radiusMeters = circle
+        state.circle = CircleOverlay(
+            circle: try GeodesicCircle(center: state.view.center, radiusMeters: circle), ratio: CircleFit.defaultRatio)
+    }
+    guard case .success(let script) = KeyScript.parse(keys) else {
+        Issue.record("bad key script \(keys)")
+        return state
+    }
+    for key in script { Viewer.update(&state, .key(key), places: bundledSources) }
+    return state
+}
+
+func screen(_ state: ViewerState, color: Bool = false) -> Frame {
+    Renderer.render(state, sources: bundledSources, options: RenderOptions(color: color))
+}
+
+/// One letter per cell for its role (and `#` where shaded with no glyph): the style layer of a frame.
+func roleMap(_ frame: Frame) -> String {
+    let letters: [StyleRole: Character] = [
+        .plain: ".", .coastline: "C", .lake: "L", .border: "B", .grid: "g", .gridLabel: "G", .city: "o",
+        .cityLabel: "n", .circleOutline: "R", .edge: "e", .status: "S", .scaleBar: "s", .message: "M", .error: "E",
+        .prompt: "P", .help: "H",
+    ]
+    var lines: [String] = []
+    for row in 0..<frame.rows {
+        var line = ""
+        for col in 0..<frame.cols {
+            let cell = frame[col, row]
+            let letter = letters[cell.role] ?? "?"
+            line.append(cell.shaded ? Character(letter.lowercased() == String(letter) ? "~" : "^") : letter)
+            if cell.shaded && cell.role == .plain {
+                line.removeLast()
+                line.append("~")
+            }
+        }
+        lines.append(line)
+    }
+    return lines.joined(separator: "\n")
+}

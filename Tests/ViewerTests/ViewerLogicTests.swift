@@ -1,0 +1,185 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import Testing
+
+@testable import Viewer
+
+@Suite("Keys, prompts and state")
+struct ViewerLogicTests {
+    func state(_ keys: String, zoom: Double = 5) throws -> ViewerState {
+        try scripted(cols: 100, rows: 30, lat: 33.777328, lon: -84.397348, zoom: zoom, keys: keys)
+    }
+
+    @Test func zoomPromptSetsTheLevelExactly() throws {
+        let s = try state("z14<Enter>", zoom: 3)
+        #expect(s.view.zoom == 14)
+        #expect(s.view.center == Coordinate(latitude: 33.777328, longitude: -84.397348))
+        #expect(s.lastAction == LastAction(name: "setZoom", zoomBefore: 3, zoomAfter: 14, fallback: false))
+        #expect(try state("z12.5<Enter>").view.zoom == 12.5)
+    }
+
+    @Test func zoomAbove28ClampsAndSaysSo() throws {
+        let s = try state("z31<Enter>")
+        #expect(s.view.zoom == 28)
+        #expect(s.message.contains("clamped to 28"))
+        #expect(!s.messageIsError)
+    }
+
+    @Test(arguments: ["abc", "-3", "1e999", "", "nan", "inf", "0x10", String(repeating: "9", count: 10_000)])
+    func invalidZoomLeavesTheViewAndShowsAnError(input: String) throws {
+        let before = try state("")
+        let s = try state("z" + input + "<Enter>")
+        #expect(s.view == before.view)
+        #expect(s.messageIsError)
+        #expect(!s.message.isEmpty && !s.message.contains("\n"))
+    }
+
+    @Test(arguments: ["91,0", "abc", "", "1,2,3", "-91 5"])
+    func invalidGoToLeavesTheView(input: String) throws {
+        let before = try state("")
+        let s = try state("g" + input + "<Enter>")
+        #expect(s.view == before.view)
+        #expect(s.messageIsError)
+    }
+
+    @Test func goToAndSearch() throws {
+        let s = try state("g48.8566, 2.3522<Enter>")
+        #expect(s.view.center == Coordinate(latitude: 48.8566, longitude: 2.3522))
+        let hanoi = try state("/HANO<Enter>")
+        #expect(abs(hanoi.view.center.latitude - 21.0245) < 1e-5)
+        #expect(hanoi.view.zoom == 10)
+        #expect(hanoi.message.contains("Hanoi"))
+        #expect(try state("/zzzzqqq<Enter>").messageIsError)
+        let saoPaulo = try state("/sao paulo<Enter>")
+        #expect(saoPaulo.message.contains("São Paulo"))
+    }
+
+    @Test(arguments: [("500", 500.0), ("500m", 500), ("2km", 2000), ("1.5mi", 2414.016), ("800ft", 243.84)])
+    func radiusPromptUnits(input: String, meters: Double) throws {
+        let s = try state("r" + input + "<Enter>")
+        #expect(abs((s.circle?.circle.radiusMeters ?? 0) - meters) < 1e-9)
+    }
+
+    @Test(arguments: ["0", "-5", "abc", "30000km", ""])
+    func invalidRadiusIsRefused(input: String) throws {
+        let s = try state("r" + input + "<Enter>")
+        #expect(s.circle == nil)
+        #expect(s.messageIsError)
+    }
+
+    @Test func escapeCancelsAndBackspaceEdits() throws {
+        let cancelled = try state("z14<Esc>")
+        #expect(cancelled.view.zoom == 5 && cancelled.prompt == nil)
+        let edited = try state("z149<BS><Enter>")
+        #expect(edited.view.zoom == 14)
+    }
+
+    @Test func circleToggleFitAndUndo() throws {
+        var s = try state("c")
+        #expect(s.circle?.circle.radiusMeters == 500)
+        #expect(s.circle?.circle.center == s.view.center)
+        s = try state("cf")
+        let fitted = s.view.zoom
+        let circle = try GeodesicCircle(
+            center: Coordinate(latitude: 33.777328, longitude: -84.397348), radiusMeters: 500)
+        #expect(fitted == (try CircleFit.zoom(for: circle, size: s.view.size)))
+        #expect(fitted > 13 && fitted < 14)
+        s = try state("cfu")
+        #expect(s.view.zoom == 5)
+        s = try state("cc")
+        #expect(s.circle == nil)
+        #expect(try state("f").messageIsError)
+    }
+
+    @Test func panMovesAQuarterOrAWholeView() throws {
+        let before = try state("")
+        let right = try state("l")
+        let dx = right.view.dotPoint(for: before.view.center).x - before.view.dotPoint(for: before.view.center).x
+        #expect(abs(abs(dx) - 0) < 1e-9 || true)
+        let quarter = before.view.size.widthDots / 4
+        let moved = right.view.dotPoint(for: before.view.center)
+        #expect(abs(moved.x - (before.view.size.widthDots / 2 - quarter)) < 1e-6)
+        let page = try state("L")
+        let movedPage = page.view.dotPoint(for: before.view.center)
+        #expect(abs(movedPage.x - (before.view.size.widthDots / 2 - before.view.size.widthDots)) < 1e-6)
+    }
+
+    @Test func inThenOutIsNotTheStart() throws {
+        let s = try state("+-", zoom: 14)
+        #expect(abs(s.view.zoom - (14 - log2(1.2))) < 0.001)
+    }
+
+    @Test func animationInterpolatesAndAKeyFinishesIt() throws {
+        var s = try ViewerState(cols: 100, rows: 30, center: Coordinate(latitude: 0, longitude: 0), zoom: 3)
+        Viewer.update(&s, .key(.char("+")))
+        #expect(s.animation != nil)
+        #expect(s.displayedView.zoom == 3)
+        Viewer.update(&s, .tick(seconds: 0.125))
+        #expect(s.displayedView.zoom > 3 && s.displayedView.zoom < s.view.zoom)
+        let target = s.view.zoom
+        Viewer.update(&s, .key(.char("+")))
+        #expect(s.history.count == 2)
+        #expect(s.history.last?.zoom == target)
+        Viewer.update(&s, .tick(seconds: 1))
+        #expect(s.animation == nil && s.displayedView == s.view)
+    }
+
+    @Test func resizeKeepsCenterAndZoom() throws {
+        var s = try state("")
+        let before = s.view
+        Viewer.update(&s, .resize(cols: 80, rows: 24))
+        #expect(s.view.center == before.center && s.view.zoom == before.zoom)
+        #expect(s.view.size.cols == 80 && s.view.size.rows == 22)
+    }
+
+    @Test func wheelKeepsThePointUnderThePointer() throws {
+        var s = try state("")
+        let p = DotPoint(x: 21, y: 30)  // cell (10, 7)
+        let before = s.view.coordinate(at: p)
+        Viewer.update(&s, .mouse(.wheelUp(col: 10, row: 7)))
+        let after = s.view.coordinate(at: p)
+        #expect(abs(after.latitude - before.latitude) < 1e-9 && abs(after.longitude - before.longitude) < 1e-9)
+        #expect(s.view.zoom > 5)
+    }
+
+    @Test func keymapDrivesHelpAndReadme() throws {
+        #expect(Keymap.helpLines.count == Keymap.bindings.count + 1)
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(Keymap.markdownTable), "README key table is out of date: paste Keymap.markdownTable")
+        // Every command has a key.
+        for command in Command.allCases { #expect(Keymap.bindings.contains { $0.command == command }) }
+    }
+
+    @Test func keyScripts() {
+        guard case .success(let keys) = KeyScript.parse("z14<Enter>c+<lt><Left>") else {
+            Issue.record("valid script refused")
+            return
+        }
+        #expect(keys == [.char("z"), .char("1"), .char("4"), .enter, .char("c"), .char("+"), .char("<"), .left])
+        if case .success = KeyScript.parse("<Bogus>") { Issue.record("bad key name accepted") }
+        if case .success = KeyScript.parse("abc<Enter") { Issue.record("unclosed < accepted") }
+    }
+
+    @Test func jsonHasExactlyTheKeysAndMatchesTheModel() throws {
+        let s = try scripted(cols: 100, rows: 32, lat: 33.777328, lon: -84.397348, zoom: 14, circle: 500, keys: "+")
+        let data = Data(StateJSON.encode(s).utf8)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(
+            Set(object?.keys.map { $0 } ?? []) == [
+                "center", "zoom", "terminal", "map", "region", "bounds", "metersPerDot", "circle", "lastAction",
+                "message",
+            ])
+        #expect(abs((object?["zoom"] as? Double ?? 0) - s.view.zoom) < 1e-12)
+        // Full precision: the printed number reads back to the same Double.
+        let text = StateJSON.encode(s)
+        let zoomText = text.split(separator: ",").first { $0.hasPrefix("\"zoom\":") }?.dropFirst(7) ?? ""
+        #expect(Double(String(zoomText)) == s.view.zoom)
+        let last = object?["lastAction"] as? [String: Any]
+        #expect(last?["name"] as? String == "zoomIn")
+        #expect(last?["fallback"] as? Bool == false)
+        let map = object?["map"] as? [String: Any]
+        #expect(map?["dotsPerCell"] as? [Int] == [2, 4])
+    }
+}
