@@ -13,6 +13,7 @@ run: deps
 test: deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
+	python3 Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 build: deps
 	swift build $(SWIFT_FLAGS)

@@ -19,7 +19,7 @@ public enum Renderer {
         var frame = Frame(cols: state.terminalCols, rows: state.terminalRows)
         let ascii = state.glyphMode == .ascii
         guard state.isLargeEnough else {
-            let lines = ["terminal too small", "need \(ViewerState.minimumCols)x\(ViewerState.minimumRows)"]
+            let lines = ["too small", "need \(ViewerState.minimumCols)x\(ViewerState.minimumRows)"]
             for (i, line) in lines.enumerated() where i < frame.rows {
                 frame.write(line, col: 0, row: i, role: .error)
             }

@@ -8,8 +8,7 @@ import Viewer
 func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
     do {
         guard let first = args.first else {
-            print("termmap: the interactive viewer is not built yet; see termmap --help")
-            return 0
+            return try InteractiveCommand.run([], environment: environment)
         }
         switch first {
         case "help" where args.dropFirst().first == "keys":
@@ -31,7 +30,8 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         case "data":
             return try DataCommands.run(Array(args.dropFirst()), environment: environment)
         default:
-            throw UsageError("unknown command or option '\(first)' (see --help)")
+            guard first.hasPrefix("--") else { throw UsageError("unknown command '\(first)' (see --help)") }
+            return try InteractiveCommand.run(args, environment: environment)
         }
     } catch let e as UsageError {
         FileHandle.standardError.write(Data("termmap: \(e)\n".utf8))

@@ -133,7 +133,7 @@ struct FramePropertyTests {
             #expect(frame.cells.count == c * r)
         }
         let s = try scripted(cols: 19, rows: 6, lat: 0, lon: 0, zoom: 0)
-        #expect(screen(s).text.hasPrefix("terminal too small"))
+        #expect(screen(s).text.hasPrefix("too small"))
     }
 
     func frameLines(_ f: Frame) -> [String] { (0..<f.rows).map { f.line($0) } }

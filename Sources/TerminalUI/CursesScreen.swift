@@ -1,0 +1,185 @@
+import CNcursesw
+import Foundation
+import Raster
+import Viewer
+
+/// Why the terminal could not be used; `description` is one line.
+public struct TerminalError: Error, CustomStringConvertible {
+    /// The message.
+    public var description: String
+}
+
+/// The ncursesw screen: the only code that talks to the terminal.
+public final class CursesScreen: Screen {
+    /// Colour depth in use.
+    public let depth: ColorDepth
+    /// True when the locale is UTF-8 (braille can be shown).
+    public let unicode: Bool
+    private var screen: OpaquePointer?
+    private var closed = false
+
+    /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours.
+    public init(colorOption: String?, environment: [String: String]) throws(TerminalError) {
+        setlocale(LC_ALL, "")
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError(description: "not a terminal: use 'termmap render' to print the screen from a script")
+        }
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty else {
+            throw TerminalError(
+                description: "TERM is not set: set it (e.g. TERM=xterm-256color) or use 'termmap render'")
+        }
+        guard term != "dumb" else {
+            throw TerminalError(description: "TERM=dumb cannot show a map: use a full terminal or 'termmap render'")
+        }
+        unicode = termmap_locale_is_utf8() != 0
+        // newterm (unlike initscr) returns NULL for an unknown terminal instead of exiting.
+        guard let s = termmap_newterm(term) else {
+            throw TerminalError(
+                description: "unknown terminal type '\(term)': set TERM (e.g. xterm-256color) or use 'termmap render'")
+        }
+        screen = s
+        set_term(s)
+        termmap_install_signal_handlers()
+        raw()
+        noecho()
+        nonl()
+        keypad(termmap_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        mousemask(termmap_mouse_mask(), nil)
+        mouseinterval(0)
+        var chosen = ColorDepth.none
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        if colorOption != "never", !noColor || colorOption != nil, has_colors() {
+            start_color()
+            use_default_colors()
+            chosen = termmap_colors() >= 256 && colorOption != "16" ? .ansi256 : .ansi16
+            Self.definePairs(chosen)
+        }
+        depth = chosen
+    }
+
+    deinit { close() }
+
+    /// Leaves curses: cursor visible, echo on, alternate screen left. Safe to call twice.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        curs_set(1)
+        endwin()
+        if let s = screen { delscreen(s) }
+        screen = nil
+    }
+
+    public var size: (cols: Int, rows: Int) {
+        (Int(getmaxx(termmap_stdscr())), Int(getmaxy(termmap_stdscr())))
+    }
+
+    public var showsColor: Bool { depth != .none }
+
+    public func stopRequested() -> Bool { termmap_take_signal() != 0 }
+
+    // MARK: Output
+
+    static func pairNumber(_ role: StyleRole, shaded: Bool) -> Int16 {
+        Int16(1 + Int(role.rawValue) * 2 + (shaded ? 1 : 0))
+    }
+
+    static func definePairs(_ depth: ColorDepth) {
+        for role in StyleRole.allCases {
+            for shaded in [false, true] {
+                let fg: Int16
+                let bg: Int16
+                switch depth {
+                case .ansi256:
+                    fg = Int16(Palette.color256(role))
+                    bg = shaded ? Int16(Palette.shade256) : -1
+                default:
+                    fg = Int16(Palette.sgr16(role) % 10)  // 30–37 and 90–97 → 0–7; bright shows as bold
+                    bg = shaded ? Int16(Palette.shadeSGR16 % 10) : -1
+                }
+                init_pair(pairNumber(role, shaded: shaded), fg, bg)
+            }
+        }
+    }
+
+    public func present(_ frame: Frame, fullRepaint: Bool) {
+        guard !closed else { return }
+        let win = termmap_stdscr()
+        if fullRepaint { termmap_force_full_repaint() }
+        let rows = min(frame.rows, Int(getmaxy(win)))
+        let cols = min(frame.cols, Int(getmaxx(win)))
+        var cell = cchar_t()
+        for row in 0..<rows {
+            for col in 0..<cols {
+                let c = frame[col, row]
+                var attr: attr_t = 0
+                var pair: Int16 = 0
+                if depth != .none {
+                    pair = Self.pairNumber(c.role, shaded: c.shaded)
+                    if depth == .ansi16, Palette.sgr16(c.role) >= 90 { attr |= termmap_a_bold() }
+                } else if c.role == .status || c.role == .help {
+                    attr |= termmap_a_reverse()
+                }
+                let scalar = c.glyph.unicodeScalars.first.map { unicode || $0.isASCII ? $0 : "?" } ?? " "
+                var chars: [wchar_t] = [wchar_t(bitPattern: scalar.value), 0]
+                setcchar(&cell, &chars, attr, pair, nil)
+                // The bottom-right cell cannot be written without scrolling on some terminals: use insert.
+                if row == rows - 1 && col == cols - 1 {
+                    wmove(win, Int32(row), Int32(col))
+                    wins_wch(win, &cell)
+                } else {
+                    mvwadd_wch(win, Int32(row), Int32(col), &cell)
+                }
+            }
+        }
+        wnoutrefresh(win)
+        doupdate()
+    }
+
+    // MARK: Input
+
+    public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
+        guard !closed else { return nil }
+        let win = termmap_stdscr()
+        wtimeout(win, Int32(timeoutMilliseconds))
+        var ch: wint_t = 0
+        let kind = wget_wch(win, &ch)
+        if kind == ERR { return nil }
+        if kind == KEY_CODE_YES {
+            switch Int32(ch) {
+            case KEY_LEFT: return .key(.left)
+            case KEY_RIGHT: return .key(.right)
+            case KEY_UP: return .key(.up)
+            case KEY_DOWN: return .key(.down)
+            case KEY_BACKSPACE: return .key(.backspace)
+            case KEY_ENTER: return .key(.enter)
+            case KEY_RESIZE:
+                let s = size
+                return .resize(cols: s.cols, rows: s.rows)
+            case KEY_MOUSE:
+                var m = MEVENT()
+                guard getmouse(&m) == OK else { return nextEvent(timeoutMilliseconds: 0) }
+                let col = Int(m.x)
+                let row = Int(m.y)
+                if termmap_is_wheel_up(m.bstate) != 0 { return .mouse(.wheelUp(col: col, row: row)) }
+                if termmap_is_wheel_down(m.bstate) != 0 { return .mouse(.wheelDown(col: col, row: row)) }
+                if termmap_is_click(m.bstate) != 0 { return .mouse(.click(col: col, row: row)) }
+                return nextEvent(timeoutMilliseconds: 0)
+            default:
+                return nextEvent(timeoutMilliseconds: 0)
+            }
+        }
+        switch ch {
+        case 3: return .key(.ctrlC)
+        case 12: return .key(.ctrlL)
+        case 10, 13: return .key(.enter)
+        case 27: return .key(.escape)
+        case 8, 127: return .key(.backspace)
+        default:
+            guard ch >= 32, let scalar = Unicode.Scalar(UInt32(ch)) else { return nextEvent(timeoutMilliseconds: 0) }
+            return .key(.char(Character(scalar)))
+        }
+    }
+}

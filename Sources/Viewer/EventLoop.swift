@@ -1,0 +1,64 @@
+import Raster
+
+/// What the event loop needs from a terminal; `TerminalUI` implements it with ncurses, tests with a fake.
+public protocol Screen: AnyObject {
+    /// Columns and rows now.
+    var size: (cols: Int, rows: Int) { get }
+    /// True when the terminal shows colours (the shade is then a background, not a stipple).
+    var showsColor: Bool { get }
+    /// Shows a frame; `fullRepaint` redraws every cell (Ctrl-L).
+    func present(_ frame: Frame, fullRepaint: Bool)
+    /// The next event, waiting at most `timeoutMilliseconds` (0: only what is already there); nil on timeout.
+    func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
+    /// True when the program was asked to end from outside (SIGTERM, SIGHUP, SIGINT).
+    func stopRequested() -> Bool
+}
+
+/// The interactive loop: read events, update the state, present the newest frame.
+public enum EventLoop {
+    /// Frames per second while animating.
+    public static let animationFrameMilliseconds = 16
+    /// How long to wait for input when nothing moves (the idle timeout is checked at this rate).
+    public static let idleMilliseconds = 250
+
+    /// Runs until `q`, a stop request, or `idleTimeout` seconds without input. `now` is the clock in seconds.
+    public static func run(
+        _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
+        idleTimeout: Double? = nil
+    ) {
+        var lastFrame = now()
+        var lastInput = lastFrame
+        func draw() {
+            let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: screen.showsColor))
+            screen.present(frame, fullRepaint: state.fullRepaintRequested)
+            state.fullRepaintRequested = false
+        }
+        let size = screen.size
+        if size.cols != state.terminalCols || size.rows != state.terminalRows {
+            Viewer.update(&state, .resize(cols: size.cols, rows: size.rows), places: sources)
+        }
+        draw()
+        while !state.quitRequested && !screen.stopRequested() {
+            let waiting = state.animation != nil ? animationFrameMilliseconds : idleMilliseconds
+            if let event = screen.nextEvent(timeoutMilliseconds: waiting) {
+                Viewer.update(&state, event, places: sources)
+                lastInput = now()
+                // Coalesce a burst: apply everything already waiting, then draw once.
+                var drained = 0
+                while !state.quitRequested, drained < 1000, let more = screen.nextEvent(timeoutMilliseconds: 0) {
+                    Viewer.update(&state, more, places: sources)
+                    drained += 1
+                }
+            } else if let idleTimeout, now() - lastInput >= idleTimeout {
+                state.message = "idle for \(Int(idleTimeout / 60)) min: goodbye"
+                state.quitRequested = true
+            }
+            let t = now()
+            if state.animation != nil {
+                Viewer.update(&state, .tick(seconds: max(0, t - lastFrame)), places: sources)
+            }
+            lastFrame = t
+            if !state.quitRequested { draw() }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import GeoCore
+import MapData
+import TerminalUI
+import Viewer
+
+/// `termmap [options]`: the interactive viewer in the terminal.
+enum InteractiveCommand {
+    static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
+        let parsed = try ParsedArguments(
+            args, valued: StartupOptions.interactiveValued, flags: StartupOptions.interactiveFlags)
+        let options = try StartupOptions(parsed)
+        // Load the data before touching the terminal, so that a data error is a plain line.
+        let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)
+        let screen: CursesScreen
+        do {
+            screen = try CursesScreen(colorOption: options.color, environment: environment)
+        } catch {
+            throw UsageError(error.description)
+        }
+        defer { screen.close() }
+        let size = screen.size
+        var state = try options.initialState(cols: size.cols, rows: size.rows)
+        if !screen.unicode { state.glyphMode = .ascii }
+        if state.message.isEmpty {
+            state.message = "termmap: + - zoom, z level, c circle, f fit, arrows pan, ? help, q quit"
+        }
+        EventLoop.run(&state, sources: sources, screen: screen, now: monotonicSeconds)
+        return 0
+    }
+
+    /// Seconds from a monotonic clock (animations must not jump when the wall clock does).
+    static func monotonicSeconds() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+}

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the interactive viewer in a real terminal emulator (tmux).
+
+    python3 Tests/e2e/terminal_e2e.py .build/debug/termmap
+
+Each check drives the real binary with tmux send-keys and reads the screen with capture-pane
+(-e for colours). Prints one line per check and a closing 'N passed, N failed' line.
+"""
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+SOCKET = f"termmap-e2e-{os.getpid()}"
+GT = "33.777328,-84.397348"
+results = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=check).stdout
+
+
+class Session:
+    """One tmux session running termmap; the exit status is written to a file when it ends."""
+
+    def __init__(self, args="", cols=120, rows=40, env="TERM=xterm-256color LANG=C.UTF-8"):
+        self.status_file = tempfile.mktemp(prefix="termmap-status-")
+        self.pid_file = tempfile.mktemp(prefix="termmap-pid-")
+        command = (f"env {env} sh -c 'echo $$ > {self.pid_file}; exec {BINARY} {args}'; "
+                   f"echo $? > {self.status_file}; sleep 600")
+        for attempt in range(20):  # the previous check's server may still be shutting down
+            if subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "m", "-x", str(cols), "-y", str(rows),
+                               command]).returncode == 0:
+                break
+            time.sleep(0.1)
+        self.wait_for(lambda s: "zoom" in s or "terminal" in s, 10)
+
+    def screen(self, colours=False):
+        return tmux("capture-pane", "-p", *(["-e"] if colours else []), "-t", "m")
+
+    def lines(self):
+        return self.screen().rstrip("\n").split("\n")
+
+    def keys(self, *keys, pause=0.35):
+        for k in keys:
+            tmux("send-keys", "-t", "m", k)
+        time.sleep(pause)
+
+    def literal(self, text):
+        tmux("send-keys", "-t", "m", "-l", "--", text)
+
+    def wait_for(self, predicate, seconds=5.0):
+        end = time.time() + seconds
+        while time.time() < end:
+            s = self.screen()
+            if predicate(s):
+                return s
+            time.sleep(0.05)
+        return self.screen()
+
+    def zoom(self):
+        # The status line's "│ zoom 14.00 │" (ASCII: "| zoom 14.00 |"), not the message's "zoom a → b".
+        m = re.search(r"[│|] zoom (\d+\.\d\d) [│|]", self.screen())
+        return float(m.group(1)) if m else None
+
+    def center(self):
+        m = re.search(r"(\d+\.\d+)°([NS]) (\d+\.\d+)°([EW])", self.screen())
+        return m.group(0) if m else None
+
+    def pid(self):
+        for _ in range(100):
+            try:
+                return int(open(self.pid_file).read())
+            except (OSError, ValueError):
+                time.sleep(0.05)
+        return None
+
+    def exit_status(self, seconds=5.0):
+        end = time.time() + seconds
+        while time.time() < end:
+            try:
+                return int(open(self.status_file).read())
+            except (OSError, ValueError):
+                time.sleep(0.05)
+        return None
+
+    def flags(self):
+        out = tmux("display-message", "-p", "-t", "m", "#{alternate_on} #{cursor_flag}").split()
+        return {"alternate": out[0] == "1", "cursor": out[1] == "1"}
+
+    def close(self):
+        tmux("kill-server", check=False)
+        for f in (self.status_file, self.pid_file):
+            if os.path.exists(f):
+                os.unlink(f)
+
+
+def check(name):
+    def wrap(fn):
+        s = None
+        try:
+            fn()
+            results.append((name, None))
+        except AssertionError as e:
+            results.append((name, str(e) or "assertion failed"))
+        except Exception as e:  # a crash of the harness is a failure too
+            results.append((name, f"{type(e).__name__}: {e}"))
+        finally:
+            tmux("kill-server", check=False)
+        return fn
+    return wrap
+
+
+@check("starts at 120x40 on the world at zoom 0.00; z 14 Enter sets zoom 14.00 at the center")
+def _():
+    s = Session(f"--center {GT}")
+    assert len(s.lines()) >= 40, "screen height"
+    assert "zoom 0.00" in s.screen(), s.screen()[-300:]
+    assert re.search(r"[\u2801-\u28ff]", s.screen()), "no braille map on screen"
+    s.keys("z", "1", "4", "Enter")
+    s.wait_for(lambda t: "zoom 14.00" in t)
+    assert s.zoom() == 14.00, s.zoom()
+    assert s.center() == "33.77733°N 84.39735°W", s.center()
+    s.close()
+
+
+@check("+ raises the zoom by log2(2.5) and explains it; - lowers it by log2(3)")
+def _():
+    s = Session(f"--center {GT} --zoom 14 --no-animation")
+    s.keys("+")
+    z1 = s.zoom()
+    assert abs(z1 - (14 + math.log2(2.5))) < 0.011, z1
+    assert "zoom in ×0.4:" in s.screen() and "→" in s.screen(), s.lines()[-2]
+    s.keys("-")
+    z2 = s.zoom()
+    assert abs((z1 - z2) - math.log2(3)) < 0.02, (z1, z2)
+    assert "zoom out ×3:" in s.screen()
+    s.close()
+
+
+@check("animated zoom ends on the same level as without animation")
+def _():
+    s = Session(f"--center {GT} --zoom 14")
+    s.keys("+", "+", pause=0.05)
+    s.wait_for(lambda t: "zoom 16.64" in t, 3)
+    assert s.zoom() == 16.64, s.zoom()
+    s.close()
+
+
+@check("c shades outside the circle (background colour), not inside; f puts the whole circle on screen")
+def _():
+    s = Session(f"--center {GT} --zoom 15 --no-animation")
+    s.keys("c")
+    rows = s.screen(colours=True).split("\n")
+    assert any("48;5;17" in r for r in rows[:38]), "no shaded cells"
+    middle = rows[19]
+    plain = s.lines()[19]
+    # The centre cell of the map is inside the circle: the row's middle stretch has no shade.
+    assert "48;5;17" in rows[0], "top row should be outside"
+    s.keys("f")
+    col = s.screen(colours=True).split("\n")
+    red_rows = [i for i, r in enumerate(col[:38]) if "38;5;196" in r]
+    assert red_rows, "no outline"
+    assert 0 not in red_rows and 37 not in red_rows, f"outline touches the edge: rows {red_rows[:3]}…{red_rows[-3:]}"
+    assert "fit circle" in s.screen()
+    s.close()
+
+
+@check("invalid prompt input shows an error and leaves the state")
+def _():
+    s = Session(f"--center {GT} --zoom 12 --no-animation")
+    for text in ["abc", "-3", "1e999", "", "x" * 300]:
+        s.keys("z")
+        if text:
+            s.literal(text)
+        s.keys("Enter")
+        assert s.zoom() == 12.0, (text, s.zoom())
+        assert "view unchanged" in s.lines()[-1] or "too long" in s.screen(), (text, s.lines()[-1])
+    s.keys("g")
+    s.literal("91,0")
+    s.keys("Enter")
+    assert "outside -90" in s.screen() and s.center() == "33.77733°N 84.39735°W"
+    s.close()
+
+
+@check("resize to 80x24 and back keeps center and zoom at the new size")
+def _():
+    s = Session(f"--center {GT} --zoom 13")
+    before = (s.center(), s.zoom())
+    tmux("resize-window", "-t", "m", "-x", "80", "-y", "24")
+    s.wait_for(lambda t: len(t.split("\n")[0]) <= 80, 2)
+    time.sleep(0.3)
+    lines = s.lines()
+    assert (s.center(), s.zoom()) == before, (s.center(), s.zoom())
+    assert "zoom 13.00" in lines[22], lines[22]
+    tmux("resize-window", "-t", "m", "-x", "120", "-y", "40")
+    time.sleep(0.5)
+    assert "zoom 13.00" in s.lines()[38], s.lines()[38]
+    assert (s.center(), s.zoom()) == before, (s.center(), s.zoom(), before)
+    tmux("resize-window", "-t", "m", "-x", "15", "-y", "5")
+    s.wait_for(lambda t: "too small" in t, 2)
+    assert "too small" in s.screen(), s.screen()
+    tmux("resize-window", "-t", "m", "-x", "120", "-y", "40")
+    s.wait_for(lambda t: "zoom 13.00" in t, 2)
+    s.close()
+
+
+def quit_and_check(how):
+    s = Session(f"--center {GT} --zoom 5")
+    assert s.flags()["alternate"], "viewer should use the alternate screen"
+    if how == "q":
+        s.keys("q")
+    else:
+        os.kill(s.pid(), how)
+    status = s.exit_status()
+    assert status == 0, f"exit status {status}"
+    f = s.flags()
+    assert not f["alternate"], "alternate screen still on"
+    assert f["cursor"], "cursor hidden"
+    s.close()
+
+
+@check("q exits 0 with the terminal restored")
+def _():
+    quit_and_check("q")
+
+
+@check("SIGTERM exits 0 with the terminal restored")
+def _():
+    quit_and_check(15)
+
+
+@check("SIGHUP exits 0 with the terminal restored")
+def _():
+    quit_and_check(1)
+
+
+@check("LANG=C gives ASCII glyphs")
+def _():
+    s = Session("--zoom 1", env="TERM=xterm-256color LANG=C LC_ALL=C")
+    text = s.screen()
+    assert "zoom 1.00" in text
+    assert all(ord(c) < 128 for c in text), "non-ASCII on screen"
+    assert re.search(r"[/\\|_\-']", text)
+    s.close()
+
+
+@check("TERM=vt100 has no colour and still works")
+def _():
+    s = Session("--zoom 2 --circle --radius 2000km --no-animation", env="TERM=vt100 LANG=C.UTF-8")
+    colours = s.screen(colours=True)
+    assert "38;5;" not in colours and "48;5;" not in colours, "colour escape on vt100"
+    assert "·" in s.screen(), "the shade must show as a stipple without colour"
+    s.keys("+")
+    assert s.zoom() > 2
+    s.close()
+
+
+@check("not a terminal: exit 2 pointing to termmap render")
+def _():
+    r = subprocess.run([BINARY], input="", capture_output=True, text=True)
+    assert r.returncode == 2, r.returncode
+    assert "termmap render" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+@check("TERM unset or unknown: one clear line, exit 2")
+def _():
+    for env in ({"TERM": "no-such-terminal-xyz"}, {}):
+        e = {k: v for k, v in os.environ.items() if k != "TERM"}
+        e.update(env)
+        e["LANG"] = "C.UTF-8"
+        r = subprocess.run(["script", "-qec", BINARY, "/dev/null"], env=e, capture_output=True, text=True, timeout=20)
+        assert "TERM" in r.stdout or "terminal" in r.stdout, r.stdout[-300:]
+        assert "Traceback" not in r.stdout and "Fatal" not in r.stdout
+
+
+if __name__ == "__main__":
+    for name, error in results:
+        print(("ok   " if error is None else "FAIL ") + name + ("" if error is None else f"\n     {error}"))
+    failed = sum(1 for _, e in results if e)
+    print(f"e2e: {len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
