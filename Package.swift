@@ -4,7 +4,8 @@ import PackageDescription
 let package = Package(
     name: "termmap",
     products: [
-        .executable(name: "termmap", targets: ["termmap"])
+        .executable(name: "termmap", targets: ["termmap"]),
+        .executable(name: "termmap-bench", targets: ["termmap-bench"]),
     ],
     targets: [
         // C boundaries: Debian's -dev packages through module maps (no pkgConfig, see README).
@@ -21,6 +22,10 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "Viewer"]),
 
         .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Viewer", "TerminalUI"]),
+
+        // Benchmark: frame times, start-up, memory, bytes sent to a terminal (issue: performance budget).
+        .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
+        .executableTarget(name: "termmap-bench", dependencies: ["GeoCore", "MapData", "Raster", "Viewer", "CPty"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "GeoCore"]),

@@ -69,7 +69,8 @@ public final class MapAsset {
     /// Number of places in the gazetteer.
     public let cityCount: Int
 
-    private let bytes: [UInt8]
+    /// The file's bytes: memory-mapped when loaded from a path, so only touched pages cost memory.
+    private let bytes: Data
     private let dataOffset: Int
     private let cityRange: Range<Int>
     private var cache: [Int: DecodedChunk] = [:]
@@ -82,15 +83,20 @@ public final class MapAsset {
     public convenience init(path: String) throws(MapDataError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
             throw MapDataError(file: path, .unreadable((error as NSError).localizedDescription))
         }
-        try self.init(bytes: [UInt8](data), name: path)
+        try self.init(data: data, name: path)
     }
 
-    /// Validates bytes: magic, version, metadata checksum, and every count, offset and length.
-    public init(bytes: [UInt8], name: String = "<memory>") throws(MapDataError) {
+    /// Validates bytes (see `init(data:name:)`).
+    public convenience init(bytes: [UInt8], name: String = "<memory>") throws(MapDataError) {
+        try self.init(data: Data(bytes), name: name)
+    }
+
+    /// Validates a file's contents: magic, version, metadata checksum, and every count, offset and length.
+    public init(data bytes: Data, name: String = "<memory>") throws(MapDataError) {
         self.name = name
         self.bytes = bytes
         let f = MapAssetFormat.self
@@ -119,7 +125,7 @@ public final class MapAsset {
                 )
             }
             guard let p = parsed else {
-                throw fail(bytes.count < 8 || Array(bytes.prefix(8)) == f.magic ? .truncated("header") : .badMagic)
+                throw fail(bytes.count < 8 || [UInt8](bytes.prefix(8)) == f.magic ? .truncated("header") : .badMagic)
             }
             if p.0 == -1 { throw fail(.badMagic) }
             if p.0 == -2 { throw fail(.unsupportedVersion(p.1)) }
@@ -192,11 +198,17 @@ public final class MapAsset {
 
     /// CRC-32 over the header (without its checksum field), level table, chunk index and city section.
     static func metadataChecksum(_ bytes: [UInt8], dataOffset: Int, cityOffset: Int) -> UInt32 {
-        bytes.withUnsafeBytes { raw in
-            var crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<44]))
-            crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[48..<dataOffset]))
-            return CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[cityOffset..<raw.count]))
-        }
+        bytes.withUnsafeBytes { metadataChecksum($0, dataOffset: dataOffset, cityOffset: cityOffset) }
+    }
+
+    static func metadataChecksum(_ bytes: Data, dataOffset: Int, cityOffset: Int) -> UInt32 {
+        bytes.withUnsafeBytes { metadataChecksum($0, dataOffset: dataOffset, cityOffset: cityOffset) }
+    }
+
+    static func metadataChecksum(_ raw: UnsafeRawBufferPointer, dataOffset: Int, cityOffset: Int) -> UInt32 {
+        var crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<44]))
+        crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[48..<dataOffset]))
+        return CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[cityOffset..<raw.count]))
     }
 
     // MARK: Chunks

@@ -45,6 +45,7 @@ public final class CursesScreen: Screen {
         noecho()
         nonl()
         keypad(termmap_stdscr(), true)
+        idlok(termmap_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
         mousemask(termmap_mouse_mask(), nil)
@@ -112,6 +113,9 @@ public final class CursesScreen: Screen {
         let cols = min(frame.cols, Int(getmaxx(win)))
         var cell = cchar_t()
         for row in 0..<rows {
+            // A blank cell's foreground is invisible: it takes its left neighbour's style, so the
+            // terminal is not sent a colour change for every space between two dots.
+            var previous: (attr: attr_t, pair: Int16)?
             for col in 0..<cols {
                 let c = frame[col, row]
                 var attr: attr_t = 0
@@ -119,6 +123,10 @@ public final class CursesScreen: Screen {
                 if depth != .none {
                     pair = Self.pairNumber(c.role, shaded: c.shaded)
                     if depth == .ansi16, Palette.sgr16(c.role) >= 90 { attr |= termmap_a_bold() }
+                    if c.glyph == " ", !c.shaded, c.role == .plain, let p = previous {
+                        (attr, pair) = p
+                    }
+                    previous = (attr, pair)
                 } else if c.role == .status || c.role == .help {
                     attr |= termmap_a_reverse()
                 }

@@ -11,6 +11,7 @@ public final class MapSources: CitySearching {
     public static let highResolutionBelowMetersPerDot = 150.0
 
     private var projected: (cities: [City], x: [Double], y: [Double])?
+    private var labels: [Bool: [String]] = [:]
 
     /// Sources from loaded files.
     public init(world: MapAsset, highResolution: MapAsset? = nil) {
@@ -33,6 +34,14 @@ public final class MapSources: CitySearching {
         }
         projected = (cities, xs, ys)
         return (cities, xs, ys)
+    }
+
+    /// Place names as the glyph mode shows them, in `placesProjected` order (computed once per mode).
+    func labelTexts(ascii: Bool) throws(MapDataError) -> [String] {
+        if let l = labels[ascii] { return l }
+        let names = try placesProjected().cities.map { TextStyle.display($0.name, ascii: ascii) }
+        labels[ascii] = names
+        return names
     }
 
     /// The largest place whose name starts with `prefix`.

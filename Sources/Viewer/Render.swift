@@ -196,6 +196,7 @@ public enum Renderer {
         throws(MapDataError) -> [(String, Int, Int, StyleRole)]
     {
         let places = try sources.placesProjected()
+        let names = try sources.labelTexts(ascii: ascii)
         let cols = view.size.cols
         let rows = view.size.rows
         let maxLabels = max(3, cols * rows / 200)
@@ -205,15 +206,18 @@ public enum Renderer {
         let ws = view.worldSize
         let halfW = view.size.widthDots / 2
         let halfH = view.size.heightDots / 2
-        for i in places.cities.indices {
+        // Largest first; after this many places in view the rest would rarely find room.
+        var candidates = 0
+        for i in places.cities.indices where candidates < 4000 {
             var dx = places.x[i] - c.x
             dx -= dx.rounded()
             let x = dx * ws + halfW
             let y = (places.y[i] - c.y) * ws + halfH
             guard x >= 0, y >= 0, x < view.size.widthDots, y < view.size.heightDots else { continue }
+            candidates += 1
             let col = Int(x / 2)
             let row = Int(y / 4)
-            let name = TextStyle.display(places.cities[i].name, ascii: ascii)
+            let name = names[i]
             let end = col + 1 + name.count
             guard end < cols else { continue }
             let lo = max(0, col - 1)

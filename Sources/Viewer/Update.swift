@@ -120,7 +120,11 @@ public enum Viewer {
 
     static func pan(_ state: inout ViewerState, _ fx: Double, _ fy: Double) {
         let old = state.view
-        state.view.pan(dx: fx * state.view.size.widthDots, dy: fy * state.view.size.heightDots)
+        // Whole cells, so that the map moves by exact cells: the terminal can then scroll lines
+        // instead of redrawing every braille pattern.
+        let cols = (fx * Double(state.view.size.cols)).rounded()
+        let rows = (fy * Double(state.view.size.rows)).rounded()
+        state.view.pan(dx: cols * Double(ViewSize.dotsPerCellX), dy: rows * Double(ViewSize.dotsPerCellY))
         commit(&state, from: old, animate: false)
         state.lastAction = LastAction(name: "pan", zoomBefore: old.zoom, zoomAfter: state.view.zoom, fallback: false)
         setMessage(&state, "pan to \(CoordinateFormat.hemispheres(state.view.center, decimals: 5))")

@@ -1,0 +1,289 @@
+import CPty
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import Viewer
+
+// termmap-bench: frame time per scene, asset load, whole-process render, peak memory, and bytes
+// the interactive viewer sends to a terminal. `--json` for machines, `--frames N`, `--data DIR`.
+
+struct Scene {
+    let name: String
+    let lat: Double
+    let lon: Double
+    let zoom: Double
+    let circleMeters: Double?
+    var needsHighResolution = false
+}
+
+let scenes = [
+    Scene(name: "world z0", lat: 0, lon: 0, zoom: 0, circleMeters: nil),
+    Scene(name: "Europe z4", lat: 50, lon: 10, zoom: 4, circleMeters: nil),
+    Scene(name: "Norwegian coast z7", lat: 62.5, lon: 6.5, zoom: 7, circleMeters: nil),
+    Scene(name: "San Francisco z12 + 5 km circle", lat: 37.7749, lon: -122.4194, zoom: 12, circleMeters: 5000),
+    Scene(name: "Georgia Tech z14", lat: 33.777328, lon: -84.397348, zoom: 14, circleMeters: nil),
+    Scene(name: "Fiji antimeridian z6", lat: -17.7, lon: 179.5, zoom: 6, circleMeters: nil),
+    Scene(
+        name: "GSHHG full z12 (Oslofjord)", lat: 59.7, lon: 10.6, zoom: 12, circleMeters: nil, needsHighResolution: true
+    ),
+]
+let sizes = [(200, 60), (400, 120)]
+
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+}
+
+func nowSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let s = values.sorted()
+    guard !s.isEmpty else { return .nan }
+    let i = min(s.count - 1, max(0, Int((p * Double(s.count)).rounded(.up)) - 1))
+    return s[i]
+}
+
+func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+func binDirectory() -> URL {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: exe).deletingLastPathComponent()
+}
+
+/// The release `termmap` beside this binary, built on demand.
+func termmapBinary() throws -> String {
+    let path = binDirectory().appendingPathComponent("termmap").path
+    if FileManager.default.isExecutableFile(atPath: path) { return path }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["swift", "build", "-c", "release", "--product", "termmap", "--package-path", packageRoot.path]
+    try p.run()
+    p.waitUntilExit()
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw Failure(description: "cannot build termmap") }
+    return path
+}
+
+// MARK: Frame times
+
+func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frames: Int) throws -> [Double] {
+    var state = try ViewerState(
+        cols: cols, rows: rows, center: Coordinate(latitude: scene.lat, longitude: scene.lon), zoom: scene.zoom)
+    state.animationsEnabled = false
+    if let r = scene.circleMeters {
+        state.circle = CircleOverlay(
+            circle: try GeodesicCircle(center: state.view.center, radiusMeters: r), ratio: CircleFit.defaultRatio)
+    }
+    var times: [Double] = []
+    var sink = 0
+    for i in 0..<(frames + 10) {
+        // A small pan before every frame: one dot right or left, so every frame draws a new view.
+        state.view.pan(dx: i % 2 == 0 ? 1 : -1, dy: 0)
+        let t0 = nowSeconds()
+        let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: true))
+        let t1 = nowSeconds()
+        sink &+= frame.cells.count
+        if i >= 10 { times.append((t1 - t0) * 1e6) }  // the first 10 frames warm the chunk cache
+    }
+    precondition(sink > 0)
+    return times
+}
+
+// MARK: Processes
+
+/// Wall time of one whole process, from spawn to exit (posix_spawn + waitpid: Foundation's Process
+/// polls for the exit and would add tens of milliseconds).
+func runProcess(_ path: String, _ args: [String]) throws -> Double {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([path] + args).map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var pid: pid_t = 0
+    let t0 = nowSeconds()
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
+        throw Failure(description: "cannot start \(path)")
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let t1 = nowSeconds()
+    guard status == 0 else { throw Failure(description: "\(path) \(args) exited with \(status)") }
+    return (t1 - t0) * 1000
+}
+
+func childrenPeakRSSMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+}
+
+// MARK: Bytes through a pty
+
+/// Bytes the viewer writes for a pan, a zoom step and a full repaint, in a 200×60 xterm-256color pty.
+func terminalBytes(binary: String, dataArgs: [String]) throws -> (pan: Int, panHorizontal: Int, zoom: Int, full: Int) {
+    var master: Int32 = -1
+    var slave: Int32 = -1
+    guard termmap_open_pty(200, 60, &master, &slave) == 0 else { throw Failure(description: "openpty failed") }
+    defer { close(master) }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = ["--no-animation", "--center", "50,10", "--zoom", "5"] + dataArgs
+    var env = ProcessInfo.processInfo.environment
+    env["TERM"] = "xterm-256color"
+    env["LANG"] = "C.UTF-8"
+    env.removeValue(forKey: "NO_COLOR")
+    p.environment = env
+    let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
+    p.standardInput = handle
+    p.standardOutput = handle
+    p.standardError = handle
+    try p.run()
+    close(slave)
+
+    func drain(quietMilliseconds: Int32 = 400) -> Int {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while termmap_wait_readable(master, quietMilliseconds) > 0 {
+            let n = read(master, &buffer, buffer.count)
+            if n <= 0 { break }
+            total += n
+        }
+        return total
+    }
+    func send(_ s: String) { _ = s.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, s.utf8.count) } }
+
+    _ = drain(quietMilliseconds: 1500)  // start-up and first paint
+    // A pan step down (the terminal can scroll lines) and one to the right (it cannot scroll columns).
+    send("j")
+    let pan = drain()
+    send("l")
+    let panHorizontal = drain()
+    send("+")
+    let zoom = drain()
+    send("\u{0c}")
+    let full = drain()
+    send("q")
+    _ = drain(quietMilliseconds: 500)
+    p.waitUntilExit()
+    return (pan, panHorizontal, zoom, full)
+}
+
+// MARK: Main
+
+func main() throws {
+    var args = Array(CommandLine.arguments.dropFirst())
+    let json = args.contains("--json")
+    args.removeAll { $0 == "--json" }
+    var frames = 200
+    var dataDir: String?
+    var i = 0
+    while i < args.count {
+        switch args[i] {
+        case "--frames" where i + 1 < args.count:
+            frames = max(10, Int(args[i + 1]) ?? 200)
+            i += 2
+        case "--data" where i + 1 < args.count:
+            dataDir = args[i + 1]
+            i += 2
+        case "--help":
+            print("usage: termmap-bench [--json] [--frames N] [--data DIR]")
+            return
+        default:
+            throw Failure(description: "unknown argument \(args[i])")
+        }
+    }
+    let worldPath =
+        (dataDir.map { $0 + "/world.tmap" }).flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        ?? packageRoot.appendingPathComponent("assets/world.tmap").path
+    var loads: [Double] = []
+    for _ in 0..<20 {
+        let t0 = nowSeconds()
+        _ = try MapAsset(path: worldPath)
+        loads.append((nowSeconds() - t0) * 1000)
+    }
+    let world = try MapAsset(path: worldPath)
+    var high: MapAsset?
+    if let d = dataDir, FileManager.default.fileExists(atPath: d + "/gshhg.tmap") {
+        high = try MapAsset(path: d + "/gshhg.tmap")
+    }
+    let sources = MapSources(world: world, highResolution: high)
+
+    var rows: [(String, Int, Int, Double, Double)] = []
+    for scene in scenes {
+        if scene.needsHighResolution && high == nil { continue }
+        for (c, r) in sizes {
+            let t = try frameTimes(scene, cols: c, rows: r, sources: sources, frames: frames)
+            rows.append((scene.name, c, r, median(t), percentile(t, 0.99)))
+        }
+    }
+
+    let binary = try termmapBinary()
+    let dataArgs = dataDir.map { ["--data", $0] } ?? []
+    var processTimes: [Double] = []
+    for _ in 0..<20 {
+        processTimes.append(
+            try runProcess(binary, ["render", "--size", "200x60", "--center", "50,10", "--zoom", "4"] + dataArgs))
+    }
+    for scene in scenes where !scene.needsHighResolution || high != nil {
+        var a =
+            ["render", "--size", "400x120", "--center", "\(scene.lat),\(scene.lon)", "--zoom", "\(scene.zoom)"]
+            + dataArgs
+        if let r = scene.circleMeters { a += ["--circle", "--radius", "\(r)"] }
+        _ = try runProcess(binary, a)
+    }
+    let peak = childrenPeakRSSMegabytes()
+    let bytes = try terminalBytes(binary: binary, dataArgs: dataArgs)
+
+    if json {
+        let sceneJSON = rows.map {
+            "{\"name\":\"\($0.0)\",\"cols\":\($0.1),\"rows\":\($0.2),\"medianMicros\":\(Int($0.3.rounded())),\"p99Micros\":\(Int($0.4.rounded()))}"
+        }
+        print(
+            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
+                + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
+                + "\"bytes\":{\"pan\":\(bytes.pan),\"panHorizontal\":\(bytes.panHorizontal),\"zoom\":\(bytes.zoom),"
+                + "\"fullRepaint\":\(bytes.full)}}")
+        return
+    }
+    func f(_ v: Double, _ d: Int) -> String { CoordinateFormat.fixed(v, d) }
+    print("termmap-bench: \(frames) frames per scene, each after a 1-dot pan (first 10 not counted)\n")
+    print("scene                                size      median µs   p99 µs")
+    for r in rows {
+        let size = "\(r.1)x\(r.2)"
+        print(
+            r.0.padding(toLength: 37, withPad: " ", startingAt: 0)
+                + size.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + f(r.3, 0).leftPad(9) + f(r.4, 0).leftPad(9))
+    }
+    print("\nasset load (median of 20):              \(f(median(loads), 2)) ms")
+    print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
+    print("peak RSS of termmap render (all scenes):  \(f(peak, 1)) MB")
+    print("")
+    let full = Double(max(1, bytes.full))
+    print("bytes to a 200x60 xterm-256color pty, Europe z5, animation off:")
+    print(
+        "  pan down (j)      \(bytes.pan)".padding(toLength: 28, withPad: " ", startingAt: 0)
+            + "\(f(100 * Double(bytes.pan) / full, 1)) % of a full repaint")
+    print(
+        "  pan right (l)     \(bytes.panHorizontal)".padding(toLength: 28, withPad: " ", startingAt: 0)
+            + "\(f(100 * Double(bytes.panHorizontal) / full, 1)) %")
+    print(
+        "  zoom in (+)       \(bytes.zoom)".padding(toLength: 28, withPad: " ", startingAt: 0)
+            + "\(f(100 * Double(bytes.zoom) / full, 1)) %")
+    print("  full repaint (^L) \(bytes.full)")
+}
+
+extension String {
+    func leftPad(_ n: Int) -> String { String(repeating: " ", count: max(0, n - count)) + self }
+}
+
+do {
+    try main()
+} catch {
+    FileHandle.standardError.write(Data("termmap-bench: \(error)\n".utf8))
+    exit(1)
+}
