@@ -26,6 +26,8 @@ let package = Package(
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal (issue: performance budget).
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
         .executableTarget(name: "termmap-bench", dependencies: ["GeoCore", "MapData", "Raster", "Viewer", "CPty"]),
+        // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
+        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Raster", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "GeoCore"]),

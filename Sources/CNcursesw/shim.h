@@ -55,3 +55,11 @@ static inline int termmap_locale_is_utf8(void) {
     const char *cs = nl_langinfo(CODESET);
     return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0 || strcmp(cs, "UTF8") == 0);
 }
+
+// True when the terminal has gone (an SSH connection dropped): reads would fail at once forever.
+#include <poll.h>
+static inline int termmap_stdin_hung_up(void) {
+    struct pollfd p = {0, POLLIN, 0};
+    if (poll(&p, 1, 0) < 0) return 0;
+    return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}

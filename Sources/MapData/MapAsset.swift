@@ -196,6 +196,20 @@ public final class MapAsset {
         self.cityCount = header.cities
     }
 
+    /// The same bytes with the header checksum recomputed (for tools that edit files, and for fuzzers that
+    /// forge them); nil when the header's offsets do not fit the bytes.
+    public static func resealed(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= MapAssetFormat.headerSize else { return nil }
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        let dataOffset = u32(28)
+        let cityOffset = u32(36)
+        guard dataOffset >= MapAssetFormat.headerSize, dataOffset <= cityOffset, cityOffset <= bytes.count else { return nil }
+        var out = bytes
+        let crc = metadataChecksum(bytes, dataOffset: dataOffset, cityOffset: cityOffset)
+        for i in 0..<4 { out[44 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
+        return out
+    }
+
     /// CRC-32 over the header (without its checksum field), level table, chunk index and city section.
     static func metadataChecksum(_ bytes: [UInt8], dataOffset: Int, cityOffset: Int) -> UInt32 {
         bytes.withUnsafeBytes { metadataChecksum($0, dataOffset: dataOffset, cityOffset: cityOffset) }

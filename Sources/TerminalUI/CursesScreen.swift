@@ -79,7 +79,7 @@ public final class CursesScreen: Screen {
 
     public var showsColor: Bool { depth != .none }
 
-    public func stopRequested() -> Bool { termmap_take_signal() != 0 }
+    public func stopRequested() -> Bool { termmap_take_signal() != 0 || termmap_stdin_hung_up() != 0 }
 
     // MARK: Output
 

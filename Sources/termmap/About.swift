@@ -25,6 +25,8 @@ enum About {
           --ascii            ASCII glyphs instead of braille
           --color WHEN       never, always, 16 or 256
           --no-animation     no animated zoom (viewer only)
+          --kiosk            shared demo account: welcome line, 10 min idle timeout (viewer only)
+          --idle-timeout M   quit after M minutes without a key (viewer only)
           --data DIR         look for map data in DIR first
         render only:
           --size COLSxROWS   screen size (default 100x30)

@@ -23,11 +23,18 @@ enum InteractiveCommand {
         var state = try options.initialState(cols: size.cols, rows: size.rows)
         if !screen.unicode { state.glyphMode = .ascii }
         if state.message.isEmpty {
-            state.message = "termmap: + - zoom, z level, c circle, f fit, arrows pan, ? help, q quit"
+            state.message =
+                options.kiosk ? kioskWelcome : "termmap: + - zoom, z level, c circle, f fit, arrows pan, ? help, q quit"
         }
-        EventLoop.run(&state, sources: sources, screen: screen, now: monotonicSeconds)
+        EventLoop.run(
+            &state, sources: sources, screen: screen, now: monotonicSeconds,
+            idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 })
         return 0
     }
+
+    /// The one-line welcome of a shared demo account.
+    static let kioskWelcome =
+        "welcome to the termmap demo: + - zoom, z level, c circle, f fit, arrows pan, ? help, q leave"
 
     /// Seconds from a monotonic clock (animations must not jump when the wall clock does).
     static func monotonicSeconds() -> Double {

@@ -19,11 +19,15 @@ struct StartupOptions {
     var dataDir: String?
     var animations = true
     var sizeGiven = false
+    var kiosk = false
+    var idleTimeoutMinutes: Double?
 
     static let renderValued: Set<String> = ["size", "center", "zoom", "radius", "keys", "color", "data"]
     static let renderFlags: Set<String> = ["circle", "json", "ascii"]
-    static let interactiveValued: Set<String> = ["center", "zoom", "radius", "color", "data"]
-    static let interactiveFlags: Set<String> = ["circle", "ascii", "no-animation"]
+    static let interactiveValued: Set<String> = ["center", "zoom", "radius", "color", "data", "idle-timeout"]
+    static let interactiveFlags: Set<String> = ["circle", "ascii", "no-animation", "kiosk"]
+    /// Minutes a kiosk session may sit idle when no --idle-timeout is given.
+    static let kioskDefaultIdleMinutes = 10.0
 
     init(_ p: ParsedArguments) throws(UsageError) {
         guard p.operands.isEmpty else { throw UsageError("unexpected argument '\(p.operands[0])' (see --help)") }
@@ -71,6 +75,14 @@ struct StartupOptions {
             guard !d.isEmpty else { throw UsageError("--data needs a folder") }
             dataDir = d
         }
+        if let t = p.values["idle-timeout"] {
+            guard let minutes = InputParsing.number(t), minutes > 0, minutes <= 24 * 60 else {
+                throw UsageError("--idle-timeout '\(t)' must be minutes, more than 0 and at most 1440")
+            }
+            idleTimeoutMinutes = minutes
+        }
+        kiosk = p.flags.contains("kiosk")
+        if kiosk && idleTimeoutMinutes == nil { idleTimeoutMinutes = Self.kioskDefaultIdleMinutes }
         circle = p.flags.contains("circle")
         json = p.flags.contains("json")
         ascii = p.flags.contains("ascii")

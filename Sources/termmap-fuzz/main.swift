@@ -1,0 +1,237 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import Viewer
+
+// termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks) and of the map data
+// reader (truncations, byte flips, forged offsets and counts). Same seed, same cases.
+//   termmap-fuzz [--events N] [--mutations N] [--seed S]
+// Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
+
+struct SeededRandom {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 11
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    mutating func unit() -> Double { Double(next()) / Double(1 << 53) }
+}
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+func peakRSSMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+nonisolated(unsafe) var failures: [String] = []  // one thread only
+func fail(_ s: String) {
+    if failures.count < 50 { FileHandle.standardError.write(Data("FAIL \(s)\n".utf8)) }
+    failures.append(s)
+}
+
+// MARK: Viewer events
+
+func randomKey(_ r: inout SeededRandom) -> Key {
+    let specials: [Key] = [.enter, .escape, .backspace, .left, .right, .up, .down, .ctrlL, .ctrlC]
+    let keymapChars = Array("+=-_zcrfhjklHJKLg/0uam?q")
+    let promptChars = Array("0123456789.-,e kmiftabcxyzé漢😀")
+    switch r.below(10) {
+    case 0, 1: return specials[r.below(specials.count)]
+    case 2, 3, 4, 5: return .char(keymapChars[r.below(keymapChars.count)])
+    case 6, 7, 8: return .char(promptChars[r.below(promptChars.count)])
+    default:
+        let scalar = Unicode.Scalar(UInt32(32 + r.below(0x2FFF))) ?? "x"
+        return .char(Character(scalar))
+    }
+}
+
+func randomEvent(_ r: inout SeededRandom, _ s: ViewerState) -> InputEvent {
+    let col = r.below(s.terminalCols + 10) - 5
+    let row = r.below(s.terminalRows + 10) - 5
+    switch r.below(100) {
+    case 0..<70: return .key(randomKey(&r))
+    case 70..<78: return .mouse(.wheelUp(col: col, row: row))
+    case 78..<86: return .mouse(.wheelDown(col: col, row: row))
+    case 86..<90: return .mouse(.click(col: col, row: row))
+    case 90..<95: return .tick(seconds: [0.0, 0.016, 0.1, 1, -1, .nan, .infinity][r.below(7)])
+    default:
+        // Mostly terminal-like sizes, sometimes tiny or huge.
+        let big = r.below(10) == 0
+        return .resize(cols: 1 + r.below(big ? 400 : 140), rows: 1 + r.below(big ? 150 : 50))
+    }
+}
+
+func fuzzViewer(events: Int, seed: UInt64, sources: MapSources) -> Int {
+    var r = SeededRandom(state: seed)
+    var state: ViewerState
+    do {
+        state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
+    } catch {
+        fail("initial state: \(error)")
+        return 0
+    }
+    var checked = 0
+    for i in 0..<events {
+        let event = randomEvent(&r, state)
+        Viewer.update(&state, event, places: sources)
+        state.quitRequested = false
+        let v = state.view
+        let c = v.center
+        guard c.latitude.isFinite, c.longitude.isFinite, abs(c.latitude) <= WebMercator.maxLatitude,
+            c.longitude >= -180, c.longitude < 180, v.zoom >= 0, v.zoom <= 28, !v.zoom.isNaN
+        else {
+            fail("event \(i) \(event): state \(c) zoom \(v.zoom)")
+            break
+        }
+        let shown = state.displayedView
+        guard shown.zoom >= 0, shown.zoom <= 28, shown.center.latitude.isFinite else {
+            fail("event \(i) \(event): displayed view \(shown.center) zoom \(shown.zoom)")
+            break
+        }
+        let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: r.below(2) == 0))
+        guard frame.cols == state.terminalCols, frame.rows == state.terminalRows,
+            frame.cells.count == state.terminalCols * state.terminalRows
+        else {
+            fail("event \(i) \(event): frame \(frame.cols)x\(frame.rows) for terminal \(state.terminalCols)x\(state.terminalRows)")
+            break
+        }
+        checked += 1
+    }
+    return checked
+}
+
+// MARK: Data mutations
+
+enum Mutation: CaseIterable { case truncate, flip, flips, headerField, indexField, levelField, hugeCount }
+
+func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [UInt8] {
+    var b = original
+    func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(b[at + $1]) << (8 * $1) } }
+    func put(_ v: UInt32, at: Int) { for i in 0..<4 where at + i < b.count { b[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) } }
+    let levels = u32(16)
+    let chunks = u32(20)
+    let indexStart = 48 + 16 * levels
+    let interesting: [UInt32] = [0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, UInt32(b.count), UInt32(b.count + 1), 36, 48]
+    func value() -> UInt32 { r.below(2) == 0 ? interesting[r.below(interesting.count)] : UInt32(truncatingIfNeeded: r.next()) }
+    switch kind {
+    case .truncate:
+        b = Array(b.prefix(r.below(b.count)))
+    case .flip:
+        b[r.below(b.count)] ^= UInt8(1 + r.below(255))
+    case .flips:
+        for _ in 0..<(2 + r.below(30)) { b[r.below(b.count)] ^= UInt8(1 + r.below(255)) }
+    case .headerField:
+        put(value(), at: 12 + 4 * r.below(8))
+        b = MapAsset.resealed(b) ?? b
+    case .indexField:
+        put(value(), at: indexStart + 36 * r.below(chunks) + 4 * r.below(9))
+        b = MapAsset.resealed(b) ?? b
+    case .levelField:
+        put(value(), at: 48 + 16 * r.below(levels) + 4 * r.below(4))
+        b = MapAsset.resealed(b) ?? b
+    case .hugeCount:
+        put([0xFFFF_FFFF, 0x00FF_FFFF, UInt32(chunks * 2), UInt32(levels + 1)][r.below(4)], at: [16, 20, 24][r.below(3)])
+        b = MapAsset.resealed(b) ?? b
+    }
+    return b
+}
+
+/// Loads a mutated file and reads what a viewer would: typed error or valid data, in bounded time.
+func exercise(_ bytes: [UInt8], _ r: inout SeededRandom) -> (loaded: Bool, error: Bool) {
+    do {
+        let asset = try MapAsset(bytes: bytes, name: "mutated.tmap")
+        var indices = (0..<min(asset.chunks.count, 20)).map { _ in r.below(max(1, asset.chunks.count)) }
+        indices += [0, asset.chunks.count - 1].filter { $0 >= 0 }
+        for i in indices { _ = try asset.chunk(i) }
+        for (lat, lon) in [(0.0, 0.0), (60.0, 5.0), (-17.7, 179.5)] {
+            let b = CoordinateBounds(north: lat + 5, south: lat - 5, west: lon - 10, east: lon + 10)
+            _ = try asset.query(bounds: b, metersPerDot: 5000)
+        }
+        _ = try asset.cities()
+        return (true, false)
+    } catch {
+        return (false, true)
+    }
+}
+
+func fuzzData(mutations: Int, seed: UInt64) -> (tried: Int, errors: Int, valid: Int, slowest: Double) {
+    let path = packageRoot.appendingPathComponent("assets/world.tmap").path
+    guard let data = FileManager.default.contents(atPath: path) else {
+        fail("cannot read \(path)")
+        return (0, 0, 0, 0)
+    }
+    let original = [UInt8](data)
+    var r = SeededRandom(state: seed)
+    var errors = 0
+    var valid = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        let kind = Mutation.allCases[i % Mutation.allCases.count]
+        let bytes = mutate(original, kind, &r)
+        let t0 = now()
+        let outcome = exercise(bytes, &r)
+        let dt = now() - t0
+        slowest = max(slowest, dt)
+        if dt > 2 { fail("mutation \(i) (\(kind)) took \(dt) s") }
+        if outcome.error { errors += 1 } else { valid += 1 }
+        // A byte flip or a truncation can never leave the file valid: the checksums must catch it.
+        if (kind == .truncate || kind == .flip) && outcome.loaded && bytes != original {
+            // A flip in a chunk not read above is caught when that chunk is read: check it.
+            if kind == .flip, let asset = try? MapAsset(bytes: bytes) {
+                var caught = false
+                for c in asset.chunks.indices where (try? asset.chunk(c)) == nil {
+                    caught = true
+                    break
+                }
+                if !caught, (try? asset.cities()) != nil { fail("mutation \(i): a byte flip went unnoticed") }
+            } else if kind == .truncate {
+                fail("mutation \(i): a truncated file loaded")
+            }
+        }
+    }
+    return (mutations, errors, valid, slowest)
+}
+
+// MARK: Main
+
+var events = 100_000
+var mutations = 1_400
+var seed: UInt64 = 2026
+var args = Array(CommandLine.arguments.dropFirst())
+while !args.isEmpty {
+    let a = args.removeFirst()
+    guard let v = args.first else { break }
+    switch a {
+    case "--events": events = Int(v) ?? events
+    case "--mutations": mutations = Int(v) ?? mutations
+    case "--seed": seed = UInt64(v) ?? seed
+    default: break
+    }
+    args.removeFirst()
+}
+
+let worldPath = packageRoot.appendingPathComponent("assets/world.tmap").path
+do {
+    let sources = MapSources(world: try MapAsset(path: worldPath))
+    let t0 = now()
+    let checked = fuzzViewer(events: events, seed: seed, sources: sources)
+    print("viewer: \(checked) of \(events) seeded events checked (state, displayed view, frame size) in \(CoordinateFormat.fixed(now() - t0, 1)) s")
+} catch {
+    fail("cannot load \(worldPath): \(error)")
+}
+let t1 = now()
+let d = fuzzData(mutations: mutations, seed: seed)
+print("data: \(d.tried) mutations of world.tmap: \(d.errors) typed errors, \(d.valid) still valid, slowest \(CoordinateFormat.fixed(d.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s")
+print("peak RSS: \(CoordinateFormat.fixed(peakRSSMegabytes(), 1)) MB")
+if peakRSSMegabytes() > 1024 { fail("peak RSS above 1 GB") }
+let total = 2
+let failed = failures.isEmpty ? 0 : 1
+print("fuzz: \(total - failed) passed, \(failed) failed")
+exit(failures.isEmpty ? 0 : 1)

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Hardening checks of the real binary: malformed command lines, terminal types, signal and resize
+storms while animating, and what the program touches (files, programs, network) under strace.
+
+    python3 Tests/e2e/hardening_e2e.py .build/debug/termmap
+"""
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SOCKET = f"termmap-hard-{os.getpid()}"
+results = []
+
+
+def check(name):
+    def wrap(fn):
+        try:
+            detail = fn()
+            results.append((name, None, detail))
+        except AssertionError as e:
+            results.append((name, str(e) or "assertion failed", None))
+        except Exception as e:
+            results.append((name, f"{type(e).__name__}: {e}", None))
+        finally:
+            subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
+        return fn
+    return wrap
+
+
+MALFORMED = [
+    ["render", "--size", "0x0"], ["render", "--size", "-5x10"], ["render", "--size", "x"], ["render", "--size", ""],
+    ["render", "--size", "100x"], ["render", "--size", "1e3x10"], ["render", "--size", "99999999999999999999x5"],
+    ["render", "--center", "91,0"], ["render", "--center", "nan,0"], ["render", "--center", "0,inf"],
+    ["render", "--center", "1,2,3"], ["render", "--center", ""], ["render", "--center", "0x10,0"],
+    ["render", "--zoom", "-1"], ["render", "--zoom", "abc"], ["render", "--zoom", "nan"], ["render", "--zoom", "-inf"],
+    ["render", "--zoom", "1e999"], ["render", "--zoom", ""], ["render", "--zoom", "1", "--zoom", "2"],
+    ["render", "--radius", "0"], ["render", "--radius", "-3km"], ["render", "--radius", "1e30"],
+    ["render", "--radius", "5 parsecs"], ["render", "--keys", "<Enter"], ["render", "--keys", "<F99>"],
+    ["render", "--color", "sometimes"], ["render", "--color"], ["render", "--json", "--json"],
+    ["render", "--circle=1"], ["render", "--unknown"], ["render", "-x"], ["render", "extra"],
+    ["frobnicate"], ["data"], ["data", "pack"], ["data", "import-gshhg"], ["--kiosk", "--idle-timeout", "0"],
+    ["--idle-timeout", "-5"], ["--idle-timeout", "abc"], ["--zoom", "nan"],
+    [b"render", b"--center", b"\xff\xfe,0"], [b"\xc3\x28"], [b"render", b"--zoom", b"1\xa0"],
+]
+
+
+@check(f"{len(MALFORMED)} malformed command lines: exit 2, one line on stderr, no crash")
+def _():
+    bad = []
+    for args in MALFORMED:
+        argv = [os.fsencode(BINARY)] + [a if isinstance(a, bytes) else a.encode() for a in args]
+        r = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, timeout=20)
+        err = r.stderr.decode("utf-8", "replace")
+        if r.returncode != 2 or err.count("\n") != 1 or not err.startswith("termmap: ") or r.stdout:
+            bad.append((args, r.returncode, err[:200]))
+    assert not bad, bad[:3]
+    return f"{len(MALFORMED)} tried"
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=check).stdout
+
+
+def start(args, term="xterm-256color", lang="C.UTF-8", cols=100, rows=30):
+    status = tempfile.mktemp(prefix="termmap-status-")
+    pidf = tempfile.mktemp(prefix="termmap-pid-")
+    cmd = f"env TERM={term} LANG={lang} sh -c 'echo $$ > {pidf}; exec {BINARY} {args}'; echo $? > {status}; sleep 600"
+    for _ in range(20):
+        if subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "m", "-x", str(cols), "-y", str(rows),
+                           cmd]).returncode == 0:
+            break
+        time.sleep(0.1)
+    pid = None
+    for _ in range(100):
+        try:
+            pid = int(open(pidf).read())
+            break
+        except (OSError, ValueError):
+            time.sleep(0.05)
+    return pid, status
+
+
+def wait_status(path, seconds=8):
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            return int(open(path).read())
+        except (OSError, ValueError):
+            time.sleep(0.05)
+    return None
+
+
+def restored():
+    out = tmux("display-message", "-p", "-t", "m", "#{alternate_on} #{cursor_flag}").split()
+    return out == ["0", "1"]
+
+
+@check("TERM xterm, xterm-256color, screen, tmux-256color, vt100 run; dumb is refused")
+def _():
+    seen = []
+    for term in ["xterm", "xterm-256color", "screen", "tmux-256color", "vt100"]:
+        pid, status = start("--zoom 3", term=term)
+        time.sleep(1.0)
+        screen = tmux("capture-pane", "-p", "-t", "m")
+        assert "zoom 3.00" in screen, (term, screen[-300:])
+        tmux("send-keys", "-t", "m", "+")
+        time.sleep(0.6)
+        tmux("send-keys", "-t", "m", "q")
+        assert wait_status(status) == 0, term
+        assert restored(), f"{term}: terminal not restored"
+        tmux("kill-server", check=False)
+        time.sleep(0.2)
+        seen.append(term)
+    pid, status = start("--zoom 3", term="dumb")
+    code = wait_status(status)
+    screen = tmux("capture-pane", "-p", "-t", "m")
+    assert code == 2 and "termmap render" in screen, (code, screen[-300:])
+    return ", ".join(seen) + ", dumb refused"
+
+
+@check("SIGTERM, SIGHUP and SIGINT while animating, after 100 resizes: no crash, terminal restored")
+def _():
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        pid, status = start("--center 48,2 --zoom 3")
+        time.sleep(0.8)
+        for i in range(100):
+            tmux("resize-window", "-t", "m", "-x", str(20 + (i * 37) % 180), "-y", str(5 + (i * 13) % 60))
+            if i % 10 == 0:
+                tmux("send-keys", "-t", "m", "+" if i % 20 else "-")
+        tmux("send-keys", "-t", "m", "+")
+        os.kill(pid, sig)
+        code = wait_status(status)
+        assert code == 0, f"{sig.name}: exit status {code}"
+        assert restored(), f"{sig.name}: terminal not restored"
+        tmux("kill-server", check=False)
+        time.sleep(0.2)
+    return "3 signals after 100 resizes each"
+
+
+def strace(args, env, cwd):
+    log = tempfile.mktemp(prefix="termmap-strace-")
+    r = subprocess.run(["strace", "-f", "-qq", "-o", log, "-e", "trace=%file,%network,%process", BINARY, *args],
+                       env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+    text = open(log).read()
+    os.unlink(log)
+    return r, text
+
+
+def writes(text):
+    paths = []
+    for line in text.splitlines():
+        m = re.search(r'open(?:at)?\((?:AT_FDCWD, )?"([^"]+)", ([A-Z_|]+)', line)
+        if m and any(f in m.group(2) for f in ("O_WRONLY", "O_RDWR", "O_CREAT")):
+            paths.append(m.group(1))
+        m = re.search(r'(?:rename|renameat2?|mkdir|mkdirat|unlink|unlinkat)\((?:AT_FDCWD, )?"([^"]+)"', line)
+        if m:
+            paths.append(m.group(1))
+    return paths
+
+
+@check("import writes only in the data folder; render writes nothing; no programs run, no sockets")
+def _():
+    work = tempfile.mkdtemp(prefix="termmap-sandbox-")
+    home = os.path.join(work, "home")
+    data = os.path.join(work, "data")
+    os.makedirs(home)
+    # A small GSHHG pair in the real layout: one ring of float32 lon/lat.
+    src = os.path.join(work, "src")
+    os.makedirs(src)
+    ring = [(10.0, 46.0), (10.5, 46.0), (10.5, 46.5), (10.0, 46.0)]
+    with open(os.path.join(src, "gshhs_h.dat"), "wb") as f:
+        f.write(b"".join(struct.pack("<ff", *p) for p in ring))
+    with open(os.path.join(src, "gshhsmeta_h.dat"), "w") as f:
+        f.write(f"1 1.0 {len(ring)} 46 46.5 0 {len(ring) * 8} 0\n")
+    env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    r, text = strace(["data", "import-gshhg", os.path.join(src, "gshhs_h.dat"), "--data", data], env, work)
+    assert r.returncode == 0, r.stderr
+    written = writes(text)
+    outside = [p for p in written if not os.path.abspath(os.path.join(work, p)).startswith(data + os.sep)
+               and os.path.abspath(os.path.join(work, p)) != data]
+    assert written and not outside, f"writes outside the data folder: {outside[:5]}"
+    assert len(re.findall(r"\bexecve\(", text)) == 1, "ran another program"
+    assert not re.search(r"\b(socket|connect)\(", text), "opened a socket"
+    assert sorted(os.listdir(work)) == ["data", "home", "src"], os.listdir(work)
+    assert os.listdir(home) == [], os.listdir(home)
+    assert os.listdir(data) == ["gshhg.tmap"], os.listdir(data)
+    # The imported data is used: the status line says GSHHG below 150 m per dot.
+    shutil.copy(os.path.join(ROOT, "assets", "world.tmap"), data)
+    r, text = strace(["render", "--data", data, "--center", "46.2,10.25", "--zoom", "12", "--size", "120x24"], env, work)
+    assert r.returncode == 0 and "GSHHG L" in r.stdout, r.stdout[-400:]
+    assert writes(text) == [], f"render wrote {writes(text)[:5]}"
+    assert len(re.findall(r"\bexecve\(", text)) == 1 and not re.search(r"\b(socket|connect)\(", text)
+    shutil.rmtree(work)
+    return f"import wrote {len(written)} paths, all in the data folder"
+
+
+if __name__ == "__main__":
+    for name, error, detail in results:
+        print(("ok   " if error is None else "FAIL ") + name + (f" ({detail})" if detail else "")
+              + ("" if error is None else f"\n     {error}"))
+    failed = sum(1 for _, e, _ in results if e)
+    print(f"hardening: {len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
