@@ -1,7 +1,7 @@
 # termmap: `make run` opens the viewer on the bundled data, `make test` runs every test.
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
-DEBIAN_PACKAGES := libproj-dev libncurses-dev tmux
+DEBIAN_PACKAGES := libproj-dev libncurses-dev tmux strace openssh-server openssh-client
 SWIFT_FLAGS ?=
 
 .PHONY: run test deps build release bench fixtures
@@ -13,7 +13,14 @@ run: deps
 test: deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
+	swift build -c release $(SWIFT_FLAGS)
+	"$$(swift build -c release --show-bin-path)/termmap-fuzz"
 	python3 Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/hardening_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
+
+bench: deps
+	swift run -c release termmap-bench
 
 build: deps
 	swift build $(SWIFT_FLAGS)

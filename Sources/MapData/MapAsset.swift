@@ -203,7 +203,9 @@ public final class MapAsset {
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         let dataOffset = u32(28)
         let cityOffset = u32(36)
-        guard dataOffset >= MapAssetFormat.headerSize, dataOffset <= cityOffset, cityOffset <= bytes.count else { return nil }
+        guard dataOffset >= MapAssetFormat.headerSize, dataOffset <= cityOffset, cityOffset <= bytes.count else {
+            return nil
+        }
         var out = bytes
         let crc = metadataChecksum(bytes, dataOffset: dataOffset, cityOffset: cityOffset)
         for i in 0..<4 { out[44 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }

@@ -16,8 +16,9 @@ public protocol Screen: AnyObject {
 
 /// The interactive loop: read events, update the state, present the newest frame.
 public enum EventLoop {
-    /// Frames per second while animating.
-    public static let animationFrameMilliseconds = 16
+    /// Milliseconds between frames while animating (30 per second: each zoom frame changes every cell,
+    /// which over a slow SSH link is what costs).
+    public static let animationFrameMilliseconds = 33
     /// How long to wait for input when nothing moves (the idle timeout is checked at this rate).
     public static let idleMilliseconds = 250
 

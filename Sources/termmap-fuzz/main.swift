@@ -99,7 +99,9 @@ func fuzzViewer(events: Int, seed: UInt64, sources: MapSources) -> Int {
         guard frame.cols == state.terminalCols, frame.rows == state.terminalRows,
             frame.cells.count == state.terminalCols * state.terminalRows
         else {
-            fail("event \(i) \(event): frame \(frame.cols)x\(frame.rows) for terminal \(state.terminalCols)x\(state.terminalRows)")
+            fail(
+                "event \(i) \(event): frame \(frame.cols)x\(frame.rows) for terminal \(state.terminalCols)x\(state.terminalRows)"
+            )
             break
         }
         checked += 1
@@ -114,12 +116,18 @@ enum Mutation: CaseIterable { case truncate, flip, flips, headerField, indexFiel
 func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [UInt8] {
     var b = original
     func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(b[at + $1]) << (8 * $1) } }
-    func put(_ v: UInt32, at: Int) { for i in 0..<4 where at + i < b.count { b[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) } }
+    func put(_ v: UInt32, at: Int) {
+        for i in 0..<4 where at + i < b.count { b[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) }
+    }
     let levels = u32(16)
     let chunks = u32(20)
     let indexStart = 48 + 16 * levels
-    let interesting: [UInt32] = [0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, UInt32(b.count), UInt32(b.count + 1), 36, 48]
-    func value() -> UInt32 { r.below(2) == 0 ? interesting[r.below(interesting.count)] : UInt32(truncatingIfNeeded: r.next()) }
+    let interesting: [UInt32] = [
+        0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, UInt32(b.count), UInt32(b.count + 1), 36, 48,
+    ]
+    func value() -> UInt32 {
+        r.below(2) == 0 ? interesting[r.below(interesting.count)] : UInt32(truncatingIfNeeded: r.next())
+    }
     switch kind {
     case .truncate:
         b = Array(b.prefix(r.below(b.count)))
@@ -137,7 +145,9 @@ func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [
         put(value(), at: 48 + 16 * r.below(levels) + 4 * r.below(4))
         b = MapAsset.resealed(b) ?? b
     case .hugeCount:
-        put([0xFFFF_FFFF, 0x00FF_FFFF, UInt32(chunks * 2), UInt32(levels + 1)][r.below(4)], at: [16, 20, 24][r.below(3)])
+        put(
+            [0xFFFF_FFFF, 0x00FF_FFFF, UInt32(chunks * 2), UInt32(levels + 1)][r.below(4)],
+            at: [16, 20, 24][r.below(3)])
         b = MapAsset.resealed(b) ?? b
     }
     return b
@@ -222,13 +232,17 @@ do {
     let sources = MapSources(world: try MapAsset(path: worldPath))
     let t0 = now()
     let checked = fuzzViewer(events: events, seed: seed, sources: sources)
-    print("viewer: \(checked) of \(events) seeded events checked (state, displayed view, frame size) in \(CoordinateFormat.fixed(now() - t0, 1)) s")
+    print(
+        "viewer: \(checked) of \(events) seeded events checked (state, displayed view, frame size) in \(CoordinateFormat.fixed(now() - t0, 1)) s"
+    )
 } catch {
     fail("cannot load \(worldPath): \(error)")
 }
 let t1 = now()
 let d = fuzzData(mutations: mutations, seed: seed)
-print("data: \(d.tried) mutations of world.tmap: \(d.errors) typed errors, \(d.valid) still valid, slowest \(CoordinateFormat.fixed(d.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s")
+print(
+    "data: \(d.tried) mutations of world.tmap: \(d.errors) typed errors, \(d.valid) still valid, slowest \(CoordinateFormat.fixed(d.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
+)
 print("peak RSS: \(CoordinateFormat.fixed(peakRSSMegabytes(), 1)) MB")
 if peakRSSMegabytes() > 1024 { fail("peak RSS above 1 GB") }
 let total = 2

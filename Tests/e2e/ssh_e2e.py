@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""termmap over real OpenSSH: a private sshd on 127.0.0.1 with its own host key, config and a
+throwaway user key (the system's sshd and its config are never touched), the kiosk ForceCommand
+recipe from the README, a session driven in tmux, a dropped connection mid-animation, and the
+bytes a client receives for a scripted 20-key demo.
+
+    python3 Tests/e2e/ssh_e2e.py .build/debug/termmap
+"""
+import getpass
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SOCKET = f"termmap-ssh-{os.getpid()}"
+SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+USER = getpass.getuser()
+results = []
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class PrivateSSHD:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="termmap-sshd-")
+        self.port = free_port()
+        d = self.dir
+        for name in ("host", "user"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", f"{d}/{name}_key"], check=True)
+        shutil.copy(f"{d}/user_key.pub", f"{d}/authorized_keys")
+        os.chmod(f"{d}/authorized_keys", 0o600)
+        # The README's kiosk recipe, in a config of our own.
+        force = f"{BINARY} --kiosk --idle-timeout 5 --data {ROOT}/assets"
+        with open(f"{d}/sshd_config", "w") as f:
+            f.write(f"""Port {self.port}
+ListenAddress 127.0.0.1
+HostKey {d}/host_key
+PidFile {d}/sshd.pid
+AuthorizedKeysFile {d}/authorized_keys
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PermitRootLogin prohibit-password
+AcceptEnv LANG LC_*
+Match User {USER}
+    ForceCommand {force}
+    PermitTTY yes
+    AllowTcpForwarding no
+    X11Forwarding no
+    AllowAgentForwarding no
+    PermitTunnel no
+""")
+        # sshd needs its privilege-separation folder; Debian creates it only when the service starts.
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
+        self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", f"{d}/sshd_config"], stderr=open(f"{d}/sshd.log", "w"))
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+    def ssh_command(self):
+        return ["ssh", "-tt", "-p", str(self.port), "-i", f"{self.dir}/user_key", "-o", "IdentitiesOnly=yes",
+                "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={self.dir}/known_hosts",
+                "-o", "LogLevel=ERROR", "-o", "SendEnv=LANG", f"{USER}@127.0.0.1"]
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)  # this sshd only, by its pid
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=check).stdout
+
+
+def new_session(command):
+    for _ in range(30):  # the previous check's tmux server may still be shutting down
+        if subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "m", "-x", "120", "-y", "40",
+                           command]).returncode == 0:
+            return
+        time.sleep(0.1)
+    raise RuntimeError("tmux would not start")
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "m")
+
+
+def wait_for(pred, seconds=10):
+    end = time.time() + seconds
+    while time.time() < end:
+        s = screen()
+        if pred(s):
+            return s
+        time.sleep(0.1)
+    return screen()
+
+
+def termmap_processes():
+    out = subprocess.run(["pgrep", "-f", f"{BINARY} --kiosk"], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def check(name):
+    def wrap(fn):
+        try:
+            detail = fn()
+            results.append((name, None, detail))
+        except AssertionError as e:
+            results.append((name, str(e) or "assertion failed", None))
+        except Exception as e:
+            results.append((name, f"{type(e).__name__}: {e}", None))
+        finally:
+            tmux("kill-server", check=False)
+        return fn
+    return wrap
+
+
+sshd = PrivateSSHD()
+
+
+@check("over ssh -tt in tmux: the map and zoom readout appear, z/+/c work, q ends the session cleanly")
+def _():
+    status = tempfile.mktemp(prefix="termmap-ssh-status-")
+    cmd = " ".join(sshd.ssh_command()) + f"; echo $? > {status}; sleep 600"
+    new_session(f"env TERM=xterm-256color LANG=C.UTF-8 {cmd}")
+    s = wait_for(lambda t: "zoom 0.00" in t)
+    assert "zoom 0.00" in s, s[-500:]
+    assert "welcome to the termmap demo" in s
+    assert re.search(r"[\u2801-\u28ff]", s), "no braille map"
+    for k in ["z", "5", "Enter"]:
+        tmux("send-keys", "-t", "m", k)
+    assert "zoom 5.00" in wait_for(lambda t: "zoom 5.00" in t)
+    tmux("send-keys", "-t", "m", "+")
+    s = wait_for(lambda t: "zoom in ×0.4" in t and "zoom 6.3" in t)
+    assert "zoom in ×0.4" in s, s[-300:]
+    tmux("send-keys", "-t", "m", "c")
+    assert "circle 500 m" in wait_for(lambda t: "circle 500 m" in t)
+    colours = tmux("capture-pane", "-p", "-e", "-t", "m")
+    assert "48;5;17" in colours, "no shade over ssh"
+    tmux("send-keys", "-t", "m", "q")
+    end = time.time() + 10
+    code = None
+    while time.time() < end and code is None:
+        try:
+            code = int(open(status).read())
+        except (OSError, ValueError):
+            time.sleep(0.1)
+    assert code == 0, f"ssh exit status {code}"
+    time.sleep(0.3)
+    assert termmap_processes() == [], "termmap still running after q"
+    os.unlink(status)
+    return "ssh exit status 0"
+
+
+@check("closing the connection mid-animation leaves no termmap process behind")
+def _():
+    new_session("env TERM=xterm-256color LANG=C.UTF-8 " + " ".join(sshd.ssh_command()) + "; sleep 600")
+    assert "zoom 0.00" in wait_for(lambda t: "zoom 0.00" in t)
+    assert termmap_processes(), "termmap is not running"
+    tmux("send-keys", "-t", "m", "+")
+    time.sleep(0.05)  # inside the 250 ms animation
+    client = subprocess.run(["pgrep", "-f", f"ssh -tt -p {sshd.port}"], capture_output=True, text=True).stdout.split()
+    for pid in client:
+        os.kill(int(pid), signal.SIGKILL)
+    end = time.time() + 10
+    while time.time() < end and termmap_processes():
+        time.sleep(0.1)
+    left = termmap_processes()
+    assert not left, f"termmap processes left: {left}"
+    return f"gone within {10 - max(0, end - time.time()):.1f} s"
+
+
+DEMO = ["z", "1", "2", "\r", "+", "+", "-", "c", "f", "l", "j", "h", "k", "r", "2", "k", "m", "\r", "f", "q"]
+
+
+def demo_bytes(animations):
+    """Bytes the ssh client receives for the first screen and for the 20 demo keys (120x40)."""
+    import fcntl
+    import termios
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(TERM="xterm-256color", LANG="C.UTF-8")
+        cmd = sshd.ssh_command()
+        os.execvp(cmd[0], cmd)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    total = 0
+
+    def drain(quiet):
+        nonlocal total
+        while select.select([fd], [], [], quiet)[0]:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            total += len(data)
+    drain(3.0)
+    if not animations:
+        os.write(fd, b"a")
+        drain(0.6)
+    start = total
+    for k in DEMO:
+        os.write(fd, k.encode())
+        drain(0.6)
+    os.waitpid(pid, 0)
+    return start, total - start
+
+
+@check("bytes received by the client for a scripted 20-key demo")
+def _():
+    assert len(DEMO) == 20
+    first, animated = demo_bytes(True)
+    _, still = demo_bytes(False)
+    assert 0 < still < animated
+    return (f"first screen {first} bytes; 20-key demo {animated} bytes animated, {still} bytes without "
+            f"animation (120x40, xterm-256color)")
+
+
+if __name__ == "__main__":
+    try:
+        pass
+    finally:
+        log = open(os.path.join(sshd.dir, "sshd.log")).read() if os.path.exists(sshd.dir) else ""
+        sshd.stop()
+    for name, error, detail in results:
+        print(("ok   " if error is None else "FAIL ") + name + (f": {detail}" if detail else "")
+              + ("" if error is None else f"\n     {error}"))
+    failed = sum(1 for _, e, _ in results if e)
+    if failed:
+        print("sshd log:\n" + log[-1500:])
+    print(f"ssh: {len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
