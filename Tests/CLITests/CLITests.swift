@@ -115,3 +115,33 @@ struct CLITests {
         #expect(r.out.contains("contains GeoNames data, CC BY 4.0"))
     }
 }
+
+@Suite("README stays true")
+struct ReadmeTests {
+    @Test func capturedFrameIsWhatRenderPrints() throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        // The command in backticks right after "## A frame", then the fenced block after it.
+        guard let section = readme.range(of: "## A frame") else {
+            Issue.record("README has no '## A frame' section")
+            return
+        }
+        let rest = readme[section.upperBound...]
+        guard let commandStart = rest.range(of: "`termmap render "),
+            let commandEnd = rest[commandStart.upperBound...].range(of: "`"),
+            let fenceStart = rest.range(of: "```\n"),
+            let fenceEnd = rest[fenceStart.upperBound...].range(of: "\n```")
+        else {
+            Issue.record("README frame section is malformed")
+            return
+        }
+        let args = String(rest[rest.index(commandStart.lowerBound, offsetBy: 9)..<commandEnd.lowerBound])
+            .split(separator: " ").map(String.init)
+        let r = try runTermmap(args)
+        #expect(r.status == 0)
+        let frame = String(rest[fenceStart.upperBound..<fenceEnd.lowerBound])
+        #expect(r.out.hasSuffix("\n"))
+        #expect(String(r.out.dropLast()) == frame, "README frame differs from: termmap \(args.joined(separator: " "))")
+    }
+}

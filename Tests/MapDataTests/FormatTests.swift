@@ -151,3 +151,23 @@ struct FormatTests {
         #expect(asset.levels[asset.level(forMetersPerDot: 1500, latitude: 0)].toleranceDegrees == 0.004)
     }
 }
+
+@Suite("Data search path")
+struct DataLocatorTests {
+    @Test func explicitThenUserThenBundled() {
+        let locator = DataLocator(
+            explicit: "/opt/maps", environment: ["XDG_DATA_HOME": "/home/u/.data", "HOME": "/home/u"],
+            executablePath: "/nowhere/bin/termmap")
+        #expect(locator.directories.prefix(2) == ["/opt/maps", "/home/u/.data/termmap"])
+        // The bundled assets are found from the source tree this binary was built from.
+        #expect(locator.directories.last?.hasSuffix("/assets") == true)
+        #expect(locator.find(DataLocator.worldFileName)?.hasSuffix("/assets/world.tmap") == true)
+    }
+
+    @Test func homeWhenXDGIsUnsetOrRelative() {
+        #expect(DataLocator.userDataDirectory(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/termmap")
+        #expect(
+            DataLocator.userDataDirectory(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "relative"])
+                == "/home/u/.local/share/termmap")
+    }
+}
