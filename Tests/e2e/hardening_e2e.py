@@ -14,25 +14,12 @@ import sys
 import tempfile
 import time
 
+from harness import Checks, Tmux
+
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SOCKET = f"termmap-hard-{os.getpid()}"
-results = []
-
-
-def check(name):
-    def wrap(fn):
-        try:
-            detail = fn()
-            results.append((name, None, detail))
-        except AssertionError as e:
-            results.append((name, str(e) or "assertion failed", None))
-        except Exception as e:
-            results.append((name, f"{type(e).__name__}: {e}", None))
-        finally:
-            subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
-        return fn
-    return wrap
+tmux = Tmux("termmap-hard")
+check = Checks(tmux)
 
 
 MALFORMED = [
@@ -65,19 +52,11 @@ def _():
     return f"{len(MALFORMED)} tried"
 
 
-def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=check).stdout
-
-
 def start(args, term="xterm-256color", lang="C.UTF-8", cols=100, rows=30):
     status = tempfile.mktemp(prefix="termmap-status-")
     pidf = tempfile.mktemp(prefix="termmap-pid-")
     cmd = f"env TERM={term} LANG={lang} sh -c 'echo $$ > {pidf}; exec {BINARY} {args}'; echo $? > {status}; sleep 600"
-    for _ in range(20):
-        if subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "m", "-x", str(cols), "-y", str(rows),
-                           cmd]).returncode == 0:
-            break
-        time.sleep(0.1)
+    tmux.new_session(cmd, cols, rows)
     pid = None
     for _ in range(100):
         try:
@@ -116,7 +95,7 @@ def _():
         tmux("send-keys", "-t", "m", "q")
         assert wait_status(status) == 0, term
         assert restored(), f"{term}: terminal not restored"
-        tmux("kill-server", check=False)
+        tmux.kill()
         time.sleep(0.2)
         seen.append(term)
     pid, status = start("--zoom 3", term="dumb")
@@ -140,7 +119,7 @@ def _():
         code = wait_status(status)
         assert code == 0, f"{sig.name}: exit status {code}"
         assert restored(), f"{sig.name}: terminal not restored"
-        tmux("kill-server", check=False)
+        tmux.kill()
         time.sleep(0.2)
     return "3 signals after 100 resizes each"
 
@@ -203,9 +182,4 @@ def _():
 
 
 if __name__ == "__main__":
-    for name, error, detail in results:
-        print(("ok   " if error is None else "FAIL ") + name + (f" ({detail})" if detail else "")
-              + ("" if error is None else f"\n     {error}"))
-    failed = sum(1 for _, e, _ in results if e)
-    print(f"hardening: {len(results) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.report("hardening")

@@ -20,12 +20,14 @@ import sys
 import tempfile
 import time
 
+from harness import Checks, Tmux
+
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SOCKET = f"termmap-ssh-{os.getpid()}"
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 USER = getpass.getuser()
-results = []
+tmux = Tmux("termmap-ssh")
+check = Checks(tmux)
 
 
 def free_port():
@@ -92,19 +94,6 @@ Match User {USER}
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=check).stdout
-
-
-def new_session(command):
-    for _ in range(30):  # the previous check's tmux server may still be shutting down
-        if subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "m", "-x", "120", "-y", "40",
-                           command]).returncode == 0:
-            return
-        time.sleep(0.1)
-    raise RuntimeError("tmux would not start")
-
-
 def screen():
     return tmux("capture-pane", "-p", "-t", "m")
 
@@ -124,21 +113,6 @@ def termmap_processes():
     return [int(p) for p in out.split()]
 
 
-def check(name):
-    def wrap(fn):
-        try:
-            detail = fn()
-            results.append((name, None, detail))
-        except AssertionError as e:
-            results.append((name, str(e) or "assertion failed", None))
-        except Exception as e:
-            results.append((name, f"{type(e).__name__}: {e}", None))
-        finally:
-            tmux("kill-server", check=False)
-        return fn
-    return wrap
-
-
 sshd = PrivateSSHD()
 
 
@@ -146,7 +120,7 @@ sshd = PrivateSSHD()
 def _():
     status = tempfile.mktemp(prefix="termmap-ssh-status-")
     cmd = " ".join(sshd.ssh_command()) + f"; echo $? > {status}; sleep 600"
-    new_session(f"env TERM=xterm-256color LANG=C.UTF-8 {cmd}")
+    tmux.new_session(f"env TERM=xterm-256color LANG=C.UTF-8 {cmd}")
     s = wait_for(lambda t: "zoom 0.00" in t)
     assert "zoom 0.00" in s, s[-500:]
     assert "welcome to the termmap demo" in s
@@ -178,7 +152,7 @@ def _():
 
 @check("closing the connection mid-animation leaves no termmap process behind")
 def _():
-    new_session("env TERM=xterm-256color LANG=C.UTF-8 " + " ".join(sshd.ssh_command()) + "; sleep 600")
+    tmux.new_session("env TERM=xterm-256color LANG=C.UTF-8 " + " ".join(sshd.ssh_command()) + "; sleep 600")
     assert "zoom 0.00" in wait_for(lambda t: "zoom 0.00" in t)
     assert termmap_processes(), "termmap is not running"
     tmux("send-keys", "-t", "m", "+")
@@ -242,16 +216,7 @@ def _():
 
 
 if __name__ == "__main__":
-    try:
-        pass
-    finally:
-        log = open(os.path.join(sshd.dir, "sshd.log")).read() if os.path.exists(sshd.dir) else ""
-        sshd.stop()
-    for name, error, detail in results:
-        print(("ok   " if error is None else "FAIL ") + name + (f": {detail}" if detail else "")
-              + ("" if error is None else f"\n     {error}"))
-    failed = sum(1 for _, e, _ in results if e)
-    if failed:
-        print("sshd log:\n" + log[-1500:])
-    print(f"ssh: {len(results) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    log_path = os.path.join(sshd.dir, "sshd.log")
+    log = open(log_path).read() if os.path.exists(log_path) else ""
+    sshd.stop()
+    check.report("ssh", extra_on_failure="sshd log:\n" + log[-1500:])

@@ -14,14 +14,12 @@ import sys
 import tempfile
 import time
 
+from harness import Checks, Tmux
+
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
-SOCKET = f"termmap-e2e-{os.getpid()}"
 GT = "33.777328,-84.397348"
-results = []
-
-
-def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=check).stdout
+tmux = Tmux("termmap-e2e")
+check = Checks(tmux)
 
 
 class Session:
@@ -32,11 +30,7 @@ class Session:
         self.pid_file = tempfile.mktemp(prefix="termmap-pid-")
         command = (f"env {env} sh -c 'echo $$ > {self.pid_file}; exec {BINARY} {args}'; "
                    f"echo $? > {self.status_file}; sleep 600")
-        for attempt in range(20):  # the previous check's server may still be shutting down
-            if subprocess.run(["tmux", "-L", SOCKET, "new-session", "-d", "-s", "m", "-x", str(cols), "-y", str(rows),
-                               command]).returncode == 0:
-                break
-            time.sleep(0.1)
+        tmux.new_session(command, cols, rows)
         self.wait_for(lambda s: "zoom" in s or "terminal" in s, 10)
 
     def screen(self, colours=False):
@@ -93,26 +87,10 @@ class Session:
         return {"alternate": out[0] == "1", "cursor": out[1] == "1"}
 
     def close(self):
-        tmux("kill-server", check=False)
+        tmux.kill()
         for f in (self.status_file, self.pid_file):
             if os.path.exists(f):
                 os.unlink(f)
-
-
-def check(name):
-    def wrap(fn):
-        s = None
-        try:
-            fn()
-            results.append((name, None))
-        except AssertionError as e:
-            results.append((name, str(e) or "assertion failed"))
-        except Exception as e:  # a crash of the harness is a failure too
-            results.append((name, f"{type(e).__name__}: {e}"))
-        finally:
-            tmux("kill-server", check=False)
-        return fn
-    return wrap
 
 
 @check("starts at 120x40 on the world at zoom 0.00; z 14 Enter sets zoom 14.00 at the center")
@@ -279,8 +257,4 @@ def _():
 
 
 if __name__ == "__main__":
-    for name, error in results:
-        print(("ok   " if error is None else "FAIL ") + name + ("" if error is None else f"\n     {error}"))
-    failed = sum(1 for _, e in results if e)
-    print(f"e2e: {len(results) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    check.report("e2e")

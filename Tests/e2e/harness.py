@@ -1,0 +1,59 @@
+"""Shared pieces of the end-to-end scripts: a private tmux server, named checks, and the closing
+'N passed, N failed' line."""
+import os
+import subprocess
+import sys
+import time
+
+
+class Tmux:
+    """A tmux server of our own (-L), so that tests never touch the user's sessions."""
+
+    def __init__(self, prefix):
+        self.socket = f"{prefix}-{os.getpid()}"
+
+    def __call__(self, *args, check=True):
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=check).stdout
+
+    def new_session(self, command, cols=120, rows=40):
+        for _ in range(30):  # the previous check's server may still be shutting down
+            if subprocess.run(["tmux", "-L", self.socket, "new-session", "-d", "-s", "m", "-x", str(cols), "-y",
+                               str(rows), command]).returncode == 0:
+                return
+            time.sleep(0.1)
+        raise RuntimeError("tmux would not start a session")
+
+    def kill(self):
+        self(*["kill-server"], check=False)
+
+
+class Checks:
+    """Named checks: each runs once, a failed assertion or an exception fails it, tmux is reset after."""
+
+    def __init__(self, tmux):
+        self.tmux = tmux
+        self.results = []
+
+    def __call__(self, name):
+        def wrap(fn):
+            try:
+                detail = fn()
+                self.results.append((name, None, detail))
+            except AssertionError as e:
+                self.results.append((name, str(e) or "assertion failed", None))
+            except Exception as e:  # a crash of the harness is a failure too
+                self.results.append((name, f"{type(e).__name__}: {e}", None))
+            finally:
+                self.tmux.kill()
+            return fn
+        return wrap
+
+    def report(self, label, extra_on_failure=""):
+        for name, error, detail in self.results:
+            print(("ok   " if error is None else "FAIL ") + name + (f": {detail}" if detail else "")
+                  + ("" if error is None else f"\n     {error}"))
+        failed = sum(1 for _, e, _ in self.results if e)
+        if failed and extra_on_failure:
+            print(extra_on_failure)
+        print(f"{label}: {len(self.results) - failed} passed, {failed} failed")
+        sys.exit(1 if failed else 0)
