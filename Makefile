@@ -1,16 +1,18 @@
 # termmap: `make run` opens the viewer on the bundled data, `make test` runs every test.
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
-DEBIAN_PACKAGES := libproj-dev libncurses-dev tmux strace openssh-server openssh-client
+BUILD_PACKAGES := libproj-dev libncurses-dev
+TEST_PACKAGES := tmux strace openssh-server openssh-client
 SWIFT_FLAGS ?=
+PREFIX ?= /usr/local
 
-.PHONY: run test deps build release bench fixtures
+.PHONY: run test deps test-deps build bench fixtures install
 
 run: deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap
 	"$$(swift build -c release --show-bin-path)/termmap" $(ARGS)
 
-test: deps
+test: deps test-deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
 	swift build -c release $(SWIFT_FLAGS)
@@ -26,7 +28,14 @@ build: deps
 	swift build $(SWIFT_FLAGS)
 
 deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BUILD_PACKAGES)"
+
+test-deps:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
+
+# Installs the Debian packages in PACKAGES that are missing (as root), or prints the apt-get line.
+apt-install:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -37,6 +46,12 @@ deps:
 	    echo "missing Debian packages; run: sudo apt-get install -y$$missing" >&2; exit 1; \
 	  fi; \
 	fi
+
+# The binary and its bundled data: PREFIX/bin/termmap finds PREFIX/share/termmap/world.tmap.
+install: deps
+	swift build -c release $(SWIFT_FLAGS) --product termmap
+	install -D -m 755 "$$(swift build -c release --show-bin-path)/termmap" "$(DESTDIR)$(PREFIX)/bin/termmap"
+	install -D -m 644 assets/world.tmap "$(DESTDIR)$(PREFIX)/share/termmap/world.tmap"
 
 # Regenerate the reference fixtures from pyproj, GeographicLib and mercantile (needs PyPI).
 fixtures:
