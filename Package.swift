@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"], exclude: ["Fixtures"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "GeoCore"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Raster", "MapData", "GeoCore"], exclude: ["Snapshots"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "CLITests", dependencies: ["termmap"]),
     ],
     swiftLanguageModes: [.v6]

@@ -142,6 +142,28 @@ struct ViewerLogicTests {
         #expect(s.view.zoom > 5)
     }
 
+    @Test func clickCentersThereAndOutsideTheMapDoesNothing() throws {
+        var s = try state("")
+        let target = s.view.coordinate(col: 10, row: 7)
+        Viewer.update(&s, .mouse(.click(col: 10, row: 7)))
+        #expect(abs(s.view.center.latitude - target.latitude) < 1e-9)
+        #expect(abs(s.view.center.longitude - target.longitude) < 1e-9)
+        let before = s.view
+        Viewer.update(&s, .mouse(.click(col: 10, row: 29)))  // the status rows
+        Viewer.update(&s, .mouse(.wheelUp(col: -3, row: 500)))
+        #expect(s.view == before)
+    }
+
+    @Test func helpOverlayOpensAndCloses() throws {
+        var s = try state("?")
+        #expect(s.showHelp)
+        let text = screen(s).text
+        #expect(text.contains("termmap keys"))
+        #expect(text.contains("zoom in: seed 004"))
+        Viewer.update(&s, .key(.escape))
+        #expect(!s.showHelp)
+    }
+
     @Test func keymapDrivesHelpAndReadme() throws {
         #expect(Keymap.helpLines.count == Keymap.bindings.count + 1)
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)

@@ -1,0 +1,113 @@
+import Testing
+
+@testable import Raster
+
+@Suite("Braille canvas and line drawing")
+struct RasterTests {
+    @Test(arguments: [
+        (0, 0, 0x2801), (0, 1, 0x2802), (0, 2, 0x2804), (0, 3, 0x2840),
+        (1, 0, 0x2808), (1, 1, 0x2810), (1, 2, 0x2820), (1, 3, 0x2880),
+    ])
+    func dotNumberingFollowsUnicodeBraille(x: Int, y: Int, scalar: UInt32) {
+        // Dots 1-2-3-7 down the left column, 4-5-6-8 down the right (Unicode braille patterns).
+        var c = BrailleCanvas(cols: 1, rows: 1)
+        c.set(x: x, y: y, role: .coastline)
+        #expect(BrailleCanvas.brailleGlyph(c.pattern(col: 0, row: 0)) == Character(Unicode.Scalar(scalar) ?? " "))
+    }
+
+    @Test func fullCellIsU28FF() {
+        var c = BrailleCanvas(cols: 2, rows: 1)
+        for y in 0..<4 { for x in 0..<2 { c.set(x: x, y: y, role: .grid) } }
+        #expect(BrailleCanvas.brailleGlyph(c.pattern(col: 0, row: 0)) == "⣿")
+        #expect(c.pattern(col: 1, row: 0) == 0)
+    }
+
+    @Test func coastlineWinsOverGridInASharedCell() {
+        var a = BrailleCanvas(cols: 1, rows: 1)
+        a.set(x: 0, y: 0, role: .coastline)
+        a.set(x: 1, y: 3, role: .grid)
+        #expect(a.role(col: 0, row: 0) == .coastline)
+        var b = BrailleCanvas(cols: 1, rows: 1)
+        b.set(x: 1, y: 3, role: .grid)
+        b.set(x: 0, y: 0, role: .coastline)
+        #expect(b.role(col: 0, row: 0) == .coastline)
+        b.set(x: 0, y: 1, role: .circleOutline)
+        #expect(b.role(col: 0, row: 0) == .circleOutline)
+    }
+
+    @Test func liangBarskyClipsToTheRectangle() {
+        let r = LineClipper.clip(-10, 5, 20, 5, minX: 0, minY: 0, maxX: 10, maxY: 10)
+        #expect(r?.0.x == 0 && r?.1.x == 10 && r?.0.y == 5)
+        #expect(LineClipper.clip(-10, -10, -5, 20, minX: 0, minY: 0, maxX: 10, maxY: 10) == nil)
+        #expect(LineClipper.clip(0, 0, .nan, 1, minX: 0, minY: 0, maxX: 10, maxY: 10) == nil)
+        let diagonal = LineClipper.clip(-5, -5, 15, 15, minX: 0, minY: 0, maxX: 10, maxY: 10)
+        #expect(diagonal?.0.x == 0 && diagonal?.0.y == 0 && diagonal?.1.x == 10 && diagonal?.1.y == 10)
+    }
+
+    @Test func offScreenSegmentsSetNothingAndHugeOnesStayCheap() {
+        var c = BrailleCanvas(cols: 10, rows: 5)
+        c.line(-1000, -1000, -500, 2000, role: .coastline)
+        #expect(c.patterns.allSatisfy { $0 == 0 })
+        // A segment a billion dots long is clipped first, so only the visible 20 dots are stepped.
+        c.line(-1e9, 10, 1e9, 10, role: .coastline)
+        #expect(c.patterns.filter { $0 != 0 }.count == 10)
+    }
+
+    @Test func bresenhamIsContinuous() {
+        var c = BrailleCanvas(cols: 20, rows: 10)
+        c.line(0, 0, 39, 27, role: .coastline)
+        // Every column of dots from 0 to 39 has a dot.
+        for x in 0..<40 {
+            let col = x / 2
+            let hasDot = (0..<10).contains { row in
+                let p = c.pattern(col: col, row: row)
+                return (0..<4).contains { p & BrailleCanvas.bits[$0][x % 2] != 0 }
+            }
+            #expect(hasDot, "column \(x)")
+        }
+    }
+
+    @Test func dottedLinesSkipDots() {
+        var c = BrailleCanvas(cols: 20, rows: 1)
+        c.line(0, 0, 39, 0, role: .grid, every: 4)
+        let dots = c.patterns.reduce(0) { $0 + $1.nonzeroBitCount }
+        #expect(dots == 10)
+    }
+
+    @Test func asciiGlyphsShowEveryDotAndTheSlope() {
+        for p in 1...255 { #expect(AsciiGlyphs.glyph(UInt8(p)) != " ", "pattern \(p)") }
+        #expect(AsciiGlyphs.glyph(0) == " ")
+        #expect(AsciiGlyphs.glyph(0x01 | 0x02 | 0x04 | 0x40) == "|")  // left column
+        #expect(AsciiGlyphs.glyph(0x01 | 0x02 | 0x20 | 0x80) == "\\")  // top-left to bottom-right
+        #expect(AsciiGlyphs.glyph(0x08 | 0x10 | 0x04 | 0x40) == "/")
+        #expect(AsciiGlyphs.glyph(0x02 | 0x10) == "-")  // a row in the upper half
+        #expect(AsciiGlyphs.glyph(0x04 | 0x20) == "_")  // a row in the lower half
+    }
+
+    @Test func scanlineEvenOdd() {
+        let xs = [0.0, 10, 10, 0]
+        let ys = [0.0, 0, 10, 10]
+        let c = ScanlineFill.crossings(xs, ys, y: 5)
+        #expect(c == [0, 10])
+        #expect(ScanlineFill.inside(5, crossings: c))
+        #expect(!ScanlineFill.inside(11, crossings: c))
+        #expect(ScanlineFill.crossings(xs, ys, y: 20).isEmpty)
+    }
+
+    @Test func frameWritesClipAtTheEdge() {
+        var f = Frame(cols: 5, rows: 2)
+        #expect(f.write("termmap", col: 2, row: 1, role: .status) == 3)
+        #expect(f.line(1) == "  ter")
+        f.write("x", col: -1, row: 0, role: .status)
+        f[10, 10] = Cell(glyph: "!")
+        #expect(f.text == "     \n  ter")
+    }
+
+    @Test func ansiColoursOnlyWhenAsked() {
+        var f = Frame(cols: 3, rows: 1)
+        f[0, 0] = Cell(glyph: "⠁", role: .coastline, shaded: true)
+        #expect(AnsiWriter.text(f, depth: .none) == "⠁  ")
+        #expect(AnsiWriter.text(f, depth: .ansi256).hasPrefix("\u{1b}[0;38;5;45;48;5;17m⠁"))
+        #expect(AnsiWriter.text(f, depth: .ansi16).hasPrefix("\u{1b}[0;36;44m⠁"))
+    }
+}
