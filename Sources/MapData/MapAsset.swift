@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import Synchronization
 
 /// One entry of the chunk index: where a chunk's bytes are and what area they cover.
 public struct ChunkInfo: Equatable, Sendable {
@@ -58,8 +59,9 @@ public struct ChunkHit: Sendable {
     public let shift: Int
 }
 
-/// A map data file, validated on load and decoded lazily chunk by chunk.
-public final class MapAsset {
+/// A map data file, validated on load and decoded lazily chunk by chunk. Safe to share between
+/// threads: the decoded chunks and places are cached behind a lock.
+public final class MapAsset: Sendable {
     /// The file's name, for messages.
     public let name: String
     /// Levels of detail, coarse to fine.
@@ -73,9 +75,12 @@ public final class MapAsset {
     private let bytes: Data
     private let dataOffset: Int
     private let cityRange: Range<Int>
-    private var cache: [Int: DecodedChunk] = [:]
-    private var cachedPoints = 0
-    private var decodedCities: [City]?
+    private struct Cache {
+        var chunks: [Int: DecodedChunk] = [:]
+        var points = 0
+        var cities: [City]?
+    }
+    private let cache = Mutex(Cache())
     /// Points kept decoded before the cache is emptied (bounds memory on long sessions).
     public static let cacheLimitPoints = 3_000_000
 
@@ -231,7 +236,7 @@ public final class MapAsset {
 
     /// Decodes chunk `index` (cached), checking its checksum and that every point lies in its box.
     public func chunk(_ index: Int) throws(MapDataError) -> DecodedChunk {
-        if let hit = cache[index] { return hit }
+        if let hit = cache.withLock({ $0.chunks[index] }) { return hit }
         guard chunks.indices.contains(index) else { throw MapDataError(file: name, .badOffset("chunk \(index)")) }
         let info = chunks[index]
         let start = dataOffset + info.offset
@@ -241,12 +246,14 @@ public final class MapAsset {
             return Self.decode(payload, info: info)
         }
         guard let chunk = decoded else { throw MapDataError(file: name, .corrupt("chunk \(index)")) }
-        if cachedPoints + chunk.lon.count > Self.cacheLimitPoints {
-            cache.removeAll(keepingCapacity: true)
-            cachedPoints = 0
+        cache.withLock { c in
+            if c.points + chunk.lon.count > Self.cacheLimitPoints {
+                c.chunks.removeAll(keepingCapacity: true)
+                c.points = 0
+            }
+            c.chunks[index] = chunk
+            c.points += chunk.lon.count
         }
-        cache[index] = chunk
-        cachedPoints += chunk.lon.count
         return chunk
     }
 
@@ -335,7 +342,7 @@ public final class MapAsset {
 
     /// All places, largest first (decoded on first use).
     public func cities() throws(MapDataError) -> [City] {
-        if let c = decodedCities { return c }
+        if let c = cache.withLock({ $0.cities }) { return c }
         let decoded: [City]? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: cityRange.lowerBound, to: cityRange.upperBound)
             var out: [City] = []
@@ -357,7 +364,7 @@ public final class MapAsset {
             return r.remaining == 0 ? out : nil
         }
         guard let cities = decoded else { throw MapDataError(file: name, .corrupt("city section")) }
-        decodedCities = cities
+        cache.withLock { $0.cities = cities }
         return cities
     }
 

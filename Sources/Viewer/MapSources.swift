@@ -1,8 +1,10 @@
 import GeoCore
 import MapData
+import Synchronization
 
 /// The map data the viewer draws from: the bundled world, an optional finer import, and places.
-public final class MapSources: CitySearching {
+/// Safe to share between threads (its caches are behind a lock).
+public final class MapSources: CitySearching, Sendable {
     /// Natural Earth lines and the gazetteer.
     public let world: MapAsset
     /// GSHHG shorelines imported by the user, when present.
@@ -10,8 +12,11 @@ public final class MapSources: CitySearching {
     /// Below this many metres per dot the imported shorelines replace the bundled ones.
     public static let highResolutionBelowMetersPerDot = 150.0
 
-    private var projected: (cities: [City], x: [Double], y: [Double])?
-    private var labels: [Bool: [String]] = [:]
+    private struct Cache {
+        var projected: (cities: [City], x: [Double], y: [Double])?
+        var labels: [Bool: [String]] = [:]
+    }
+    private let cache = Mutex(Cache())
 
     /// Sources from loaded files.
     public init(world: MapAsset, highResolution: MapAsset? = nil) {
@@ -21,7 +26,7 @@ public final class MapSources: CitySearching {
 
     /// Places, largest first, with their Mercator positions (computed once).
     func placesProjected() throws(MapDataError) -> (cities: [City], x: [Double], y: [Double]) {
-        if let p = projected { return p }
+        if let p = cache.withLock({ $0.projected }) { return p }
         let cities = try world.cities()
         var xs: [Double] = []
         var ys: [Double] = []
@@ -32,15 +37,15 @@ public final class MapSources: CitySearching {
             xs.append(p.x)
             ys.append(p.y)
         }
-        projected = (cities, xs, ys)
+        cache.withLock { $0.projected = (cities, xs, ys) }
         return (cities, xs, ys)
     }
 
     /// Place names as the glyph mode shows them, in `placesProjected` order (computed once per mode).
     func labelTexts(ascii: Bool) throws(MapDataError) -> [String] {
-        if let l = labels[ascii] { return l }
+        if let l = cache.withLock({ $0.labels[ascii] }) { return l }
         let names = try placesProjected().cities.map { TextStyle.display($0.name, ascii: ascii) }
-        labels[ascii] = names
+        cache.withLock { $0.labels[ascii] = names }
         return names
     }
 

@@ -8,7 +8,7 @@ let bundledWorldPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent
     .deletingLastPathComponent().appendingPathComponent("assets/world.tmap").path
 
 /// Loaded once for the read-only tests.
-nonisolated(unsafe) let bundledWorld: MapAsset = {
+let bundledWorld: MapAsset = {
     do { return try MapAsset(path: bundledWorldPath) } catch { preconditionFailure("\(error)") }
 }()
 

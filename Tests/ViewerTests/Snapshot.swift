@@ -10,7 +10,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent()
 
 /// The bundled data, loaded once.
-nonisolated(unsafe) let bundledSources: MapSources = {
+let bundledSources: MapSources = {
     do {
         return MapSources(world: try MapAsset(path: repositoryRoot.appendingPathComponent("assets/world.tmap").path))
     } catch {
