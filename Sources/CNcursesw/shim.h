@@ -14,7 +14,6 @@ static inline int termmap_color_pairs(void) { return COLOR_PAIRS; }
 static inline attr_t termmap_color_pair(short n) { return (attr_t)COLOR_PAIR(n); }
 static inline attr_t termmap_a_reverse(void) { return A_REVERSE; }
 static inline attr_t termmap_a_bold(void) { return A_BOLD; }
-static inline attr_t termmap_a_dim(void) { return A_DIM; }
 
 // Mouse masks are built by macros Swift cannot import.
 static inline mmask_t termmap_mouse_mask(void) {

@@ -14,6 +14,8 @@ public struct GeodesicCircle: Equatable, Sendable {
     public let center: Coordinate
     /// The radius in metres, in (0, 20 000 km].
     public let radiusMeters: Double
+    /// The 360-point ring, computed once: it depends only on center and radius, and is drawn every frame.
+    private let defaultRing: [Coordinate]
 
     /// A circle; the radius must be in (0, 20 000 km] and the center valid.
     public init(center: Coordinate, radiusMeters: Double) throws(GeoError) {
@@ -23,11 +25,18 @@ public struct GeodesicCircle: Equatable, Sendable {
         }
         self.center = c.wrapped
         self.radiusMeters = radiusMeters
+        self.defaultRing = Self.computeRing(
+            center: c.wrapped, radiusMeters: radiusMeters, pointCount: Self.ringPointCount)
     }
 
     /// Points at bearings 0°, 1°, … 359° by geodesic destination, longitudes unwrapped so that
     /// consecutive points never jump by ±360 (a ring around a pole gains 360° on the way round).
     public func ring(pointCount: Int = GeodesicCircle.ringPointCount) -> [Coordinate] {
+        pointCount == Self.ringPointCount
+            ? defaultRing : Self.computeRing(center: center, radiusMeters: radiusMeters, pointCount: pointCount)
+    }
+
+    private static func computeRing(center: Coordinate, radiusMeters: Double, pointCount: Int) -> [Coordinate] {
         let n = max(3, pointCount)
         var points: [Coordinate] = []
         points.reserveCapacity(n)

@@ -216,11 +216,6 @@ public struct MapView: Equatable, Sendable {
         center = Self.normalized(WebMercator.unproject(p))
     }
 
-    /// Sets the zoom keeping the center.
-    public mutating func setZoom(_ newZoom: Double) throws(GeoError) {
-        try setCenter(center, zoomLevel: newZoom)
-    }
-
     /// Zoom limited to 0…28 (NaN becomes 0).
     public static func clampZoom(_ z: Double) -> Double {
         guard !z.isNaN else { return 0 }

@@ -112,6 +112,7 @@ public final class CursesScreen: Screen {
         let rows = min(frame.rows, Int(getmaxy(win)))
         let cols = min(frame.cols, Int(getmaxx(win)))
         var cell = cchar_t()
+        var chars: [wchar_t] = [0, 0]  // one glyph and its terminator, reused for every cell
         for row in 0..<rows {
             // A blank cell's foreground is invisible: it takes its left neighbour's style, so the
             // terminal is not sent a colour change for every space between two dots.
@@ -131,7 +132,7 @@ public final class CursesScreen: Screen {
                     attr |= termmap_a_reverse()
                 }
                 let scalar = c.glyph.unicodeScalars.first.map { unicode || $0.isASCII ? $0 : "?" } ?? " "
-                var chars: [wchar_t] = [wchar_t(bitPattern: scalar.value), 0]
+                chars[0] = wchar_t(bitPattern: scalar.value)
                 setcchar(&cell, &chars, attr, pair, nil)
                 // The bottom-right cell cannot be written without scrolling on some terminals: use insert.
                 if row == rows - 1 && col == cols - 1 {

@@ -8,9 +8,9 @@ enum CircleRaster {
         let cols = view.size.cols
         let rows = view.size.rows
         var shade = [Bool](repeating: false, count: cols * rows)
-        let ring = circle.ring()
-        let xs = ring.map { WebMercator.project($0).x }
-        let ys = ring.map { WebMercator.project($0).y }
+        let ring = circle.ring().map { WebMercator.project($0) }
+        let xs = ring.map(\.x)
+        let ys = ring.map(\.y)
         guard let firstX = xs.first, let lastX = xs.last else { return shade }
         let centerX = WebMercator.project(circle.center).x
         // A ring around a pole gains a whole world of x on the way round.

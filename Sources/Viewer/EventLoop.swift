@@ -40,8 +40,12 @@ public enum EventLoop {
         }
         draw()
         while !state.quitRequested && !screen.stopRequested() {
-            let waiting = state.animation != nil ? animationFrameMilliseconds : idleMilliseconds
+            let animating = state.animation != nil
+            let waiting = animating ? animationFrameMilliseconds : idleMilliseconds
+            // An idle timeout with nothing to animate changes nothing on screen: no frame is drawn.
+            var changed = animating
             if let event = screen.nextEvent(timeoutMilliseconds: waiting) {
+                changed = true
                 Viewer.update(&state, event, places: sources)
                 lastInput = now()
                 // Coalesce a burst: apply everything already waiting, then draw once.
@@ -59,7 +63,7 @@ public enum EventLoop {
                 Viewer.update(&state, .tick(seconds: max(0, t - lastFrame)), places: sources)
             }
             lastFrame = t
-            if !state.quitRequested { draw() }
+            if changed && !state.quitRequested { draw() }
         }
     }
 }

@@ -98,19 +98,20 @@ public enum Renderer {
         let bounds = view.bounds
         let mpd = view.metersPerDot
         let lat = view.center.latitude
-        var label: String
+        let worldLevel = sources.world.level(forMetersPerDot: mpd, latitude: lat)
+        var label = "NE10m L\(worldLevel + 1)/\(sources.world.levels.count)"
         var layersFromWorld: Set<MapLayer> = [.lake, .coastline, .border]
         var hits: [ChunkHit] = []
-        if let hi = sources.highResolution, mpd < MapSources.highResolutionBelowMetersPerDot {
-            let level = hi.level(forMetersPerDot: mpd, latitude: lat)
-            hits += try hi.query(bounds: bounds, level: level, layers: [.lake, .coastline])
-            layersFromWorld = [.border]
-            label = "GSHHG L\(level + 1)/\(hi.levels.count)"
-        } else {
-            let level = sources.world.level(forMetersPerDot: mpd, latitude: lat)
-            label = "NE10m L\(level + 1)/\(sources.world.levels.count)"
+        if let hi = sources.highResolution {
+            if mpd < MapSources.highResolutionBelowMetersPerDot {
+                let level = hi.level(forMetersPerDot: mpd, latitude: lat)
+                hits += try hi.query(bounds: bounds, level: level, layers: [.lake, .coastline])
+                layersFromWorld = [.border]
+                label = "GSHHG L\(level + 1)/\(hi.levels.count)"
+            } else {
+                label += " (GSHHG below 150 m/dot)"
+            }
         }
-        let worldLevel = sources.world.level(forMetersPerDot: mpd, latitude: lat)
         hits += try sources.world.query(bounds: bounds, level: worldLevel, layers: layersFromWorld)
         let c = view.centerPoint
         let ws = view.worldSize
@@ -144,7 +145,6 @@ public enum Renderer {
                 }
             }
         }
-        if sources.highResolution != nil { label += label.hasPrefix("GSHHG") ? "" : " (GSHHG below 150 m/dot)" }
         return label
     }
 

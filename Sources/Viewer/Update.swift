@@ -322,9 +322,8 @@ public enum Viewer {
             )
         case .click(let col, let row):
             guard let p = dot(col, row) else { return }
-            goTo(
-                &state, state.view.coordinate(at: p).wrapped,
-                label: CoordinateFormat.hemispheres(state.view.coordinate(at: p), decimals: 5))
+            let target = state.view.coordinate(at: p).wrapped
+            goTo(&state, target, label: CoordinateFormat.hemispheres(target, decimals: 5))
         }
     }
 

@@ -18,7 +18,6 @@ struct StartupOptions {
     var color: String?
     var dataDir: String?
     var animations = true
-    var sizeGiven = false
     var kiosk = false
     var idleTimeoutMinutes: Double?
 
@@ -39,26 +38,10 @@ struct StartupOptions {
             }
             cols = c
             rows = r
-            sizeGiven = true
         }
-        if let s = p.values["center"] {
-            switch InputParsing.coordinate(s) {
-            case .success(let c): center = c
-            case .failure(let e): throw UsageError("--center '\(s)': \(e)")
-            }
-        }
-        if let s = p.values["zoom"] {
-            switch InputParsing.zoomLevel(s) {
-            case .success(let z): zoom = z
-            case .failure(let e): throw UsageError("--zoom '\(s)': \(e)")
-            }
-        }
-        if let s = p.values["radius"] {
-            switch InputParsing.radius(s) {
-            case .success(let m): radius = m
-            case .failure(let e): throw UsageError("--radius '\(s)': \(e)")
-            }
-        }
+        if let s = p.values["center"] { center = try Self.value(s, of: "center", InputParsing.coordinate) }
+        if let s = p.values["zoom"] { zoom = try Self.value(s, of: "zoom", InputParsing.zoomLevel) }
+        if let s = p.values["radius"] { radius = try Self.value(s, of: "radius", InputParsing.radius) }
         if let s = p.values["keys"] {
             switch KeyScript.parse(s) {
             case .success(let k): keys = k
@@ -87,6 +70,16 @@ struct StartupOptions {
         json = p.flags.contains("json")
         ascii = p.flags.contains("ascii")
         animations = !p.flags.contains("no-animation")
+    }
+
+    /// A parsed option value, or `--name 'text': why` as a usage error.
+    static func value<T>(_ text: String, of name: String, _ parse: (String) -> Result<T, InputError>) throws(UsageError)
+        -> T
+    {
+        switch parse(text) {
+        case .success(let v): return v
+        case .failure(let e): throw UsageError("--\(name) '\(text)': \(e)")
+        }
     }
 
     /// The viewer state these options start in (zoom above 28 clamps, as the seed does).
