@@ -55,37 +55,46 @@ public struct BrailleCanvas: Sendable {
     /// The role of a cell.
     public func role(col: Int, row: Int) -> StyleRole { roles[row * cols + col] }
 
-    /// Draws a segment between two points in dots, clipped first to the canvas grown by `margin`
-    /// (Liang–Barsky), then stepped with Bresenham; `every` > 1 sets only every n-th dot (dotted lines).
-    public mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, role: StyleRole, every: Int = 1) {
+    /// The dot a position in dots falls in: its floor, except that a position a hair below a dot
+    /// boundary counts as on it. After a pan of whole cells the projection may give 55.9999999 where,
+    /// seen from the old view, it gave exactly 116: both must land on the same dot of the map.
+    public static func dot(_ v: Double) -> Int {
+        guard v.isFinite, abs(v) < 1e15 else { return v > 0 ? Int.max / 2 : Int.min / 2 }
+        return Int((v + 1e-6).rounded(.down))
+    }
+
+    /// Draws a segment between two points in dots: one dot per dot column (or row, if steeper), at the
+    /// segment's height at that column's centre, only over the part inside the canvas (Liang–Barsky).
+    ///
+    /// Unlike Bresenham stepped from a clipped end, which dots are set depends only on the segment,
+    /// not on where the screen edge cut it: after a pan the picture is the old one moved, dot for dot.
+    /// `every` > 1 draws a dotted line: the dot at index i along the main axis is set when i + `phase`
+    /// is a multiple of `every` (pass the world position of the screen's edge to pin the dots to the map).
+    public mutating func line(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, role: StyleRole, every: Int = 1, phase: Int = 0
+    ) {
         let m = 1.0
         guard
             let (a, b) = LineClipper.clip(
                 x0, y0, x1, y1, minX: -m, minY: -m, maxX: Double(widthDots) + m, maxY: Double(heightDots) + m)
         else { return }
-        var x = Int(a.x.rounded(.down))
-        var y = Int(a.y.rounded(.down))
-        let xe = Int(b.x.rounded(.down))
-        let ye = Int(b.y.rounded(.down))
-        let dx = abs(xe - x)
-        let dy = -abs(ye - y)
-        let sx = x < xe ? 1 : -1
-        let sy = y < ye ? 1 : -1
-        var err = dx + dy
-        var n = 0
-        while true {
-            if every <= 1 || n % every == 0 { set(x: x, y: y, role: role) }
-            n += 1
-            if x == xe && y == ye { break }
-            let e2 = 2 * err
-            if e2 >= dy {
-                err += dy
-                x += sx
-            }
-            if e2 <= dx {
-                err += dx
-                y += sy
-            }
+        let dx = x1 - x0
+        let dy = y1 - y0
+        let alongX = abs(dx) >= abs(dy)
+        // Main axis u, cross axis v.
+        let (u0, v0, u1, ua, ub) = alongX ? (x0, y0, x1, a.x, b.x) : (y0, x0, y1, a.y, b.y)
+        let slope = alongX ? (dx == 0 ? 0 : dy / dx) : dx / dy
+        let lo = Self.dot(min(ua, ub))
+        let hi = Self.dot(max(ua, ub))
+        guard lo <= hi else { return }
+        let uMin = min(u0, u1)
+        let uMax = max(u0, u1)
+        for i in lo...hi {
+            if every > 1, ((i + phase) % every + every) % every != 0 { continue }
+            // The column's centre, kept on the segment so that its end dots are its end points.
+            let u = min(max(Double(i) + 0.5, uMin), uMax)
+            let j = Self.dot(v0 + slope * (u - u0))
+            if alongX { set(x: i, y: j, role: role) } else { set(x: j, y: i, role: role) }
         }
     }
 

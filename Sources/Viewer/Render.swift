@@ -160,6 +160,10 @@ public enum Renderer {
         let bottom = min(h, (1 - c.y) * ws + h / 2)
         var labels: [(String, Int, Int, StyleRole)] = []
         guard bottom > top else { return labels }
+        // The dots of a dotted line sit at world positions (multiples of 4 dots from the world's corner),
+        // so a pan moves them with the map instead of leaving them in place on the screen.
+        let originX = Self.dotPhase(c.x * ws - w / 2)
+        let originY = Self.dotPhase(c.y * ws - h / 2)
         let first = (b.west / s).rounded(.up)
         let last = (b.east / s).rounded(.down)
         if last - first < 400 {
@@ -167,9 +171,9 @@ public enum Renderer {
             while k <= last {
                 let lon = k * s
                 let x = ((lon + 180) / 360 - c.x) * ws + w / 2
-                canvas.line(x, top, x, bottom, role: .grid, every: 4)
+                canvas.line(x, top, x, bottom, role: .grid, every: 4, phase: originY)
                 let text = Graticule.label(WebMercator.wrapLongitude(lon), spacing: s, positive: "E", negative: "W")
-                labels.append((text, Int(x / 2) + 1, Int(top / 4), .gridLabel))
+                labels.append((text, BrailleCanvas.dot(x) / 2 + 1, BrailleCanvas.dot(top) / 4, .gridLabel))
                 k += 1
             }
         }
@@ -181,15 +185,21 @@ public enum Renderer {
                 let lat = k * s
                 let y = (WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y - c.y) * ws + h / 2
                 if abs(lat) < WebMercator.maxLatitude {
-                    canvas.line(0, y, w, y, role: .grid, every: 4)
+                    canvas.line(0, y, w, y, role: .grid, every: 4, phase: originX)
                     labels.append(
-                        (Graticule.label(lat, spacing: s, positive: "N", negative: "S"), 0, Int(y / 4), .gridLabel))
+                        (
+                            Graticule.label(lat, spacing: s, positive: "N", negative: "S"), 0,
+                            BrailleCanvas.dot(y) / 4, .gridLabel
+                        ))
                 }
                 k += 1
             }
         }
         return labels
     }
+
+    /// Which of 4 dots a position in dots falls on (its dot modulo 4).
+    static func dotPhase(_ v: Double) -> Int { ((BrailleCanvas.dot(v) % 4) + 4) % 4 }
 
     /// Largest places first, a dot at each and its name to the right, never overlapping.
     static func placeCities(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources, ascii: Bool)
@@ -211,12 +221,12 @@ public enum Renderer {
         for i in places.cities.indices where candidates < 4000 {
             var dx = places.x[i] - c.x
             dx -= dx.rounded()
-            let x = dx * ws + halfW
-            let y = (places.y[i] - c.y) * ws + halfH
-            guard x >= 0, y >= 0, x < view.size.widthDots, y < view.size.heightDots else { continue }
+            let x = BrailleCanvas.dot(dx * ws + halfW)
+            let y = BrailleCanvas.dot((places.y[i] - c.y) * ws + halfH)
+            guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
             candidates += 1
-            let col = Int(x / 2)
-            let row = Int(y / 4)
+            let col = x / 2
+            let row = y / 4
             let name = names[i]
             let end = col + 1 + name.count
             guard end < cols else { continue }
@@ -231,7 +241,7 @@ public enum Renderer {
             for r in max(0, row - 1)...min(rows - 1, row + 1) {
                 for cc in lo...hi { taken[r * cols + cc] = true }
             }
-            canvas.set(x: Int(x), y: Int(y), role: .city)
+            canvas.set(x: x, y: y, role: .city)
             out.append((name, col + 1, row, .cityLabel))
             if out.count >= maxLabels { break }
         }
