@@ -62,3 +62,55 @@ static inline int termmap_stdin_hung_up(void) {
     if (poll(&p, 1, 0) < 0) return 0;
     return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
+
+// Moves the contents of screen rows [top, bottom) sideways by `by` columns (negative: to the left) with
+// the terminal's own delete- or insert-character command (terminfo dch, ich), and makes the same change
+// in curscr, ncurses' copy of what the terminal shows. The next doupdate then sends only the cells that
+// differ from the moved picture: a pan sideways costs the new columns instead of every cell, which
+// ncurses alone cannot do (it moves lines, never columns). Returns 0, having sent nothing, when the
+// terminal has no such command.
+#include <stdio.h>
+#include <stdlib.h>
+static inline int termmap_shift_columns(int top, int bottom, int by) {
+    const char *cap = tigetstr(by < 0 ? "dch" : "ich");
+    int width = getmaxx(curscr);
+    int n = by < 0 ? -by : by;
+    if (cap == NULL || cap == (char *)-1 || n == 0 || n >= width || top < 0 || bottom > getmaxy(curscr)) return 0;
+    cchar_t *line = calloc((size_t)width, sizeof(cchar_t));
+    cchar_t *blanks = calloc((size_t)n, sizeof(cchar_t));
+    if (line == NULL || blanks == NULL) { free(line); free(blanks); return 0; }
+    wchar_t space[2] = {L' ', 0};
+    for (int i = 0; i < n; i++) setcchar(&blanks[i], space, A_NORMAL, 0, NULL);
+    // Cells the terminal opens up take the current background colour (bce): make it the default.
+    vidattr(A_NORMAL);
+    int fromRow = -1, fromCol = -1;  // unknown: the first move is absolute
+    for (int row = top; row < bottom; row++) {
+        mvcur(fromRow, fromCol, row, 0);
+        putp(tiparm(cap, n));
+        fromRow = row;
+        fromCol = 0;
+        if (by < 0) {  // delete n at the left: the rest moves left, blanks come in at the right
+            mvwin_wchnstr(curscr, row, n, line, width - n);
+            mvwadd_wchnstr(curscr, row, 0, line, width - n);
+            mvwadd_wchnstr(curscr, row, width - n, blanks, n);
+        } else {  // insert n at the left: the rest moves right, the last n fall off
+            mvwin_wchnstr(curscr, row, 0, line, width - n);
+            mvwadd_wchnstr(curscr, row, n, line, width - n);
+            mvwadd_wchnstr(curscr, row, 0, blanks, n);
+        }
+    }
+    free(line);
+    free(blanks);
+    // mvcur, putp and vidattr write through stdio, not through ncurses' own buffer (which doupdate
+    // has emptied): flush now so that they reach the terminal before the next update.
+    fflush(stdout);
+    return 1;
+}
+
+// curscr, ncurses' copy of what the terminal shows, cell by cell. A blank's foreground colour cannot
+// be seen, so the screen may record a blank there as having the colour it is about to draw it with:
+// ncurses then sends nothing for it (it compares colours even of blanks).
+static inline int termmap_curscr_cell(int row, int col, cchar_t *out) { return mvwin_wch(curscr, row, col, out); }
+static inline void termmap_curscr_set(int row, int col, const cchar_t *c) { mvwadd_wchnstr(curscr, row, col, c, 1); }
+// Attributes that show on a blank cell.
+static inline attr_t termmap_a_visible_on_blank(void) { return A_REVERSE | A_UNDERLINE | A_STANDOUT | A_BLINK; }

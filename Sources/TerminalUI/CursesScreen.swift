@@ -105,35 +105,52 @@ public final class CursesScreen: Screen {
         }
     }
 
-    public func present(_ frame: Frame, fullRepaint: Bool) {
+    public func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?) {
         guard !closed else { return }
         let win = termmap_stdscr()
-        if fullRepaint { termmap_force_full_repaint() }
+        if fullRepaint {
+            termmap_force_full_repaint()
+        } else if let shift, shift.columns != 0, shift.rows == 0 {
+            // Lines that moved up or down ncurses finds itself (idlok); columns it cannot move.
+            let rows = shift.mapRows.clamped(to: 0..<Int(getmaxy(win)))
+            _ = termmap_shift_columns(Int32(rows.lowerBound), Int32(rows.upperBound), Int32(shift.columns))
+        }
         let rows = min(frame.rows, Int(getmaxy(win)))
         let cols = min(frame.cols, Int(getmaxx(win)))
         var cell = cchar_t()
         var chars: [wchar_t] = [0, 0]  // one glyph and its terminator, reused for every cell
+        struct TerminalStyle: Equatable {
+            var attr: attr_t
+            var pair: Int16
+        }
+        let plain = TerminalStyle(attr: 0, pair: 0)
+        // Blanks already on screen take the style they are about to be drawn with, so that ncurses sends
+        // nothing for them; not when lines moved up or down, which ncurses finds by comparing whole
+        // lines (a line changed in place would no longer match its moved copy).
+        let adoptBlanks = !fullRepaint && (shift?.rows ?? 0) == 0
+        var styles = [TerminalStyle?](repeating: nil, count: cols)
         for row in 0..<rows {
-            // A blank cell's foreground is invisible: it takes its left neighbour's style, so the
-            // terminal is not sent a colour change for every space between two dots.
-            var previous: (attr: attr_t, pair: Int16)?
             for col in 0..<cols {
                 let c = frame[col, row]
-                var attr: attr_t = 0
-                var pair: Int16 = 0
-                if depth != .none {
-                    pair = Self.pairNumber(c.role, shaded: c.shaded)
-                    if depth == .ansi16, Palette.sgr16(c.role) >= 90 { attr |= termmap_a_bold() }
-                    if c.glyph == " ", !c.shaded, c.role == .plain, let p = previous {
-                        (attr, pair) = p
-                    }
-                    previous = (attr, pair)
-                } else if c.role == .status || c.role == .help {
-                    attr |= termmap_a_reverse()
+                if depth == .none {
+                    styles[col] =
+                        c.role == .status || c.role == .help ? TerminalStyle(attr: termmap_a_reverse(), pair: 0) : plain
+                } else if c.glyph == " ", !c.shaded, c.role == .plain {
+                    styles[col] = nil  // a blank: BlankStyling picks its style
+                } else {
+                    let bold = depth == .ansi16 && Palette.sgr16(c.role) >= 90
+                    styles[col] = TerminalStyle(
+                        attr: bold ? termmap_a_bold() : 0, pair: Self.pairNumber(c.role, shaded: c.shaded))
                 }
-                let scalar = c.glyph.unicodeScalars.first.map { unicode || $0.isASCII ? $0 : "?" } ?? " "
+            }
+            let resolved = BlankStyling.resolve(styles, default: plain) { !Self.looksPlainOnBlank($0.attr, $0.pair) }
+            for col in 0..<cols {
+                let scalar = frame[col, row].glyph.unicodeScalars.first.map { unicode || $0.isASCII ? $0 : "?" } ?? " "
                 chars[0] = wchar_t(bitPattern: scalar.value)
-                setcchar(&cell, &chars, attr, pair, nil)
+                setcchar(&cell, &chars, resolved[col].attr, resolved[col].pair, nil)
+                if styles[col] == nil, adoptBlanks, Self.isPlainBlankOnScreen(row: row, col: col) {
+                    termmap_curscr_set(Int32(row), Int32(col), &cell)
+                }
                 // The bottom-right cell cannot be written without scrolling on some terminals: use insert.
                 if row == rows - 1 && col == cols - 1 {
                     wmove(win, Int32(row), Int32(col))
@@ -145,6 +162,24 @@ public final class CursesScreen: Screen {
         }
         wnoutrefresh(win)
         doupdate()
+    }
+
+    /// True when the terminal shows a blank at the cell whose look does not depend on its foreground:
+    /// a space, nothing that shows on a blank (reverse, underline), and a pair with the default
+    /// background (pair 0 or an unshaded one: `pairNumber` gives unshaded pairs odd numbers).
+    private static func isPlainBlankOnScreen(row: Int, col: Int) -> Bool {
+        var shown = cchar_t()
+        guard termmap_curscr_cell(Int32(row), Int32(col), &shown) == OK else { return false }
+        var text: [wchar_t] = [0, 0, 0, 0, 0, 0]
+        var attr: attr_t = 0
+        var pair: Int16 = 0
+        guard getcchar(&shown, &text, &attr, &pair, nil) == OK else { return false }
+        return text[0] == 32 && text[1] == 0 && looksPlainOnBlank(attr, pair)
+    }
+
+    /// True when a blank drawn with these attributes looks like any other plain blank.
+    private static func looksPlainOnBlank(_ attr: attr_t, _ pair: Int16) -> Bool {
+        attr & termmap_a_visible_on_blank() == 0 && (pair == 0 || pair % 2 == 1)
     }
 
     // MARK: Input

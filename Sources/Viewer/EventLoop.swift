@@ -6,8 +6,9 @@ public protocol Screen: AnyObject {
     var size: (cols: Int, rows: Int) { get }
     /// True when the terminal shows colours (the shade is then a background, not a stipple).
     var showsColor: Bool { get }
-    /// Shows a frame; `fullRepaint` redraws every cell (Ctrl-L).
-    func present(_ frame: Frame, fullRepaint: Bool)
+    /// Shows a frame; `fullRepaint` redraws every cell (Ctrl-L); `shift` says how the map moved since
+    /// the frame before, so that the terminal can move what it shows instead of redrawing it.
+    func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?)
     /// The next event, waiting at most `timeoutMilliseconds` (0: only what is already there); nil on timeout.
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
     /// True when the program was asked to end from outside (SIGTERM, SIGHUP, SIGINT).
@@ -29,10 +30,13 @@ public enum EventLoop {
     ) {
         var lastFrame = now()
         var lastInput = lastFrame
+        var drawn: ViewerState?
         func draw() {
             let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: screen.showsColor))
-            screen.present(frame, fullRepaint: state.fullRepaintRequested)
+            let shift = drawn.flatMap { ScreenShift.between($0, state) }
+            screen.present(frame, fullRepaint: state.fullRepaintRequested, shift: shift)
             state.fullRepaintRequested = false
+            drawn = state
         }
         let size = screen.size
         if size.cols != state.terminalCols || size.rows != state.terminalRows {

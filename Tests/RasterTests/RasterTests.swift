@@ -111,3 +111,25 @@ struct RasterTests {
         #expect(AnsiWriter.text(f, depth: .ansi16).hasPrefix("\u{1b}[0;36;44m⠁"))
     }
 }
+
+@Suite("Blank styling and dotted lines")
+struct BlankStylingTests {
+    @Test func blanksTakeTheStyleOnTheirLeft() {
+        // Style 6 stands for one with a background: a blank after it must not take it.
+        let row: [Int?] = [nil, nil, 3, nil, nil, 5, nil, 6, nil, 7]
+        let resolved = BlankStyling.resolve(row, default: 0) { $0 == 6 }
+        #expect(resolved == [0, 0, 3, 3, 3, 5, 5, 6, 0, 7])
+        #expect(BlankStyling.resolve([Int?](), default: 0) { _ in false } == [])
+    }
+
+    @Test func dottedLinePhaseAndSnap() {
+        var c = BrailleCanvas(cols: 4, rows: 1)
+        // Every 4th dot of a horizontal line, shifted by a phase of 1: dots at x = 3 and 7.
+        c.line(0, 0, 7, 0, role: .grid, every: 4, phase: 1)
+        #expect((0..<4).map { c.pattern(col: $0, row: 0) } == [0, 0x08, 0, 0x08])
+        // A point a hair below a dot boundary (the projection's rounding) falls in the upper dot row.
+        var d = BrailleCanvas(cols: 1, rows: 1)
+        d.line(0, 1 - 1e-9, 0, 1 - 1e-9, role: .grid)
+        #expect(d.pattern(col: 0, row: 0) == 0x02)
+    }
+}
