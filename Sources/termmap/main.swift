@@ -10,6 +10,11 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         guard let first = args.first else {
             return try InteractiveCommand.run([], environment: environment)
         }
+        // `termmap render --help` and the like: help wherever it is asked for, not an error.
+        if args.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(About.help)
+            return 0
+        }
         switch first {
         case "help" where args.dropFirst().first == "keys":
             print(Keymap.markdownTable)

@@ -114,6 +114,13 @@ struct CLITests {
         #expect(r.out.contains("Natural Earth"))
         #expect(r.out.contains("contains GeoNames data, CC BY 4.0"))
     }
+
+    @Test(arguments: [["render", "--help"], ["data", "-h"], ["--zoom", "3", "--help"]])
+    func helpAfterACommandIsHelp(args: [String]) throws {
+        let r = try runTermmap(args)
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("usage: termmap"))
+    }
 }
 
 @Suite("README stays true")
