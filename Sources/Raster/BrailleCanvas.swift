@@ -89,12 +89,15 @@ public struct BrailleCanvas: Sendable {
         guard lo <= hi else { return }
         let uMin = min(u0, u1)
         let uMax = max(u0, u1)
-        for i in lo...hi {
-            if every > 1, ((i + phase) % every + every) % every != 0 { continue }
+        // Dotted: start at the first index the pattern sets, then step over the skipped ones.
+        let step = max(1, every)
+        var i = lo + ((step - (lo + phase) % step) % step + step) % step
+        while i <= hi {
             // The column's centre, kept on the segment so that its end dots are its end points.
             let u = min(max(Double(i) + 0.5, uMin), uMax)
             let j = Self.dot(v0 + slope * (u - u0))
             if alongX { set(x: i, y: j, role: role) } else { set(x: j, y: i, role: role) }
+            i += step
         }
     }
 

@@ -221,8 +221,12 @@ public enum Renderer {
         for i in places.cities.indices where candidates < 4000 {
             var dx = places.x[i] - c.x
             dx -= dx.rounded()
-            let x = BrailleCanvas.dot(dx * ws + halfW)
-            let y = BrailleCanvas.dot((places.y[i] - c.y) * ws + halfH)
+            let xd = dx * ws + halfW
+            let yd = (places.y[i] - c.y) * ws + halfH
+            // Most places are off screen: reject them on the Doubles before any rounding.
+            guard xd > -1, yd > -1, xd < view.size.widthDots, yd < view.size.heightDots else { continue }
+            let x = BrailleCanvas.dot(xd)
+            let y = BrailleCanvas.dot(yd)
             guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
             candidates += 1
             let col = x / 2

@@ -95,7 +95,8 @@ func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frame
 
 /// Wall time of one whole process, from spawn to exit (posix_spawn + waitpid: Foundation's Process
 /// polls for the exit and would add tens of milliseconds).
-func runProcess(_ path: String, _ args: [String]) throws -> Double {
+/// Runs a program to its end: its wall time in milliseconds and its own peak resident memory in MB.
+func runProcess(_ path: String, _ args: [String]) throws -> (millis: Double, peakMegabytes: Double) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -109,22 +110,30 @@ func runProcess(_ path: String, _ args: [String]) throws -> Double {
         throw Failure(description: "cannot start \(path)")
     }
     var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    // wait4 gives this child's own peak; RUSAGE_CHILDREN would also count what ran before us in this
+    // process (`swift run` builds first, then execs the bench).
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
     let t1 = nowSeconds()
     guard status == 0 else { throw Failure(description: "\(path) \(args) exited with \(status)") }
-    return (t1 - t0) * 1000
-}
-
-func childrenPeakRSSMegabytes() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+    return ((t1 - t0) * 1000, Double(usage.ru_maxrss) / 1024)  // ru_maxrss is in kilobytes on Linux
 }
 
 // MARK: Bytes through a pty
 
-/// Bytes the viewer writes for a pan, a zoom step and a full repaint, in a 200×60 xterm-256color pty.
-func terminalBytes(binary: String, dataArgs: [String]) throws -> (pan: Int, panHorizontal: Int, zoom: Int, full: Int) {
+/// One key's cost on the wire: the bytes it made the viewer send, and the bytes of a full repaint
+/// (Ctrl-L) of the view it arrived at, which is what a terminal without minimal updates would get.
+struct StepBytes {
+    var name: String
+    var key: String
+    var bytes: Int
+    var repaint: Int
+    var percent: Double { 100 * Double(bytes) / Double(max(1, repaint)) }
+}
+
+/// Bytes the viewer writes for a pan in each direction and a zoom step, each followed by a full
+/// repaint of the view it reached, in a 200×60 xterm-256color pty (Europe at zoom 5, no animation).
+func terminalBytes(binary: String, dataArgs: [String]) throws -> [StepBytes] {
     var master: Int32 = -1
     var slave: Int32 = -1
     guard termmap_open_pty(200, 60, &master, &slave) == 0 else { throw Failure(description: "openpty failed") }
@@ -157,19 +166,17 @@ func terminalBytes(binary: String, dataArgs: [String]) throws -> (pan: Int, panH
     func send(_ s: String) { _ = s.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, s.utf8.count) } }
 
     _ = drain(quietMilliseconds: 1500)  // start-up and first paint
-    // A pan step down (the terminal can scroll lines) and one to the right (it cannot scroll columns).
-    send("j")
-    let pan = drain()
-    send("l")
-    let panHorizontal = drain()
-    send("+")
-    let zoom = drain()
-    send("\u{0c}")
-    let full = drain()
+    var steps: [StepBytes] = []
+    for (name, key) in [("pan down", "j"), ("pan up", "k"), ("pan right", "l"), ("pan left", "h"), ("zoom in", "+")] {
+        send(key)
+        let bytes = drain()
+        send("\u{0c}")
+        steps.append(StepBytes(name: name, key: key, bytes: bytes, repaint: drain()))
+    }
     send("q")
     _ = drain(quietMilliseconds: 500)
     p.waitUntilExit()
-    return (pan, panHorizontal, zoom, full)
+    return steps
 }
 
 // MARK: Main
@@ -224,29 +231,33 @@ func main() throws {
     let binary = try termmapBinary()
     let dataArgs = dataDir.map { ["--data", $0] } ?? []
     var processTimes: [Double] = []
+    var peak = 0.0
     for _ in 0..<20 {
-        processTimes.append(
-            try runProcess(binary, ["render", "--size", "200x60", "--center", "50,10", "--zoom", "4"] + dataArgs))
+        let run = try runProcess(binary, ["render", "--size", "200x60", "--center", "50,10", "--zoom", "4"] + dataArgs)
+        processTimes.append(run.millis)
+        peak = max(peak, run.peakMegabytes)
     }
     for scene in scenes where !scene.needsHighResolution || high != nil {
         var a =
             ["render", "--size", "400x120", "--center", "\(scene.lat),\(scene.lon)", "--zoom", "\(scene.zoom)"]
             + dataArgs
         if let r = scene.circleMeters { a += ["--circle", "--radius", "\(r)"] }
-        _ = try runProcess(binary, a)
+        peak = max(peak, try runProcess(binary, a).peakMegabytes)
     }
-    let peak = childrenPeakRSSMegabytes()
     let bytes = try terminalBytes(binary: binary, dataArgs: dataArgs)
 
     if json {
+        let stepJSON = bytes.map {
+            "{\"name\":\"\($0.name)\",\"key\":\"\($0.key)\",\"bytes\":\($0.bytes),\"fullRepaint\":\($0.repaint)}"
+        }
         let sceneJSON = rows.map {
             "{\"name\":\"\($0.0)\",\"cols\":\($0.1),\"rows\":\($0.2),\"medianMicros\":\(Int($0.3.rounded())),\"p99Micros\":\(Int($0.4.rounded()))}"
         }
         print(
             "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
                 + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
-                + "\"bytes\":{\"pan\":\(bytes.pan),\"panHorizontal\":\(bytes.panHorizontal),\"zoom\":\(bytes.zoom),"
-                + "\"fullRepaint\":\(bytes.full)}}")
+                + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
+                + "\"steps\":[\(stepJSON.joined(separator: ","))]}}")
         return
     }
     func f(_ v: Double, _ d: Int) -> String { CoordinateFormat.fixed(v, d) }
@@ -263,18 +274,14 @@ func main() throws {
     print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
     print("peak RSS of termmap render (all scenes):  \(f(peak, 1)) MB")
     print("")
-    let full = Double(max(1, bytes.full))
-    print("bytes to a 200x60 xterm-256color pty, Europe z5, animation off:")
-    print(
-        "  pan down (j)      \(bytes.pan)".padding(toLength: 28, withPad: " ", startingAt: 0)
-            + "\(f(100 * Double(bytes.pan) / full, 1)) % of a full repaint")
-    print(
-        "  pan right (l)     \(bytes.panHorizontal)".padding(toLength: 28, withPad: " ", startingAt: 0)
-            + "\(f(100 * Double(bytes.panHorizontal) / full, 1)) %")
-    print(
-        "  zoom in (+)       \(bytes.zoom)".padding(toLength: 28, withPad: " ", startingAt: 0)
-            + "\(f(100 * Double(bytes.zoom) / full, 1)) %")
-    print("  full repaint (^L) \(bytes.full)")
+    print("bytes to a 200x60 xterm-256color pty, Europe z5, animation off;")
+    print("each step against a full repaint (^L) of the view it reached:")
+    for b in bytes {
+        print(
+            "  \(b.name) (\(b.key))".padding(toLength: 18, withPad: " ", startingAt: 0) + "\(b.bytes)".leftPad(7)
+                + " of \(b.repaint)".padding(toLength: 10, withPad: " ", startingAt: 0) + f(b.percent, 1).leftPad(6)
+                + " %")
+    }
 }
 
 extension String {
