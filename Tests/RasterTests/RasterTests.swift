@@ -114,12 +114,14 @@ struct RasterTests {
 
 @Suite("Blank styling and dotted lines")
 struct BlankStylingTests {
-    @Test func blanksTakeTheStyleOnTheirLeft() {
-        // Style 6 stands for one with a background: a blank after it must not take it.
+    @Test func blanksTakeTheStyleOnTheirLeftOrOfTheFirstGlyph() {
+        // Style 6 stands for one with a background: a blank next to it must not take it.
+        let shows: (Int) -> Bool = { $0 == 6 }
         let row: [Int?] = [nil, nil, 3, nil, nil, 5, nil, 6, nil, 7]
-        let resolved = BlankStyling.resolve(row, default: 0) { $0 == 6 }
-        #expect(resolved == [0, 0, 3, 3, 3, 5, 5, 6, 0, 7])
-        #expect(BlankStyling.resolve([Int?](), default: 0) { _ in false } == [])
+        #expect(BlankStyling.resolve(row, default: 0, showsOnBlank: shows) == [3, 3, 3, 3, 3, 5, 5, 6, 0, 7])
+        #expect(BlankStyling.resolve([nil, 6, nil], default: 0, showsOnBlank: shows) == [0, 6, 0])
+        #expect(BlankStyling.resolve([nil, nil], default: 0, showsOnBlank: shows) == [0, 0])
+        #expect(BlankStyling.resolve([Int?](), default: 0, showsOnBlank: shows) == [])
     }
 
     @Test func dottedLinePhaseAndSnap() {
