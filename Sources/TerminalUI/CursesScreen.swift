@@ -119,36 +119,36 @@ public final class CursesScreen: Screen {
         let cols = min(frame.cols, Int(getmaxx(win)))
         var cell = cchar_t()
         var chars: [wchar_t] = [0, 0]  // one glyph and its terminator, reused for every cell
-        struct TerminalStyle: Equatable {
-            var attr: attr_t
-            var pair: Int16
-        }
         let plain = TerminalStyle(attr: 0, pair: 0)
         // Blanks already on screen take the style they are about to be drawn with, so that ncurses sends
         // nothing for them; not when lines moved up or down, which ncurses finds by comparing whole
         // lines (a line changed in place would no longer match its moved copy).
         let adoptBlanks = !fullRepaint && (shift?.rows ?? 0) == 0
-        var styles = [TerminalStyle?](repeating: nil, count: cols)
+        var styles = [TerminalStyle](repeating: plain, count: cols)
+        var isBlank = [Bool](repeating: false, count: cols)
         for row in 0..<rows {
             for col in 0..<cols {
                 let c = frame[col, row]
                 if depth == .none {
                     styles[col] =
                         c.role == .status || c.role == .help ? TerminalStyle(attr: termmap_a_reverse(), pair: 0) : plain
-                } else if c.glyph == " ", !c.shaded, c.role == .plain {
-                    styles[col] = nil  // a blank: BlankStyling picks its style
+                    isBlank[col] = false
                 } else {
                     let bold = depth == .ansi16 && Palette.sgr16(c.role) >= 90
-                    styles[col] = TerminalStyle(
-                        attr: bold ? termmap_a_bold() : 0, pair: Self.pairNumber(c.role, shaded: c.shaded))
+                    isBlank[col] = c.glyph == " " && c.role == .plain
+                    styles[col] =
+                        isBlank[col] && !c.shaded
+                        ? plain
+                        : TerminalStyle(
+                            attr: bold ? termmap_a_bold() : 0, pair: Self.pairNumber(c.role, shaded: c.shaded))
                 }
             }
-            let resolved = BlankStyling.resolve(styles, default: plain) { !Self.looksPlainOnBlank($0.attr, $0.pair) }
+            let resolved = BlankStyling.resolve(styles, isBlank: isBlank, look: Self.blankLook)
             for col in 0..<cols {
                 let scalar = frame[col, row].glyph.unicodeScalars.first.map { unicode || $0.isASCII ? $0 : "?" } ?? " "
                 chars[0] = wchar_t(bitPattern: scalar.value)
                 setcchar(&cell, &chars, resolved[col].attr, resolved[col].pair, nil)
-                if styles[col] == nil, adoptBlanks, Self.isPlainBlankOnScreen(row: row, col: col) {
+                if isBlank[col], adoptBlanks, Self.blankOnScreen(row: row, col: col) == Self.blankLook(resolved[col]) {
                     termmap_curscr_set(Int32(row), Int32(col), &cell)
                 }
                 // The bottom-right cell cannot be written without scrolling on some terminals: use insert.
@@ -164,22 +164,33 @@ public final class CursesScreen: Screen {
         doupdate()
     }
 
-    /// True when the terminal shows a blank at the cell whose look does not depend on its foreground:
-    /// a space, nothing that shows on a blank (reverse, underline), and a pair with the default
-    /// background (pair 0 or an unshaded one: `pairNumber` gives unshaded pairs odd numbers).
-    private static func isPlainBlankOnScreen(row: Int, col: Int) -> Bool {
+    /// A cell's attributes and colour pair as sent to ncurses.
+    struct TerminalStyle: Equatable {
+        var attr: attr_t
+        var pair: Int16
+    }
+
+    /// What a blank looks like in a style: the attributes that show on a blank (reverse, underline) and
+    /// whether it has the shade's background (`pairNumber` gives shaded pairs even numbers from 2).
+    struct BlankLook: Equatable {
+        var visibleAttributes: attr_t
+        var shaded: Bool
+    }
+
+    static func blankLook(_ style: TerminalStyle) -> BlankLook {
+        BlankLook(
+            visibleAttributes: style.attr & termmap_a_visible_on_blank(), shaded: style.pair > 0 && style.pair % 2 == 0)
+    }
+
+    /// How the blank the terminal shows at a cell looks, or nil when the cell is not a blank.
+    private static func blankOnScreen(row: Int, col: Int) -> BlankLook? {
         var shown = cchar_t()
-        guard termmap_curscr_cell(Int32(row), Int32(col), &shown) == OK else { return false }
+        guard termmap_curscr_cell(Int32(row), Int32(col), &shown) == OK else { return nil }
         var text: [wchar_t] = [0, 0, 0, 0, 0, 0]
         var attr: attr_t = 0
         var pair: Int16 = 0
-        guard getcchar(&shown, &text, &attr, &pair, nil) == OK else { return false }
-        return text[0] == 32 && text[1] == 0 && looksPlainOnBlank(attr, pair)
-    }
-
-    /// True when a blank drawn with these attributes looks like any other plain blank.
-    private static func looksPlainOnBlank(_ attr: attr_t, _ pair: Int16) -> Bool {
-        attr & termmap_a_visible_on_blank() == 0 && (pair == 0 || pair % 2 == 1)
+        guard getcchar(&shown, &text, &attr, &pair, nil) == OK, text[0] == 32, text[1] == 0 else { return nil }
+        return blankLook(TerminalStyle(attr: attr, pair: pair))
     }
 
     // MARK: Input

@@ -114,14 +114,17 @@ struct RasterTests {
 
 @Suite("Blank styling and dotted lines")
 struct BlankStylingTests {
-    @Test func blanksTakeTheStyleOnTheirLeftOrOfTheFirstGlyph() {
-        // Style 6 stands for one with a background: a blank next to it must not take it.
-        let shows: (Int) -> Bool = { $0 == 6 }
-        let row: [Int?] = [nil, nil, 3, nil, nil, 5, nil, 6, nil, 7]
-        #expect(BlankStyling.resolve(row, default: 0, showsOnBlank: shows) == [3, 3, 3, 3, 3, 5, 5, 6, 0, 7])
-        #expect(BlankStyling.resolve([nil, 6, nil], default: 0, showsOnBlank: shows) == [0, 6, 0])
-        #expect(BlankStyling.resolve([nil, nil], default: 0, showsOnBlank: shows) == [0, 0])
-        #expect(BlankStyling.resolve([Int?](), default: 0, showsOnBlank: shows) == [])
+    @Test func blanksBorrowAGlyphsStyleOnlyWhereABlankLooksTheSame() {
+        // Styles 0–9 have the default background, 10 and up the shade's: the look is the tens digit.
+        let look: (Int) -> Int = { $0 / 10 }
+        let styles = [0, 0, 3, 0, 0, 5, 0, 16, 0, 10, 7]
+        let blank = [true, true, false, true, true, false, true, false, true, true, false]
+        // Leading blanks take the first glyph's style; a plain blank after the shaded glyph 16 keeps its
+        // own; a shaded blank after it takes 16.
+        let expected = [3, 3, 3, 3, 3, 5, 5, 16, 0, 16, 7]
+        #expect(BlankStyling.resolve(styles, isBlank: blank, look: look) == expected)
+        #expect(BlankStyling.resolve([10, 0], isBlank: [true, true], look: look) == [10, 0])
+        #expect(BlankStyling.resolve([Int](), isBlank: [], look: look) == [])
     }
 
     @Test func dottedLinePhaseAndSnap() {
