@@ -119,29 +119,15 @@ public final class CursesScreen: Screen {
         let cols = min(frame.cols, Int(getmaxx(win)))
         var cell = cchar_t()
         var chars: [wchar_t] = [0, 0]  // one glyph and its terminator, reused for every cell
-        let plain = TerminalStyle(attr: 0, pair: 0)
         // Blanks already on screen take the style they are about to be drawn with, so that ncurses sends
         // nothing for them; not when lines moved up or down, which ncurses finds by comparing whole
         // lines (a line changed in place would no longer match its moved copy).
         let adoptBlanks = !fullRepaint && (shift?.rows ?? 0) == 0
-        var styles = [TerminalStyle](repeating: plain, count: cols)
+        var styles = [TerminalStyle](repeating: .plain, count: cols)
         var isBlank = [Bool](repeating: false, count: cols)
         for row in 0..<rows {
             for col in 0..<cols {
-                let c = frame[col, row]
-                if depth == .none {
-                    styles[col] =
-                        c.role == .status || c.role == .help ? TerminalStyle(attr: termmap_a_reverse(), pair: 0) : plain
-                    isBlank[col] = false
-                } else {
-                    let bold = depth == .ansi16 && Palette.sgr16(c.role) >= 90
-                    isBlank[col] = c.glyph == " " && c.role == .plain
-                    styles[col] =
-                        isBlank[col] && !c.shaded
-                        ? plain
-                        : TerminalStyle(
-                            attr: bold ? termmap_a_bold() : 0, pair: Self.pairNumber(c.role, shaded: c.shaded))
-                }
+                (styles[col], isBlank[col]) = style(of: frame[col, row])
             }
             let resolved = BlankStyling.resolve(styles, isBlank: isBlank, look: Self.blankLook)
             for col in 0..<cols {
@@ -168,6 +154,24 @@ public final class CursesScreen: Screen {
     struct TerminalStyle: Equatable {
         var attr: attr_t
         var pair: Int16
+        /// The terminal's default colours, no attributes.
+        static let plain = TerminalStyle(attr: 0, pair: 0)
+    }
+
+    /// How a cell is sent, and whether it is a blank whose foreground nobody sees (BlankStyling may
+    /// then lend it a neighbour's style). Without colour only the status and help lines are marked.
+    func style(of c: Cell) -> (TerminalStyle, isBlank: Bool) {
+        guard depth != .none else {
+            return (
+                c.role == .status || c.role == .help ? TerminalStyle(attr: termmap_a_reverse(), pair: 0) : .plain, false
+            )
+        }
+        let isBlank = c.glyph == " " && c.role == .plain
+        if isBlank && !c.shaded { return (.plain, true) }
+        let bold = depth == .ansi16 && Palette.sgr16(c.role) >= 90
+        return (
+            TerminalStyle(attr: bold ? termmap_a_bold() : 0, pair: Self.pairNumber(c.role, shaded: c.shaded)), isBlank
+        )
     }
 
     /// What a blank looks like in a style: the attributes that show on a blank (reverse, underline) and
