@@ -110,7 +110,13 @@ static inline int termmap_shift_columns(int top, int bottom, int by) {
 // curscr, ncurses' copy of what the terminal shows, cell by cell. A blank's foreground colour cannot
 // be seen, so the screen may record a blank there as having the colour it is about to draw it with:
 // ncurses then sends nothing for it (it compares colours even of blanks).
-static inline int termmap_curscr_cell(int row, int col, cchar_t *out) { return mvwin_wch(curscr, row, col, out); }
+// 1 when curscr shows a single space at (row, col), with the attributes and pair it was drawn in.
+static inline int termmap_curscr_space(int row, int col, attr_t *attr, short *pair) {
+    cchar_t shown;
+    wchar_t text[CCHARW_MAX + 1];
+    if (mvwin_wch(curscr, row, col, &shown) != OK || getcchar(&shown, text, attr, pair, NULL) != OK) return 0;
+    return text[0] == L' ' && text[1] == 0;
+}
 static inline void termmap_curscr_set(int row, int col, const cchar_t *c) { mvwadd_wchnstr(curscr, row, col, c, 1); }
 // Attributes that show on a blank cell.
 static inline attr_t termmap_a_visible_on_blank(void) { return A_REVERSE | A_UNDERLINE | A_STANDOUT | A_BLINK; }

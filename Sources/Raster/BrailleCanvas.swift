@@ -91,7 +91,8 @@ public struct BrailleCanvas: Sendable {
         let uMax = max(u0, u1)
         // Dotted: start at the first index the pattern sets, then step over the skipped ones.
         let step = max(1, every)
-        var i = lo + ((step - (lo + phase) % step) % step + step) % step
+        let offset = ((lo + phase) % step + step) % step  // how far lo is past a set dot
+        var i = offset == 0 ? lo : lo + step - offset
         while i <= hi {
             // The column's centre, kept on the segment so that its end dots are its end points.
             let u = min(max(Double(i) + 0.5, uMin), uMax)

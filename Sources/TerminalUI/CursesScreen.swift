@@ -187,13 +187,11 @@ public final class CursesScreen: Screen {
     }
 
     /// How the blank the terminal shows at a cell looks, or nil when the cell is not a blank.
+    /// Called for every blank of every frame, so it allocates nothing.
     private static func blankOnScreen(row: Int, col: Int) -> BlankLook? {
-        var shown = cchar_t()
-        guard termmap_curscr_cell(Int32(row), Int32(col), &shown) == OK else { return nil }
-        var text: [wchar_t] = [0, 0, 0, 0, 0, 0]
         var attr: attr_t = 0
         var pair: Int16 = 0
-        guard getcchar(&shown, &text, &attr, &pair, nil) == OK, text[0] == 32, text[1] == 0 else { return nil }
+        guard termmap_curscr_space(Int32(row), Int32(col), &attr, &pair) != 0 else { return nil }
         return blankLook(TerminalStyle(attr: attr, pair: pair))
     }
 
