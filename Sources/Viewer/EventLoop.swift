@@ -15,7 +15,15 @@ public protocol Screen: AnyObject {
     func stopRequested() -> Bool
 }
 
-/// The interactive loop: read events, update the state, present the newest frame.
+/// Why the event loop ended.
+public enum LoopEnding: Equatable, Sendable {
+    /// An update returned `Effect.quit` (`q`, Ctrl-C, the idle timeout).
+    case quit
+    /// The screen reported a stop request (a signal, the terminal hung up).
+    case stopRequested
+}
+
+/// The interactive loop: read events, update the state, carry out its effects, present the newest frame.
 public enum EventLoop {
     /// Milliseconds between frames while animating (30 per second: each zoom frame changes every cell,
     /// which over a slow SSH link is what costs).
@@ -23,51 +31,64 @@ public enum EventLoop {
     /// How long to wait for input when nothing moves (the idle timeout is checked at this rate).
     public static let idleMilliseconds = 250
 
-    /// Runs until `q`, a stop request, or `idleTimeout` seconds without input. `now` is the clock in seconds.
+    /// Runs until an update asks to quit or the screen asks to stop; after `idleTimeout` seconds
+    /// without input the loop sends `.idleTimeout`. `now` is the clock in seconds.
+    @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
         idleTimeout: Double? = nil
-    ) {
+    ) -> LoopEnding {
         var lastFrame = now()
         var lastInput = lastFrame
         var drawn: ViewerState?
+        var quit = false
+        var repaint = false
+        func apply(_ event: InputEvent) {
+            for effect in state.update(event, places: sources) {
+                switch effect {
+                case .quit: quit = true
+                case .repaint: repaint = true
+                }
+            }
+        }
         func draw() {
             let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: screen.showsColor))
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
-            screen.present(frame, fullRepaint: state.fullRepaintRequested, shift: shift)
-            state.fullRepaintRequested = false
+            screen.present(frame, fullRepaint: repaint, shift: shift)
+            repaint = false
             drawn = state
         }
         let size = screen.size
         if size.cols != state.terminalCols || size.rows != state.terminalRows {
-            Viewer.update(&state, .resize(cols: size.cols, rows: size.rows), places: sources)
+            apply(.resize(cols: size.cols, rows: size.rows))
         }
         draw()
-        while !state.quitRequested && !screen.stopRequested() {
+        while !quit {
+            if screen.stopRequested() { return .stopRequested }
             let animating = state.animation != nil
             let waiting = animating ? animationFrameMilliseconds : idleMilliseconds
             // An idle timeout with nothing to animate changes nothing on screen: no frame is drawn.
             var changed = animating
             if let event = screen.nextEvent(timeoutMilliseconds: waiting) {
                 changed = true
-                Viewer.update(&state, event, places: sources)
+                apply(event)
                 lastInput = now()
                 // Coalesce a burst: apply everything already waiting, then draw once.
                 var drained = 0
-                while !state.quitRequested, drained < 1000, let more = screen.nextEvent(timeoutMilliseconds: 0) {
-                    Viewer.update(&state, more, places: sources)
+                while !quit, drained < 1000, let more = screen.nextEvent(timeoutMilliseconds: 0) {
+                    apply(more)
                     drained += 1
                 }
             } else if let idleTimeout, now() - lastInput >= idleTimeout {
-                state.message = "idle for \(Int(idleTimeout / 60)) min: goodbye"
-                state.quitRequested = true
+                apply(.idleTimeout(seconds: idleTimeout))
             }
             let t = now()
             if state.animation != nil {
-                Viewer.update(&state, .tick(seconds: max(0, t - lastFrame)), places: sources)
+                apply(.tick(seconds: max(0, t - lastFrame)))
             }
             lastFrame = t
-            if changed && !state.quitRequested { draw() }
+            if changed && !quit { draw() }
         }
+        return .quit
     }
 }

@@ -94,10 +94,6 @@ public struct ViewerState: Equatable, Sendable {
     public var animationsEnabled = true
     /// The change being animated, if any.
     public var animation: ViewAnimation?
-    /// The user asked to quit.
-    public var quitRequested = false
-    /// The screen must be repainted in full (Ctrl-L).
-    public var fullRepaintRequested = false
 
     /// Rows under the map: the status line and the message line.
     public static let statusRows = 2

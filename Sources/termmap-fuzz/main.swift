@@ -80,8 +80,7 @@ func fuzzViewer(events: Int, seed: UInt64, sources: MapSources) -> Int {
     var checked = 0
     for i in 0..<events {
         let event = randomEvent(&r, state)
-        Viewer.update(&state, event, places: sources)
-        state.quitRequested = false
+        state.update(event, places: sources)  // effects (quit, repaint) end nothing here: the fuzz goes on
         let v = state.view
         let c = v.center
         guard c.latitude.isFinite, c.longitude.isFinite, abs(c.latitude) <= WebMercator.maxLatitude,

@@ -140,8 +140,7 @@ enum RenderCommand {
         let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)
         state.animationsEnabled = false
         for key in options.keys {
-            Viewer.update(&state, .key(key), places: sources)
-            if state.quitRequested { break }
+            if state.update(.key(key), places: sources).contains(.quit) { break }
         }
         if options.json {
             print(StateJSON.encode(state))

@@ -9,12 +9,14 @@ final class FakeScreen: Screen {
     var events: [InputEvent?]
     var presented: [Frame] = []
     var shifts: [ScreenShift?] = []
+    var fullRepaints: [Bool] = []
     init(_ events: [InputEvent?]) { self.events = events }
     var size: (cols: Int, rows: Int) { (80, 24) }
     var showsColor: Bool { false }
     func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?) {
         presented.append(frame)
         shifts.append(shift)
+        fullRepaints.append(fullRepaint)
     }
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
         // A zero timeout only takes what is already waiting: a scripted timeout is not consumed by it.
@@ -36,9 +38,10 @@ struct EventLoopTests {
     }
 
     /// Runs the loop on `screen` with a clock that advances `tick` seconds at each reading.
-    func run(_ state: inout ViewerState, _ screen: FakeScreen, tick: Double, idleTimeout: Double? = nil) {
+    @discardableResult
+    func run(_ state: inout ViewerState, _ screen: FakeScreen, tick: Double, idleTimeout: Double? = nil) -> LoopEnding {
         var clock = 0.0
-        EventLoop.run(
+        return EventLoop.run(
             &state, sources: nil, screen: screen,
             now: {
                 clock += tick
@@ -49,10 +52,10 @@ struct EventLoopTests {
     @Test func idleTimeoutsDrawNothingAndKeysDraw() throws {
         var state = try start()
         let screen = FakeScreen([nil, nil, nil, .key(.char("+")), nil, nil])
-        run(&state, screen, tick: 0.25)
+        let ending = run(&state, screen, tick: 0.25)
         // The first frame, then one for "+"; the four timeouts and the final "q" draw nothing.
         #expect(screen.presented.count == 2)
-        #expect(state.quitRequested)
+        #expect(ending == .quit)
         #expect(state.view.zoom > 3)
     }
 
@@ -67,10 +70,18 @@ struct EventLoopTests {
     @Test func idleTimeoutQuits() throws {
         var state = try start(animations: true)
         let screen = FakeScreen(Array(repeating: nil, count: 100))
-        run(&state, screen, tick: 1, idleTimeout: 10)
-        #expect(state.quitRequested)
+        #expect(run(&state, screen, tick: 1, idleTimeout: 10) == .quit)
         #expect(state.message.hasPrefix("idle"))
         #expect(screen.events.count > 80)
+    }
+
+    @Test func ctrlLRepaintsOnceAndQuitEndsTheLoop() throws {
+        var state = try start()
+        let screen = FakeScreen([.key(.ctrlL), nil, .key(.char("l")), nil, .key(.char("q")), .key(.char("+"))])
+        #expect(run(&state, screen, tick: 0.01) == .quit)
+        #expect(screen.fullRepaints == [false, true, false])
+        // The "+" after "q" was never read.
+        #expect(screen.events == [.key(.char("+"))])
     }
 
     @Test func aPanIsPresentedAsAShiftAndAZoomIsNot() throws {

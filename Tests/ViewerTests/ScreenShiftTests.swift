@@ -31,7 +31,7 @@ struct ScreenShiftTests {
         #expect(ScreenShift.between(start, try norway("L")) == nil)  // a whole view: nothing stays
         #expect(ScreenShift.between(start, try norway("?")) == nil)  // help covers the map
         var resized = try norway("l")
-        Viewer.update(&resized, .resize(cols: 100, rows: 40))
+        resized.update(.resize(cols: 100, rows: 40))
         #expect(ScreenShift.between(start, resized) == nil)
     }
 

@@ -64,7 +64,7 @@ func scripted(
         Issue.record("bad key script \(keys)")
         return state
     }
-    for key in script { Viewer.update(&state, .key(key), places: bundledSources) }
+    for key in script { state.update(.key(key), places: bundledSources) }
     return state
 }
 

@@ -111,23 +111,23 @@ struct ViewerLogicTests {
 
     @Test func animationInterpolatesAndAKeyFinishesIt() throws {
         var s = try ViewerState(cols: 100, rows: 30, center: Coordinate(latitude: 0, longitude: 0), zoom: 3)
-        Viewer.update(&s, .key(.char("+")))
+        s.update(.key(.char("+")))
         #expect(s.animation != nil)
         #expect(s.displayedView.zoom == 3)
-        Viewer.update(&s, .tick(seconds: 0.125))
+        s.update(.tick(seconds: 0.125))
         #expect(s.displayedView.zoom > 3 && s.displayedView.zoom < s.view.zoom)
         let target = s.view.zoom
-        Viewer.update(&s, .key(.char("+")))
+        s.update(.key(.char("+")))
         #expect(s.history.count == 2)
         #expect(s.history.last?.zoom == target)
-        Viewer.update(&s, .tick(seconds: 1))
+        s.update(.tick(seconds: 1))
         #expect(s.animation == nil && s.displayedView == s.view)
     }
 
     @Test func resizeKeepsCenterAndZoom() throws {
         var s = try state("")
         let before = s.view
-        Viewer.update(&s, .resize(cols: 80, rows: 24))
+        s.update(.resize(cols: 80, rows: 24))
         #expect(s.view.center == before.center && s.view.zoom == before.zoom)
         #expect(s.view.size.cols == 80 && s.view.size.rows == 22)
     }
@@ -136,7 +136,7 @@ struct ViewerLogicTests {
         var s = try state("")
         let p = DotPoint(x: 21, y: 30)  // cell (10, 7)
         let before = s.view.coordinate(at: p)
-        Viewer.update(&s, .mouse(.wheelUp(col: 10, row: 7)))
+        s.update(.mouse(.wheelUp(col: 10, row: 7)))
         let after = s.view.coordinate(at: p)
         #expect(abs(after.latitude - before.latitude) < 1e-9 && abs(after.longitude - before.longitude) < 1e-9)
         #expect(s.view.zoom > 5)
@@ -145,12 +145,12 @@ struct ViewerLogicTests {
     @Test func clickCentersThereAndOutsideTheMapDoesNothing() throws {
         var s = try state("")
         let target = s.view.coordinate(col: 10, row: 7)
-        Viewer.update(&s, .mouse(.click(col: 10, row: 7)))
+        s.update(.mouse(.click(col: 10, row: 7)))
         #expect(abs(s.view.center.latitude - target.latitude) < 1e-9)
         #expect(abs(s.view.center.longitude - target.longitude) < 1e-9)
         let before = s.view
-        Viewer.update(&s, .mouse(.click(col: 10, row: 29)))  // the status rows
-        Viewer.update(&s, .mouse(.wheelUp(col: -3, row: 500)))
+        s.update(.mouse(.click(col: 10, row: 29)))  // the status rows
+        s.update(.mouse(.wheelUp(col: -3, row: 500)))
         #expect(s.view == before)
     }
 
@@ -160,7 +160,7 @@ struct ViewerLogicTests {
         let text = screen(s).text
         #expect(text.contains("termmap keys"))
         #expect(text.contains("zoom in: seed 004"))
-        Viewer.update(&s, .key(.escape))
+        s.update(.key(.escape))
         #expect(!s.showHelp)
     }
 
@@ -170,6 +170,20 @@ struct ViewerLogicTests {
         #expect(readme.contains(Keymap.markdownTable), "README key table is out of date: paste Keymap.markdownTable")
         // Every command has a key.
         for command in Command.allCases { #expect(Keymap.bindings.contains { $0.command == command }) }
+    }
+
+    @Test func effectsAreReturnedNotStored() throws {
+        var s = try state("")
+        #expect(s.update(.key(.char("+"))) == [])
+        #expect(s.update(.key(.ctrlL)) == [.repaint])
+        #expect(s.update(.key(.char("q"))) == [.quit])
+        #expect(s.update(.key(.ctrlC)) == [.quit])
+        // In a prompt Ctrl-C cancels the prompt, not the program.
+        #expect(s.update(.key(.char("z"))) == [])
+        #expect(s.update(.key(.ctrlC)) == [])
+        #expect(s.prompt == nil && s.message == "cancelled")
+        #expect(s.update(.idleTimeout(seconds: 600)) == [.quit])
+        #expect(s.message == "idle for 10 min: goodbye")
     }
 
     @Test func keyScripts() {
