@@ -18,8 +18,9 @@ let package = Package(
         .target(name: "Raster", dependencies: ["GeoCore"]),
         .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
 
-        // The only code that touches the terminal.
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "Viewer"]),
+        // The only code that touches the terminal; CTerminal holds the C that Swift cannot write.
+        .target(name: "CTerminal", dependencies: ["CNcursesw"], linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Viewer"]),
 
         .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Viewer", "TerminalUI"]),
 

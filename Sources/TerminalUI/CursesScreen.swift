@@ -1,4 +1,5 @@
 import CNcursesw
+import CTerminal
 import Foundation
 import Raster
 import Viewer

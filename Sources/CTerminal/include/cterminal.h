@@ -1,0 +1,47 @@
+#ifndef TERMMAP_CTERMINAL_H
+#define TERMMAP_CTERMINAL_H
+// The terminal code Swift cannot write itself: ncurses' C globals and macros, signal handlers,
+// and the column shift that edits ncurses' copy of the screen. TerminalUI is its only user.
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+
+// C globals and macros that Swift 6 cannot read safely or import.
+WINDOW *termmap_stdscr(void);
+int termmap_colors(void);
+attr_t termmap_a_reverse(void);
+attr_t termmap_a_bold(void);
+// Attributes that show on a blank cell (reverse, underline, standout, blink).
+attr_t termmap_a_visible_on_blank(void);
+
+// The mouse events termmap asks for, and what an event was.
+mmask_t termmap_mouse_mask(void);
+int termmap_is_click(mmask_t state);
+int termmap_is_wheel_up(mmask_t state);
+int termmap_is_wheel_down(mmask_t state);
+
+// SIGTERM, SIGHUP, SIGINT and SIGQUIT are recorded, not acted on: the event loop asks
+// termmap_take_signal, restores the terminal and exits. SIGPIPE is ignored, so that a dropped
+// terminal cannot kill the program half-way through restoring it.
+void termmap_install_signal_handlers(void);
+// The signal recorded since the last call, or 0.
+int termmap_take_signal(void);
+
+// newterm on stdout/stdin (Swift cannot reference the stdio globals); NULL for an unknown terminal.
+SCREEN *termmap_newterm(const char *term);
+// The next doupdate redraws every cell.
+void termmap_force_full_repaint(void);
+// 1 when the locale's character set is UTF-8 (braille can be shown).
+int termmap_locale_is_utf8(void);
+// 1 when the terminal has gone (an SSH connection dropped): reads would fail at once forever.
+int termmap_stdin_hung_up(void);
+
+// Moves screen rows [top, bottom) sideways by `by` columns (negative: to the left) with the
+// terminal's delete- or insert-character command, and makes the same change in curscr.
+// Returns 0, having sent nothing, when the terminal has no such command.
+int termmap_shift_columns(int top, int bottom, int by);
+
+// 1 when curscr shows a single space at (row, col), with the attributes and pair it was drawn in.
+int termmap_curscr_space(int row, int col, attr_t *attr, short *pair);
+// Records in curscr that (row, col) shows `c`.
+void termmap_curscr_set(int row, int col, const cchar_t *c);
+#endif
