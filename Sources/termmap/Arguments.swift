@@ -6,12 +6,21 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Options after the subcommand: `--flag`, `--name value` or `--name=value`, and plain operands.
 struct ParsedArguments {
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-    var operands: [String] = []
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+    /// The arguments that are not options.
+    private(set) var operands: [String] = []
 
-    /// Parses `args` against the options that take a value and the ones that do not.
-    init(_ args: [String], valued: Set<String>, flags allowedFlags: Set<String>) throws(UsageError) {
+    /// The value given for `option`, if any.
+    func value(_ option: OptionSpec) -> String? { values[option.name] }
+    /// True when the flag `option` was given.
+    func has(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
+
+    /// Parses `args` against the options `command` takes (`OptionTable`).
+    init(_ args: [String], for command: CommandName) throws(UsageError) {
+        let options = OptionTable.options(of: command)
+        let valued = Set(options.filter { $0.value != nil }.map(\.name))
+        let allowedFlags = Set(options.filter { $0.value == nil }.map(\.name))
         var i = 0
         while i < args.count {
             let arg = args[i]

@@ -14,13 +14,13 @@ enum DataCommands {
         let rest = Array(args.dropFirst())
         switch sub {
         case "pack":
-            let p = try ParsedArguments(rest, valued: ["lines", "cities", "out"], flags: [])
-            guard let lines = p.values["lines"], let out = p.values["out"], p.operands.isEmpty else {
+            let p = try ParsedArguments(rest, for: .pack)
+            guard let lines = p.value(.lines), let out = p.value(.out), p.operands.isEmpty else {
                 throw UsageError("data pack: needs --lines FILE --out FILE [--cities FILE]")
             }
             let polylines = try SourceReaders.rawLines(try readBytes(lines), name: lines)
             var cities: [City] = []
-            if let c = p.values["cities"] {
+            if let c = p.value(.cities) {
                 cities = try SourceReaders.citiesTSV(String(decoding: try readBytes(c), as: UTF8.self), name: c)
             }
             let bytes = MapAssetWriter.encode(polylines: polylines, cities: cities)
@@ -31,11 +31,11 @@ enum DataCommands {
             )
             return 0
         case "import-gshhg":
-            let p = try ParsedArguments(rest, valued: ["data"], flags: [])
+            let p = try ParsedArguments(rest, for: .importGSHHG)
             guard p.operands.count == 1 else {
                 throw UsageError("data import-gshhg: expected one PATH (gshhs_f.dat or its folder)")
             }
-            return try importGSHHG(p.operands[0], dataDir: p.values["data"], environment: environment)
+            return try importGSHHG(p.operands[0], dataDir: p.value(.data), environment: environment)
         default:
             throw UsageError("data: unknown subcommand '\(sub)' (expected 'pack' or 'import-gshhg')")
         }

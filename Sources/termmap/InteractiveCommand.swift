@@ -7,8 +7,7 @@ import Viewer
 /// `termmap [options]`: the interactive viewer in the terminal.
 enum InteractiveCommand {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let parsed = try ParsedArguments(
-            args, valued: StartupOptions.interactiveValued, flags: StartupOptions.interactiveFlags)
+        let parsed = try ParsedArguments(args, for: .viewer)
         let options = try StartupOptions(parsed)
         // Load the data before touching the terminal, so that a data error is a plain line.
         let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)

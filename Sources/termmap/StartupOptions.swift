@@ -21,16 +21,12 @@ struct StartupOptions {
     var kiosk = false
     var idleTimeoutMinutes: Double?
 
-    static let renderValued: Set<String> = ["size", "center", "zoom", "radius", "keys", "color", "data"]
-    static let renderFlags: Set<String> = ["circle", "json", "ascii"]
-    static let interactiveValued: Set<String> = ["center", "zoom", "radius", "color", "data", "idle-timeout"]
-    static let interactiveFlags: Set<String> = ["circle", "ascii", "no-animation", "kiosk"]
     /// Minutes a kiosk session may sit idle when no --idle-timeout is given.
     static let kioskDefaultIdleMinutes = 10.0
 
     init(_ p: ParsedArguments) throws(UsageError) {
         guard p.operands.isEmpty else { throw UsageError("unexpected argument '\(p.operands[0])' (see --help)") }
-        if let s = p.values["size"] {
+        if let s = p.value(.size) {
             let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 2000, r <= 1000
             else {
@@ -39,46 +35,46 @@ struct StartupOptions {
             cols = c
             rows = r
         }
-        if let s = p.values["center"] { center = try Self.value(s, of: "center", InputParsing.coordinate) }
-        if let s = p.values["zoom"] { zoom = try Self.value(s, of: "zoom", InputParsing.zoomLevel) }
-        if let s = p.values["radius"] { radius = try Self.value(s, of: "radius", InputParsing.radius) }
-        if let s = p.values["keys"] {
+        if let s = p.value(.center) { center = try Self.value(s, of: .center, InputParsing.coordinate) }
+        if let s = p.value(.zoom) { zoom = try Self.value(s, of: .zoom, InputParsing.zoomLevel) }
+        if let s = p.value(.radius) { radius = try Self.value(s, of: .radius, InputParsing.radius) }
+        if let s = p.value(.keys) {
             switch KeyScript.parse(s) {
             case .success(let k): keys = k
             case .failure(let e): throw UsageError(e.description)
             }
         }
-        if let c = p.values["color"] {
+        if let c = p.value(.color) {
             guard ["never", "always", "16", "256"].contains(c) else {
                 throw UsageError("--color '\(c)' must be never, always, 16 or 256")
             }
             color = c
         }
-        if let d = p.values["data"] {
+        if let d = p.value(.data) {
             guard !d.isEmpty else { throw UsageError("--data needs a folder") }
             dataDir = d
         }
-        if let t = p.values["idle-timeout"] {
+        if let t = p.value(.idleTimeout) {
             guard let minutes = InputParsing.number(t), minutes > 0, minutes <= 24 * 60 else {
                 throw UsageError("--idle-timeout '\(t)' must be minutes, more than 0 and at most 1440")
             }
             idleTimeoutMinutes = minutes
         }
-        kiosk = p.flags.contains("kiosk")
+        kiosk = p.has(.kiosk)
         if kiosk && idleTimeoutMinutes == nil { idleTimeoutMinutes = Self.kioskDefaultIdleMinutes }
-        circle = p.flags.contains("circle")
-        json = p.flags.contains("json")
-        ascii = p.flags.contains("ascii")
-        animations = !p.flags.contains("no-animation")
+        circle = p.has(.circle)
+        json = p.has(.json)
+        ascii = p.has(.ascii)
+        animations = !p.has(.noAnimation)
     }
 
     /// A parsed option value, or `--name 'text': why` as a usage error.
-    static func value<T>(_ text: String, of name: String, _ parse: (String) -> Result<T, InputError>) throws(UsageError)
-        -> T
+    static func value<T>(_ text: String, of option: OptionSpec, _ parse: (String) -> Result<T, InputError>)
+        throws(UsageError) -> T
     {
         switch parse(text) {
         case .success(let v): return v
-        case .failure(let e): throw UsageError("--\(name) '\(text)': \(e)")
+        case .failure(let e): throw UsageError("--\(option.name) '\(text)': \(e)")
         }
     }
 
@@ -134,7 +130,7 @@ enum DataLoading {
 /// `termmap render`: the screen or the state, printed without a terminal.
 enum RenderCommand {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let parsed = try ParsedArguments(args, valued: StartupOptions.renderValued, flags: StartupOptions.renderFlags)
+        let parsed = try ParsedArguments(args, for: .render)
         let options = try StartupOptions(parsed)
         var state = try options.initialState(cols: options.cols, rows: options.rows)
         let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)

@@ -12,15 +12,18 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         }
         // `termmap render --help` and the like: help wherever it is asked for, not an error.
         if args.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
-            print(About.help)
+            print(OptionTable.helpText)
             return 0
         }
         switch first {
         case "help" where args.dropFirst().first == "keys":
             print(Keymap.markdownTable)
             return 0
+        case "help" where args.dropFirst().first == "options":
+            print(OptionTable.markdownTable)
+            return 0
         case "--help", "-h", "help":
-            print(About.help)
+            print(OptionTable.helpText)
             return 0
         case "--version":
             print(About.version)

@@ -50,6 +50,19 @@ struct CLITests {
         #expect(r.err.hasPrefix("termmap: "))
     }
 
+    /// Options are per command (the option table): another command's option is unknown here.
+    @Test(arguments: [
+        (["render", "--kiosk"], "--kiosk"), (["render", "--no-animation"], "--no-animation"),
+        (["render", "--idle-timeout", "3"], "--idle-timeout"), (["--size", "80x24"], "--size"), (["--json"], "--json"),
+        (["--keys", "q"], "--keys"), (["render", "--out", "x"], "--out"),
+        (["data", "import-gshhg", "x", "--zoom", "3"], "--zoom"), (["data", "pack", "--data", "x"], "--data"),
+    ])
+    func anotherCommandsOptionIsUnknown(args: [String], option: String) throws {
+        let r = try runTermmap(args)
+        #expect(r.status == 2)
+        #expect(r.err == "termmap: unknown option '\(option)' (see --help)\n")
+    }
+
     @Test func renderPrintsTheScreenAtItsSize() throws {
         let r = try runTermmap(["render", "--size", "80x24", "--center", "33.777328,-84.397348", "--zoom", "14"])
         #expect(r.status == 0)
@@ -125,6 +138,25 @@ struct CLITests {
 
 @Suite("README stays true")
 struct ReadmeTests {
+    @Test func optionTableIsTheOneTheProgramParses() throws {
+        let r = try runTermmap(["help", "options"])
+        #expect(r.status == 0)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(r.out), "README option table is out of date: paste `termmap help options`")
+        // The table is what parsing accepts: each row's options work for the commands it names, and
+        // `--help` lists each of them.
+        let help = try runTermmap(["--help"]).out
+        let rows = r.out.split(separator: "\n").dropFirst(2)
+        #expect(rows.count >= 19)
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let usage = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            #expect(help.contains(usage), "--help lacks \(usage)")
+        }
+    }
+
     @Test func capturedFrameIsWhatRenderPrints() throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

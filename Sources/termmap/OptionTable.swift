@@ -1,0 +1,121 @@
+/// A command that takes options.
+enum CommandName: CaseIterable, Sendable {
+    case viewer, render, importGSHHG, pack
+    /// `--help`, `--version`, `--about`: given alone.
+    case general
+}
+
+/// One command-line option, declared once: parsing, `--help` and the README's option table all
+/// come from `OptionTable.all` (swift-argument-parser's shape without its package).
+struct OptionSpec: Equatable, Sendable {
+    /// The name after `--`.
+    let name: String
+    /// What the value looks like (`COLSxROWS`), or nil for a flag that takes none.
+    let value: String?
+    /// One line of help.
+    let help: String
+    /// The commands that take it.
+    let commands: [CommandName]
+
+    /// `--size COLSxROWS`.
+    var usage: String { "--" + name + (value.map { " " + $0 } ?? "") }
+}
+
+extension OptionSpec {
+    static let center = OptionSpec(
+        name: "center", value: "LAT,LON", help: "start there (default 0,0)", commands: [.viewer, .render])
+    static let zoom = OptionSpec(
+        name: "zoom", value: "Z", help: "start at zoom Z, 0–28, above 28 clamps (default 0)",
+        commands: [.viewer, .render])
+    static let circle = OptionSpec(
+        name: "circle", value: nil, help: "start with the inverted circle on", commands: [.viewer, .render])
+    static let radius = OptionSpec(
+        name: "radius", value: "R", help: "circle radius: 500, 2km, 1.5mi, 800ft (default 500 m, the seed's)",
+        commands: [.viewer, .render])
+    static let ascii = OptionSpec(
+        name: "ascii", value: nil, help: "ASCII glyphs instead of braille", commands: [.viewer, .render])
+    static let color = OptionSpec(
+        name: "color", value: "WHEN", help: "never, always, 16 or 256 (default: as the terminal and NO_COLOR say)",
+        commands: [.viewer, .render])
+    static let data = OptionSpec(
+        name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
+        commands: [.viewer, .render, .importGSHHG])
+    static let noAnimation = OptionSpec(
+        name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer])
+    static let kiosk = OptionSpec(
+        name: "kiosk", value: nil, help: "shared demo account: welcome line, 10 min idle timeout, --data fixed",
+        commands: [.viewer])
+    static let idleTimeout = OptionSpec(
+        name: "idle-timeout", value: "M", help: "quit after M minutes without a key", commands: [.viewer])
+    static let size = OptionSpec(
+        name: "size", value: "COLSxROWS", help: "screen size (default 100x30)", commands: [.render])
+    static let keys = OptionSpec(
+        name: "keys", value: "KEYS", help: "replay keys first, e.g. 'z14<Enter>c+'", commands: [.render])
+    static let json = OptionSpec(
+        name: "json", value: nil, help: "print the state as JSON instead of the screen", commands: [.render])
+    static let lines = OptionSpec(
+        name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack])
+    static let cities = OptionSpec(name: "cities", value: "FILE", help: "places to pack (TSV)", commands: [.pack])
+    static let out = OptionSpec(name: "out", value: "FILE", help: "the data file to write", commands: [.pack])
+    static let help = OptionSpec(name: "help", value: nil, help: "this text", commands: [.general])
+    static let version = OptionSpec(name: "version", value: nil, help: "the version", commands: [.general])
+    static let about = OptionSpec(name: "about", value: nil, help: "data sources and licences", commands: [.general])
+}
+
+/// Every option, in help order.
+enum OptionTable {
+    static let all: [OptionSpec] = [
+        .center, .zoom, .circle, .radius, .ascii, .color, .data, .noAnimation, .kiosk, .idleTimeout, .size, .keys,
+        .json, .lines, .cities, .out, .help, .version, .about,
+    ]
+
+    /// The options `command` takes.
+    static func options(of command: CommandName) -> [OptionSpec] { all.filter { $0.commands.contains(command) } }
+
+    /// The usage text of `--help`.
+    static var helpText: String {
+        var lines = [
+            "usage: termmap [options]                 open the interactive viewer",
+            "       termmap render [options]          print the screen (or --json state) without a terminal",
+            "       termmap data import-gshhg PATH    import GSHHG shorelines into the user data folder",
+            "       termmap data pack --lines F --out F [--cities F]   build a data file",
+            "       termmap help keys | help options  the key or option table as Markdown",
+            "       termmap --about | --help | --version",
+        ]
+        let width = all.map(\.usage.count).max() ?? 0
+        var group: [CommandName]?
+        for option in all {
+            if option.commands != group {
+                group = option.commands
+                lines += ["", groupTitle(option.commands) + ":"]
+            }
+            lines.append("  " + option.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The README's option table (Markdown), made from the same declarations.
+    static var markdownTable: String {
+        var lines = ["| option | for | what |", "|---|---|---|"]
+        for option in all {
+            lines.append("| `\(option.usage)` | \(groupTitle(option.commands)) | \(option.help) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `viewer and render`, `render only`, `data import-gshhg`…
+    static func groupTitle(_ commands: [CommandName]) -> String {
+        func title(_ c: CommandName) -> String {
+            switch c {
+            case .viewer: return "viewer"
+            case .render: return "render"
+            case .importGSHHG: return "data import-gshhg"
+            case .pack: return "data pack"
+            case .general: return "general"
+            }
+        }
+        if commands == [.viewer] || commands == [.render] { return title(commands[0]) + " only" }
+        if commands.count == 1 { return title(commands[0]) }
+        return commands.dropLast().map(title).joined(separator: ", ") + " and " + title(commands[commands.count - 1])
+    }
+}
