@@ -1,69 +1,114 @@
+import Foundation
 import GeoCore
 
-/// The state as JSON for `termmap render --json`, with full double precision.
+/// The state as JSON for `termmap render --json`: Foundation's encoder, keys sorted, every number
+/// in full precision (the shortest text that reads back to the same Double).
 public enum StateJSON {
     /// The document: center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message.
-    public static func encode(_ state: ViewerState) -> String {
-        let v = state.view
-        let r = v.region
-        let b = v.bounds
-        var circle = "null"
-        if let c = state.circle {
-            circle =
-                "{\"center\":\(coordinate(c.circle.center)),\"radiusMeters\":\(number(c.circle.radiusMeters)),"
-                + "\"ratio\":\(number(c.ratio))}"
+    public static func encode(_ state: ViewerState) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(Document(state)), as: UTF8.self)
+    }
+
+    struct LatLon: Encodable {
+        var lat: Double
+        var lon: Double
+        init(_ c: Coordinate) {
+            lat = c.latitude
+            lon = c.longitude
         }
-        var last = "null"
-        if let a = state.lastAction {
-            last =
-                "{\"name\":\(string(a.name)),\"zoomBefore\":\(number(a.zoomBefore)),"
-                + "\"zoomAfter\":\(number(a.zoomAfter)),\"fallback\":\(a.fallback)}"
-        }
-        return "{"
-            + "\"center\":\(coordinate(v.center)),"
-            + "\"zoom\":\(number(v.zoom)),"
-            + "\"terminal\":{\"cols\":\(state.terminalCols),\"rows\":\(state.terminalRows)},"
-            + "\"map\":{\"cols\":\(v.size.cols),\"rows\":\(v.size.rows),\"dotsPerCell\":[2,4]},"
-            + "\"region\":{\"center\":\(coordinate(r.center)),\"span\":{\"latitudeDelta\":\(number(r.span.latitudeDelta)),"
-            + "\"longitudeDelta\":\(number(r.span.longitudeDelta))}},"
-            + "\"bounds\":{\"north\":\(number(b.north)),\"south\":\(number(b.south)),\"west\":\(number(b.west)),"
-            + "\"east\":\(number(b.east))},"
-            + "\"metersPerDot\":\(number(v.metersPerDot)),"
-            + "\"circle\":\(circle),"
-            + "\"lastAction\":\(last),"
-            + "\"message\":\(string(state.message))"
-            + "}"
     }
 
-    static func coordinate(_ c: Coordinate) -> String {
-        "{\"lat\":\(number(c.latitude)),\"lon\":\(number(c.longitude))}"
+    struct Cells: Encodable {
+        var cols: Int
+        var rows: Int
     }
 
-    /// Swift's shortest round-trip form, valid JSON for every finite value.
-    static func number(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return "\(v)"
+    struct MapArea: Encodable {
+        var cols: Int
+        var rows: Int
+        var dotsPerCell = [ViewSize.dotsPerCellX, ViewSize.dotsPerCellY]
     }
 
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
+    struct Span: Encodable {
+        var latitudeDelta: Double
+        var longitudeDelta: Double
+    }
+
+    struct Region: Encodable {
+        var center: LatLon
+        var span: Span
+    }
+
+    struct Bounds: Encodable {
+        var north, south, west, east: Double
+    }
+
+    struct Circle: Encodable {
+        var center: LatLon
+        var radiusMeters: Double
+        var ratio: Double
+    }
+
+    struct Action: Encodable {
+        var name: String
+        var zoomBefore: Double
+        var zoomAfter: Double
+        var fallback: Bool
+    }
+
+    struct Document: Encodable {
+        var center: LatLon
+        var zoom: Double
+        var terminal: Cells
+        var map: MapArea
+        var region: Region
+        var bounds: Bounds
+        var metersPerDot: Double
+        var circle: Circle?
+        var lastAction: Action?
+        var message: String
+
+        init(_ state: ViewerState) {
+            let v = state.view
+            let r = v.region
+            let b = v.bounds
+            center = LatLon(v.center)
+            zoom = v.zoom
+            terminal = Cells(cols: state.terminalCols, rows: state.terminalRows)
+            map = MapArea(cols: v.size.cols, rows: v.size.rows)
+            region = Region(
+                center: LatLon(r.center),
+                span: Span(latitudeDelta: r.span.latitudeDelta, longitudeDelta: r.span.longitudeDelta))
+            bounds = Bounds(north: b.north, south: b.south, west: b.west, east: b.east)
+            metersPerDot = v.metersPerDot
+            circle = state.circle.map {
+                Circle(center: LatLon($0.circle.center), radiusMeters: $0.circle.radiusMeters, ratio: $0.ratio)
             }
+            lastAction = state.lastAction.map {
+                Action(name: $0.name, zoomBefore: $0.zoomBefore, zoomAfter: $0.zoomAfter, fallback: $0.fallback)
+            }
+            message = state.message
         }
-        return out + "\""
+
+        enum Key: String, CodingKey {
+            case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message
+        }
+
+        // Written out so that no circle and no last action are `null`, not missing keys.
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(center, forKey: .center)
+            try c.encode(zoom, forKey: .zoom)
+            try c.encode(terminal, forKey: .terminal)
+            try c.encode(map, forKey: .map)
+            try c.encode(region, forKey: .region)
+            try c.encode(bounds, forKey: .bounds)
+            try c.encode(metersPerDot, forKey: .metersPerDot)
+            try c.encode(circle, forKey: .circle)
+            try c.encode(lastAction, forKey: .lastAction)
+            try c.encode(message, forKey: .message)
+        }
     }
 }

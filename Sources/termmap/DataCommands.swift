@@ -84,15 +84,11 @@ enum DataCommands {
         return [UInt8](data)
     }
 
+    /// Writes the whole file or nothing: Foundation's atomic write puts the bytes in a temporary file
+    /// beside the target and renames it, so a reader never sees half a file.
     static func write(_ bytes: [UInt8], to path: String) throws {
-        // Write beside the target, then rename: a reader never sees half a file.
-        let temp = path + ".partial"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(bytes)) else {
-            throw DataFailure("\(path): cannot write the file")
-        }
         do {
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: temp, toPath: path)
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw DataFailure("\(path): cannot write the file (\((error as NSError).localizedDescription))")
         }

@@ -139,7 +139,7 @@ enum RenderCommand {
             if state.update(.key(key), places: sources).contains(.quit) { break }
         }
         if options.json {
-            print(StateJSON.encode(state))
+            print(try StateJSON.encode(state))
             return 0
         }
         let depth = colorDepth(options.color, environment: environment)
