@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "termmap", targets: ["termmap"]),
         .executable(name: "termmap-bench", targets: ["termmap-bench"]),
     ],
+    // Each target lists exactly the targets its files import.
     targets: [
         // C boundaries: Debian's -dev packages through module maps (no pkgConfig, see README).
         .systemLibrary(name: "CProj", path: "Sources/CProj", providers: [.apt(["libproj-dev"]), .brew(["proj"])]),
@@ -15,25 +16,26 @@ let package = Package(
         // Pure libraries.
         .target(name: "GeoCore", dependencies: ["CProj"]),
         .target(name: "MapData", dependencies: ["GeoCore"]),
-        .target(name: "Raster", dependencies: ["GeoCore"]),
+        .target(name: "Raster"),
         .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
 
         // The only code that touches the terminal; CTerminal holds the C that Swift cannot write.
         .target(name: "CTerminal", dependencies: ["CNcursesw"], linkerSettings: [.linkedLibrary("ncursesw")]),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Viewer"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Raster", "Viewer"]),
 
-        .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Viewer", "TerminalUI"]),
+        .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Raster", "Viewer", "TerminalUI"]),
 
-        // Benchmark: frame times, start-up, memory, bytes sent to a terminal (issue: performance budget).
+        // Benchmark: frame times, start-up, memory, bytes sent to a terminal.
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
-        .executableTarget(name: "termmap-bench", dependencies: ["GeoCore", "MapData", "Raster", "Viewer", "CPty"]),
+        .executableTarget(name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
-        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Raster", "Viewer"]),
+        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapDataTests", dependencies: ["MapData", "GeoCore"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Raster", "MapData", "GeoCore"], exclude: ["Snapshots"]),
+        .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData"]),
+        .testTarget(name: "ViewerTests", dependencies: ["GeoCore", "MapData", "Raster", "Viewer"], exclude: ["Snapshots"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        // Runs the built binary (the dependency builds it first).
         .testTarget(name: "CLITests", dependencies: ["termmap"]),
     ],
     swiftLanguageModes: [.v6]

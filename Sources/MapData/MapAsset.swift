@@ -206,14 +206,16 @@ public final class MapAsset: Sendable {
     public static func resealed(_ bytes: [UInt8]) -> [UInt8]? {
         guard bytes.count >= MapAssetFormat.headerSize else { return nil }
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-        let dataOffset = u32(28)
-        let cityOffset = u32(36)
+        let dataOffset = u32(MapAssetFormat.HeaderField.dataOffset)
+        let cityOffset = u32(MapAssetFormat.HeaderField.cityOffset)
         guard dataOffset >= MapAssetFormat.headerSize, dataOffset <= cityOffset, cityOffset <= bytes.count else {
             return nil
         }
         var out = bytes
         let crc = metadataChecksum(bytes, dataOffset: dataOffset, cityOffset: cityOffset)
-        for i in 0..<4 { out[44 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
+        for i in 0..<4 {
+            out[MapAssetFormat.HeaderField.checksum + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i)))
+        }
         return out
     }
 
@@ -227,8 +229,9 @@ public final class MapAsset: Sendable {
     }
 
     static func metadataChecksum(_ raw: UnsafeRawBufferPointer, dataOffset: Int, cityOffset: Int) -> UInt32 {
-        var crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<44]))
-        crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[48..<dataOffset]))
+        let f = MapAssetFormat.self
+        var crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<f.HeaderField.checksum]))
+        crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[f.headerSize..<dataOffset]))
         return CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[cityOffset..<raw.count]))
     }
 

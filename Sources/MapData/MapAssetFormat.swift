@@ -8,6 +8,32 @@ public enum MapAssetFormat {
     public static let version: UInt16 = 1
     /// Size of the fixed header.
     public static let headerSize = 48
+    /// Byte offsets of the header's fields (the header table of `assets/FORMAT.md`); each is a u32
+    /// but the version and header size (u16).
+    public enum HeaderField {
+        /// u16 version.
+        public static let version = 8
+        /// u16 header size.
+        public static let headerSize = 10
+        /// Flags (0).
+        public static let flags = 12
+        /// Level count L.
+        public static let levelCount = 16
+        /// Chunk count C.
+        public static let chunkCount = 20
+        /// Place count P.
+        public static let placeCount = 24
+        /// Where the chunk data starts.
+        public static let dataOffset = 28
+        /// Length of the chunk data.
+        public static let dataLength = 32
+        /// Where the city section starts.
+        public static let cityOffset = 36
+        /// Length of the city section.
+        public static let cityLength = 40
+        /// CRC-32 of the header before this field, the level table, the chunk index and the city section.
+        public static let checksum = 44
+    }
     /// Size of one level-table entry.
     public static let levelEntrySize = 16
     /// Size of one chunk-index entry.

@@ -28,3 +28,32 @@ public enum Formatting {
         return p
     }
 }
+
+/// Text forms of coordinates for the screen.
+public enum CoordinateFormat {
+    /// `33.77733°N 84.39735°W`.
+    public static func hemispheres(_ c: Coordinate, decimals: Int) -> String {
+        let ns = c.latitude < 0 ? "S" : "N"
+        let lon = WebMercator.wrapLongitude(c.longitude)
+        let ew = lon < 0 ? "W" : "E"
+        return "\(fixed(abs(c.latitude), decimals))°\(ns) \(fixed(abs(lon), decimals))°\(ew)"
+    }
+
+    /// A number with a fixed count of decimals, without Foundation's locale.
+    public static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+        var scale = 1.0
+        for _ in 0..<max(0, decimals) { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let negative = value < 0 && scaled != 0
+        if scaled >= 9e15 { return (negative ? "-" : "") + String(abs(value)) }
+        let whole = UInt64(scaled)
+        let unit = UInt64(scale)
+        var text = String(whole / unit)
+        if decimals > 0 {
+            let frac = String(whole % unit)
+            text += "." + String(repeating: "0", count: decimals - frac.count) + frac
+        }
+        return (negative ? "-" : "") + text
+    }
+}

@@ -44,7 +44,7 @@ public final class MapSources: CitySearching, Sendable {
     /// Place names as the glyph mode shows them, in `placesProjected` order (computed once per mode).
     func labelTexts(ascii: Bool) throws(MapDataError) -> [String] {
         if let l = cache.withLock({ $0.labels[ascii] }) { return l }
-        let names = try placesProjected().cities.map { TextStyle.display($0.name, ascii: ascii) }
+        let names = try placesProjected().cities.map { Transliteration.screenText($0.name, ascii: ascii) }
         cache.withLock { $0.labels[ascii] = names }
         return names
     }

@@ -12,6 +12,18 @@ public struct RenderOptions: Equatable, Sendable {
     public init(color: Bool) { self.color = color }
 }
 
+/// Text placed on the map: a grid label or a place name, from its first cell.
+struct MapLabel: Equatable {
+    /// What it says.
+    var text: String
+    /// Column of its first character.
+    var col: Int
+    /// Its row.
+    var row: Int
+    /// How it is styled.
+    var role: StyleRole
+}
+
 /// Turns a viewer state and map data into the screen: a pure function.
 public enum Renderer {
     /// The full terminal screen for `state`.
@@ -40,7 +52,7 @@ public enum Renderer {
             }
         }
         let labels = drawGraticule(&canvas, view)
-        var texts: [(String, Int, Int, StyleRole)] = labels
+        var texts: [MapLabel] = labels
         if let sources, let placed = try? placeCities(&canvas, view, sources, ascii: ascii) {
             texts += placed
         }
@@ -58,8 +70,8 @@ public enum Renderer {
                 frame[col, row] = Cell(glyph: glyph, role: p == 0 ? .plain : canvas.role(col: col, row: row))
             }
         }
-        for (text, col, row, role) in texts {
-            frame.write(TextStyle.display(text, ascii: ascii), col: col, row: row, role: role)
+        for label in texts {
+            frame.write(Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row, role: label.role)
         }
         if !shade.isEmpty {
             for row in 0..<mapRows {
@@ -149,7 +161,7 @@ public enum Renderer {
     }
 
     /// Dotted meridians and parallels with labels at the top and left edges.
-    static func drawGraticule(_ canvas: inout BrailleCanvas, _ view: MapView) -> [(String, Int, Int, StyleRole)] {
+    static func drawGraticule(_ canvas: inout BrailleCanvas, _ view: MapView) -> [MapLabel] {
         let s = Graticule.spacing(worldSize: view.worldSize)
         let b = view.bounds
         let c = view.centerPoint
@@ -158,7 +170,7 @@ public enum Renderer {
         let h = view.size.heightDots
         let top = max(0, (0 - c.y) * ws + h / 2)
         let bottom = min(h, (1 - c.y) * ws + h / 2)
-        var labels: [(String, Int, Int, StyleRole)] = []
+        var labels: [MapLabel] = []
         guard bottom > top else { return labels }
         // The dots of a dotted line sit at world positions (multiples of 4 dots from the world's corner),
         // so a pan moves them with the map instead of leaving them in place on the screen.
@@ -173,7 +185,8 @@ public enum Renderer {
                 let x = ((lon + 180) / 360 - c.x) * ws + w / 2
                 canvas.line(x, top, x, bottom, role: .grid, every: 4, phase: originY)
                 let text = Graticule.label(WebMercator.wrapLongitude(lon), spacing: s, positive: "E", negative: "W")
-                labels.append((text, BrailleCanvas.dot(x) / 2 + 1, BrailleCanvas.dot(top) / 4, .gridLabel))
+                labels.append(
+                    MapLabel(text: text, col: BrailleCanvas.dot(x) / 2 + 1, row: BrailleCanvas.dot(top) / 4, role: .gridLabel))
                 k += 1
             }
         }
@@ -187,10 +200,9 @@ public enum Renderer {
                 if abs(lat) < WebMercator.maxLatitude {
                     canvas.line(0, y, w, y, role: .grid, every: 4, phase: originX)
                     labels.append(
-                        (
-                            Graticule.label(lat, spacing: s, positive: "N", negative: "S"), 0,
-                            BrailleCanvas.dot(y) / 4, .gridLabel
-                        ))
+                        MapLabel(
+                            text: Graticule.label(lat, spacing: s, positive: "N", negative: "S"), col: 0,
+                            row: BrailleCanvas.dot(y) / 4, role: .gridLabel))
                 }
                 k += 1
             }
@@ -203,7 +215,7 @@ public enum Renderer {
 
     /// Largest places first, a dot at each and its name to the right, never overlapping.
     static func placeCities(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources, ascii: Bool)
-        throws(MapDataError) -> [(String, Int, Int, StyleRole)]
+        throws(MapDataError) -> [MapLabel]
     {
         let places = try sources.placesProjected()
         let names = try sources.labelTexts(ascii: ascii)
@@ -211,7 +223,7 @@ public enum Renderer {
         let rows = view.size.rows
         let maxLabels = max(3, cols * rows / 200)
         var taken = [Bool](repeating: false, count: cols * rows)
-        var out: [(String, Int, Int, StyleRole)] = []
+        var out: [MapLabel] = []
         let c = view.centerPoint
         let ws = view.worldSize
         let halfW = view.size.widthDots / 2
@@ -246,7 +258,7 @@ public enum Renderer {
                 for cc in lo...hi { taken[r * cols + cc] = true }
             }
             canvas.set(x: x, y: y, role: .city)
-            out.append((name, col + 1, row, .cityLabel))
+            out.append(MapLabel(text: name, col: col + 1, row: row, role: .cityLabel))
             if out.count >= maxLabels { break }
         }
         return out
@@ -271,7 +283,7 @@ public enum Renderer {
                     "│ " + String(body.prefix(width - 4)).padding(toLength: width - 4, withPad: " ", startingAt: 0)
                     + " │"
             }
-            frame.write(TextStyle.display(text, ascii: ascii), col: left, row: top + r, role: .help, keepShade: false)
+            frame.write(Transliteration.screenText(text, ascii: ascii), col: left, row: top + r, role: .help, keepShade: false)
         }
     }
 
@@ -290,18 +302,18 @@ public enum Renderer {
         if let c = state.circle { parts.append("circle \(Formatting.distance(c.circle.radiusMeters))") }
         parts.append(dataLabel)
         frame.write(
-            TextStyle.display(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow, role: .status)
+            Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow, role: .status)
         if let prompt = state.prompt {
             let text = prompt.kind.question + prompt.text + "_"
             // Keep the end of a long input visible.
             let shown = text.count > frame.cols ? String(text.suffix(frame.cols)) : text
-            frame.write(TextStyle.display(shown, ascii: ascii), col: 0, row: messageRow, role: .prompt)
+            frame.write(Transliteration.screenText(shown, ascii: ascii), col: 0, row: messageRow, role: .prompt)
         } else if let dataError {
-            frame.write(TextStyle.display(dataError, ascii: ascii), col: 0, row: messageRow, role: .error)
+            frame.write(Transliteration.screenText(dataError, ascii: ascii), col: 0, row: messageRow, role: .error)
         } else {
             let role: StyleRole = state.messageIsError ? .error : .message
             let text = state.message.isEmpty ? "? help  q quit" : state.message
-            frame.write(TextStyle.display(text, ascii: ascii), col: 0, row: messageRow, role: role)
+            frame.write(Transliteration.screenText(text, ascii: ascii), col: 0, row: messageRow, role: role)
         }
     }
 

@@ -52,7 +52,7 @@ public enum StateJSON {
     }
 
     struct Action: Encodable {
-        var name: String
+        var name: ActionName
         var zoomBefore: Double
         var zoomAfter: Double
         var fallback: Bool

@@ -119,7 +119,7 @@ extension ViewerState {
         let step = view.zoomButton(direction)
         commit(from: old)
         lastAction = LastAction(
-            name: direction == .zoomIn ? "zoomIn" : "zoomOut", zoomBefore: step.zoomBefore, zoomAfter: step.zoomAfter,
+            name: direction == .zoomIn ? .zoomIn : .zoomOut, zoomBefore: step.zoomBefore, zoomAfter: step.zoomAfter,
             fallback: step.usedFallback)
         let factor = direction == .zoomIn ? "×0.4" : "×3"
         var text =
@@ -143,7 +143,7 @@ extension ViewerState {
         let rows = (fy * Double(view.size.rows)).rounded()
         view.pan(dx: cols * Double(ViewSize.dotsPerCellX), dy: rows * Double(ViewSize.dotsPerCellY))
         commit(from: old, animate: false)
-        lastAction = LastAction(name: "pan", zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+        lastAction = LastAction(name: .pan, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage("pan to \(CoordinateFormat.hemispheres(view.center, decimals: 5))")
     }
 
@@ -153,7 +153,7 @@ extension ViewerState {
         let z = MapView.clampZoom(min(log2(s.widthDots / 256), log2(s.heightDots / 256)))
         _ = try? view.setCenter(Coordinate(latitude: 0, longitude: 0), zoomLevel: z)
         commit(from: old)
-        lastAction = LastAction(name: "world", zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+        lastAction = LastAction(name: .world, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage("whole world: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
     }
 
@@ -166,7 +166,7 @@ extension ViewerState {
         previous.resize(to: view.size)
         view = previous
         animation = animationsEnabled ? ViewAnimation(from: old, progress: 0) : nil
-        lastAction = LastAction(name: "undo", zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+        lastAction = LastAction(name: .undo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage("undo: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
     }
 
@@ -205,7 +205,7 @@ extension ViewerState {
         }
         commit(from: old)
         lastAction = LastAction(
-            name: "fitCircle", zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+            name: .fitCircle, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage(
             "fit circle \(Formatting.distance(overlay.circle.radiusMeters)): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
         )
@@ -287,7 +287,7 @@ extension ViewerState {
             let outcome = try view.setCenter(view.center, zoomLevel: z)
             commit(from: old)
             lastAction = LastAction(
-                name: "setZoom", zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+                name: .setZoom, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
             var text = "zoom level: \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
             if outcome.wasClamped { text += " (\(CoordinateFormat.fixed(z, 2)) clamped to 28, as the seed does)" }
             setMessage(text)
@@ -305,7 +305,7 @@ extension ViewerState {
             return
         }
         commit(from: old)
-        lastAction = LastAction(name: "goTo", zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+        lastAction = LastAction(name: .goTo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage("go to \(label)")
     }
 
@@ -329,7 +329,7 @@ extension ViewerState {
             view.setZoom(step.zoomAfter, around: p)
             commit(from: old, animate: false)
             lastAction = LastAction(
-                name: direction == .zoomIn ? "wheelIn" : "wheelOut", zoomBefore: old.zoom, zoomAfter: view.zoom,
+                name: direction == .zoomIn ? .wheelIn : .wheelOut, zoomBefore: old.zoom, zoomAfter: view.zoom,
                 fallback: step.usedFallback)
             setMessage(
                 "\(direction.rawValue) at pointer: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"

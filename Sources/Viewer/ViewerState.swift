@@ -42,10 +42,15 @@ public struct CircleOverlay: Equatable, Sendable {
     }
 }
 
+/// The view changes that `--json` reports as `lastAction.name`.
+public enum ActionName: String, Equatable, Sendable, Encodable {
+    case zoomIn, zoomOut, setZoom, fitCircle, pan, world, undo, goTo, wheelIn, wheelOut
+}
+
 /// What the last key did to the view, for the status line and `--json`.
 public struct LastAction: Equatable, Sendable {
-    /// The command's name (`zoomIn`, `setZoom`, `fitCircle`…).
-    public var name: String
+    /// Which change it was.
+    public var name: ActionName
     /// Zoom before.
     public var zoomBefore: Double
     /// Zoom after.

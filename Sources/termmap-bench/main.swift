@@ -2,7 +2,6 @@ import CPty
 import Foundation
 import GeoCore
 import MapData
-import Raster
 import Viewer
 
 // termmap-bench: frame time per scene, asset load, whole-process render, peak memory, and bytes

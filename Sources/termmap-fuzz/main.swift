@@ -1,7 +1,6 @@
 import Foundation
 import GeoCore
 import MapData
-import Raster
 import Viewer
 
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks) and of the map data
@@ -118,9 +117,10 @@ func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [
     func put(_ v: UInt32, at: Int) {
         for i in 0..<4 where at + i < b.count { b[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) }
     }
-    let levels = u32(16)
-    let chunks = u32(20)
-    let indexStart = 48 + 16 * levels
+    let f = MapAssetFormat.self
+    let levels = u32(f.HeaderField.levelCount)
+    let chunks = u32(f.HeaderField.chunkCount)
+    let indexStart = f.headerSize + f.levelEntrySize * levels
     let interesting: [UInt32] = [
         0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, UInt32(b.count), UInt32(b.count + 1), 36, 48,
     ]
@@ -135,18 +135,18 @@ func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [
     case .flips:
         for _ in 0..<(2 + r.below(30)) { b[r.below(b.count)] ^= UInt8(1 + r.below(255)) }
     case .headerField:
-        put(value(), at: 12 + 4 * r.below(8))
+        put(value(), at: f.HeaderField.flags + 4 * r.below(8))
         b = MapAsset.resealed(b) ?? b
     case .indexField:
-        put(value(), at: indexStart + 36 * r.below(chunks) + 4 * r.below(9))
+        put(value(), at: indexStart + f.chunkEntrySize * r.below(chunks) + 4 * r.below(9))
         b = MapAsset.resealed(b) ?? b
     case .levelField:
-        put(value(), at: 48 + 16 * r.below(levels) + 4 * r.below(4))
+        put(value(), at: f.headerSize + f.levelEntrySize * r.below(levels) + 4 * r.below(4))
         b = MapAsset.resealed(b) ?? b
     case .hugeCount:
         put(
             [0xFFFF_FFFF, 0x00FF_FFFF, UInt32(chunks * 2), UInt32(levels + 1)][r.below(4)],
-            at: [16, 20, 24][r.below(3)])
+            at: [f.HeaderField.levelCount, f.HeaderField.chunkCount, f.HeaderField.placeCount][r.below(3)])
         b = MapAsset.resealed(b) ?? b
     }
     return b

@@ -1,6 +1,4 @@
 import Foundation
-import GeoCore
-import MapData
 import TerminalUI
 import Viewer
 

@@ -1,7 +1,5 @@
 import Foundation
 import GeoCore
-import MapData
-import Raster
 import Viewer
 
 /// Options shared by `termmap` and `termmap render`, validated into typed values.
@@ -94,69 +92,6 @@ struct StartupOptions {
             return state
         } catch {
             throw UsageError(error.description)
-        }
-    }
-}
-
-/// Finds and loads the map data along the search path.
-enum DataLoading {
-    static func load(dataDir: String?, environment: [String: String]) throws -> MapSources {
-        let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
-        if let dataDir {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dataDir, isDirectory: &isDir), isDir.boolValue else {
-                throw DataFailure("--data \(dataDir): no such folder")
-            }
-        }
-        guard let worldPath = locator.find(DataLocator.worldFileName) else {
-            throw DataFailure(
-                "no \(DataLocator.worldFileName) found in: " + locator.directories.joined(separator: ", "))
-        }
-        let world = try MapAsset(path: worldPath)
-        var high: MapAsset?
-        if let hiPath = locator.find(DataLocator.highResolutionFileName) {
-            high = try MapAsset(path: hiPath)
-        }
-        return MapSources(world: world, highResolution: high)
-    }
-
-    /// This executable's path (from /proc on Linux, which `swift run` and symlinks do not fool).
-    static func executablePath() -> String {
-        if let p = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return p }
-        return CommandLine.arguments.first ?? "termmap"
-    }
-}
-
-/// `termmap render`: the screen or the state, printed without a terminal.
-enum RenderCommand {
-    static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let parsed = try ParsedArguments(args, for: .render)
-        let options = try StartupOptions(parsed)
-        var state = try options.initialState(cols: options.cols, rows: options.rows)
-        let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)
-        state.animationsEnabled = false
-        for key in options.keys {
-            if state.update(.key(key), places: sources).contains(.quit) { break }
-        }
-        if options.json {
-            print(try StateJSON.encode(state))
-            return 0
-        }
-        let depth = colorDepth(options.color, environment: environment)
-        let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: depth != .none))
-        print(AnsiWriter.text(frame, depth: depth))
-        return 0
-    }
-
-    static func colorDepth(_ option: String?, environment: [String: String]) -> ColorDepth {
-        switch option {
-        case "never": return .none
-        case "16": return .ansi16
-        case "256", "always": return .ansi256
-        default:
-            if environment["NO_COLOR"].map({ !$0.isEmpty }) ?? false { return .none }
-            guard isatty(STDOUT_FILENO) == 1 else { return .none }
-            return (environment["TERM"] ?? "").contains("256") ? .ansi256 : .ansi16
         }
     }
 }

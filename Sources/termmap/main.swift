@@ -1,7 +1,5 @@
 import Foundation
-import GeoCore
 import MapData
-import TerminalUI
 import Viewer
 
 /// Runs the command line; every failure ends in one line on stderr and a status (2 usage, 1 data).

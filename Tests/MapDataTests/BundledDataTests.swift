@@ -2,7 +2,6 @@ import Foundation
 import GeoCore
 import Testing
 
-@testable import MapData
 
 @Suite("Facts about the bundled data")
 struct BundledDataTests {

@@ -1,5 +1,4 @@
 import Foundation
-import GeoCore
 import Testing
 
 @testable import MapData
@@ -9,13 +8,16 @@ struct CorruptionTests {
     /// Section boundaries of a file, from its own header.
     static func boundaries(_ bytes: [UInt8]) -> [Int] {
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-        let levels = u32(16)
-        let chunks = u32(20)
-        let dataOffset = u32(28)
-        let cityOffset = u32(36)
-        let indexStart = 48 + 16 * levels
+        let f = MapAssetFormat.self
+        let levels = u32(f.HeaderField.levelCount)
+        let chunks = u32(f.HeaderField.chunkCount)
+        let dataOffset = u32(f.HeaderField.dataOffset)
+        let cityOffset = u32(f.HeaderField.cityOffset)
+        let indexStart = f.headerSize + f.levelEntrySize * levels
+        let entry = f.chunkEntrySize
         return [
-            0, 4, 8, 12, 47, 48, indexStart - 1, indexStart, indexStart + 36, indexStart + 36 * chunks - 1,
+            0, 4, 8, 12, f.headerSize - 1, f.headerSize, indexStart - 1, indexStart, indexStart + entry,
+            indexStart + entry * chunks - 1,
             dataOffset, dataOffset + 1, (dataOffset + cityOffset) / 2, cityOffset - 1, cityOffset,
             cityOffset + 1, bytes.count - 1,
         ]

@@ -1,5 +1,3 @@
-import GeoCore
-import Raster
 import Testing
 
 @testable import Viewer

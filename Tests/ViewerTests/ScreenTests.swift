@@ -1,6 +1,5 @@
 import Foundation
 import GeoCore
-import MapData
 import Raster
 import Testing
 

@@ -1,7 +1,5 @@
 import Foundation
 import GeoCore
-import MapData
-import Raster
 import Testing
 
 @testable import Viewer
@@ -16,7 +14,7 @@ struct ViewerLogicTests {
         let s = try state("z14<Enter>", zoom: 3)
         #expect(s.view.zoom == 14)
         #expect(s.view.center == Coordinate(latitude: 33.777328, longitude: -84.397348))
-        #expect(s.lastAction == LastAction(name: "setZoom", zoomBefore: 3, zoomAfter: 14, fallback: false))
+        #expect(s.lastAction == LastAction(name: .setZoom, zoomBefore: 3, zoomAfter: 14, fallback: false))
         #expect(try state("z12.5<Enter>").view.zoom == 12.5)
     }
 

@@ -1,7 +1,10 @@
 import MapData
 
-/// Text for cells that are one column wide, with ASCII stand-ins for terminals without UTF-8.
-enum TextStyle {
+/// Transliteration of text into what a cell can show: one column per character, and ASCII stand-ins
+/// (accents and `°` dropped, `→` written `->`) for terminals without UTF-8. The width table is written
+/// here rather than asked of glibc's `wcwidth`, which depends on the locale: `render` must print the
+/// same screen whatever `LANG` is.
+enum Transliteration {
     static let asciiReplacements: [Character: String] = [
         "°": "", "′": "'", "″": "\"", "×": "x", "→": "->", "–": "-", "—": "-", "│": "|", "├": "|",
         "┤": "|", "─": "-", "·": ".", "≈": "~", "↑": "^", "↓": "v", "←": "<", "↔": "<->",
@@ -9,7 +12,7 @@ enum TextStyle {
     ]
 
     /// `text` as the glyph mode can show it; in ASCII mode accents are dropped and others become `?`.
-    static func display(_ text: String, ascii: Bool) -> String {
+    static func screenText(_ text: String, ascii: Bool) -> String {
         var out = ""
         for ch in text {
             if ascii {
