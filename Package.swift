@@ -29,11 +29,16 @@ let package = Package(
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
         .executableTarget(name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
-        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Viewer"]),
+        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "TestSupport", "Viewer"]),
 
-        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData"]),
-        .testTarget(name: "ViewerTests", dependencies: ["GeoCore", "MapData", "Raster", "Viewer"], exclude: ["Snapshots"]),
+        // What tests and fuzzers share: the seeded generator and the fake screen.
+        .target(name: "TestSupport", dependencies: ["Raster", "Viewer"]),
+
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"]),
+        .testTarget(
+            name: "ViewerTests", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         // Runs the built binary (the dependency builds it first).
         .testTarget(name: "CLITests", dependencies: ["termmap"]),

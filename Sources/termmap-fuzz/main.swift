@@ -1,22 +1,13 @@
 import Foundation
 import GeoCore
 import MapData
+import TestSupport
 import Viewer
 
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks) and of the map data
 // reader (truncations, byte flips, forged offsets and counts). Same seed, same cases.
 //   termmap-fuzz [--events N] [--mutations N] [--seed S]
 // Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
-
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state >> 11
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-    mutating func unit() -> Double { Double(next()) / Double(1 << 53) }
-}
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

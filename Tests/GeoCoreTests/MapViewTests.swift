@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import GeoCore
@@ -157,11 +158,8 @@ struct MapViewTests {
 
     @Test func sweepStateStaysFinite() throws {
         var v = try view(0, 0, 0, 37, 11)
-        var seed: UInt64 = 42
-        func next() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var r = SeededRandom(state: 42)
+        func next() -> Double { r.unit() }
         for i in 0..<3000 {
             switch i % 4 {
             case 0: v.pan(dx: (next() - 0.5) * 1e4, dy: (next() - 0.5) * 1e4)

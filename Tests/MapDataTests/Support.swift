@@ -12,17 +12,6 @@ let bundledWorld: MapAsset = {
     do { return try MapAsset(path: bundledWorldPath) } catch { preconditionFailure("\(error)") }
 }()
 
-/// A small seeded generator (PCG-style LCG) so that every run tries the same cases.
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state >> 11
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-    mutating func unit() -> Double { Double(next()) / Double(1 << 53) }
-}
-
 /// Decodes every chunk and every place: the whole file is read.
 func decodeEverything(_ asset: MapAsset) throws(MapDataError) {
     for i in asset.chunks.indices { _ = try asset.chunk(i) }

@@ -1,32 +1,9 @@
 import GeoCore
 import Raster
+import TestSupport
 import Testing
 
 @testable import Viewer
-
-/// A screen in memory: scripted events (nil = a timeout) and a count of frames presented.
-final class FakeScreen: Screen {
-    var events: [InputEvent?]
-    var presented: [Frame] = []
-    var shifts: [ScreenShift?] = []
-    var fullRepaints: [Bool] = []
-    init(_ events: [InputEvent?]) { self.events = events }
-    var size: (cols: Int, rows: Int) { (80, 24) }
-    var showsColor: Bool { false }
-    func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?) {
-        presented.append(frame)
-        shifts.append(shift)
-        fullRepaints.append(fullRepaint)
-    }
-    func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
-        // A zero timeout only takes what is already waiting: a scripted timeout is not consumed by it.
-        guard let first = events.first else { return .key(.char("q")) }
-        if first == nil && timeoutMilliseconds == 0 { return nil }
-        events.removeFirst()
-        return first
-    }
-    func stopRequested() -> Bool { false }
-}
 
 @Suite("Event loop")
 struct EventLoopTests {

@@ -72,26 +72,17 @@ func screen(_ state: ViewerState, color: Bool = false) -> Frame {
     Renderer.render(state, sources: bundledSources, options: RenderOptions(color: color))
 }
 
-/// One letter per cell for its role (and `#` where shaded with no glyph): the style layer of a frame.
+/// The style layer of a frame: one letter per cell for its role, then, below a blank line, the
+/// shade: `~` where the cell is shaded (outside the circle), `.` where not. The two are kept apart
+/// so that a shaded cell still shows its role (a coastline outside the circle stays `C`).
 func roleMap(_ frame: Frame) -> String {
     let letters: [StyleRole: Character] = [
         .plain: ".", .coastline: "C", .lake: "L", .border: "B", .grid: "g", .gridLabel: "G", .city: "o",
         .cityLabel: "n", .circleOutline: "R", .edge: "e", .status: "S", .scaleBar: "s", .message: "M", .error: "E",
         .prompt: "P", .help: "H",
     ]
-    var lines: [String] = []
-    for row in 0..<frame.rows {
-        var line = ""
-        for col in 0..<frame.cols {
-            let cell = frame[col, row]
-            let letter = letters[cell.role] ?? "?"
-            line.append(cell.shaded ? Character(letter.lowercased() == String(letter) ? "~" : "^") : letter)
-            if cell.shaded && cell.role == .plain {
-                line.removeLast()
-                line.append("~")
-            }
-        }
-        lines.append(line)
-    }
-    return lines.joined(separator: "\n")
+    let rows = 0..<frame.rows
+    let roles = rows.map { row in String((0..<frame.cols).map { letters[frame[$0, row].role] ?? "?" }) }
+    let shade = rows.map { row in String((0..<frame.cols).map { frame[$0, row].shaded ? "~" : "." }) }
+    return (roles + [""] + shade).joined(separator: "\n")
 }

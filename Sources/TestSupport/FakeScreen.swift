@@ -1,0 +1,96 @@
+import Raster
+import Viewer
+
+/// A terminal in memory for the event loop (swift-nio's embedded channel, for a screen): scripted
+/// events in, frames out, and what a real terminal would then show.
+///
+/// It keeps the picture the way `CursesScreen` and ncurses do: a shift moves what is shown (columns
+/// by delete/insert character, rows by scrolling), then only cells that look different are sent.
+/// A blank looks the same as another blank of the same background and visible attributes, whatever
+/// its role (the blank rules of `BlankStyling`). So a test can count what a pan sends, and a shift
+/// in the wrong direction shows as a screen that is sent almost whole.
+public final class FakeScreen: Screen {
+    /// Events still to come; nil is a timeout. When they run out, the screen types `q`.
+    public var events: [InputEvent?]
+    /// Every frame presented.
+    public private(set) var presented: [Frame] = []
+    /// The shift hint of each present.
+    public private(set) var shifts: [ScreenShift?] = []
+    /// Whether each present was a full repaint.
+    public private(set) var fullRepaints: [Bool] = []
+    /// Cells sent by each present: those that differ from the shown picture after the shift.
+    public private(set) var cellsSent: [Int] = []
+    /// What the terminal shows now.
+    public private(set) var shown: Frame?
+
+    public let size: (cols: Int, rows: Int)
+    public let showsColor: Bool
+
+    /// A screen of `cols × rows` that replays `events`.
+    public init(_ events: [InputEvent?], cols: Int = 80, rows: Int = 24, color: Bool = false) {
+        self.events = events
+        size = (cols, rows)
+        showsColor = color
+    }
+
+    public func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?) {
+        presented.append(frame)
+        shifts.append(shift)
+        fullRepaints.append(fullRepaint)
+        var picture = fullRepaint ? nil : shown
+        if var moved = picture, let shift, moved.cols == frame.cols, moved.rows == frame.rows {
+            Self.apply(shift, to: &moved)
+            picture = moved
+        }
+        var sent = 0
+        var next = picture ?? Frame(cols: frame.cols, rows: frame.rows)
+        for row in 0..<frame.rows {
+            for col in 0..<frame.cols {
+                let want = frame[col, row]
+                if picture == nil || !looksSame(next[col, row], want) {
+                    next[col, row] = want
+                    sent += 1
+                }
+            }
+        }
+        cellsSent.append(sent)
+        shown = next
+    }
+
+    public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
+        // A zero timeout only takes what is already waiting: a scripted timeout is not consumed by it.
+        guard let first = events.first else { return .key(.char("q")) }
+        if first == nil && timeoutMilliseconds == 0 { return nil }
+        events.removeFirst()
+        return first
+    }
+
+    public func stopRequested() -> Bool { false }
+
+    /// True when the terminal shows `a` and `b` alike.
+    public func looksSame(_ a: Cell, _ b: Cell) -> Bool {
+        guard a.glyph == b.glyph else { return false }
+        if a.glyph == " " { return blankLook(a) == blankLook(b) }
+        return a.role == b.role && a.shaded == b.shaded
+    }
+
+    /// What shows of a blank: the shade's background (with colour), reverse video (status and help
+    /// lines without colour).
+    func blankLook(_ c: Cell) -> Int {
+        if showsColor { return c.shaded ? 1 : 0 }
+        return c.role == .status || c.role == .help ? 2 : 0
+    }
+
+    /// Moves the map rows of `frame` as the terminal does for `shift`; blanks come in.
+    static func apply(_ shift: ScreenShift, to frame: inout Frame) {
+        let old = frame
+        for row in shift.mapRows where row >= 0 && row < frame.rows {
+            for col in 0..<frame.cols {
+                let fromCol = col - shift.columns
+                let fromRow = row - shift.rows
+                let inside = shift.mapRows.contains(fromRow) && fromCol >= 0 && fromCol < frame.cols
+                frame[col, row] = inside ? old[fromCol, fromRow] : Cell()
+            }
+        }
+    }
+}
