@@ -195,3 +195,33 @@ struct CircleTests {
         #expect(view.center.latitude < 85)
     }
 }
+
+/// Fits around a pole on a wide view, where the height decides the zoom: the far edge of the ring must
+/// end at ratio × half the height from the center, on the side away from the pole.
+@Suite("Fit around either pole")
+struct PoleFitTests {
+    @Test(arguments: [85.0, -85.0])
+    func heightDecidesAndTheFarEdgeIsOnScreen(latitude: Double) throws {
+        let circle = try GeodesicCircle(center: Coordinate(latitude: latitude, longitude: 30), radiusMeters: 1_500_000)
+        #expect(latitude > 0 ? circle.containsNorthPole : circle.containsSouthPole)
+        // 400×20 cells = 800×80 dots: the height limits the zoom.
+        var view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 5, size: ViewSize(cols: 400, rows: 20))
+        try view.fit(circle)
+        let ys = circle.ring().map { view.dotPoint(for: $0).y }
+        let half = view.size.heightDots / 2
+        if latitude > 0 {
+            // The far edge is the ring's southernmost point, at the bottom of the box.
+            let far = ys.max() ?? 0
+            #expect(abs(far - (half + CircleFit.defaultRatio * half)) < 1e-6)
+            #expect(view.bounds.north >= WebMercator.maxLatitude - 1e-9)
+        } else {
+            // The far edge is the ring's northernmost point, at the top of the box.
+            let far = ys.min() ?? 0
+            #expect(abs(far - (half - CircleFit.defaultRatio * half)) < 1e-6)
+            #expect(view.bounds.south <= -WebMercator.maxLatitude + 1e-9)
+        }
+        #expect(ys.allSatisfy { $0 >= 0 && $0 <= view.size.heightDots })
+        #expect(abs(view.center.latitude) < abs(latitude))
+    }
+}

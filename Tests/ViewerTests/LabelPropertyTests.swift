@@ -1,0 +1,91 @@
+import Foundation
+import GeoCore
+import Raster
+import Testing
+
+@testable import Viewer
+
+/// Properties of what the renderer places, checked over many views rather than held by golden screens
+/// (re-recording a golden screen would accept a bug).
+@Suite("Label and grid properties")
+struct LabelPropertyTests {
+    /// Views over dense and sparse places, at several sizes.
+    static let views: [(lat: Double, lon: Double, zoom: Double, cols: Int, rows: Int)] = [
+        (0, 0, 0, 200, 60), (0, 0, 0, 120, 40), (48, 10, 4, 200, 60), (48, 10, 4, 80, 24), (35.7, 139.7, 5, 160, 48),
+        (22, 80, 4, 160, 48), (40, -75, 6, 120, 40), (-23, -46, 7, 100, 30), (52.5, 13.4, 9, 100, 30),
+        (30, 114, 5, 200, 60), (6.5, 3.4, 6, 80, 24), (-17.7, 178.9, 5, 120, 40),
+    ]
+
+    func view(_ v: (lat: Double, lon: Double, zoom: Double, cols: Int, rows: Int)) throws -> MapView {
+        try MapView(
+            center: Coordinate(latitude: v.lat, longitude: v.lon), zoom: v.zoom, size: ViewSize(cols: v.cols, rows: v.rows))
+    }
+
+    /// Place names never share a cell with another name or with another place's dot.
+    @Test(arguments: views.indices)
+    func placeLabelsNeverOverlap(index: Int) throws {
+        let view = try view(Self.views[index])
+        var canvas = BrailleCanvas(cols: view.size.cols, rows: view.size.rows)
+        let labels = try Renderer.placeCities(&canvas, view, bundledSources, ascii: false)
+        #expect(labels.count >= 3, "view \(index): \(labels.count) labels")
+        var owner: [Int: Int] = [:]  // cell index → label
+        for (n, label) in labels.enumerated() {
+            #expect(label.col >= 1 && label.col + label.text.count <= view.size.cols, "\(label.text) leaves the map")
+            // The label's place dot is the cell before its text.
+            for col in (label.col - 1)..<(label.col + label.text.count) {
+                let cell = label.row * view.size.cols + col
+                if let other = owner[cell] {
+                    Issue.record("view \(index): '\(label.text)' overlaps '\(labels[other].text)' at \(col),\(label.row)")
+                }
+                owner[cell] = n
+            }
+        }
+    }
+
+    /// The ladder of grid spacings, coarse to fine (degrees): 30°, 10°, 5°, 2°, 1°, 30′ … 1″, 0.5″ … 0.00001″.
+    static let ladder: [Double] = {
+        var s = [30.0, 10, 5, 2, 1] + [30.0, 10, 5, 2, 1].map { $0 / 60 } + [30.0, 10, 5, 2, 1].map { $0 / 3600 }
+        var decade = 0.1 / 3600
+        for _ in 0..<5 {
+            s += [5 * decade, 2 * decade, decade]
+            decade /= 10
+        }
+        return s
+    }()
+
+    /// `12°30′15.5″E` → 12.504305…; S and W negative.
+    static func degrees(_ label: String) -> Double? {
+        var rest = Substring(label)
+        var total = 0.0
+        for (mark, unit) in [("°", 1.0), ("′", 60.0), ("″", 3600.0)] {
+            guard let i = rest.firstIndex(of: Character(mark)) else { continue }
+            guard let v = Double(rest[..<i]) else { return nil }
+            total += v / unit
+            rest = rest[rest.index(after: i)...]
+        }
+        return rest == "S" || rest == "W" ? -total : total
+    }
+
+    /// The step between grid lines, read off the labels of the picture, is the finest step of the ladder
+    /// that keeps lines 40 dots apart (or the coarsest, 30°, when none does), for every zoom 0…28.
+    @Test(arguments: 0...28)
+    func gridStepIsTheOneTheLadderPicks(zoom: Int) throws {
+        let view = try MapView(
+            center: Coordinate(latitude: 12.34567, longitude: 56.78901), zoom: Double(zoom) + 0.3,
+            size: ViewSize(cols: 120, rows: 40))
+        var canvas = BrailleCanvas(cols: 120, rows: 40)
+        let labels = Renderer.drawGraticule(&canvas, view)
+        let dotsPerDegree = view.worldSize / 360
+        let expected = Self.ladder.last { $0 * dotsPerDegree >= 40 } ?? Self.ladder[0]
+        let meridians = labels.filter { $0.col > 0 }.sorted { $0.col < $1.col }.compactMap { Self.degrees($0.text) }
+        let parallels = labels.filter { $0.col == 0 }.sorted { $0.row > $1.row }.compactMap { Self.degrees($0.text) }
+        #expect(meridians.count >= 2 && parallels.count >= 2, "zoom \(zoom): \(labels.map(\.text))")
+        for (a, b) in zip(meridians, meridians.dropFirst()) {
+            let step = (b - a + 360).truncatingRemainder(dividingBy: 360)
+            #expect(abs(step - expected) < expected * 1e-3, "zoom \(zoom): meridians \(a) → \(b), expected \(expected)")
+        }
+        for (a, b) in zip(parallels, parallels.dropFirst()) {
+            #expect(abs((b - a) - expected) < expected * 1e-3, "zoom \(zoom): parallels \(a) → \(b)")
+        }
+    }
+}
