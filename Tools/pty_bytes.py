@@ -5,7 +5,11 @@ several scenes.
 
     python3 Tools/pty_bytes.py .build/release/termmap
 """
-import fcntl, os, pty, select, struct, sys, termios
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "e2e"))
+from harness import PtySession  # noqa: E402
 
 binary = sys.argv[1]
 scenes = [("world z0", "0,0", "0"), ("Europe z5", "50,10", "5"), ("Norway z7", "62.5,6.5", "7"),
@@ -16,31 +20,10 @@ steps = [("down", "j"), ("up", "k"), ("right", "l"), ("left", "h"), ("zoom", "+"
 
 def run(center, zoom):
     """For each step: (bytes of the step, bytes of a repaint of the view it arrived at)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ.update(TERM="xterm-256color", LANG="C.UTF-8")
-        os.execv(binary, [binary, "--no-animation", "--center", center, "--zoom", zoom])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
-
-    def send(key, quiet=0.4):
-        if key:
-            os.write(fd, key.encode())
-        n = 0
-        while select.select([fd], [], [], quiet)[0]:
-            try:
-                d = os.read(fd, 65536)
-            except OSError:
-                break
-            if not d:
-                break
-            n += len(d)
-        return n
-
-    send(None, 1.5)
-    out = [(send(key), send("\x0c")) for _, key in steps]
-    os.write(fd, b"q")
-    send(None, 0.3)
-    os.waitpid(pid, 0)
+    session = PtySession([binary, "--no-animation", "--center", center, "--zoom", zoom], cols=200, rows=60)
+    session.send(None, 1.5)
+    out = [(session.send(key), session.send("\x0c")) for _, key in steps]
+    session.quit()
     return out
 
 

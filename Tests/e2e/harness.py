@@ -1,8 +1,13 @@
 """Shared pieces of the end-to-end scripts: a private tmux server, named checks, and the closing
 'N passed, N failed' line."""
+import fcntl
 import os
+import pty
+import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 
 
@@ -25,6 +30,38 @@ class Tmux:
 
     def kill(self):
         self(*["kill-server"], check=False)
+
+
+class PtySession:
+    """The viewer on a pseudo-terminal of our own, counting the bytes it writes after each key."""
+
+    def __init__(self, argv, cols, rows, term="xterm-256color"):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.environ.update(TERM=term, LANG="C.UTF-8")
+            os.execv(argv[0], argv)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+    def send(self, key=None, quiet=0.4):
+        """Types `key` (if any) and returns the bytes written until the output is quiet for `quiet` s."""
+        if key:
+            os.write(self.fd, key.encode())
+        n = 0
+        while select.select([self.fd], [], [], quiet)[0]:
+            try:
+                d = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not d:
+                break
+            n += len(d)
+        return n
+
+    def quit(self):
+        os.write(self.fd, b"q")
+        self.send(None, 0.3)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
 
 
 class Checks:
