@@ -6,7 +6,7 @@ TEST_PACKAGES := tmux strace openssh-server openssh-client
 SWIFT_FLAGS ?=
 PREFIX ?= /usr/local
 
-.PHONY: run test deps test-deps build bench fixtures install
+.PHONY: run test deps test-deps build bench fixtures install mutants
 
 run: deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap
@@ -20,6 +20,10 @@ test: deps test-deps
 	python3 Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/hardening_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
+
+# Mutation check (minutes, not in CI): each mutant in Tools/mutants.py must make a test fail.
+mutants: deps test-deps
+	python3 Tools/mutants.py
 
 bench: deps
 	swift run -c release termmap-bench

@@ -86,10 +86,29 @@ struct CorruptionTests {
     @Test func forgedCountsWithAMatchingChecksumAreRefused() throws {
         // A file can be made to match its checksum: the reader still checks every count and offset.
         var bytes = FormatTests.sampleBytes
-        bytes[20] = 0xff
-        bytes[21] = 0xff
-        bytes[22] = 0x3f
-        #expect(throws: MapDataError.self) { try MapAsset(bytes: bytes) }
+        let at = MapAssetFormat.HeaderField.chunkCount
+        bytes[at..<(at + 4)] = [0x01, 0x00, 0x40, 0x00]  // 2^22 + 1 chunks, one more than a reader accepts
+        let forged = try #require(MapAsset.resealed(bytes))
+        #expect(throws: MapDataError(file: "forged", .corrupt("header counts"))) {
+            try MapAsset(bytes: forged, name: "forged")
+        }
+    }
+
+    /// A chunk's box (min lon, min lat, max lon, max lat at bytes 4–19 of its index entry) must lie within
+    /// ±540° of longitude and ±90° of latitude and not be inverted, even when the checksum is recomputed.
+    @Test(arguments: [
+        (4, -54_000_001), (12, 54_000_001), (8, -9_000_001), (16, 9_000_001), (4, 54_000_000),
+    ])
+    func forgedChunkBoxesAreRefused(field: Int, value: Int32) throws {
+        var bytes = FormatTests.sampleBytes
+        let f = MapAssetFormat.self
+        let levels = Int(bytes[f.HeaderField.levelCount])
+        let entry = f.headerSize + f.levelEntrySize * levels + field
+        for i in 0..<4 { bytes[entry + i] = UInt8(truncatingIfNeeded: value >> (8 * Int32(i))) }
+        let forged = try #require(MapAsset.resealed(bytes))
+        #expect(throws: MapDataError(file: "box", .badOffset("chunk index entry 0"))) {
+            try MapAsset(bytes: forged, name: "box")
+        }
     }
 
     @Test func errorMessagesNameTheFileAndTheFault() {

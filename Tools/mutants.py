@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Mutation check: each mutant is one plausible bug (a sign, a factor, a dropped check, the other
+pole, the other direction). It is applied to a scratch copy of the tree, which is then built and
+tested; a mutant is killed when a test fails. Prints the killed count and every survivor, exits 1
+when any mutant survives or no longer applies.
+
+    python3 Tools/mutants.py [--only SUBSTRING] [--scratch DIR]
+
+The scratch copy (default .build/mutants) is kept between runs, so later runs build incrementally.
+Takes minutes: `make mutants` runs it; CI does not.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+# (file, old text, new text, why). The old text must occur exactly once in the file.
+# A mutant with e2e scripts also runs them when the Swift tests pass (for code only a terminal shows).
+MUTANTS = [
+    # The seven that once survived the whole suite.
+    ("Sources/Viewer/Update.swift", "case .pageUp: pan(0, -1)", "case .pageUp: pan(0, 1)",
+     "K (a whole view up) pans down"),
+    ("Sources/Viewer/Update.swift", "if case .wheelUp = m { direction = .zoomIn } else { direction = .zoomOut }",
+     "if case .wheelUp = m { direction = .zoomIn } else { direction = .zoomIn }",
+     "the mouse wheel down zooms in"),
+    ("Sources/Viewer/Update.swift", "if history.count > ViewerState.historyLimit { history.removeFirst() }",
+     "if history.count > ViewerState.historyLimit { history.removeLast() }",
+     "a full undo history drops the newest view instead of the oldest"),
+    ("Sources/Viewer/Update.swift", "        previous.resize(to: view.size)\n", "",
+     "undo after a resize brings back the old view size"),
+    ("Sources/Viewer/Update.swift", "        view = previous\n",
+     "        _ = try? view.setCenter(previous.center, zoomLevel: view.zoom)\n",
+     "undo brings back the center but not the zoom"),
+    ("Sources/Viewer/ViewerState.swift", "        if pb.x - pa.x > 0.5 { pb.x -= 1 }\n        if pa.x - pb.x > 0.5 { pb.x += 1 }\n",
+     "", "the zoom animation crosses the 180° meridian the long way round"),
+    ("Sources/GeoCore/CircleFit.swift", "(ring.map(\\.y).max() ?? 1) : (ring.map(\\.y).min() ?? 0)",
+     "(ring.map(\\.y).max() ?? 1) : (ring.map(\\.y).max() ?? 0)",
+     "the fit around the south pole uses the wrong far edge"),
+    ("Sources/Viewer/Render.swift", "for cc in lo...hi where taken[row * cols + cc] {",
+     "for cc in lo...hi where taken[row * cols + cc] && cc < 0 {", "label collision: place names may overlap"),
+    ("Sources/Viewer/Graticule.swift", "public static let targetDots = 40.0", "public static let targetDots = 25.0",
+     "the graticule step is not the one the ladder should pick (lines too close)"),
+    ("Sources/Viewer/InputParsing.swift", "        guard z >= 0 else {", "        guard z >= 0 || true else {",
+     "the zoom prompt's own check is gone (the model's check answers instead)"),
+    ("Sources/Viewer/InputParsing.swift", "guard abs(lat) <= 90 else {", "guard abs(lat) <= 90 || true else {",
+     "the go-to prompt's own latitude check is gone"),
+    ("Sources/TerminalUI/CursesScreen.swift", "Int32(rows.upperBound), Int32(shift.columns))",
+     "Int32(rows.upperBound), Int32(-shift.columns))",
+     "columns moved the wrong way (ncurses repairs the picture; only the bytes show it)",
+     ["Tests/e2e/terminal_e2e.py"]),
+    # Ones the suite already killed, kept so that it goes on killing them.
+    ("Sources/GeoCore/ZoomButton.swift", "self == .zoomIn ? 0.4 : 3", "self == .zoomIn ? 0.5 : 3",
+     "zoom factor: in ×0.5 instead of the seed's ×0.4"),
+    ("Sources/GeoCore/WebMercator.swift", "atan(sinh(Double.pi)) * 180 / .pi", "atan(sinh(Double.pi)) * 180 / .pi - 0.01",
+     "Mercator limit off by 0.01°"),
+    ("Sources/GeoCore/MapView.swift", "let halfLon = 360 * size.widthDots / 2 / worldSize",
+     "let halfLon = 360 * size.widthDots / worldSize", "span: the longitude span doubled"),
+    ("Sources/GeoCore/CircleFit.swift", "return (center, MapView.clampZoom(min(zoomX, zoomY)))",
+     "return (center, MapView.clampZoom(zoomX))", "fit axis: only the width decides (the seed's fault)"),
+    ("Sources/GeoCore/GeodesicCircle.swift", "let bearing = 360 * Double(i) / Double(n)",
+     "let bearing = 180 * Double(i) / Double(n)", "ring bearings cover half a turn"),
+    ("Sources/Raster/BrailleCanvas.swift", "[[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]",
+     "[[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x80, 0x40]]", "braille bits: dots 7 and 8 swapped"),
+    ("Sources/MapData/MapAsset.swift", "guard CRC32.update(0, payload) == info.checksum else { return nil }",
+     "guard CRC32.update(0, payload) == info.checksum || true else { return nil }", "chunk CRC not checked"),
+    ("Sources/GeoCore/MapView.swift", "p.x += dx / worldSize", "p.x -= dx / worldSize", "pan sign: east is west"),
+    ("Sources/Viewer/ScreenShift.swift", "let dx = (moved.x - after.size.widthDots / 2)",
+     "let dx = (after.size.widthDots / 2 - moved.x)", "shift sign: the hint moves columns the wrong way"),
+    ("Sources/MapData/MapAsset.swift", "c.minX <= c.maxX, c.minY <= c.maxY, c.minX >= -limit, c.maxX <= limit,",
+     "c.minX <= c.maxX, c.minY <= c.maxY,", "validation: chunk boxes beyond ±540° are accepted"),
+    ("Sources/MapData/MapAsset.swift", "header.levels <= f.maxLevels, header.chunks <= f.maxChunks,",
+     "header.levels <= f.maxLevels,", "validation: absurd chunk counts reach the index reader"),
+    # The seams: effects, the idle event, the option table.
+    ("Sources/Viewer/Update.swift", "case .redraw: return [.repaint]", "case .redraw: return []",
+     "Ctrl-L does not repaint"),
+    ("Sources/Viewer/EventLoop.swift", "now() - lastInput >= idleTimeout", "now() - lastInput >= idleTimeout * 100",
+     "the idle timeout never comes"),
+    ("Sources/termmap/OptionTable.swift", "help: \"quit after M minutes without a key\", commands: [.viewer])",
+     "help: \"quit after M minutes without a key\", commands: [.viewer, .render])",
+     "the option table gives render an option it cannot use"),
+]
+
+
+def run(cmd, cwd, timeout):
+    """True when `cmd` succeeds within `timeout` seconds (a hang counts as a failure)."""
+    try:
+        return subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=timeout).returncode == 0
+    except subprocess.TimeoutExpired:
+        return False
+
+
+def sync_tree(scratch):
+    """Copies the project's files (tracked and new, not ignored) into `scratch`, touching only files
+    that changed, so that the scratch build stays incremental."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    files = {f for f in files if f and os.path.isfile(os.path.join(ROOT, f))}
+    for f in files:
+        src, dst = os.path.join(ROOT, f), os.path.join(scratch, f)
+        if os.path.exists(dst) and open(src, "rb").read() == open(dst, "rb").read():
+            continue
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(src, dst)
+    for top, dirs, names in os.walk(scratch):
+        dirs[:] = [d for d in dirs if not (top == scratch and d in (".build", ".swiftpm"))]
+        for n in names:
+            rel = os.path.relpath(os.path.join(top, n), scratch)
+            if rel not in files:
+                os.remove(os.path.join(top, n))
+
+
+def build_and_test(scratch, e2e=()):
+    """'built' and 'passed' flags for the scratch tree."""
+    if not run(["swift", "build", "--build-tests"], scratch, 1800):
+        return False, False
+    if not run(["swift", "test", "--skip-build"], scratch, 600):
+        return True, False
+    binary = os.path.join(scratch, ".build", "debug", "termmap")
+    for script in e2e:
+        if not run([sys.executable, os.path.join(scratch, script), binary], scratch, 600):
+            return True, False
+    return True, True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", help="run only mutants whose reason contains this text")
+    parser.add_argument("--scratch", default=os.path.join(ROOT, ".build", "mutants"))
+    args = parser.parse_args()
+    scratch = os.path.abspath(args.scratch)
+    os.makedirs(scratch, exist_ok=True)
+    sync_tree(scratch)
+    mutants = [m for m in MUTANTS if not args.only or args.only in m[3]]
+
+    started = time.time()
+    built, passed = build_and_test(scratch)
+    if not (built and passed):
+        print("mutants: the unmutated tree does not build and pass its tests; fix that first")
+        return 2
+
+    killed, survivors, stale = 0, [], []
+    for i, (path, old, new, why, *rest) in enumerate(mutants, 1):
+        e2e = rest[0] if rest else []
+        target = os.path.join(scratch, path)
+        original = open(target, encoding="utf-8").read()
+        if original.count(old) != 1:
+            stale.append((path, why, original.count(old)))
+            print(f"[{i}/{len(mutants)}] STALE    {why} ({path}: the old text occurs {original.count(old)} times)")
+            continue
+        t0 = time.time()
+        try:
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(original.replace(old, new))
+            built, passed = build_and_test(scratch, e2e)
+        finally:
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(original)
+        if not built:
+            stale.append((path, why, "does not build"))
+            verdict = "NO BUILD"
+        elif passed:
+            survivors.append((path, why))
+            verdict = "SURVIVED"
+        else:
+            killed += 1
+            verdict = "killed  "
+        print(f"[{i}/{len(mutants)}] {verdict} {why} ({path}, {time.time() - t0:.0f} s)", flush=True)
+
+    print(f"\nmutants: {killed} of {len(mutants)} killed in {(time.time() - started) / 60:.1f} min")
+    for path, why in survivors:
+        print(f"  survived: {why} ({path})")
+    for path, why, detail in stale:
+        print(f"  not applied: {why} ({path}: {detail})")
+    return 0 if not survivors and not stale else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
