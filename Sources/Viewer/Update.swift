@@ -31,7 +31,7 @@ public enum Effect: Equatable, Sendable {
 
 /// The viewer's logic: state and event in, new state and effects out, nothing else touched.
 extension ViewerState {
-    /// Applies one event and returns what the program must do besides drawing the new 
+    /// Applies one event and returns what the program must do besides drawing the new state.
     /// `places` answers `/` searches (nil: no gazetteer).
     @discardableResult
     public mutating func update(_ event: InputEvent, places: CitySearching? = nil) -> [Effect] {
