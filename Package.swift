@@ -11,7 +11,8 @@ let package = Package(
     targets: [
         // C boundaries: Debian's -dev packages through module maps (no pkgConfig, see README).
         .systemLibrary(name: "CProj", path: "Sources/CProj", providers: [.apt(["libproj-dev"]), .brew(["proj"])]),
-        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .systemLibrary(
+            name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
 
         // Pure libraries.
         .target(name: "GeoCore", dependencies: ["CProj"]),

@@ -1,4 +1,3 @@
-
 /// Encodes lines and places into the map data format: quantized to 1e-5°, simplified per level of
 /// detail, split into pieces, grouped by grid cell into chunks with bounding boxes, delta + zigzag
 /// varint coded, with CRC-32 checksums. The same input always gives the same bytes.
@@ -202,7 +201,8 @@ public enum MapAssetWriter {
         out.append(index.bytes)
         out.append(data.bytes)
         out.append(citySection.bytes)
-        out.patchU32(MapAsset.metadataChecksum(out.bytes, dataOffset: dataOffset, cityOffset: cityOffset),
+        out.patchU32(
+            MapAsset.metadataChecksum(out.bytes, dataOffset: dataOffset, cityOffset: cityOffset),
             at: f.HeaderField.checksum)
         return out.bytes
     }

@@ -71,7 +71,8 @@ public enum Renderer {
             }
         }
         for label in texts {
-            frame.write(Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row, role: label.role)
+            frame.write(
+                Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row, role: label.role)
         }
         if !shade.isEmpty {
             for row in 0..<mapRows {
@@ -186,7 +187,9 @@ public enum Renderer {
                 canvas.line(x, top, x, bottom, role: .grid, every: 4, phase: originY)
                 let text = Graticule.label(WebMercator.wrapLongitude(lon), spacing: s, positive: "E", negative: "W")
                 labels.append(
-                    MapLabel(text: text, col: BrailleCanvas.dot(x) / 2 + 1, row: BrailleCanvas.dot(top) / 4, role: .gridLabel))
+                    MapLabel(
+                        text: text, col: BrailleCanvas.dot(x) / 2 + 1, row: BrailleCanvas.dot(top) / 4, role: .gridLabel
+                    ))
                 k += 1
             }
         }
@@ -283,7 +286,8 @@ public enum Renderer {
                     "│ " + String(body.prefix(width - 4)).padding(toLength: width - 4, withPad: " ", startingAt: 0)
                     + " │"
             }
-            frame.write(Transliteration.screenText(text, ascii: ascii), col: left, row: top + r, role: .help, keepShade: false)
+            frame.write(
+                Transliteration.screenText(text, ascii: ascii), col: left, row: top + r, role: .help, keepShade: false)
         }
     }
 
@@ -302,7 +306,8 @@ public enum Renderer {
         if let c = state.circle { parts.append("circle \(Formatting.distance(c.circle.radiusMeters))") }
         parts.append(dataLabel)
         frame.write(
-            Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow, role: .status)
+            Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow,
+            role: .status)
         if let prompt = state.prompt {
             let text = prompt.kind.question + prompt.text + "_"
             // Keep the end of a long input visible.

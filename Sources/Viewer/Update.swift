@@ -185,7 +185,8 @@ extension ViewerState {
             circle = CircleOverlay(circle: geodesic, ratio: CircleFit.defaultRatio)
             radiusMeters = radius
             setMessage(
-                "circle \(Formatting.distance(radius)) at \(CoordinateFormat.hemispheres(geodesic.center, decimals: 5))")
+                "circle \(Formatting.distance(radius)) at \(CoordinateFormat.hemispheres(geodesic.center, decimals: 5))"
+            )
         } catch {
             setError(error.description)
         }

@@ -2,7 +2,6 @@ import Foundation
 import GeoCore
 import Testing
 
-
 @Suite("Facts about the bundled data")
 struct BundledDataTests {
     @Test(arguments: [

@@ -18,7 +18,8 @@ struct LabelPropertyTests {
 
     func view(_ v: (lat: Double, lon: Double, zoom: Double, cols: Int, rows: Int)) throws -> MapView {
         try MapView(
-            center: Coordinate(latitude: v.lat, longitude: v.lon), zoom: v.zoom, size: ViewSize(cols: v.cols, rows: v.rows))
+            center: Coordinate(latitude: v.lat, longitude: v.lon), zoom: v.zoom,
+            size: ViewSize(cols: v.cols, rows: v.rows))
     }
 
     /// Place names never share a cell with another name or with another place's dot.
@@ -35,7 +36,8 @@ struct LabelPropertyTests {
             for col in (label.col - 1)..<(label.col + label.text.count) {
                 let cell = label.row * view.size.cols + col
                 if let other = owner[cell] {
-                    Issue.record("view \(index): '\(label.text)' overlaps '\(labels[other].text)' at \(col),\(label.row)")
+                    Issue.record(
+                        "view \(index): '\(label.text)' overlaps '\(labels[other].text)' at \(col),\(label.row)")
                 }
                 owner[cell] = n
             }

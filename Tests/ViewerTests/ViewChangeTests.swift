@@ -102,8 +102,10 @@ struct ViewChangeTests {
             #expect(abs(lon) >= 179 - 1e-9, "in-between longitude \(lon)")
         }
         // The same through the interpolation directly, both ways.
-        let a = try MapView(center: Coordinate(latitude: 0, longitude: 170), zoom: 3, size: ViewSize(cols: 80, rows: 22))
-        let b = try MapView(center: Coordinate(latitude: 0, longitude: -170), zoom: 5, size: ViewSize(cols: 80, rows: 22))
+        let a = try MapView(
+            center: Coordinate(latitude: 0, longitude: 170), zoom: 3, size: ViewSize(cols: 80, rows: 22))
+        let b = try MapView(
+            center: Coordinate(latitude: 0, longitude: -170), zoom: 5, size: ViewSize(cols: 80, rows: 22))
         for t in stride(from: 0.1, through: 0.9, by: 0.1) {
             #expect(abs(ViewInterpolation.between(a, b, t: t).center.longitude) >= 170 - 1e-9)
             #expect(abs(ViewInterpolation.between(b, a, t: t).center.longitude) >= 170 - 1e-9)
