@@ -109,20 +109,12 @@ public struct MapView: Equatable, Sendable {
     /// Where a coordinate falls on the map area, in dots; its longitude is taken nearest the center.
     public func dotPoint(for coordinate: Coordinate) -> DotPoint {
         let lon = WebMercator.unwrap(coordinate.longitude, near: center.longitude)
-        let p = WebMercator.project(Coordinate(latitude: coordinate.latitude, longitude: lon))
-        let c = centerPoint
-        return DotPoint(
-            x: (p.x - c.x) * worldSize + size.widthDots / 2,
-            y: (p.y - c.y) * worldSize + size.heightDots / 2)
+        return transform.dot(WebMercator.project(Coordinate(latitude: coordinate.latitude, longitude: lon)))
     }
 
     /// The coordinate under a dot position (longitude unwrapped: it may leave [-180, 180)).
     public func coordinate(at dot: DotPoint) -> Coordinate {
-        let c = centerPoint
-        let p = MercatorPoint(
-            x: c.x + (dot.x - size.widthDots / 2) / worldSize,
-            y: c.y + (dot.y - size.heightDots / 2) / worldSize)
-        return WebMercator.unproject(p)
+        WebMercator.unproject(transform.mercator(at: dot))
     }
 
     /// The coordinate under the middle of a cell.

@@ -15,26 +15,20 @@ enum CircleRaster {
         let centerX = WebMercator.project(circle.center).x
         // A ring around a pole gains a whole world of x on the way round.
         let winding = abs(lastX - firstX) > 0.5
-        let c = view.centerPoint
-        let ws = view.worldSize
-        let halfW = view.size.widthDots / 2
-        let halfH = view.size.heightDots / 2
+        let t = view.transform
+        let ws = t.worldSize
 
         // Outline, in every world copy that can be seen.
-        let minX = xs.min() ?? 0
-        let maxX = xs.max() ?? 0
-        let firstCopy = Int((c.x - halfW / ws - maxX).rounded(.down))
-        let lastCopy = Int((c.x + halfW / ws - minX).rounded(.up))
-        if lastCopy - firstCopy < 64 {
-            for k in firstCopy...lastCopy {
-                let offset = (Double(k) - c.x) * ws + halfW
+        let copies = t.copies(minX: xs.min() ?? 0, maxX: xs.max() ?? 0)
+        if copies.count <= 64 {
+            for k in copies {
+                let offset = t.originX(copy: k)
                 for i in xs.indices {
                     let j = (i + 1) % xs.count
                     var nx = xs[j]
                     if j == 0 && winding { nx += lastX > firstX ? 1 : -1 }
                     canvas.line(
-                        xs[i] * ws + offset, (ys[i] - c.y) * ws + halfH, nx * ws + offset, (ys[j] - c.y) * ws + halfH,
-                        role: .circleOutline)
+                        xs[i] * ws + offset, t.dotY(ys[i]), nx * ws + offset, t.dotY(ys[j]), role: .circleOutline)
                 }
             }
         }
@@ -54,11 +48,11 @@ enum CircleRaster {
             || ScanlineFill.inside(
                 centerX, crossings: ScanlineFill.crossings(xs, ys, y: WebMercator.project(circle.center).y))
         for row in 0..<rows {
-            let uy = c.y + ((Double(row) + 0.5) * 4 - halfH) / ws
+            let uy = t.mercator(at: DotPoint(x: 0, y: (Double(row) + 0.5) * 4)).y
             guard uy >= 0, uy <= 1 else { continue }
             let crossings = ScanlineFill.crossings(px, py, y: uy)
             for col in 0..<cols {
-                var ux = c.x + ((Double(col) + 0.5) * 2 - halfW) / ws
+                var ux = t.mercator(at: DotPoint(x: (Double(col) + 0.5) * 2, y: 0)).x
                 if winding {
                     ux -= (ux - lo).rounded(.down)
                 } else {

@@ -94,10 +94,9 @@ public enum Renderer {
 
     /// Dotted lines where the square Mercator world ends (±85.0511°).
     static func drawEdges(_ canvas: inout BrailleCanvas, _ view: MapView) {
-        let c = view.centerPoint
-        let h = view.size.heightDots / 2
+        let t = view.transform
         for edgeY in [0.0, 1.0] {
-            let y = (edgeY - c.y) * view.worldSize + h
+            let y = t.dotY(edgeY)
             if y >= 0, y < view.size.heightDots {
                 canvas.line(0, y, view.size.widthDots, y, role: .edge, every: 2)
             }
@@ -126,10 +125,9 @@ public enum Renderer {
             }
         }
         hits += try sources.world.query(bounds: bounds, level: worldLevel, layers: layersFromWorld)
-        let c = view.centerPoint
-        let ws = view.worldSize
-        let halfW = view.size.widthDots / 2
-        let halfH = view.size.heightDots / 2
+        let t = view.transform
+        let ws = t.worldSize
+        let offsetY = t.originY
         for hit in hits {
             let chunk = hit.chunk
             let role: StyleRole
@@ -138,8 +136,7 @@ public enum Renderer {
             case .lake: role = .lake
             case .border: role = .border
             }
-            let offsetX = (Double(hit.shift) - c.x) * ws + halfW
-            let offsetY = -c.y * ws + halfH
+            let offsetX = t.originX(copy: hit.shift)
             chunk.x.withUnsafeBufferPointer { xs in
                 chunk.y.withUnsafeBufferPointer { ys in
                     for line in 0..<chunk.polylineCount {
@@ -165,12 +162,13 @@ public enum Renderer {
     static func drawGraticule(_ canvas: inout BrailleCanvas, _ view: MapView) -> [MapLabel] {
         let s = Graticule.spacing(worldSize: view.worldSize)
         let b = view.bounds
-        let c = view.centerPoint
-        let ws = view.worldSize
+        let t = view.transform
+        let c = t.center
+        let ws = t.worldSize
         let w = view.size.widthDots
         let h = view.size.heightDots
-        let top = max(0, (0 - c.y) * ws + h / 2)
-        let bottom = min(h, (1 - c.y) * ws + h / 2)
+        let top = max(0, t.dotY(0))
+        let bottom = min(h, t.dotY(1))
         var labels: [MapLabel] = []
         guard bottom > top else { return labels }
         // The dots of a dotted line sit at world positions (multiples of 4 dots from the world's corner),
@@ -183,7 +181,7 @@ public enum Renderer {
             var k = first
             while k <= last {
                 let lon = k * s
-                let x = ((lon + 180) / 360 - c.x) * ws + w / 2
+                let x = t.dotX((lon + 180) / 360)
                 canvas.line(x, top, x, bottom, role: .grid, every: 4, phase: originY)
                 let text = Graticule.label(WebMercator.wrapLongitude(lon), spacing: s, positive: "E", negative: "W")
                 labels.append(
@@ -199,7 +197,7 @@ public enum Renderer {
             var k = firstLat
             while k <= lastLat {
                 let lat = k * s
-                let y = (WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y - c.y) * ws + h / 2
+                let y = t.dotY(WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y)
                 if abs(lat) < WebMercator.maxLatitude {
                     canvas.line(0, y, w, y, role: .grid, every: 4, phase: originX)
                     labels.append(
@@ -227,17 +225,12 @@ public enum Renderer {
         let maxLabels = max(3, cols * rows / 200)
         var taken = [Bool](repeating: false, count: cols * rows)
         var out: [MapLabel] = []
-        let c = view.centerPoint
-        let ws = view.worldSize
-        let halfW = view.size.widthDots / 2
-        let halfH = view.size.heightDots / 2
+        let t = view.transform
         // Largest first; after this many places in view the rest would rarely find room.
         var candidates = 0
         for i in places.cities.indices where candidates < 4000 {
-            var dx = places.x[i] - c.x
-            dx -= dx.rounded()
-            let xd = dx * ws + halfW
-            let yd = (places.y[i] - c.y) * ws + halfH
+            let xd = t.nearestDotX(places.x[i])
+            let yd = t.dotY(places.y[i])
             // Most places are off screen: reject them on the Doubles before any rounding.
             guard xd > -1, yd > -1, xd < view.size.widthDots, yd < view.size.heightDots else { continue }
             let x = BrailleCanvas.dot(xd)
