@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
         .executableTarget(name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
-        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "TestSupport", "Viewer"]),
+        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"]),
 
         // What tests and fuzzers share: the seeded generator and the fake screen.
         .target(name: "TestSupport", dependencies: ["Raster", "Viewer"]),

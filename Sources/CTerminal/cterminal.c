@@ -8,9 +8,15 @@
 #include <string.h>
 
 WINDOW *termmap_stdscr(void) { return stdscr; }
-int termmap_colors(void) { return COLORS; }
+int termmap_terminal_colors(void) {
+    if (!has_colors()) return 0;
+    int n = tigetnum("colors");
+    return n > 0 ? n : 0;
+}
 attr_t termmap_a_reverse(void) { return A_REVERSE; }
 attr_t termmap_a_bold(void) { return A_BOLD; }
+attr_t termmap_a_underline(void) { return A_UNDERLINE; }
+int termmap_color_pairs(void) { return COLOR_PAIRS; }
 attr_t termmap_a_visible_on_blank(void) { return A_REVERSE | A_UNDERLINE | A_STANDOUT | A_BLINK; }
 
 mmask_t termmap_mouse_mask(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED; }

@@ -1,63 +1,49 @@
-/// Colour depth of the output.
-public enum ColorDepth: String, Sendable { case none, ansi16, ansi256 }
+/// What a screen can show of styles, decided once for a run (`choose`).
+public enum ColorMode: String, Sendable {
+    /// Text only, no escape sequences (`render` into a file or pipe).
+    case plain
+    /// Attributes (reverse, bold, underline) but no colours: NO_COLOR, `--color never` on a terminal,
+    /// terminals without colours.
+    case monochrome
+    /// The 16 ANSI colours.
+    case ansi16
+    /// The xterm 256-colour palette.
+    case ansi256
 
-/// Colours of each role for 16- and 256-colour terminals (the seed: red circle, blue 20 % shade).
-public enum Palette {
-    /// 256-colour foreground of a role.
-    public static func color256(_ role: StyleRole) -> Int {
-        switch role {
-        case .plain: return 250
-        case .coastline: return 45
-        case .lake: return 33
-        case .border: return 179
-        case .grid: return 240
-        case .gridLabel: return 245
-        case .city: return 220
-        case .cityLabel: return 229
-        case .circleOutline: return 196
-        case .edge: return 238
-        case .status: return 255
-        case .scaleBar: return 255
-        case .message: return 252
-        case .error: return 203
-        case .prompt: return 222
-        case .help: return 255
+    /// True when colours are shown (the circle's shade is then a background, not a stipple).
+    public var hasColor: Bool { self == .ansi16 || self == .ansi256 }
+
+    /// The one colour decision: `option` is `--color` (never, always, 16, 256 or nil), `noColor` whether
+    /// NO_COLOR is set and not empty, `isTerminal` whether the output is a terminal, `terminalColors`
+    /// how many colours the terminal has (nil when unknown: `render` trusts the option).
+    public static func choose(option: String?, noColor: Bool, isTerminal: Bool, terminalColors: Int?) -> ColorMode {
+        let colourless: ColorMode = isTerminal ? .monochrome : .plain
+        let colors = terminalColors ?? 256
+        switch option {
+        case "never": return colourless
+        case "16": return colors >= 8 ? .ansi16 : colourless
+        case "256", "always": return colors >= 256 ? .ansi256 : colors >= 8 ? .ansi16 : colourless
+        default:
+            guard !noColor, isTerminal, colors >= 8 else { return colourless }
+            return colors >= 256 ? .ansi256 : .ansi16
         }
     }
-
-    /// 16-colour SGR foreground code of a role.
-    public static func sgr16(_ role: StyleRole) -> Int {
-        switch role {
-        case .plain, .message, .status, .scaleBar, .help: return 37
-        case .coastline: return 36
-        case .lake: return 34
-        case .border: return 33
-        case .grid, .edge: return 90
-        case .gridLabel: return 37
-        case .city, .cityLabel, .prompt: return 93
-        case .circleOutline, .error: return 91
-        }
-    }
-
-    /// The shade's background: navy (256) or blue (16).
-    public static let shade256 = 17
-    /// The shade's 16-colour SGR background code.
-    public static let shadeSGR16 = 44
 }
 
-/// A frame as text with ANSI SGR colours (one line per row, reset at each line end).
+/// A frame as text with ANSI SGR sequences (one line per row, reset at each line end); `.plain` gives
+/// just the glyphs.
 public enum AnsiWriter {
-    /// The frame's lines; with `.none` just the glyphs.
-    public static func text(_ frame: Frame, depth: ColorDepth) -> String {
-        guard depth != .none else { return frame.text }
+    /// The frame's lines in `mode`.
+    public static func text(_ frame: Frame, mode: ColorMode) -> String {
+        guard mode != .plain else { return frame.text }
         var out = ""
         for row in 0..<frame.rows {
-            var last: (StyleRole, Bool)?
+            var last: CellStyle?
             for col in 0..<frame.cols {
                 let cell = frame[col, row]
-                if last == nil || last?.0 != cell.role || last?.1 != cell.shaded {
-                    out += sgr(cell.role, shaded: cell.shaded, depth: depth)
-                    last = (cell.role, cell.shaded)
+                if last != cell.style {
+                    out += sgr(cell.style)
+                    last = cell.style
                 }
                 out.append(cell.glyph)
             }
@@ -67,13 +53,22 @@ public enum AnsiWriter {
         return out
     }
 
-    static func sgr(_ role: StyleRole, shaded: Bool, depth: ColorDepth) -> String {
-        switch depth {
-        case .none: return ""
-        case .ansi16:
-            return "\u{1b}[0;\(Palette.sgr16(role))" + (shaded ? ";\(Palette.shadeSGR16)" : "") + "m"
-        case .ansi256:
-            return "\u{1b}[0;38;5;\(Palette.color256(role))" + (shaded ? ";48;5;\(Palette.shade256)" : "") + "m"
+    /// `ESC[0;…m` for a style: 30–37/90–97 and 40–47/100–107 for the 16 colours, 38;5;n and 48;5;n above.
+    public static func sgr(_ s: CellStyle) -> String {
+        var codes = ["0"]
+        if s.bold { codes.append("1") }
+        if s.underline { codes.append("4") }
+        if s.reverse { codes.append("7") }
+        if let fg = s.foreground { codes.append(color(fg, base: 30, bright: 90, extended: 38)) }
+        if let bg = s.background { codes.append(color(bg, base: 40, bright: 100, extended: 48)) }
+        return "\u{1b}[" + codes.joined(separator: ";") + "m"
+    }
+
+    static func color(_ c: PaletteColor, base: Int, bright: Int, extended: Int) -> String {
+        switch c.index {
+        case 0..<8: return String(base + Int(c.index))
+        case 8..<16: return String(bright + Int(c.index) - 8)
+        default: return "\(extended);5;\(c.index)"
         }
     }
 }

@@ -1,5 +1,8 @@
-/// A grid of 2×4-dot braille cells with a style role per cell (ratatui's braille grid:
+/// A grid of 2×4-dot braille cells with an ink per cell (ratatui's braille grid:
 /// `pattern |= 1 << bit(x % 2, y % 4)`, glyph U+2800 + pattern, dots 1-2-3-7 left, 4-5-6-8 right).
+///
+/// An ink is the caller's name for what drew a dot (the Viewer's style table gives each map layer
+/// one); where two inks share a cell the higher one wins, so inks are numbered by priority.
 public struct BrailleCanvas: Sendable {
     /// Cells across.
     public let cols: Int
@@ -11,8 +14,8 @@ public struct BrailleCanvas: Sendable {
     public var heightDots: Int { rows * 4 }
     /// The dot pattern of each cell (bit i = braille dot i+1).
     public private(set) var patterns: [UInt8]
-    /// The role of each cell: the highest-priority role of the dots set in it.
-    public private(set) var roles: [StyleRole]
+    /// The ink of each cell: the highest ink of the dots set in it (0: none).
+    public private(set) var inks: [UInt8]
 
     /// Bit of the dot at (x, y) inside a cell, in the Unicode braille numbering.
     static let bits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
@@ -22,38 +25,23 @@ public struct BrailleCanvas: Sendable {
         self.cols = max(0, cols)
         self.rows = max(0, rows)
         patterns = Array(repeating: 0, count: self.cols * self.rows)
-        roles = Array(repeating: .plain, count: self.cols * self.rows)
+        inks = Array(repeating: 0, count: self.cols * self.rows)
     }
 
-    /// Which role wins when two share a cell: coastline beats grid, the circle beats the map.
-    public static func priority(_ role: StyleRole) -> Int {
-        switch role {
-        case .plain: return 0
-        case .grid: return 1
-        case .edge: return 2
-        case .lake: return 3
-        case .border: return 4
-        case .coastline: return 5
-        case .city: return 6
-        case .circleOutline: return 7
-        default: return 1
-        }
-    }
-
-    /// Sets the dot at (x, y) (ignored outside the canvas).
+    /// Sets the dot at (x, y) in `ink` (ignored outside the canvas).
     @inline(__always)
-    public mutating func set(x: Int, y: Int, role: StyleRole) {
+    public mutating func set(x: Int, y: Int, ink: UInt8) {
         guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { return }
         let i = (y >> 2) * cols + (x >> 1)
         patterns[i] |= Self.bits[y & 3][x & 1]
-        if Self.priority(role) >= Self.priority(roles[i]) { roles[i] = role }
+        if ink > inks[i] { inks[i] = ink }
     }
 
     /// The pattern of a cell.
     public func pattern(col: Int, row: Int) -> UInt8 { patterns[row * cols + col] }
 
-    /// The role of a cell.
-    public func role(col: Int, row: Int) -> StyleRole { roles[row * cols + col] }
+    /// The ink of a cell (0 when no dot is set).
+    public func ink(col: Int, row: Int) -> UInt8 { inks[row * cols + col] }
 
     /// The dot a position in dots falls in: its floor, except that a position a hair below a dot
     /// boundary counts as on it. After a pan of whole cells the projection may give 55.9999999 where,
@@ -71,7 +59,7 @@ public struct BrailleCanvas: Sendable {
     /// `every` > 1 draws a dotted line: the dot at index i along the main axis is set when i + `phase`
     /// is a multiple of `every` (pass the world position of the screen's edge to pin the dots to the map).
     public mutating func line(
-        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, role: StyleRole, every: Int = 1, phase: Int = 0
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int = 1, phase: Int = 0
     ) {
         let m = 1.0
         guard
@@ -97,7 +85,7 @@ public struct BrailleCanvas: Sendable {
             // The column's centre, kept on the segment so that its end dots are its end points.
             let u = min(max(Double(i) + 0.5, uMin), uMax)
             let j = Self.dot(v0 + slope * (u - u0))
-            if alongX { set(x: i, y: j, role: role) } else { set(x: j, y: i, role: role) }
+            if alongX { set(x: i, y: j, ink: ink) } else { set(x: j, y: i, ink: ink) }
             i += step
         }
     }

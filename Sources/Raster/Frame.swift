@@ -1,23 +1,67 @@
-/// What a cell shows, independent of any terminal: the renderer's vocabulary of styles.
-public enum StyleRole: UInt8, CaseIterable, Sendable {
-    case plain, coastline, lake, border, grid, gridLabel, city, cityLabel, circleOutline, edge
-    case status, scaleBar, message, error, prompt, help
+/// A colour of the xterm palette: 0–7 the ANSI colours, 8–15 their bright forms, 16–255 the
+/// 256-colour cube and greys.
+public struct PaletteColor: Hashable, Sendable {
+    /// The palette index.
+    public let index: UInt8
+
+    /// The colour at `index`.
+    public init(_ index: UInt8) { self.index = index }
 }
 
-/// One terminal cell: a glyph, its role, and whether it lies in the shaded area outside the circle.
+/// How a cell looks, in concrete terms (ratatui's `Cell { fg, bg, modifier }`): colours and attributes.
+/// A nil colour is the terminal's own default. Screens and writers only translate this to their medium.
+public struct CellStyle: Hashable, Sendable {
+    /// The glyph's colour.
+    public var foreground: PaletteColor?
+    /// The cell's background.
+    public var background: PaletteColor?
+    /// Bold (also how 8-colour terminals show the bright colours 8–15).
+    public var bold: Bool
+    /// Reverse video.
+    public var reverse: Bool
+    /// Underlined.
+    public var underline: Bool
+
+    /// A style.
+    public init(
+        foreground: PaletteColor? = nil, background: PaletteColor? = nil, bold: Bool = false, reverse: Bool = false,
+        underline: Bool = false
+    ) {
+        self.foreground = foreground
+        self.background = background
+        self.bold = bold
+        self.reverse = reverse
+        self.underline = underline
+    }
+
+    /// The terminal's default colours, no attributes.
+    public static let plain = CellStyle()
+
+    /// What shows of this style on a blank cell: the background and the attributes that show on a
+    /// blank (reverse, underline), not the foreground.
+    public var blankLook: CellStyle {
+        CellStyle(background: background, reverse: reverse, underline: underline)
+    }
+}
+
+/// One terminal cell: a glyph and its style.
 public struct Cell: Equatable, Sendable {
     /// The character shown (one column wide).
     public var glyph: Character
-    /// How it is styled.
-    public var role: StyleRole
-    /// True outside the inverted circle (drawn with the shade's background).
-    public var shaded: Bool
+    /// How it looks.
+    public var style: CellStyle
 
     /// A cell.
-    public init(glyph: Character = " ", role: StyleRole = .plain, shaded: Bool = false) {
+    public init(glyph: Character = " ", style: CellStyle = .plain) {
         self.glyph = glyph
-        self.role = role
-        self.shaded = shaded
+        self.style = style
+    }
+
+    /// True when the terminal shows `self` and `other` alike: the same glyph, and the same style, or for
+    /// two blanks the same `blankLook`.
+    public func looksLike(_ other: Cell) -> Bool {
+        guard glyph == other.glyph else { return false }
+        return glyph == " " ? style.blankLook == other.style.blankLook : style == other.style
     }
 }
 
@@ -46,24 +90,29 @@ public struct Frame: Equatable, Sendable {
     /// True inside the frame.
     public func contains(col: Int, row: Int) -> Bool { col >= 0 && row >= 0 && col < cols && row < rows }
 
-    /// Writes text from a position, clipped at the right edge; returns the columns written.
+    /// Writes text from a position, clipped at the right edge; returns the columns written. With
+    /// `keepBackground`, a style without a background keeps the background already there (a label
+    /// over the circle's shade stays shaded).
     @discardableResult
-    public mutating func write(_ text: String, col: Int, row: Int, role: StyleRole, keepShade: Bool = true) -> Int {
+    public mutating func write(_ text: String, col: Int, row: Int, style: CellStyle, keepBackground: Bool = true)
+        -> Int
+    {
         var c = col
         for ch in text {
             guard c < cols else { break }
             if c >= 0 {
-                let shaded = keepShade ? self[c, row].shaded : false
-                self[c, row] = Cell(glyph: ch, role: role, shaded: shaded)
+                var s = style
+                if keepBackground, s.background == nil { s.background = self[c, row].style.background }
+                self[c, row] = Cell(glyph: ch, style: s)
             }
             c += 1
         }
         return c - col
     }
 
-    /// Marks a cell as shaded (outside the circle).
-    public mutating func setShaded(col: Int, row: Int, _ shaded: Bool) {
-        if contains(col: col, row: row) { cells[row * cols + col].shaded = shaded }
+    /// Sets the background of a cell.
+    public mutating func setBackground(col: Int, row: Int, _ color: PaletteColor?) {
+        if contains(col: col, row: row) { cells[row * cols + col].style.background = color }
     }
 
     /// One line of glyphs.

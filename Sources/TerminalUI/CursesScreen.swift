@@ -12,8 +12,8 @@ public struct TerminalError: Error, CustomStringConvertible {
 
 /// The ncursesw screen: the only code that talks to the terminal.
 public final class CursesScreen: Screen {
-    /// Colour depth in use.
-    public let depth: ColorDepth
+    /// What the terminal shows of styles.
+    public let colorMode: ColorMode
     /// True when the locale is UTF-8 (braille can be shown).
     public let unicode: Bool
     private var screen: OpaquePointer?
@@ -51,15 +51,13 @@ public final class CursesScreen: Screen {
         curs_set(0)
         mousemask(termmap_mouse_mask(), nil)
         mouseinterval(0)
-        var chosen = ColorDepth.none
-        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        if colorOption != "never", !noColor || colorOption != nil, has_colors() {
+        colorMode = ColorMode.choose(
+            option: colorOption, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false, isTerminal: true,
+            terminalColors: Int(termmap_terminal_colors()))
+        if colorMode.hasColor {
             start_color()
             use_default_colors()
-            chosen = termmap_colors() >= 256 && colorOption != "16" ? .ansi256 : .ansi16
-            Self.definePairs(chosen)
         }
-        depth = chosen
     }
 
     deinit { close() }
@@ -78,32 +76,29 @@ public final class CursesScreen: Screen {
         (Int(getmaxx(termmap_stdscr())), Int(getmaxy(termmap_stdscr())))
     }
 
-    public var showsColor: Bool { depth != .none }
-
     public func stopRequested() -> Bool { termmap_take_signal() != 0 || termmap_stdin_hung_up() != 0 }
 
     // MARK: Output
 
-    static func pairNumber(_ role: StyleRole, shaded: Bool) -> Int16 {
-        Int16(1 + Int(role.rawValue) * 2 + (shaded ? 1 : 0))
+    /// The colour pair of each foreground/background combination met so far (-1: the default colour);
+    /// pairs are made on first use, and pair 0 is the terminal's defaults.
+    private var pairs: [PairColors: Int16] = [PairColors(foreground: -1, background: -1): 0]
+    private var pairBackgrounds: [Int16: Int16] = [0: -1]
+
+    struct PairColors: Hashable {
+        var foreground: Int16
+        var background: Int16
     }
 
-    static func definePairs(_ depth: ColorDepth) {
-        for role in StyleRole.allCases {
-            for shaded in [false, true] {
-                let fg: Int16
-                let bg: Int16
-                switch depth {
-                case .ansi256:
-                    fg = Int16(Palette.color256(role))
-                    bg = shaded ? Int16(Palette.shade256) : -1
-                default:
-                    fg = Int16(Palette.sgr16(role) % 10)  // 30–37 and 90–97 → 0–7; bright shows as bold
-                    bg = shaded ? Int16(Palette.shadeSGR16 % 10) : -1
-                }
-                init_pair(pairNumber(role, shaded: shaded), fg, bg)
-            }
-        }
+    /// A colour pair for two colours, made on first use (the defaults when the terminal has no more).
+    private func pair(_ colors: PairColors) -> Int16 {
+        if let p = pairs[colors] { return p }
+        let next = Int16(clamping: pairs.count)
+        guard Int(next) < Int(termmap_color_pairs()), init_pair(next, colors.foreground, colors.background) == OK
+        else { return 0 }
+        pairs[colors] = next
+        pairBackgrounds[next] = colors.background
+        return next
     }
 
     public func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?) {
@@ -124,18 +119,27 @@ public final class CursesScreen: Screen {
         // nothing for them; not when lines moved up or down, which ncurses finds by comparing whole
         // lines (a line changed in place would no longer match its moved copy).
         let adoptBlanks = !fullRepaint && (shift?.rows ?? 0) == 0
-        var styles = [TerminalStyle](repeating: .plain, count: cols)
+        var styles = [CellStyle](repeating: .plain, count: cols)
         var isBlank = [Bool](repeating: false, count: cols)
+        var lastStyle: CellStyle?
+        var lastTerminal = TerminalStyle(attr: 0, pair: 0)
         for row in 0..<rows {
             for col in 0..<cols {
-                (styles[col], isBlank[col]) = style(of: frame[col, row])
+                let c = frame[col, row]
+                styles[col] = c.style
+                isBlank[col] = c.glyph == " "
             }
-            let resolved = BlankStyling.resolve(styles, isBlank: isBlank, look: Self.blankLook)
+            // A blank may take a neighbour's style where it looks the same: fewer colour changes sent.
+            let resolved = BlankStyling.resolve(styles, isBlank: isBlank, look: \.blankLook)
             for col in 0..<cols {
                 let scalar = frame[col, row].glyph.unicodeScalars.first.map { unicode || $0.isASCII ? $0 : "?" } ?? " "
                 chars[0] = wchar_t(bitPattern: scalar.value)
-                setcchar(&cell, &chars, resolved[col].attr, resolved[col].pair, nil)
-                if isBlank[col], adoptBlanks, Self.blankOnScreen(row: row, col: col) == Self.blankLook(resolved[col]) {
+                if resolved[col] != lastStyle {
+                    lastStyle = resolved[col]
+                    lastTerminal = terminalStyle(resolved[col])
+                }
+                setcchar(&cell, &chars, lastTerminal.attr, lastTerminal.pair, nil)
+                if isBlank[col], adoptBlanks, blankOnScreen(row: row, col: col) == blankLook(lastTerminal) {
                     termmap_curscr_set(Int32(row), Int32(col), &cell)
                 }
                 // The bottom-right cell cannot be written without scrolling on some terminals: use insert.
@@ -155,41 +159,44 @@ public final class CursesScreen: Screen {
     struct TerminalStyle: Equatable {
         var attr: attr_t
         var pair: Int16
-        /// The terminal's default colours, no attributes.
-        static let plain = TerminalStyle(attr: 0, pair: 0)
     }
 
-    /// How a cell is sent, and whether it is a blank whose foreground nobody sees (BlankStyling may
-    /// then lend it a neighbour's style). Without colour only the status and help lines are marked.
-    func style(of c: Cell) -> (TerminalStyle, isBlank: Bool) {
-        guard depth != .none else {
-            return (
-                c.role == .status || c.role == .help ? TerminalStyle(attr: termmap_a_reverse(), pair: 0) : .plain, false
-            )
+    /// A style in ncurses' terms. With 16 colours the bright ones (8–15) are sent as bold 0–7, which
+    /// 8-colour terminals need and 16-colour ones show alike.
+    func terminalStyle(_ s: CellStyle) -> TerminalStyle {
+        var attr: attr_t = 0
+        var fg = s.foreground.map { Int16($0.index) } ?? -1
+        var bg = s.background.map { Int16($0.index) } ?? -1
+        if colorMode == .ansi16 {
+            if fg >= 8 {
+                fg -= 8
+                attr |= termmap_a_bold()
+            }
+            if bg >= 8 { bg -= 8 }
         }
-        let isBlank = c.glyph == " " && c.role == .plain
-        if isBlank && !c.shaded { return (.plain, true) }
-        let bold = depth == .ansi16 && Palette.sgr16(c.role) >= 90
-        return (
-            TerminalStyle(attr: bold ? termmap_a_bold() : 0, pair: Self.pairNumber(c.role, shaded: c.shaded)), isBlank
-        )
+        if s.bold { attr |= termmap_a_bold() }
+        if s.reverse { attr |= termmap_a_reverse() }
+        if s.underline { attr |= termmap_a_underline() }
+        guard colorMode.hasColor else { return TerminalStyle(attr: attr, pair: 0) }
+        return TerminalStyle(attr: attr, pair: pair(PairColors(foreground: fg, background: bg)))
     }
 
-    /// What a blank looks like in a style: the attributes that show on a blank (reverse, underline) and
-    /// whether it has the shade's background (`pairNumber` gives shaded pairs even numbers from 2).
+    /// What shows of a style on a blank cell: the attributes that show on a blank (reverse, underline)
+    /// and the pair's background.
     struct BlankLook: Equatable {
         var visibleAttributes: attr_t
-        var shaded: Bool
+        var background: Int16
     }
 
-    static func blankLook(_ style: TerminalStyle) -> BlankLook {
+    func blankLook(_ style: TerminalStyle) -> BlankLook {
         BlankLook(
-            visibleAttributes: style.attr & termmap_a_visible_on_blank(), shaded: style.pair > 0 && style.pair % 2 == 0)
+            visibleAttributes: style.attr & termmap_a_visible_on_blank(),
+            background: pairBackgrounds[style.pair] ?? -1)
     }
 
     /// How the blank the terminal shows at a cell looks, or nil when the cell is not a blank.
     /// Called for every blank of every frame, so it allocates nothing.
-    private static func blankOnScreen(row: Int, col: Int) -> BlankLook? {
+    private func blankOnScreen(row: Int, col: Int) -> BlankLook? {
         var attr: attr_t = 0
         var pair: Int16 = 0
         guard termmap_curscr_space(Int32(row), Int32(col), &attr, &pair) != 0 else { return nil }

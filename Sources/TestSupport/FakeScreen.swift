@@ -7,8 +7,8 @@ import Viewer
 /// It keeps the picture the way `CursesScreen` and ncurses do: a shift moves what is shown (columns
 /// by delete/insert character, rows by scrolling), then only cells that look different are sent.
 /// A blank looks the same as another blank of the same background and visible attributes, whatever
-/// its role (the blank rules of `BlankStyling`). So a test can count what a pan sends, and a shift
-/// in the wrong direction shows as a screen that is sent almost whole.
+/// its foreground (`Cell.looksLike`, the rule `BlankStyling` relies on). So a test can count what a
+/// pan sends, and a shift in the wrong direction shows as a screen that is sent almost whole.
 public final class FakeScreen: Screen {
     /// Events still to come; nil is a timeout. When they run out, the screen types `q`.
     public var events: [InputEvent?]
@@ -24,13 +24,13 @@ public final class FakeScreen: Screen {
     public private(set) var shown: Frame?
 
     public let size: (cols: Int, rows: Int)
-    public let showsColor: Bool
+    public let colorMode: ColorMode
 
-    /// A screen of `cols × rows` that replays `events`.
-    public init(_ events: [InputEvent?], cols: Int = 80, rows: Int = 24, color: Bool = false) {
+    /// A screen of `cols × rows` in `mode` that replays `events`.
+    public init(_ events: [InputEvent?], cols: Int = 80, rows: Int = 24, mode: ColorMode = .plain) {
         self.events = events
         size = (cols, rows)
-        showsColor = color
+        colorMode = mode
     }
 
     public func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?) {
@@ -47,7 +47,7 @@ public final class FakeScreen: Screen {
         for row in 0..<frame.rows {
             for col in 0..<frame.cols {
                 let want = frame[col, row]
-                if picture == nil || !looksSame(next[col, row], want) {
+                if picture == nil || !next[col, row].looksLike(want) {
                     next[col, row] = want
                     sent += 1
                 }
@@ -66,20 +66,6 @@ public final class FakeScreen: Screen {
     }
 
     public func stopRequested() -> Bool { false }
-
-    /// True when the terminal shows `a` and `b` alike.
-    public func looksSame(_ a: Cell, _ b: Cell) -> Bool {
-        guard a.glyph == b.glyph else { return false }
-        if a.glyph == " " { return blankLook(a) == blankLook(b) }
-        return a.role == b.role && a.shaded == b.shaded
-    }
-
-    /// What shows of a blank: the shade's background (with colour), reverse video (status and help
-    /// lines without colour).
-    func blankLook(_ c: Cell) -> Int {
-        if showsColor { return c.shaded ? 1 : 0 }
-        return c.role == .status || c.role == .help ? 2 : 0
-    }
 
     /// Moves the map rows of `frame` as the terminal does for `shift`; blanks come in.
     static func apply(_ shift: ScreenShift, to frame: inout Frame) {

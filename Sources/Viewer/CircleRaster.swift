@@ -28,7 +28,8 @@ enum CircleRaster {
                     var nx = xs[j]
                     if j == 0 && winding { nx += lastX > firstX ? 1 : -1 }
                     canvas.line(
-                        xs[i] * ws + offset, t.dotY(ys[i]), nx * ws + offset, t.dotY(ys[j]), role: .circleOutline)
+                        xs[i] * ws + offset, t.dotY(ys[i]), nx * ws + offset, t.dotY(ys[j]),
+                        ink: StyleTable.ink(.circleOutline))
                 }
             }
         }

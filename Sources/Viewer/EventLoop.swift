@@ -4,8 +4,8 @@ import Raster
 public protocol Screen: AnyObject {
     /// Columns and rows now.
     var size: (cols: Int, rows: Int) { get }
-    /// True when the terminal shows colours (the shade is then a background, not a stipple).
-    var showsColor: Bool { get }
+    /// What the terminal shows of styles (decided once, by `ColorMode.choose`).
+    var colorMode: ColorMode { get }
     /// Shows a frame; `fullRepaint` redraws every cell (Ctrl-L); `shift` says how the map moved since
     /// the frame before, so that the terminal can move what it shows instead of redrawing it.
     func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?)
@@ -52,7 +52,7 @@ public enum EventLoop {
             }
         }
         func draw() {
-            let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: screen.showsColor))
+            let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: screen.colorMode))
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
             screen.present(frame, fullRepaint: repaint, shift: shift)
             repaint = false

@@ -3,13 +3,14 @@ import GeoCore
 import MapData
 import Raster
 
-/// How the frame is made: colour on (the shade is a background) or off (the shade is a stipple).
+/// How the frame is made: in which colour mode (with colour the shade is a background, without it
+/// a stipple).
 public struct RenderOptions: Equatable, Sendable {
-    /// True when the terminal shows colours.
-    public var color: Bool
+    /// What the screen shows of styles.
+    public var mode: ColorMode
 
     /// Options.
-    public init(color: Bool) { self.color = color }
+    public init(mode: ColorMode) { self.mode = mode }
 }
 
 /// Text placed on the map: a grid label or a place name, from its first cell.
@@ -33,7 +34,7 @@ public enum Renderer {
         guard state.isLargeEnough else {
             let lines = ["too small", "need \(ViewerState.minimumCols)x\(ViewerState.minimumRows)"]
             for (i, line) in lines.enumerated() where i < frame.rows {
-                frame.write(line, col: 0, row: i, role: .error)
+                frame.write(line, col: 0, row: i, style: StyleTable.style(.error, mode: options.mode))
             }
             return frame
         }
@@ -61,32 +62,37 @@ public enum Renderer {
             shade = CircleRaster.draw(overlay.circle, view, &canvas)
         }
 
-        // Canvas → frame.
+        // Canvas → frame; empty cells keep the terminal's own colours.
         for row in 0..<mapRows {
             for col in 0..<view.size.cols {
                 let p = canvas.pattern(col: col, row: row)
-                let glyph: Character =
-                    p == 0 ? " " : (ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p))
-                frame[col, row] = Cell(glyph: glyph, role: p == 0 ? .plain : canvas.role(col: col, row: row))
+                guard p != 0 else { continue }
+                let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
+                let role = StyleTable.role(ink: canvas.ink(col: col, row: row))
+                frame[col, row] = Cell(glyph: glyph, style: StyleTable.style(role, mode: options.mode))
             }
         }
         for label in texts {
             frame.write(
-                Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row, role: label.role)
+                Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row,
+                style: StyleTable.style(label.role, mode: options.mode))
         }
         if !shade.isEmpty {
+            let background = StyleTable.shade(mode: options.mode)
+            let stipple = Cell(glyph: ascii ? "." : "·", style: StyleTable.style(.plain, mode: options.mode))
             for row in 0..<mapRows {
                 for col in 0..<view.size.cols where shade[row * view.size.cols + col] {
-                    frame.setShaded(col: col, row: row, true)
-                    // Without colour the shade must show in the glyphs: a light stipple in empty cells.
-                    if !options.color, frame[col, row].glyph == " ", (col + row) % 2 == 0 {
-                        frame[col, row] = Cell(glyph: ascii ? "." : "·", role: .plain, shaded: true)
+                    if let background {
+                        frame.setBackground(col: col, row: row, background)
+                    } else if frame[col, row].glyph == " ", (col + row) % 2 == 0 {
+                        // Without colour the shade must show in the glyphs: a light stipple in empty cells.
+                        frame[col, row] = stipple
                     }
                 }
             }
         }
-        if state.showHelp { drawHelp(&frame, mapRows: mapRows, ascii: ascii) }
-        drawStatus(&frame, state, view, dataLabel: dataLabel, dataError: dataError, ascii: ascii)
+        if state.showHelp { drawHelp(&frame, mapRows: mapRows, ascii: ascii, mode: options.mode) }
+        drawStatus(&frame, state, view, dataLabel: dataLabel, dataError: dataError, ascii: ascii, mode: options.mode)
         return frame
     }
 
@@ -98,7 +104,7 @@ public enum Renderer {
         for edgeY in [0.0, 1.0] {
             let y = t.dotY(edgeY)
             if y >= 0, y < view.size.heightDots {
-                canvas.line(0, y, view.size.widthDots, y, role: .edge, every: 2)
+                canvas.line(0, y, view.size.widthDots, y, ink: StyleTable.ink(.edge), every: 2)
             }
         }
     }
@@ -130,11 +136,11 @@ public enum Renderer {
         let offsetY = t.originY
         for hit in hits {
             let chunk = hit.chunk
-            let role: StyleRole
+            let ink: UInt8
             switch chunk.info.layer {
-            case .coastline: role = .coastline
-            case .lake: role = .lake
-            case .border: role = .border
+            case .coastline: ink = StyleTable.ink(.coastline)
+            case .lake: ink = StyleTable.ink(.lake)
+            case .border: ink = StyleTable.ink(.border)
             }
             let offsetX = t.originX(copy: hit.shift)
             chunk.x.withUnsafeBufferPointer { xs in
@@ -147,7 +153,7 @@ public enum Renderer {
                         for i in (start + 1)..<end {
                             let qx = xs[i] * ws + offsetX
                             let qy = ys[i] * ws + offsetY
-                            canvas.line(px, py, qx, qy, role: role)
+                            canvas.line(px, py, qx, qy, ink: ink)
                             px = qx
                             py = qy
                         }
@@ -182,7 +188,7 @@ public enum Renderer {
             while k <= last {
                 let lon = k * s
                 let x = t.dotX((lon + 180) / 360)
-                canvas.line(x, top, x, bottom, role: .grid, every: 4, phase: originY)
+                canvas.line(x, top, x, bottom, ink: StyleTable.ink(.grid), every: 4, phase: originY)
                 let text = Graticule.label(WebMercator.wrapLongitude(lon), spacing: s, positive: "E", negative: "W")
                 labels.append(
                     MapLabel(
@@ -199,7 +205,7 @@ public enum Renderer {
                 let lat = k * s
                 let y = t.dotY(WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y)
                 if abs(lat) < WebMercator.maxLatitude {
-                    canvas.line(0, y, w, y, role: .grid, every: 4, phase: originX)
+                    canvas.line(0, y, w, y, ink: StyleTable.ink(.grid), every: 4, phase: originX)
                     labels.append(
                         MapLabel(
                             text: Graticule.label(lat, spacing: s, positive: "N", negative: "S"), col: 0,
@@ -253,7 +259,7 @@ public enum Renderer {
             for r in max(0, row - 1)...min(rows - 1, row + 1) {
                 for cc in lo...hi { taken[r * cols + cc] = true }
             }
-            canvas.set(x: x, y: y, role: .city)
+            canvas.set(x: x, y: y, ink: StyleTable.ink(.city))
             out.append(MapLabel(text: name, col: col + 1, row: row, role: .cityLabel))
             if out.count >= maxLabels { break }
         }
@@ -262,7 +268,7 @@ public enum Renderer {
 
     // MARK: Overlays
 
-    static func drawHelp(_ frame: inout Frame, mapRows: Int, ascii: Bool) {
+    static func drawHelp(_ frame: inout Frame, mapRows: Int, ascii: Bool, mode: ColorMode) {
         let lines = ["termmap keys (any key closes)"] + Keymap.helpLines
         let width = min(frame.cols - 2, (lines.map(\.count).max() ?? 0) + 4)
         let height = min(mapRows, lines.count + 2)
@@ -280,12 +286,14 @@ public enum Renderer {
                     + " │"
             }
             frame.write(
-                Transliteration.screenText(text, ascii: ascii), col: left, row: top + r, role: .help, keepShade: false)
+                Transliteration.screenText(text, ascii: ascii), col: left, row: top + r,
+                style: StyleTable.style(.help, mode: mode), keepBackground: false)
         }
     }
 
     static func drawStatus(
-        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, dataError: String?, ascii: Bool
+        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, dataError: String?, ascii: Bool,
+        mode: ColorMode
     ) {
         let statusRow = frame.rows - 2
         let messageRow = frame.rows - 1
@@ -300,18 +308,24 @@ public enum Renderer {
         parts.append(dataLabel)
         frame.write(
             Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow,
-            role: .status)
+            style: StyleTable.style(.status, mode: mode))
         if let prompt = state.prompt {
             let text = prompt.kind.question + prompt.text + "_"
             // Keep the end of a long input visible.
             let shown = text.count > frame.cols ? String(text.suffix(frame.cols)) : text
-            frame.write(Transliteration.screenText(shown, ascii: ascii), col: 0, row: messageRow, role: .prompt)
+            frame.write(
+                Transliteration.screenText(shown, ascii: ascii), col: 0, row: messageRow,
+                style: StyleTable.style(.prompt, mode: mode))
         } else if let dataError {
-            frame.write(Transliteration.screenText(dataError, ascii: ascii), col: 0, row: messageRow, role: .error)
+            frame.write(
+                Transliteration.screenText(dataError, ascii: ascii), col: 0, row: messageRow,
+                style: StyleTable.style(.error, mode: mode))
         } else {
             let role: StyleRole = state.messageIsError ? .error : .message
             let text = state.message.isEmpty ? "? help  q quit" : state.message
-            frame.write(Transliteration.screenText(text, ascii: ascii), col: 0, row: messageRow, role: role)
+            frame.write(
+                Transliteration.screenText(text, ascii: ascii), col: 0, row: messageRow,
+                style: StyleTable.style(role, mode: mode))
         }
     }
 

@@ -81,7 +81,7 @@ func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frame
         // A small pan before every frame: one dot right or left, so every frame draws a new view.
         state.view.pan(dx: i % 2 == 0 ? 1 : -1, dy: 0)
         let t0 = nowSeconds()
-        let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: true))
+        let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: .ansi256))
         let t1 = nowSeconds()
         sink &+= frame.cells.count
         if i >= 10 { times.append((t1 - t0) * 1e6) }  // the first 10 frames warm the chunk cache

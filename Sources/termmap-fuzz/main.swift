@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapData
+import Raster
 import TestSupport
 import Viewer
 
@@ -84,7 +85,8 @@ func fuzzViewer(events: Int, seed: UInt64, sources: MapSources) -> Int {
             fail("event \(i) \(event): displayed view \(shown.center) zoom \(shown.zoom)")
             break
         }
-        let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: r.below(2) == 0))
+        let frame = Renderer.render(
+            state, sources: sources, options: RenderOptions(mode: [.plain, .monochrome, .ansi16, .ansi256][r.below(4)]))
         guard frame.cols == state.terminalCols, frame.rows == state.terminalRows,
             frame.cells.count == state.terminalCols * state.terminalRows
         else {

@@ -17,21 +17,17 @@ enum RenderCommand {
             print(try StateJSON.encode(state))
             return 0
         }
-        let depth = colorDepth(options.color, environment: environment)
-        let frame = Renderer.render(state, sources: sources, options: RenderOptions(color: depth != .none))
-        print(AnsiWriter.text(frame, depth: depth))
+        let mode = ColorMode.choose(
+            option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
+            isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment))
+        let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: mode))
+        print(AnsiWriter.text(frame, mode: mode))
         return 0
     }
 
-    static func colorDepth(_ option: String?, environment: [String: String]) -> ColorDepth {
-        switch option {
-        case "never": return .none
-        case "16": return .ansi16
-        case "256", "always": return .ansi256
-        default:
-            if environment["NO_COLOR"].map({ !$0.isEmpty }) ?? false { return .none }
-            guard isatty(STDOUT_FILENO) == 1 else { return .none }
-            return (environment["TERM"] ?? "").contains("256") ? .ansi256 : .ansi16
-        }
+    /// Colours of the terminal `render` prints to, as far as TERM tells (nil when `--color` decides).
+    static func terminalColors(_ option: String?, _ environment: [String: String]) -> Int? {
+        guard option == nil else { return nil }
+        return (environment["TERM"] ?? "").contains("256") ? 256 : 8
     }
 }

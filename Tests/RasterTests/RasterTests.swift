@@ -11,28 +11,29 @@ struct RasterTests {
     func dotNumberingFollowsUnicodeBraille(x: Int, y: Int, scalar: UInt32) {
         // Dots 1-2-3-7 down the left column, 4-5-6-8 down the right (Unicode braille patterns).
         var c = BrailleCanvas(cols: 1, rows: 1)
-        c.set(x: x, y: y, role: .coastline)
+        c.set(x: x, y: y, ink: 5)
         #expect(BrailleCanvas.brailleGlyph(c.pattern(col: 0, row: 0)) == Character(Unicode.Scalar(scalar) ?? " "))
     }
 
     @Test func fullCellIsU28FF() {
         var c = BrailleCanvas(cols: 2, rows: 1)
-        for y in 0..<4 { for x in 0..<2 { c.set(x: x, y: y, role: .grid) } }
+        for y in 0..<4 { for x in 0..<2 { c.set(x: x, y: y, ink: 1) } }
         #expect(BrailleCanvas.brailleGlyph(c.pattern(col: 0, row: 0)) == "⣿")
         #expect(c.pattern(col: 1, row: 0) == 0)
     }
 
-    @Test func coastlineWinsOverGridInASharedCell() {
+    @Test func theHigherInkWinsASharedCellInEitherOrder() {
         var a = BrailleCanvas(cols: 1, rows: 1)
-        a.set(x: 0, y: 0, role: .coastline)
-        a.set(x: 1, y: 3, role: .grid)
-        #expect(a.role(col: 0, row: 0) == .coastline)
+        a.set(x: 0, y: 0, ink: 5)
+        a.set(x: 1, y: 3, ink: 1)
+        #expect(a.ink(col: 0, row: 0) == 5)
         var b = BrailleCanvas(cols: 1, rows: 1)
-        b.set(x: 1, y: 3, role: .grid)
-        b.set(x: 0, y: 0, role: .coastline)
-        #expect(b.role(col: 0, row: 0) == .coastline)
-        b.set(x: 0, y: 1, role: .circleOutline)
-        #expect(b.role(col: 0, row: 0) == .circleOutline)
+        b.set(x: 1, y: 3, ink: 1)
+        b.set(x: 0, y: 0, ink: 5)
+        #expect(b.ink(col: 0, row: 0) == 5)
+        b.set(x: 0, y: 1, ink: 7)
+        #expect(b.ink(col: 0, row: 0) == 7)
+        #expect(BrailleCanvas(cols: 1, rows: 1).ink(col: 0, row: 0) == 0)
     }
 
     @Test func liangBarskyClipsToTheRectangle() {
@@ -46,16 +47,16 @@ struct RasterTests {
 
     @Test func offScreenSegmentsSetNothingAndHugeOnesStayCheap() {
         var c = BrailleCanvas(cols: 10, rows: 5)
-        c.line(-1000, -1000, -500, 2000, role: .coastline)
+        c.line(-1000, -1000, -500, 2000, ink: 5)
         #expect(c.patterns.allSatisfy { $0 == 0 })
         // A segment a billion dots long is clipped first, so only the visible 20 dots are stepped.
-        c.line(-1e9, 10, 1e9, 10, role: .coastline)
+        c.line(-1e9, 10, 1e9, 10, ink: 5)
         #expect(c.patterns.filter { $0 != 0 }.count == 10)
     }
 
     @Test func bresenhamIsContinuous() {
         var c = BrailleCanvas(cols: 20, rows: 10)
-        c.line(0, 0, 39, 27, role: .coastline)
+        c.line(0, 0, 39, 27, ink: 5)
         // Every column of dots from 0 to 39 has a dot.
         for x in 0..<40 {
             let col = x / 2
@@ -69,7 +70,7 @@ struct RasterTests {
 
     @Test func dottedLinesSkipDots() {
         var c = BrailleCanvas(cols: 20, rows: 1)
-        c.line(0, 0, 39, 0, role: .grid, every: 4)
+        c.line(0, 0, 39, 0, ink: 1, every: 4)
         let dots = c.patterns.reduce(0) { $0 + $1.nonzeroBitCount }
         #expect(dots == 10)
     }
@@ -96,24 +97,58 @@ struct RasterTests {
 
     @Test func frameWritesClipAtTheEdge() {
         var f = Frame(cols: 5, rows: 2)
-        #expect(f.write("termmap", col: 2, row: 1, role: .status) == 3)
+        #expect(f.write("termmap", col: 2, row: 1, style: .plain) == 3)
         #expect(f.line(1) == "  ter")
-        f.write("x", col: -1, row: 0, role: .status)
+        f.write("x", col: -1, row: 0, style: .plain)
         f[10, 10] = Cell(glyph: "!")
         #expect(f.text == "     \n  ter")
     }
 
-    @Test func ansiColoursOnlyWhenAsked() {
+    @Test func ansiTranslatesStylesAndPlainIsText() {
         var f = Frame(cols: 3, rows: 1)
-        f[0, 0] = Cell(glyph: "⠁", role: .coastline, shaded: true)
-        #expect(AnsiWriter.text(f, depth: .none) == "⠁  ")
-        #expect(AnsiWriter.text(f, depth: .ansi256).hasPrefix("\u{1b}[0;38;5;45;48;5;17m⠁"))
-        #expect(AnsiWriter.text(f, depth: .ansi16).hasPrefix("\u{1b}[0;36;44m⠁"))
+        f[0, 0] = Cell(glyph: "⠁", style: CellStyle(foreground: PaletteColor(45), background: PaletteColor(17)))
+        f[1, 0] = Cell(glyph: "x", style: CellStyle(foreground: PaletteColor(6), background: PaletteColor(4)))
+        f[2, 0] = Cell(glyph: "y", style: CellStyle(foreground: PaletteColor(11), bold: true, reverse: true))
+        #expect(AnsiWriter.text(f, mode: .plain) == "⠁xy")
+        #expect(
+            AnsiWriter.text(f, mode: .ansi256)
+                == "\u{1b}[0;38;5;45;48;5;17m⠁\u{1b}[0;36;44mx\u{1b}[0;1;7;93my\u{1b}[0m")
+    }
+
+    @Test func labelsKeepTheBackgroundTheyAreWrittenOver() {
+        var f = Frame(cols: 4, rows: 1)
+        f.setBackground(col: 1, row: 0, PaletteColor(17))
+        f.write("abc", col: 0, row: 0, style: CellStyle(foreground: PaletteColor(229)))
+        #expect(f[1, 0].style.background == PaletteColor(17) && f[0, 0].style.background == nil)
+        f.write("abc", col: 0, row: 0, style: .plain, keepBackground: false)
+        #expect(f[1, 0].style.background == nil)
+    }
+
+    /// One decision for the terminal and for `render`: the option first, then NO_COLOR, then what the
+    /// output is.
+    @Test(
+        arguments: [
+            ("never", false, true, 256, ColorMode.monochrome), ("never", false, false, 256, .plain),
+            ("256", true, false, nil, .ansi256), ("always", false, true, 8, .ansi16), ("16", false, true, 256, .ansi16),
+            (nil, true, true, 256, .monochrome), (nil, false, false, 256, .plain), (nil, false, true, 256, .ansi256),
+            (nil, false, true, 8, .ansi16), (nil, false, true, 0, .monochrome), ("256", false, true, 0, .monochrome),
+        ] as [(String?, Bool, Bool, Int?, ColorMode)])
+    func colourModeIsDecidedOnce(option: String?, noColor: Bool, isTerminal: Bool, colors: Int?, mode: ColorMode) {
+        #expect(
+            ColorMode.choose(option: option, noColor: noColor, isTerminal: isTerminal, terminalColors: colors) == mode)
     }
 }
 
 @Suite("Blank styling and dotted lines")
 struct BlankStylingTests {
+    @Test func twoBlanksLookAlikeWhenTheirBackgroundsAndVisibleAttributesDo() {
+        let blank = Cell(glyph: " ", style: CellStyle(foreground: PaletteColor(250)))
+        #expect(blank.looksLike(Cell()))
+        #expect(!blank.looksLike(Cell(glyph: " ", style: CellStyle(background: PaletteColor(17)))))
+        #expect(!blank.looksLike(Cell(glyph: " ", style: CellStyle(reverse: true))))
+        #expect(!Cell(glyph: "x").looksLike(Cell(glyph: "x", style: CellStyle(foreground: PaletteColor(1)))))
+    }
+
     @Test func blanksBorrowAGlyphsStyleOnlyWhereABlankLooksTheSame() {
         // Styles 0–9 have the default background, 10 and up the shade's: the look is the tens digit.
         let look: (Int) -> Int = { $0 / 10 }
@@ -130,11 +165,11 @@ struct BlankStylingTests {
     @Test func dottedLinePhaseAndSnap() {
         var c = BrailleCanvas(cols: 4, rows: 1)
         // Every 4th dot of a horizontal line, shifted by a phase of 1: dots at x = 3 and 7.
-        c.line(0, 0, 7, 0, role: .grid, every: 4, phase: 1)
+        c.line(0, 0, 7, 0, ink: 1, every: 4, phase: 1)
         #expect((0..<4).map { c.pattern(col: $0, row: 0) } == [0, 0x08, 0, 0x08])
         // A point a hair below a dot boundary (the projection's rounding) falls in the upper dot row.
         var d = BrailleCanvas(cols: 1, rows: 1)
-        d.line(0, 1 - 1e-9, 0, 1 - 1e-9, role: .grid)
+        d.line(0, 1 - 1e-9, 0, 1 - 1e-9, ink: 1)
         #expect(d.pattern(col: 0, row: 0) == 0x02)
     }
 }

@@ -53,11 +53,11 @@ struct ScreenTests {
 
     @Test func colourStylesAsALayer() throws {
         let s = try scripted(cols: 100, rows: 30, lat: 37.7749, lon: -122.4194, zoom: 11, circle: 5000)
-        let frame = screen(s, color: true)
+        let frame = screen(s, mode: .ansi256)
         assertSnapshot("roles-sf-circle-5km", roleMap(frame))
         // With colour the shade is a background only: no stipple glyphs.
         #expect(!frame.text.contains("·"))
-        let ansi = AnsiWriter.text(frame, depth: .ansi256)
+        let ansi = AnsiWriter.text(frame, mode: .ansi256)
         #expect(ansi.contains("48;5;17"))  // the shade's navy background
         #expect(ansi.contains("38;5;196"))  // the red outline
     }
@@ -67,14 +67,15 @@ struct ScreenTests {
 struct FramePropertyTests {
     @Test func shadeIsOutsideTheCircleAndNotInside() throws {
         let s = try scripted(cols: 100, rows: 30, lat: 37.7749, lon: -122.4194, zoom: 12, circle: 2000)
-        let frame = screen(s)
+        let frame = screen(s, mode: .ansi256)
+        let shade = StyleTable.shade(mode: .ansi256)
         let view = s.view
         for row in 0..<view.size.rows {
             for col in 0..<view.size.cols {
                 let d = Geodesic.distance(s.circle?.circle.center ?? view.center, view.coordinate(col: col, row: row))
                 // Away from the outline (one cell), shaded ⇔ outside.
-                if d > 2000 + 2 * 4 * view.metersPerDot { #expect(frame[col, row].shaded) }
-                if d < 2000 - 2 * 4 * view.metersPerDot { #expect(!frame[col, row].shaded) }
+                if d > 2000 + 2 * 4 * view.metersPerDot { #expect(frame[col, row].style.background == shade) }
+                if d < 2000 - 2 * 4 * view.metersPerDot { #expect(frame[col, row].style.background == nil) }
             }
         }
     }
@@ -117,11 +118,12 @@ struct FramePropertyTests {
 
     @Test func beyondTheMercatorLimitIsEmptyWithAVisibleEdge() throws {
         let s = try scripted(cols: 60, rows: 30, lat: 85, lon: 0, zoom: 2)
-        let frame = screen(s)
+        let frame = screen(s, mode: .ansi256)
         let lines = frameLines(frame)
         // The top half lies beyond 85.05°N: blank rows, then the dotted edge.
         #expect(lines[0].allSatisfy { $0 == " " })
-        #expect((0..<28).contains { row in (0..<60).contains { frame[$0, row].role == .edge } })
+        let edge = StyleTable.style(.edge, mode: .ansi256)
+        #expect((0..<28).contains { row in (0..<60).contains { frame[$0, row].style == edge } })
     }
 
     @Test func tooSmallSaysSoAndFrameKeepsItsSize() throws {

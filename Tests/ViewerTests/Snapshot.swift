@@ -68,21 +68,33 @@ func scripted(
     return state
 }
 
-func screen(_ state: ViewerState, color: Bool = false) -> Frame {
-    Renderer.render(state, sources: bundledSources, options: RenderOptions(color: color))
+func screen(_ state: ViewerState, mode: ColorMode = .plain) -> Frame {
+    Renderer.render(state, sources: bundledSources, options: RenderOptions(mode: mode))
 }
 
-/// The style layer of a frame: one letter per cell for its role, then, below a blank line, the
-/// shade: `~` where the cell is shaded (outside the circle), `.` where not. The two are kept apart
-/// so that a shaded cell still shows its role (a coastline outside the circle stays `C`).
+/// The style layer of a 256-colour frame: one letter per cell for the role whose style it has (read
+/// back through the style table; `.` for the terminal's own colours), then, below a blank line, the
+/// shade: `~` where the cell has the shade's background, `.` where not. The two are kept apart so that
+/// a shaded cell still shows its role (a coastline outside the circle stays `C`).
 func roleMap(_ frame: Frame) -> String {
     let letters: [StyleRole: Character] = [
-        .plain: ".", .coastline: "C", .lake: "L", .border: "B", .grid: "g", .gridLabel: "G", .city: "o",
-        .cityLabel: "n", .circleOutline: "R", .edge: "e", .status: "S", .scaleBar: "s", .message: "M", .error: "E",
-        .prompt: "P", .help: "H",
+        .plain: "p", .coastline: "C", .lake: "L", .border: "B", .grid: "g", .gridLabel: "G", .city: "o",
+        .cityLabel: "n", .circleOutline: "R", .edge: "e", .status: "S", .message: "M", .error: "E", .prompt: "P",
+        .help: "H",
     ]
+    var byStyle: [CellStyle: Character] = [.plain: "."]
+    for role in StyleRole.allCases where byStyle[StyleTable.style(role, mode: .ansi256)] == nil {
+        byStyle[StyleTable.style(role, mode: .ansi256)] = letters[role] ?? "?"
+    }
+    let shade = StyleTable.shade(mode: .ansi256)
+    func letter(_ c: Cell) -> Character {
+        var s = c.style
+        s.background = nil
+        return byStyle[s] ?? "?"
+    }
     let rows = 0..<frame.rows
-    let roles = rows.map { row in String((0..<frame.cols).map { letters[frame[$0, row].role] ?? "?" }) }
-    let shade = rows.map { row in String((0..<frame.cols).map { frame[$0, row].shaded ? "~" : "." }) }
-    return (roles + [""] + shade).joined(separator: "\n")
+    let roles = rows.map { row in String((0..<frame.cols).map { letter(frame[$0, row]) }) }
+    let shaded = rows.map { row in String((0..<frame.cols).map { frame[$0, row].style.background == shade ? "~" : "." })
+    }
+    return (roles + [""] + shaded).joined(separator: "\n")
 }

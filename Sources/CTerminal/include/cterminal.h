@@ -7,9 +7,13 @@
 
 // C globals and macros that Swift 6 cannot read safely or import.
 WINDOW *termmap_stdscr(void);
-int termmap_colors(void);
+// Colours the terminal has (terminfo "colors"; 0 without colours), known before start_color.
+int termmap_terminal_colors(void);
 attr_t termmap_a_reverse(void);
 attr_t termmap_a_bold(void);
+attr_t termmap_a_underline(void);
+// Colour pairs the terminal allows (after start_color).
+int termmap_color_pairs(void);
 // Attributes that show on a blank cell (reverse, underline, standout, blink).
 attr_t termmap_a_visible_on_blank(void);
 
