@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"]),
+        .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "ViewerTests", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"],
             exclude: ["Snapshots"]),

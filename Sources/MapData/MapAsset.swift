@@ -2,86 +2,114 @@ import Foundation
 import GeoCore
 import Synchronization
 
-/// One entry of the chunk index: where a chunk's bytes are and what area they cover.
+/// One entry of the chunk index: what a chunk holds, where its bytes are and what area they cover.
 public struct ChunkInfo: Equatable, Sendable {
-    /// The chunk's layer.
-    public var layer: MapLayer
+    /// The class of every feature in the chunk.
+    public var featureClass: FeatureClass
+    /// Lines or areas.
+    public var kind: GeometryKind
     /// Its level of detail (index into `levels`).
     public var level: Int
-    /// Bounding box in stored units (1e-5°).
+    /// Bounding box in stored units (see `MapAsset.unitsPerDegree`).
     public var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
     var offset: Int
     var length: Int
-    var polylineCount: Int
+    /// Features in the chunk (version 1: lines).
+    var featureCount: Int
     var checksum: UInt32
 }
 
-/// A level of detail: its Douglas–Peucker tolerance and its chunks.
+/// A level of detail: the zooms it serves, its Douglas–Peucker tolerance and its chunks.
 public struct DetailLevel: Equatable, Sendable {
     /// Tolerance in degrees (0: every stored point).
     public var toleranceDegrees: Double
+    /// The lowest zoom this level is drawn at (up to the next level's).
+    public var minZoom: Double
     /// The level's chunks in the index.
     public var chunks: Range<Int>
 }
 
-/// A decoded chunk: its lines as quantized lon/lat and as Web Mercator unit-square points.
+/// A decoded chunk: its features' parts as stored lon/lat and as Web Mercator unit-square points.
 public struct DecodedChunk: Sendable {
     /// The chunk's index entry.
     public let info: ChunkInfo
-    /// Longitudes in 1e-5° units, all lines back to back.
+    /// Stored units per degree of `lon` and `lat`.
+    public let unitsPerDegree: Double
+    /// Longitudes in stored units, all parts back to back.
     public let lon: [Int32]
-    /// Latitudes in 1e-5° units.
+    /// Latitudes in stored units.
     public let lat: [Int32]
     /// Mercator x of each point (0…1 for −180…180; unwrapped as stored).
     public let x: [Double]
     /// Mercator y of each point (0 at the north limit; clamped there).
     public let y: [Double]
-    /// Start of each line in the point arrays, plus the end: line i is `starts[i]..<starts[i+1]`.
+    /// Start of each part in the point arrays, plus the end: part i is `starts[i]..<starts[i+1]`.
     public let starts: [Int]
+    /// Start of each feature in the parts, plus the end: feature f has parts
+    /// `featureStarts[f]..<featureStarts[f+1]`.
+    public let featureStarts: [Int]
+    /// Each feature's entry in the name table, or -1.
+    public let nameIndex: [Int32]
 
-    /// Number of lines.
+    /// Number of parts (lines, or rings of areas).
     public var polylineCount: Int { starts.count - 1 }
+    /// Number of features.
+    public var featureCount: Int { featureStarts.count - 1 }
+    /// Number of points.
+    public var pointCount: Int { lon.count }
 
-    /// Line i in degrees (exact to the 1e-5° quantum).
+    /// Part i in degrees (exact to the stored resolution).
     public func coordinates(ofLine i: Int) -> [Coordinate] {
         (starts[i]..<starts[i + 1]).map {
             Coordinate(
-                latitude: Double(lat[$0]) * MapAssetFormat.quantum, longitude: Double(lon[$0]) * MapAssetFormat.quantum)
+                latitude: Double(lat[$0]) * (1 / unitsPerDegree), longitude: Double(lon[$0]) * (1 / unitsPerDegree))
         }
     }
 }
 
 /// A chunk in view with the multiple of 360° to add to its longitudes to place it next to the view.
 public struct ChunkHit: Sendable {
-    /// The lines.
+    /// The features.
     public let chunk: DecodedChunk
     /// World copies to shift by (add `shift` to Mercator x, `360·shift` to longitude).
     public let shift: Int
 }
 
-/// A map data file, validated on load and decoded lazily chunk by chunk. Safe to share between
-/// threads: the decoded chunks and places are cached behind a lock.
+/// A map data file, validated on load and decoded lazily chunk by chunk. Reads format versions 1
+/// and 2. Safe to share between threads: decoded chunks, places and names are cached behind a lock.
 public final class MapAsset: Sendable {
     /// The file's name, for messages.
     public let name: String
+    /// Format version, 1 or 2.
+    public let version: Int
     /// Levels of detail, coarse to fine.
     public let levels: [DetailLevel]
     /// The chunk index.
     public let chunks: [ChunkInfo]
     /// Number of places in the gazetteer.
     public let cityCount: Int
+    /// Stored units per degree: 100 000 (version 1 and Natural Earth) or 10 000 000 (OpenStreetMap).
+    public let unitsPerDegree: Double
+    /// The area the file's data covers (version 1: the whole world).
+    public let coverage: CoordinateBounds
+    /// `key=value` facts about the file: source, attribution.
+    public let metadata: [String: String]
+    /// Entries in the name table.
+    public let nameCount: Int
 
     /// The file's bytes: memory-mapped when loaded from a path, so only touched pages cost memory.
     private let bytes: Data
     private let dataOffset: Int
     private let cityRange: Range<Int>
+    private let nameRange: Range<Int>
+    private let indexes: [ChunkIndex]
     private struct Cache {
-        var chunks: [Int: DecodedChunk] = [:]
-        var points = 0
+        var chunks = ChunkCache(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
+        var names: [NamedPlace]?
     }
     private let cache = Mutex(Cache())
-    /// Points kept decoded before the cache is emptied (bounds memory on long sessions).
+    /// Points kept decoded (bounds memory on long sessions); the least recently used go first.
     public static let cacheLimitPoints = 3_000_000
 
     /// Reads and validates a file.
@@ -104,122 +132,207 @@ public final class MapAsset: Sendable {
     public init(data bytes: Data, name: String = "<memory>") throws(MapDataError) {
         self.name = name
         self.bytes = bytes
-        let f = MapAssetFormat.self
+        let h = try Header(bytes, name: name)
         func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
-
-        let header:
-            (
-                levels: Int, chunks: Int, cities: Int, dataOffset: Int, dataLength: Int, cityOffset: Int,
-                cityLength: Int, checksum: UInt32
-            )
-        do {
-            let parsed: (Int, Int, Int, Int, Int, Int, Int, UInt32)? = bytes.withUnsafeBytes { raw in
-                var r = ByteReader(raw)
-                guard let magic = r.bytes(8) else { return nil }
-                guard Array(magic) == f.magic else { return (-1, 0, 0, 0, 0, 0, 0, 0) }
-                guard let version = r.u16(), let headerSize = r.u16(), r.u32() != nil,
-                    let levels = r.u32(), let chunks = r.u32(), let cities = r.u32(),
-                    let dataOffset = r.u32(), let dataLength = r.u32(), let cityOffset = r.u32(),
-                    let cityLength = r.u32(), let checksum = r.u32()
-                else { return nil }
-                if version != f.version { return (-2, Int(version), 0, 0, 0, 0, 0, 0) }
-                if Int(headerSize) != f.headerSize { return (-3, 0, 0, 0, 0, 0, 0, 0) }
-                return (
-                    Int(levels), Int(chunks), Int(cities), Int(dataOffset), Int(dataLength), Int(cityOffset),
-                    Int(cityLength), checksum
-                )
-            }
-            guard let p = parsed else {
-                throw fail(bytes.count < 8 || [UInt8](bytes.prefix(8)) == f.magic ? .truncated("header") : .badMagic)
-            }
-            if p.0 == -1 { throw fail(.badMagic) }
-            if p.0 == -2 { throw fail(.unsupportedVersion(p.1)) }
-            if p.0 == -3 { throw fail(.corrupt("header size")) }
-            header = p
-        }
-        guard header.levels >= 1, header.levels <= f.maxLevels, header.chunks <= f.maxChunks,
-            header.cities <= f.maxCities
-        else { throw fail(.corrupt("header counts")) }
-        let indexStart = f.headerSize + header.levels * f.levelEntrySize
-        let expectedDataOffset = indexStart + header.chunks * f.chunkEntrySize
-        guard bytes.count >= expectedDataOffset else { throw fail(.truncated("chunk index")) }
-        guard header.dataOffset == expectedDataOffset else { throw fail(.badOffset("header (data offset)")) }
-        guard header.cityOffset == header.dataOffset + header.dataLength else {
-            throw fail(.badOffset("header (city offset)"))
-        }
-        guard header.cityOffset <= bytes.count else { throw fail(.truncated("chunk data")) }
-        guard header.cityOffset + header.cityLength <= bytes.count else { throw fail(.truncated("city section")) }
-        guard header.cityOffset + header.cityLength == bytes.count else { throw fail(.corrupt("file length")) }
-        let checksum = MapAsset.metadataChecksum(bytes, dataOffset: header.dataOffset, cityOffset: header.cityOffset)
-        guard checksum == header.checksum else { throw fail(.checksumMismatch("header, index or city section")) }
+        let checksum = MapAsset.metadataChecksum(bytes, dataOffset: h.dataOffset, cityOffset: h.cityOffset)
+        guard checksum == h.checksum else { throw fail(.checksumMismatch("header, index or city section")) }
 
         // The checksum matched; still check every value, since a file can be made to match.
+        let v1 = h.version == 1
         var levels: [DetailLevel] = []
         var chunks: [ChunkInfo] = []
         let ok: Bool = bytes.withUnsafeBytes { raw in
-            var r = ByteReader(raw, from: f.headerSize, to: header.dataOffset)
-            for _ in 0..<header.levels {
-                guard let tol = r.f64(), let first = r.u32(), let count = r.u32() else { return false }
-                levels.append(DetailLevel(toleranceDegrees: tol, chunks: Int(first)..<(Int(first) + Int(count))))
+            var r = ByteReader(raw, from: h.headerSize, to: h.dataOffset)
+            for _ in 0..<h.levels {
+                guard let tol = r.f64() else { return false }
+                let minZoom: Double
+                if v1 {
+                    minZoom = 0  // filled in below from the tolerances
+                } else {
+                    guard let z = r.f64() else { return false }
+                    minZoom = z
+                }
+                guard let first = r.u32(), let count = r.u32() else { return false }
+                levels.append(
+                    DetailLevel(
+                        toleranceDegrees: tol, minZoom: minZoom, chunks: Int(first)..<(Int(first) + Int(count))))
             }
-            for _ in 0..<header.chunks {
-                guard let layerRaw = r.u8(), let layer = MapLayer(rawValue: layerRaw), let level = r.u8(),
-                    r.u16() != nil, let minX = r.i32(), let minY = r.i32(), let maxX = r.i32(), let maxY = r.i32(),
-                    let offset = r.u32(), let length = r.u32(), let lines = r.u32(), let crc = r.u32()
+            for _ in 0..<h.chunks {
+                guard let classRaw = r.u8(), let featureClass = FeatureClass(rawValue: classRaw) else { return false }
+                var kind = GeometryKind.lines
+                if !v1 {
+                    guard let k = r.u8().flatMap(GeometryKind.init(rawValue:)) else { return false }
+                    kind = k
+                }
+                guard let level = r.u8(), (v1 ? r.u16().map { _ in 0 } : r.u8().map(UInt16.init)) != nil,
+                    let minX = r.i32(), let minY = r.i32(), let maxX = r.i32(), let maxY = r.i32(),
+                    let offset = r.u32(), let length = r.u32(), let features = r.u32(), let crc = r.u32()
                 else { return false }
+                if !v1 { guard r.u32() != nil else { return false } }  // point count (a hint for readers)
                 chunks.append(
                     ChunkInfo(
-                        layer: layer, level: Int(level), minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                        offset: Int(offset), length: Int(length), polylineCount: Int(lines), checksum: crc))
+                        featureClass: featureClass, kind: kind, level: Int(level), minX: minX, minY: minY, maxX: maxX,
+                        maxY: maxY, offset: Int(offset), length: Int(length), featureCount: Int(features), checksum: crc
+                    ))
             }
             return true
         }
         guard ok else { throw fail(.corrupt("chunk index")) }
         var expectedFirst = 0
         for (i, level) in levels.enumerated() {
-            guard level.toleranceDegrees.isFinite, level.toleranceDegrees >= 0,
-                level.chunks.lowerBound == expectedFirst,
-                level.chunks.upperBound <= chunks.count,
-                i == 0 || level.toleranceDegrees < levels[i - 1].toleranceDegrees
+            guard level.toleranceDegrees.isFinite, level.toleranceDegrees >= 0, level.minZoom.isFinite,
+                level.chunks.lowerBound == expectedFirst, level.chunks.upperBound <= chunks.count,
+                i == 0 || level.toleranceDegrees < levels[i - 1].toleranceDegrees,
+                i == 0 || level.minZoom > levels[i - 1].minZoom || v1
             else { throw fail(.corrupt("level table")) }
             expectedFirst = level.chunks.upperBound
         }
         guard expectedFirst == chunks.count else { throw fail(.corrupt("level table")) }
-        let limit = Int32(540 * MapAssetFormat.unitsPerDegree)
-        let latLimit = Int32(90 * MapAssetFormat.unitsPerDegree)
+        if v1 {
+            // Version 1 chose a level by its tolerance against one dot; as zooms: a level serves from where
+            // the coarser level's tolerance grows past a dot (dot = 360 / (256·2^z) degrees).
+            for i in levels.indices.dropFirst() {
+                levels[i].minZoom = log2(360 / (WebMercator.tileSize * levels[i - 1].toleranceDegrees))
+            }
+        }
+        let units = Double(h.unitsPerDegree)
+        let limit = Int64(min(540 * units, Double(Int32.max)))
+        let latLimit = Int64(90 * units)
         for (i, c) in chunks.enumerated() {
-            guard c.offset + c.length <= header.dataLength, c.length >= 2 * c.polylineCount, c.polylineCount >= 1,
+            guard c.offset + c.length <= h.dataLength, c.length >= 2 * c.featureCount, c.featureCount >= 1,
                 c.level < levels.count, levels[c.level].chunks.contains(i),
-                c.minX <= c.maxX, c.minY <= c.maxY, c.minX >= -limit, c.maxX <= limit,
-                c.minY >= -latLimit, c.maxY <= latLimit
+                c.minX <= c.maxX, c.minY <= c.maxY, Int64(c.minX) >= -limit, Int64(c.maxX) <= limit,
+                Int64(c.minY) >= -latLimit, Int64(c.maxY) <= latLimit
             else { throw fail(.badOffset("chunk index entry \(i)")) }
         }
+        self.version = h.version
         self.levels = levels
         self.chunks = chunks
-        self.dataOffset = header.dataOffset
-        self.cityRange = header.cityOffset..<(header.cityOffset + header.cityLength)
-        self.cityCount = header.cities
+        self.dataOffset = h.dataOffset
+        self.cityRange = h.cityOffset..<(h.cityOffset + h.cityLength)
+        self.nameRange = h.nameOffset..<(h.nameOffset + h.nameLength)
+        self.cityCount = h.cities
+        self.nameCount = h.names
+        self.unitsPerDegree = units
+        self.coverage = h.coverage
+        self.metadata = h.metadata
+        self.indexes = levels.map { ChunkIndex(chunks: chunks, range: $0.chunks) }
+    }
+
+    /// The fixed header and the small sections it points to, checked against the file's length.
+    private struct Header {
+        var version = 1
+        var headerSize = MapAssetFormat.headerSizeV1
+        var levels = 0, chunks = 0, cities = 0, names = 0
+        var dataOffset = 0, dataLength = 0, cityOffset = 0, cityLength = 0, nameOffset = 0, nameLength = 0
+        var checksum: UInt32 = 0
+        var unitsPerDegree = MapAssetFormat.unitsPerDegreeV1
+        var coverage = CoordinateBounds(north: 90, south: -90, west: -180, east: 180)
+        var metadata: [String: String] = [:]
+
+        init(_ bytes: Data, name: String) throws(MapDataError) {
+            let f = MapAssetFormat.self
+            func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
+            guard bytes.count >= 8 else { throw fail(.truncated("header")) }
+            guard [UInt8](bytes.prefix(8)) == f.magic else { throw fail(.badMagic) }
+            var fault: MapDataError.Kind?
+            var metaRange = 0..<0
+            bytes.withUnsafeBytes { raw in
+                var r = ByteReader(raw, from: 8)
+                guard let version = r.u16(), let headerSize = r.u16() else {
+                    fault = .truncated("header")
+                    return
+                }
+                guard f.readableVersions.contains(version) else {
+                    fault = .unsupportedVersion(Int(version))
+                    return
+                }
+                self.version = Int(version)
+                self.headerSize = version == 1 ? f.headerSizeV1 : f.headerSize
+                guard Int(headerSize) == self.headerSize else {
+                    fault = .corrupt("header size")
+                    return
+                }
+                guard r.u32() != nil, let levels = r.u32(), let chunks = r.u32(), let cities = r.u32(),
+                    let dataOffset = r.u32(), let dataLength = r.u32(), let cityOffset = r.u32(),
+                    let cityLength = r.u32(), let checksum = r.u32()
+                else {
+                    fault = .truncated("header")
+                    return
+                }
+                (self.levels, self.chunks, self.cities) = (Int(levels), Int(chunks), Int(cities))
+                (self.dataOffset, self.dataLength) = (Int(dataOffset), Int(dataLength))
+                (self.cityOffset, self.cityLength, self.checksum) = (Int(cityOffset), Int(cityLength), checksum)
+                self.nameOffset = self.cityOffset + self.cityLength
+                guard version >= 2 else { return }
+                guard let units = r.u32(), let west = r.i32(), let south = r.i32(), let east = r.i32(),
+                    let north = r.i32(), let nameOffset = r.u32(), let nameLength = r.u32(), let names = r.u32(),
+                    let metaOffset = r.u32(), let metaLength = r.u32()
+                else {
+                    fault = .truncated("header")
+                    return
+                }
+                guard units >= 1, units <= 10_000_000, west <= east, south <= north else {
+                    fault = .corrupt("header (resolution or coverage)")
+                    return
+                }
+                self.unitsPerDegree = Int(units)
+                let u = Double(units)
+                coverage = CoordinateBounds(
+                    north: Double(north) / u, south: Double(south) / u, west: Double(west) / u, east: Double(east) / u)
+                (self.nameOffset, self.nameLength, self.names) = (Int(nameOffset), Int(nameLength), Int(names))
+                metaRange = Int(metaOffset)..<(Int(metaOffset) + Int(metaLength))
+            }
+            if let fault { throw fail(fault) }
+            guard levels >= 1, levels <= f.maxLevels, chunks <= f.maxChunks, cities <= f.maxCities, names <= f.maxNames
+            else { throw fail(.corrupt("header counts")) }
+            let levelSize = version == 1 ? f.levelEntrySizeV1 : f.levelEntrySize
+            let entrySize = version == 1 ? f.chunkEntrySizeV1 : f.chunkEntrySize
+            let expectedDataOffset = headerSize + levels * levelSize + chunks * entrySize
+            guard bytes.count >= expectedDataOffset else { throw fail(.truncated("chunk index")) }
+            guard dataOffset == expectedDataOffset else { throw fail(.badOffset("header (data offset)")) }
+            guard cityOffset == dataOffset + dataLength else { throw fail(.badOffset("header (city offset)")) }
+            guard cityOffset <= bytes.count else { throw fail(.truncated("chunk data")) }
+            guard cityOffset + cityLength <= bytes.count else { throw fail(.truncated("city section")) }
+            // Version 2: the name table and the metadata follow the places, and the file ends there.
+            let end: Int
+            if version == 1 {
+                end = cityOffset + cityLength
+            } else {
+                guard nameOffset == cityOffset + cityLength, metaRange.lowerBound == nameOffset + nameLength else {
+                    throw fail(.badOffset("header (name or metadata offset)"))
+                }
+                guard metaRange.upperBound <= bytes.count else { throw fail(.truncated("name table or metadata")) }
+                end = metaRange.upperBound
+            }
+            guard end == bytes.count else { throw fail(.corrupt("file length")) }
+            if !metaRange.isEmpty {
+                let text = String(decoding: bytes[metaRange], as: UTF8.self)
+                for line in text.split(separator: "\n") {
+                    guard let eq = line.firstIndex(of: "=") else { throw fail(.corrupt("metadata")) }
+                    metadata[String(line[..<eq])] = String(line[line.index(after: eq)...])
+                }
+            }
+        }
     }
 
     /// The same bytes with the header checksum recomputed (for tools that edit files, and for fuzzers that
     /// forge them); nil when the header's offsets do not fit the bytes.
     public static func resealed(_ bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count >= MapAssetFormat.headerSize else { return nil }
+        let f = MapAssetFormat.self
+        guard bytes.count >= f.headerSizeV1 else { return nil }
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-        let dataOffset = u32(MapAssetFormat.HeaderField.dataOffset)
-        let cityOffset = u32(MapAssetFormat.HeaderField.cityOffset)
-        guard dataOffset >= MapAssetFormat.headerSize, dataOffset <= cityOffset, cityOffset <= bytes.count else {
-            return nil
-        }
+        let dataOffset = u32(f.HeaderField.dataOffset)
+        let cityOffset = u32(f.HeaderField.cityOffset)
+        guard dataOffset >= f.headerSizeV1, dataOffset <= cityOffset, cityOffset <= bytes.count else { return nil }
         var out = bytes
         let crc = metadataChecksum(bytes, dataOffset: dataOffset, cityOffset: cityOffset)
-        for i in 0..<4 {
-            out[MapAssetFormat.HeaderField.checksum + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i)))
-        }
+        for i in 0..<4 { out[f.HeaderField.checksum + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
         return out
     }
 
-    /// CRC-32 over the header (without its checksum field), level table, chunk index and city section.
+    /// CRC-32 over the header (without its checksum field), level table, chunk index and every section
+    /// after the chunk data (places; in version 2 also names and metadata).
     static func metadataChecksum(_ bytes: [UInt8], dataOffset: Int, cityOffset: Int) -> UInt32 {
         bytes.withUnsafeBytes { metadataChecksum($0, dataOffset: dataOffset, cityOffset: cityOffset) }
     }
@@ -231,7 +344,7 @@ public final class MapAsset: Sendable {
     static func metadataChecksum(_ raw: UnsafeRawBufferPointer, dataOffset: Int, cityOffset: Int) -> UInt32 {
         let f = MapAssetFormat.self
         var crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<f.HeaderField.checksum]))
-        crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[f.headerSize..<dataOffset]))
+        crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[(f.HeaderField.checksum + 4)..<dataOffset]))
         return CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[cityOffset..<raw.count]))
     }
 
@@ -239,67 +352,32 @@ public final class MapAsset: Sendable {
 
     /// Decodes chunk `index` (cached), checking its checksum and that every point lies in its box.
     public func chunk(_ index: Int) throws(MapDataError) -> DecodedChunk {
-        if let hit = cache.withLock({ $0.chunks[index] }) { return hit }
+        if let hit = cache.withLock({ $0.chunks.get(index) }) { return hit }
         guard chunks.indices.contains(index) else { throw MapDataError(file: name, .badOffset("chunk \(index)")) }
         let info = chunks[index]
         let start = dataOffset + info.offset
+        let units = unitsPerDegree
+        let v1 = version == 1
+        let nameCount = nameCount
         let decoded: DecodedChunk? = bytes.withUnsafeBytes { raw in
             let payload = UnsafeRawBufferPointer(rebasing: raw[start..<(start + info.length)])
             guard CRC32.update(0, payload) == info.checksum else { return nil }
-            return Self.decode(payload, info: info)
+            return ChunkDecoder.decode(payload, info: info, unitsPerDegree: units, v1: v1, nameCount: nameCount)
         }
         guard let chunk = decoded else { throw MapDataError(file: name, .corrupt("chunk \(index)")) }
-        cache.withLock { c in
-            if c.points + chunk.lon.count > Self.cacheLimitPoints {
-                c.chunks.removeAll(keepingCapacity: true)
-                c.points = 0
-            }
-            c.chunks[index] = chunk
-            c.points += chunk.lon.count
-        }
+        cache.withLock { $0.chunks.put(index, chunk) }
         return chunk
-    }
-
-    static func decode(_ payload: UnsafeRawBufferPointer, info: ChunkInfo) -> DecodedChunk? {
-        var r = ByteReader(payload)
-        var lon: [Int32] = []
-        var lat: [Int32] = []
-        var starts: [Int] = [0]
-        // Each point takes at least 2 bytes: this bounds the arrays by the payload size.
-        lon.reserveCapacity(payload.count / 2)
-        lat.reserveCapacity(payload.count / 2)
-        for _ in 0..<info.polylineCount {
-            guard let n = r.varint(), n >= 2, n <= UInt64(r.remaining / 2) else { return nil }
-            var x = Int64(info.minX)
-            var y = Int64(info.minY)
-            for _ in 0..<Int(n) {
-                guard let dx = r.signedVarint(), let dy = r.signedVarint() else { return nil }
-                x = x &+ dx
-                y = y &+ dy
-                guard x >= Int64(info.minX), x <= Int64(info.maxX), y >= Int64(info.minY), y <= Int64(info.maxY)
-                else { return nil }
-                lon.append(Int32(x))
-                lat.append(Int32(y))
-            }
-            starts.append(lon.count)
-        }
-        guard r.remaining == 0 else { return nil }
-        var xs = [Double](repeating: 0, count: lon.count)
-        var ys = [Double](repeating: 0, count: lon.count)
-        for i in lon.indices {
-            let p = WebMercator.project(
-                Coordinate(
-                    latitude: Double(lat[i]) * MapAssetFormat.quantum,
-                    longitude: Double(lon[i]) * MapAssetFormat.quantum))
-            xs[i] = p.x
-            ys[i] = p.y
-        }
-        return DecodedChunk(info: info, lon: lon, lat: lat, x: xs, y: ys, starts: starts)
     }
 
     // MARK: Queries
 
-    /// The coarsest level whose tolerance is still finer than one dot at `metersPerDot` on `latitude`.
+    /// The level drawn at `zoom`: the finest whose first zoom is at most `zoom`.
+    public func level(forZoom zoom: Double) -> Int {
+        levels.lastIndex { $0.minZoom <= zoom } ?? 0
+    }
+
+    /// The coarsest level whose tolerance is still finer than one dot at `metersPerDot` on `latitude`
+    /// (the same choice as `level(forZoom:)`: the cosines cancel).
     public func level(forMetersPerDot metersPerDot: Double, latitude: Double) -> Int {
         let metersPerDegree =
             2 * Double.pi * WebMercator.earthRadius / 360 * cos(WebMercator.clampLatitude(latitude) * .pi / 180)
@@ -309,43 +387,56 @@ public final class MapAsset: Sendable {
         return levels.count - 1
     }
 
-    /// The decoded chunks of `layers` at `level` that meet `bounds`, with the world copies they meet it in.
-    public func query(bounds: CoordinateBounds, level: Int, layers: Set<MapLayer> = Set(MapLayer.allCases))
-        throws(MapDataError) -> [ChunkHit]
-    {
-        guard levels.indices.contains(level), bounds.west.isFinite, bounds.east.isFinite else { return [] }
-        let u = MapAssetFormat.unitsPerDegree
+    /// The decoded chunks of `classes` at `level` that meet `bounds`, with the world copies they meet it in.
+    public func query(
+        bounds: CoordinateBounds, level: Int, classes: Set<FeatureClass> = Set(FeatureClass.allCases)
+    ) throws(MapDataError) -> [ChunkHit] {
+        guard levels.indices.contains(level), bounds.west.isFinite, bounds.east.isFinite, bounds.west <= bounds.east
+        else { return [] }
+        let u = unitsPerDegree
+        // World copies that can meet the view: the data lies within ±540°.
+        let firstShift = Int(((bounds.west - 540) / 360).rounded(.up))
+        let lastShift = Int(((bounds.east + 540) / 360).rounded(.down))
+        guard firstShift <= lastShift else { return [] }
+        var candidates = Set<Int>()
+        let shifts = firstShift...min(lastShift, firstShift + 64)
+        for shift in shifts {
+            let west = max(-540, bounds.west - 360 * Double(shift))
+            let east = min(540, bounds.east - 360 * Double(shift))
+            guard west <= east else { continue }
+            candidates.formUnion(
+                indexes[level].candidates(
+                    minX: Int64((west * u).rounded(.down)), minY: Int64((bounds.south * u).rounded(.down)),
+                    maxX: Int64((east * u).rounded(.up)), maxY: Int64((bounds.north * u).rounded(.up))))
+        }
         var hits: [ChunkHit] = []
-        for i in levels[level].chunks {
+        for i in candidates.sorted() {
             let c = chunks[i]
-            guard layers.contains(c.layer) else { continue }
+            guard classes.contains(c.featureClass) else { continue }
             guard Double(c.maxY) / u >= bounds.south, Double(c.minY) / u <= bounds.north else { continue }
             let minLon = Double(c.minX) / u
             let maxLon = Double(c.maxX) / u
-            let firstShift = Int(((bounds.west - maxLon) / 360).rounded(.up))
-            let lastShift = Int(((bounds.east - minLon) / 360).rounded(.down))
-            guard firstShift <= lastShift else { continue }
+            let first = Int(((bounds.west - maxLon) / 360).rounded(.up))
+            let last = Int(((bounds.east - minLon) / 360).rounded(.down))
+            guard first <= last else { continue }
             let decoded = try chunk(i)
-            for shift in firstShift...min(lastShift, firstShift + 64) {
+            for shift in first...min(last, first + 64) {
                 hits.append(ChunkHit(chunk: decoded, shift: shift))
             }
         }
         return hits
     }
 
-    /// `query` at the level for `metersPerDot` at the bounds' middle latitude.
-    public func query(bounds: CoordinateBounds, metersPerDot: Double, layers: Set<MapLayer> = Set(MapLayer.allCases))
-        throws(MapDataError) -> [ChunkHit]
-    {
-        let level = level(forMetersPerDot: metersPerDot, latitude: (bounds.north + bounds.south) / 2)
-        return try query(bounds: bounds, level: level, layers: layers)
-    }
+    /// True when chunk `index` is decoded and cached (for tests of the cache).
+    func isCached(_ index: Int) -> Bool { cache.withLock { $0.chunks.contains(index) } }
 
-    // MARK: Gazetteer
+    // MARK: Gazetteer and names
 
     /// All places, largest first (decoded on first use).
     public func cities() throws(MapDataError) -> [City] {
         if let c = cache.withLock({ $0.cities }) { return c }
+        let units = unitsPerDegree
+        let v1 = version == 1
         let decoded: [City]? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: cityRange.lowerBound, to: cityRange.upperBound)
             var out: [City] = []
@@ -354,15 +445,19 @@ public final class MapAsset: Sendable {
                 guard let n = r.varint(), n <= 255, let nameBytes = r.bytes(Int(n)),
                     let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(),
                     let c1 = r.u8(), let c2 = r.u8(),
-                    abs(lat) <= 9_000_000, abs(lon) <= 18_000_000, pop < 1 << 40
+                    Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 180 * units, pop < 1 << 40
                 else { return nil }
+                var kind = PlaceKind.city
+                if !v1 {
+                    guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
+                    kind = k
+                }
                 out.append(
                     City(
                         name: String(decoding: nameBytes, as: UTF8.self),
                         coordinate: Coordinate(
-                            latitude: Double(lat) * MapAssetFormat.quantum,
-                            longitude: Double(lon) * MapAssetFormat.quantum),
-                        countryCode: String(decoding: [c1, c2], as: UTF8.self), population: Int(pop)))
+                            latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units)),
+                        countryCode: String(decoding: [c1, c2], as: UTF8.self), population: Int(pop), kind: kind))
             }
             return r.remaining == 0 ? out : nil
         }
@@ -382,33 +477,36 @@ public final class MapAsset: Sendable {
         }
         return out
     }
-}
 
-/// Case- and accent-insensitive keys for name search: compatibility decomposition, marks dropped, lowercased.
-public enum NameFolding {
-    /// `"Hà Nội"` → `"ha noi"`, `"Đà Nẵng"` → `"da nang"`.
-    public static func fold(_ s: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for u in s.decomposedStringWithCompatibilityMapping.unicodeScalars {
-            switch u.properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: continue
-            default: scalars.append(u)
+    /// The name table: each named feature's name and a point on it (decoded on first use).
+    public func names() throws(MapDataError) -> [NamedPlace] {
+        if let n = cache.withLock({ $0.names }) { return n }
+        let units = unitsPerDegree
+        let decoded: [NamedPlace]? = bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw, from: nameRange.lowerBound, to: nameRange.upperBound)
+            var out: [NamedPlace] = []
+            out.reserveCapacity(min(nameCount, r.remaining / 4))
+            for _ in 0..<nameCount {
+                guard let n = r.varint(), n <= 1024, let text = r.bytes(Int(n)),
+                    let lat = r.signedVarint(), let lon = r.signedVarint(),
+                    Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 540 * units
+                else { return nil }
+                out.append(
+                    NamedPlace(
+                        name: String(decoding: text, as: UTF8.self),
+                        coordinate: Coordinate(
+                            latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units))))
             }
+            return r.remaining == 0 ? out : nil
         }
-        // Letters with strokes do not decompose: map the common ones by hand.
-        var out = ""
-        for ch in String(scalars).lowercased() {
-            switch ch {
-            case "đ", "ð": out += "d"
-            case "ø": out += "o"
-            case "ł": out += "l"
-            case "ß": out += "ss"
-            case "æ": out += "ae"
-            case "œ": out += "oe"
-            case "ı": out += "i"
-            default: out.append(ch)
-            }
-        }
-        return out
+        guard let names = decoded else { throw MapDataError(file: name, .corrupt("name table")) }
+        cache.withLock { $0.names = names }
+        return names
+    }
+
+    /// The name of a feature (its `nameIndex` entry), or nil.
+    public func name(at index: Int32) -> String? {
+        guard index >= 0, let table = try? names(), Int(index) < table.count else { return nil }
+        return table[Int(index)].name
     }
 }

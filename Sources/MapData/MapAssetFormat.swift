@@ -4,12 +4,26 @@ import GeoCore
 public enum MapAssetFormat {
     /// The first 8 bytes of every file.
     public static let magic: [UInt8] = Array("TMAPDAT\u{0}".utf8)
-    /// The version this code writes and reads.
-    public static let version: UInt16 = 1
-    /// Size of the fixed header.
-    public static let headerSize = 48
+    /// The version this code writes.
+    public static let version: UInt16 = 2
+    /// The versions this code reads.
+    public static let readableVersions: ClosedRange<UInt16> = 1...2
+    /// Size of the fixed header in version 1 and in version 2.
+    public static let headerSizeV1 = 48
+    public static let headerSize = 96
+    /// Size of one level-table entry (v1: tolerance, first chunk, count; v2 adds the level's first zoom).
+    public static let levelEntrySizeV1 = 16
+    public static let levelEntrySize = 24
+    /// Size of one chunk-index entry (v2 adds the geometry kind and the point count).
+    public static let chunkEntrySizeV1 = 36
+    public static let chunkEntrySize = 40
+    /// The sizes of the header, a level entry and a chunk entry in `version` (1 or 2).
+    public static func layout(version: Int) -> (header: Int, levelEntry: Int, chunkEntry: Int) {
+        version == 1
+            ? (headerSizeV1, levelEntrySizeV1, chunkEntrySizeV1) : (headerSize, levelEntrySize, chunkEntrySize)
+    }
     /// Byte offsets of the header's fields (the header table of `assets/FORMAT.md`); each is a u32
-    /// but the version and header size (u16).
+    /// but the version and header size (u16) and the coverage box (i32).
     public enum HeaderField {
         /// u16 version.
         public static let version = 8
@@ -27,21 +41,28 @@ public enum MapAssetFormat {
         public static let dataOffset = 28
         /// Length of the chunk data.
         public static let dataLength = 32
-        /// Where the city section starts.
+        /// Where the place section starts.
         public static let cityOffset = 36
-        /// Length of the city section.
+        /// Length of the place section.
         public static let cityLength = 40
-        /// CRC-32 of the header before this field, the level table, the chunk index and the city section.
+        /// CRC-32 of every byte but this field and the chunk data (each chunk has its own).
         public static let checksum = 44
+        /// v2: stored units per degree (100 000 or 10 000 000).
+        public static let unitsPerDegree = 48
+        /// v2: the coverage box, i32 west, south, east, north in stored units.
+        public static let coverage = 52
+        /// v2: the name table's offset, length and entry count.
+        public static let nameOffset = 68
+        public static let nameLength = 72
+        public static let nameCount = 76
+        /// v2: the metadata section's offset and length (UTF-8 `key=value` lines).
+        public static let metadataOffset = 80
+        public static let metadataLength = 84
     }
-    /// Size of one level-table entry.
-    public static let levelEntrySize = 16
-    /// Size of one chunk-index entry.
-    public static let chunkEntrySize = 36
-    /// Degrees per stored unit: 1e-5° ≈ 1.1 m.
-    public static let quantum = 1e-5
-    /// Stored units per degree.
-    public static let unitsPerDegree = 100_000.0
+    /// Stored units per degree of version 1 files: 1e-5° ≈ 1.1 m.
+    public static let unitsPerDegreeV1 = 100_000
+    /// Stored units per degree of OpenStreetMap data: 1e-7°, OSM's own resolution (≈ 1.1 cm).
+    public static let unitsPerDegreeOSM = 10_000_000
     /// Most points in one polyline piece (longer lines are split, sharing their end points).
     public static let maxPiecePoints = 256
     /// Most points in one chunk.
@@ -50,30 +71,48 @@ public enum MapAssetFormat {
     static let maxLevels = 64
     static let maxChunks = 1 << 22
     static let maxCities = 1 << 22
+    static let maxNames = 1 << 24
 }
 
-/// The class of a line on the map.
-public enum MapLayer: UInt8, CaseIterable, Sendable, Comparable {
-    case coastline = 0
-    case lake = 1
-    case border = 2
-
-    /// Layers sort as their raw values.
-    public static func < (a: MapLayer, b: MapLayer) -> Bool { a.rawValue < b.rawValue }
+/// Whether a chunk holds lines or areas.
+public enum GeometryKind: UInt8, Sendable {
+    /// Open polylines, drawn as lines.
+    case lines = 0
+    /// Closed rings, filled even–odd (each feature's rings together: outer rings and holes).
+    case areas = 1
 }
 
-/// A line at full resolution, as read from a source, before encoding.
-public struct SourcePolyline: Equatable, Sendable {
-    /// Its layer.
-    public var layer: MapLayer
-    /// Its points in degrees.
-    public var points: [Coordinate]
+/// A feature at full resolution, as read from a source, before encoding: its class, its parts (a
+/// line's pieces, or an area's rings) and its name.
+public struct SourceFeature: Equatable, Sendable {
+    /// What it is.
+    public var featureClass: FeatureClass
+    /// Lines: the pieces of one line (split where a source lacks points); areas: outer rings and holes.
+    public var parts: [[Coordinate]]
+    /// Its name (a street's, a lake's), if any.
+    public var name: String?
 
-    /// A line of a layer.
-    public init(layer: MapLayer, points: [Coordinate]) {
-        self.layer = layer
-        self.points = points
+    /// A feature.
+    public init(_ featureClass: FeatureClass, parts: [[Coordinate]], name: String? = nil) {
+        self.featureClass = featureClass
+        self.parts = parts
+        self.name = name
     }
+
+    /// A single line.
+    public init(_ featureClass: FeatureClass, line: [Coordinate], name: String? = nil) {
+        self.init(featureClass, parts: [line], name: name)
+    }
+}
+
+/// What kind of place a gazetteer entry is; places below `city` are labelled only at city zooms.
+public enum PlaceKind: UInt8, Sendable {
+    /// A city or town (GeoNames).
+    case city = 0
+    /// A suburb of a city (OSM `place=suburb`).
+    case suburb = 1
+    /// A neighbourhood or quarter (OSM `place=neighbourhood|quarter`).
+    case neighbourhood = 2
 }
 
 /// A populated place of the gazetteer.
@@ -82,16 +121,35 @@ public struct City: Equatable, Sendable {
     public var name: String
     /// Where it is.
     public var coordinate: Coordinate
-    /// ISO 3166 alpha-2 country code.
+    /// ISO 3166 alpha-2 country code (blank when unknown).
     public var countryCode: String
-    /// Inhabitants.
+    /// Inhabitants (0 when unknown).
     public var population: Int
+    /// City, suburb or neighbourhood.
+    public var kind: PlaceKind
 
     /// A place.
-    public init(name: String, coordinate: Coordinate, countryCode: String, population: Int) {
+    public init(
+        name: String, coordinate: Coordinate, countryCode: String, population: Int, kind: PlaceKind = .city
+    ) {
         self.name = name
         self.coordinate = coordinate
         self.countryCode = countryCode
         self.population = population
+        self.kind = kind
+    }
+}
+
+/// A named feature of the name table: its name and a point on it (a street's middle), for search.
+public struct NamedPlace: Equatable, Sendable {
+    /// The name.
+    public var name: String
+    /// A point on the feature.
+    public var coordinate: Coordinate
+
+    /// An entry.
+    public init(name: String, coordinate: Coordinate) {
+        self.name = name
+        self.coordinate = coordinate
     }
 }

@@ -1,89 +1,241 @@
-/// Encodes lines and places into the map data format: quantized to 1e-5°, simplified per level of
-/// detail, split into pieces, grouped by grid cell into chunks with bounding boxes, delta + zigzag
-/// varint coded, with CRC-32 checksums. The same input always gives the same bytes.
+import Foundation
+import GeoCore
+
+/// A level of detail to write: the zoom it is drawn from and its Douglas–Peucker tolerance.
+public struct LevelSpec: Equatable, Sendable {
+    /// The lowest zoom the level serves.
+    public var minZoom: Double
+    /// Tolerance in degrees (0 keeps every stored point).
+    public var toleranceDegrees: Double
+
+    /// A level.
+    public init(minZoom: Double, toleranceDegrees: Double) {
+        self.minZoom = minZoom
+        self.toleranceDegrees = toleranceDegrees
+    }
+
+    /// Levels from tolerances, coarse to fine, each drawn from the zoom at which the coarser level's
+    /// tolerance grows past one dot (360 / (256·2^z) degrees).
+    public static func fromTolerances(_ tolerances: [Double]) -> [LevelSpec] {
+        tolerances.enumerated().map { i, tol in
+            LevelSpec(
+                minZoom: i == 0 ? 0 : log2(360 / (WebMercator.tileSize * tolerances[i - 1])), toleranceDegrees: tol)
+        }
+    }
+
+    /// Levels from zooms, coarse to fine: each simplified to half a dot at the zoom where the next one
+    /// takes over; the last keeps every point.
+    public static func fromZooms(_ zooms: [Double]) -> [LevelSpec] {
+        zooms.enumerated().map { i, z in
+            let tol = i + 1 < zooms.count ? 360 / (WebMercator.tileSize * exp2(zooms[i + 1])) / 2 : 0
+            return LevelSpec(minZoom: z, toleranceDegrees: tol)
+        }
+    }
+}
+
+/// What goes into a map data file.
+public struct MapContents: Sendable {
+    /// Lines and areas.
+    public var features: [SourceFeature]
+    /// The gazetteer (stored largest first).
+    public var places: [City]
+    /// Levels of detail, coarse to fine. A class is in a level when the level serves a zoom at which the
+    /// class is shown (`classMinZoom`).
+    public var levels: [LevelSpec]
+    /// Stored units per degree.
+    public var unitsPerDegree: Int
+    /// The area the data covers; nil: the box of the data.
+    public var coverage: CoordinateBounds?
+    /// `key=value` facts: source, attribution.
+    public var metadata: [(String, String)]
+    /// The zoom from which each class is shown (nil: from the first level).
+    public var classMinZoom: (@Sendable (FeatureClass) -> Double)?
+    /// Cut lines where a source closes rings artificially (±180°, the south pole): for world-wide data.
+    public var cutsArtificialEdges: Bool
+
+    /// Contents.
+    public init(
+        features: [SourceFeature], places: [City] = [], levels: [LevelSpec],
+        unitsPerDegree: Int = MapAssetFormat.unitsPerDegreeV1, coverage: CoordinateBounds? = nil,
+        metadata: [(String, String)] = [], classMinZoom: (@Sendable (FeatureClass) -> Double)? = nil,
+        cutsArtificialEdges: Bool = false
+    ) {
+        self.features = features
+        self.places = places
+        self.levels = levels
+        self.unitsPerDegree = unitsPerDegree
+        self.coverage = coverage
+        self.metadata = metadata
+        self.classMinZoom = classMinZoom
+        self.cutsArtificialEdges = cutsArtificialEdges
+    }
+}
+
+/// Encodes map contents into the map data format, version 2: quantized, simplified per level of detail,
+/// long lines split into pieces, grouped by class and grid cell into chunks with bounding boxes, delta +
+/// zigzag varint coded, with CRC-32 checksums. The same input always gives the same bytes.
 public enum MapAssetWriter {
-    /// Douglas–Peucker tolerances in degrees, coarse to fine; 0 keeps every quantized point.
-    public static let defaultLevels: [Double] = [0.5, 0.15, 0.05, 0.015, 0.004, 0]
+    /// Douglas–Peucker tolerances in degrees of the world data, coarse to fine; 0 keeps every point.
+    public static let defaultTolerances: [Double] = [0.5, 0.15, 0.05, 0.015, 0.004, 0]
+
+    /// A quantized feature: its parts as stored x (lon) and y (lat).
+    struct Quantized {
+        var featureClass: FeatureClass
+        var parts: [(xs: [Int32], ys: [Int32])]
+        var name: Int32
+    }
 
     struct Piece {
-        var layer: MapLayer
-        var xs: [Int32]
-        var ys: [Int32]
+        var featureClass: FeatureClass
+        var parts: [(xs: [Int32], ys: [Int32])]
+        var name: Int32
         var cellX: Int
         var cellY: Int
         var order: Int
+        var points: Int { parts.reduce(0) { $0 + $1.xs.count } }
     }
 
     struct Chunk {
-        var layer: MapLayer
+        var featureClass: FeatureClass
         var level: Int
         var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
-        var polylineCount: Int
+        var featureCount: Int
+        var pointCount: Int
         var payload: [UInt8]
     }
 
-    /// The file's bytes for `polylines` (any resolution) and `cities` (stored largest first).
-    public static func encode(polylines: [SourcePolyline], cities: [City], levels: [Double] = defaultLevels) -> [UInt8]
-    {
-        let lines = quantize(polylines)
+    /// The file's bytes for Natural Earth–style lines (world-wide, 1e-5°, the default levels).
+    public static func encode(
+        lines: [SourceFeature], cities: [City], tolerances: [Double] = defaultTolerances,
+        metadata: [(String, String)] = []
+    ) -> [UInt8] {
+        encode(
+            MapContents(
+                features: lines, places: cities, levels: LevelSpec.fromTolerances(tolerances),
+                coverage: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), metadata: metadata,
+                cutsArtificialEdges: true))
+    }
+
+    /// The file's bytes for `contents`.
+    public static func encode(_ contents: MapContents) -> [UInt8] {
+        let units = Double(contents.unitsPerDegree)
+        let (names, nameIndex) = nameTable(contents.features)
+        let features = quantize(contents, nameIndex: nameIndex)
         var chunks: [Chunk] = []
-        var levelRanges: [(tolerance: Double, first: Int, count: Int)] = []
-        for (levelIndex, tolerance) in levels.enumerated() {
+        var levelRanges: [(spec: LevelSpec, first: Int, count: Int)] = []
+        for (levelIndex, spec) in contents.levels.enumerated() {
             let first = chunks.count
-            let pieces = simplify(lines, tolerance: tolerance)
+            let nextZoom = levelIndex + 1 < contents.levels.count ? contents.levels[levelIndex + 1].minZoom : .infinity
+            let shown = features.filter { (contents.classMinZoom?($0.featureClass) ?? 0) < nextZoom }
+            let pieces = simplify(shown, spec: spec, units: units)
             chunks += pack(pieces, level: levelIndex)
-            levelRanges.append((tolerance, first, chunks.count - first))
+            levelRanges.append((spec, first, chunks.count - first))
         }
-        return assemble(levelRanges: levelRanges, chunks: chunks, cities: cities)
+        let coverage = contents.coverage ?? dataBox(features, units: units)
+        return assemble(
+            levelRanges: levelRanges, chunks: chunks, contents: contents, names: names, coverage: coverage)
     }
 
     // MARK: Steps
 
-    static func quantize(_ polylines: [SourcePolyline]) -> [(MapLayer, [Int32], [Int32])] {
-        var out: [(MapLayer, [Int32], [Int32])] = []
-        for line in polylines {
-            for piece in ArtificialEdges.split(line.points) {
-                var xs: [Int32] = []
-                var ys: [Int32] = []
-                for p in piece where p.latitude.isFinite && p.longitude.isFinite {
-                    let x = Int32((min(max(p.longitude, -540), 540) * MapAssetFormat.unitsPerDegree).rounded())
-                    let y = Int32((min(max(p.latitude, -90), 90) * MapAssetFormat.unitsPerDegree).rounded())
-                    if xs.last == x && ys.last == y { continue }
-                    xs.append(x)
-                    ys.append(y)
+    /// Each distinct name once, in first-use order, with a point on its first feature (its middle point).
+    static func nameTable(_ features: [SourceFeature]) -> ([NamedPlace], [String: Int32]) {
+        var names: [NamedPlace] = []
+        var index: [String: Int32] = [:]
+        for f in features {
+            guard let name = f.name, !name.isEmpty, index[name] == nil,
+                let part = f.parts.max(by: { $0.count < $1.count }),
+                !part.isEmpty
+            else { continue }
+            index[name] = Int32(names.count)
+            names.append(NamedPlace(name: String(name.utf8.prefix(1024)) ?? name, coordinate: part[part.count / 2]))
+        }
+        return (names, index)
+    }
+
+    static func quantize(_ contents: MapContents, nameIndex: [String: Int32]) -> [Quantized] {
+        let units = Double(contents.unitsPerDegree)
+        let lonLimit = min(540, Double(Int32.max) / units)
+        var out: [Quantized] = []
+        for feature in contents.features {
+            var parts: [(xs: [Int32], ys: [Int32])] = []
+            for part in feature.parts {
+                let pieces = contents.cutsArtificialEdges ? ArtificialEdges.split(part) : [part]
+                for piece in pieces {
+                    var xs: [Int32] = []
+                    var ys: [Int32] = []
+                    for p in piece where p.latitude.isFinite && p.longitude.isFinite {
+                        let x = Int32((min(max(p.longitude, -lonLimit), lonLimit) * units).rounded())
+                        let y = Int32((min(max(p.latitude, -90), 90) * units).rounded())
+                        if xs.last == x && ys.last == y { continue }
+                        xs.append(x)
+                        ys.append(y)
+                    }
+                    if feature.featureClass.isArea, xs.count >= 3, xs.first != xs.last || ys.first != ys.last {
+                        xs.append(xs[0])  // areas are closed rings
+                        ys.append(ys[0])
+                    }
+                    if xs.count >= (feature.featureClass.isArea ? 4 : 2) { parts.append((xs, ys)) }
                 }
-                if xs.count >= 2 { out.append((line.layer, xs, ys)) }
             }
+            guard !parts.isEmpty else { continue }
+            out.append(
+                Quantized(
+                    featureClass: feature.featureClass, parts: parts, name: feature.name.flatMap { nameIndex[$0] } ?? -1
+                ))
         }
         return out
     }
 
-    static func simplify(_ lines: [(MapLayer, [Int32], [Int32])], tolerance: Double) -> [Piece] {
-        let units = tolerance * MapAssetFormat.unitsPerDegree
-        // Grid cells: big at coarse levels, 1° at the finest, so that a view touches few chunks.
-        let cellUnits = Int(min(max(tolerance * 200, 1), 90) * MapAssetFormat.unitsPerDegree)
+    static func simplify(_ features: [Quantized], spec: LevelSpec, units: Double) -> [Piece] {
+        let tolerance = spec.toleranceDegrees * units
+        // Grid cells about two views wide at the level's first zoom, so that a view touches few chunks.
+        let cellDegrees = min(max(720 / exp2(spec.minZoom), 0.005), 90)
+        let cellUnits = max(1, Int(cellDegrees * units))
         var pieces: [Piece] = []
-        for (order, (layer, xs, ys)) in lines.enumerated() {
-            if units > 0 {
-                // Lines smaller than the tolerance vanish at this level (tiny islands and lakes).
-                let w = Double((xs.max() ?? 0) - (xs.min() ?? 0))
-                let h = Double((ys.max() ?? 0) - (ys.min() ?? 0))
-                if max(w, h) < 2 * units { continue }
+        for (order, feature) in features.enumerated() {
+            var kept: [(xs: [Int32], ys: [Int32])] = []
+            for part in feature.parts {
+                if tolerance > 0 {
+                    // Parts smaller than the tolerance vanish at this level (tiny islands, lakes, houses).
+                    let w = Double((part.xs.max() ?? 0) - (part.xs.min() ?? 0))
+                    let h = Double((part.ys.max() ?? 0) - (part.ys.min() ?? 0))
+                    if max(w, h) < 2 * tolerance { continue }
+                }
+                let keep = DouglasPeucker.keep(part.xs, part.ys, tolerance: tolerance)
+                let xs = keep.map { part.xs[$0] }
+                let ys = keep.map { part.ys[$0] }
+                if feature.featureClass.isArea && xs.count < 4 { continue }
+                kept.append((xs, ys))
             }
-            let kept = DouglasPeucker.keep(xs, ys, tolerance: units)
-            let kx = kept.map { xs[$0] }
-            let ky = kept.map { ys[$0] }
-            var start = 0
-            while start < kx.count - 1 {
-                let end = min(start + MapAssetFormat.maxPiecePoints, kx.count)
-                let px = Array(kx[start..<end])
-                let py = Array(ky[start..<end])
+            guard let first = kept.first else { continue }
+            func cell(_ x: Int32, _ y: Int32) -> (Int, Int) {
+                (floorDiv(Int(x) + 540 * Int(units), cellUnits), floorDiv(Int(y) + 90 * Int(units), cellUnits))
+            }
+            if feature.featureClass.isArea {
+                // An area stays whole: its rings are filled together.
+                let (cx, cy) = cell(first.xs[0], first.ys[0])
                 pieces.append(
                     Piece(
-                        layer: layer, xs: px, ys: py,
-                        cellX: floorDiv(Int(px[0]) + 18_000_000, cellUnits),
-                        cellY: floorDiv(Int(py[0]) + 9_000_000, cellUnits), order: order))
-                start = end - 1  // pieces share their end points
+                        featureClass: feature.featureClass, parts: kept, name: feature.name, cellX: cx, cellY: cy,
+                        order: order))
+                continue
+            }
+            // A line is cut into pieces of at most maxPiecePoints that share their end points; each piece
+            // is a feature of its own (with the line's name), so that chunks stay small and local.
+            for part in kept {
+                var start = 0
+                while start < part.xs.count - 1 {
+                    let end = min(start + MapAssetFormat.maxPiecePoints, part.xs.count)
+                    let px = Array(part.xs[start..<end])
+                    let py = Array(part.ys[start..<end])
+                    let (cx, cy) = cell(px[0], py[0])
+                    pieces.append(
+                        Piece(
+                            featureClass: feature.featureClass, parts: [(px, py)], name: feature.name, cellX: cx,
+                            cellY: cy, order: order))
+                    start = end - 1
+                }
             }
         }
         return pieces
@@ -91,7 +243,8 @@ public enum MapAssetWriter {
 
     static func pack(_ pieces: [Piece], level: Int) -> [Chunk] {
         let sorted = pieces.sorted {
-            ($0.layer.rawValue, $0.cellY, $0.cellX, $0.order) < ($1.layer.rawValue, $1.cellY, $1.cellX, $1.order)
+            ($0.featureClass.rawValue, $0.cellY, $0.cellX, $0.order)
+                < ($1.featureClass.rawValue, $1.cellY, $1.cellX, $1.order)
         }
         var chunks: [Chunk] = []
         var group: [Piece] = []
@@ -102,83 +255,131 @@ public enum MapAssetWriter {
             var minY = Int32.max
             var maxX = Int32.min
             var maxY = Int32.min
-            for p in group {
-                minX = min(minX, p.xs.min() ?? minX)
-                maxX = max(maxX, p.xs.max() ?? maxX)
-                minY = min(minY, p.ys.min() ?? minY)
-                maxY = max(maxY, p.ys.max() ?? maxY)
+            for piece in group {
+                for part in piece.parts {
+                    minX = min(minX, part.xs.min() ?? minX)
+                    maxX = max(maxX, part.xs.max() ?? maxX)
+                    minY = min(minY, part.ys.min() ?? minY)
+                    maxY = max(maxY, part.ys.max() ?? maxY)
+                }
             }
             var w = ByteWriter()
-            for p in group {
-                w.varint(UInt64(p.xs.count))
-                var px = minX
-                var py = minY
-                for i in p.xs.indices {
-                    w.signedVarint(Int64(p.xs[i]) - Int64(px))
-                    w.signedVarint(Int64(p.ys[i]) - Int64(py))
-                    px = p.xs[i]
-                    py = p.ys[i]
+            for piece in group {
+                w.varint(UInt64(piece.name + 1))
+                w.varint(UInt64(piece.parts.count))
+                for part in piece.parts {
+                    w.varint(UInt64(part.xs.count))
+                    var px = minX
+                    var py = minY
+                    for i in part.xs.indices {
+                        w.signedVarint(Int64(part.xs[i]) - Int64(px))
+                        w.signedVarint(Int64(part.ys[i]) - Int64(py))
+                        px = part.xs[i]
+                        py = part.ys[i]
+                    }
                 }
             }
             chunks.append(
                 Chunk(
-                    layer: first.layer, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                    polylineCount: group.count, payload: w.bytes))
+                    featureClass: first.featureClass, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                    featureCount: group.count, pointCount: groupPoints, payload: w.bytes))
             group = []
             groupPoints = 0
         }
         for piece in sorted {
             if let g = group.first,
-                g.layer != piece.layer || g.cellX != piece.cellX || g.cellY != piece.cellY
-                    || groupPoints + piece.xs.count > MapAssetFormat.maxChunkPoints
+                g.featureClass != piece.featureClass || g.cellX != piece.cellX || g.cellY != piece.cellY
+                    || groupPoints + piece.points > MapAssetFormat.maxChunkPoints
             {
                 flush()
             }
             group.append(piece)
-            groupPoints += piece.xs.count
+            groupPoints += piece.points
         }
         flush()
         return chunks
     }
 
-    static func assemble(levelRanges: [(tolerance: Double, first: Int, count: Int)], chunks: [Chunk], cities: [City])
-        -> [UInt8]
-    {
+    /// The box of every point, or the world when there is none.
+    static func dataBox(_ features: [Quantized], units: Double) -> CoordinateBounds {
+        var minX = Int32.max
+        var minY = Int32.max
+        var maxX = Int32.min
+        var maxY = Int32.min
+        for f in features {
+            for part in f.parts {
+                minX = min(minX, part.xs.min() ?? minX)
+                maxX = max(maxX, part.xs.max() ?? maxX)
+                minY = min(minY, part.ys.min() ?? minY)
+                maxY = max(maxY, part.ys.max() ?? maxY)
+            }
+        }
+        guard minX <= maxX else { return CoordinateBounds(north: 90, south: -90, west: -180, east: 180) }
+        return CoordinateBounds(
+            north: Double(maxY) / units, south: Double(minY) / units, west: Double(minX) / units,
+            east: Double(maxX) / units)
+    }
+
+    static func assemble(
+        levelRanges: [(spec: LevelSpec, first: Int, count: Int)], chunks: [Chunk], contents: MapContents,
+        names: [NamedPlace], coverage: CoordinateBounds
+    ) -> [UInt8] {
         let f = MapAssetFormat.self
+        let units = Double(contents.unitsPerDegree)
         let indexStart = f.headerSize + levelRanges.count * f.levelEntrySize
         let dataOffset = indexStart + chunks.count * f.chunkEntrySize
         var data = ByteWriter()
         var index = ByteWriter()
         for c in chunks {
-            index.u8(c.layer.rawValue)
+            index.u8(c.featureClass.rawValue)
+            index.u8(c.featureClass.isArea ? GeometryKind.areas.rawValue : GeometryKind.lines.rawValue)
             index.u8(UInt8(c.level))
-            index.u16(0)
+            index.u8(0)
             index.i32(c.minX)
             index.i32(c.minY)
             index.i32(c.maxX)
             index.i32(c.maxY)
             index.u32(UInt32(data.bytes.count))
             index.u32(UInt32(c.payload.count))
-            index.u32(UInt32(c.polylineCount))
+            index.u32(UInt32(c.featureCount))
             index.u32(CRC32.checksum(c.payload))
+            index.u32(UInt32(c.pointCount))
             data.append(c.payload)
         }
-        var citySection = ByteWriter()
-        let ordered = cities.enumerated().sorted {
+        var placeSection = ByteWriter()
+        let ordered = contents.places.enumerated().sorted {
             ($0.element.population, $1.offset) > ($1.element.population, $0.offset)
         }.map(\.element)
         for city in ordered {
             let name = Array(city.name.utf8.prefix(255))
-            citySection.varint(UInt64(name.count))
-            citySection.append(name)
-            citySection.signedVarint(Int64((city.coordinate.latitude * f.unitsPerDegree).rounded()))
-            citySection.signedVarint(Int64((city.coordinate.longitude * f.unitsPerDegree).rounded()))
-            citySection.varint(UInt64(max(0, city.population)))
+            placeSection.varint(UInt64(name.count))
+            placeSection.append(name)
+            placeSection.signedVarint(Int64((city.coordinate.latitude * units).rounded()))
+            placeSection.signedVarint(Int64((city.coordinate.longitude * units).rounded()))
+            placeSection.varint(UInt64(max(0, city.population)))
             let cc = Array(city.countryCode.utf8.prefix(2))
-            citySection.u8(cc.count > 0 ? cc[0] : 32)
-            citySection.u8(cc.count > 1 ? cc[1] : 32)
+            placeSection.u8(cc.count > 0 ? cc[0] : 32)
+            placeSection.u8(cc.count > 1 ? cc[1] : 32)
+            placeSection.u8(city.kind.rawValue)
         }
+        var nameSection = ByteWriter()
+        for entry in names {
+            let text = Array(entry.name.utf8.prefix(1024))
+            nameSection.varint(UInt64(text.count))
+            nameSection.append(text)
+            nameSection.signedVarint(Int64((entry.coordinate.latitude * units).rounded()))
+            nameSection.signedVarint(Int64((entry.coordinate.longitude * units).rounded()))
+        }
+        let metadata = Array(
+            contents.metadata.map { k, v in
+                k.filter { $0 != "=" && $0 != "\n" } + "=" + v.filter { $0 != "\n" } + "\n"
+            }.joined().utf8)
         let cityOffset = dataOffset + data.bytes.count
+        let nameOffset = cityOffset + placeSection.bytes.count
+        let metadataOffset = nameOffset + nameSection.bytes.count
+        func stored(_ degrees: Double) -> Int32 {
+            Int32(clamping: Int64((degrees * units).rounded()))
+        }
 
         var out = ByteWriter()
         out.append(f.magic)
@@ -191,16 +392,30 @@ public enum MapAssetWriter {
         out.u32(UInt32(dataOffset))
         out.u32(UInt32(data.bytes.count))
         out.u32(UInt32(cityOffset))
-        out.u32(UInt32(citySection.bytes.count))
+        out.u32(UInt32(placeSection.bytes.count))
         out.u32(0)  // metadata checksum, patched below
+        out.u32(UInt32(contents.unitsPerDegree))
+        out.i32(stored(coverage.west))
+        out.i32(stored(coverage.south))
+        out.i32(stored(coverage.east))
+        out.i32(stored(coverage.north))
+        out.u32(UInt32(nameOffset))
+        out.u32(UInt32(nameSection.bytes.count))
+        out.u32(UInt32(names.count))
+        out.u32(UInt32(metadataOffset))
+        out.u32(UInt32(metadata.count))
+        while out.bytes.count < f.headerSize { out.u8(0) }
         for level in levelRanges {
-            out.f64(level.tolerance)
+            out.f64(level.spec.toleranceDegrees)
+            out.f64(level.spec.minZoom)
             out.u32(UInt32(level.first))
             out.u32(UInt32(level.count))
         }
         out.append(index.bytes)
         out.append(data.bytes)
-        out.append(citySection.bytes)
+        out.append(placeSection.bytes)
+        out.append(nameSection.bytes)
+        out.append(metadata)
         out.patchU32(
             MapAsset.metadataChecksum(out.bytes, dataOffset: dataOffset, cityOffset: cityOffset),
             at: f.HeaderField.checksum)

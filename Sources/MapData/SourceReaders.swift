@@ -3,14 +3,16 @@ import GeoCore
 /// Readers of the inputs the encoder accepts; all take bytes or text, never a path.
 public enum SourceReaders {
     /// The intermediate lines file written by `Tools/build_assets.py`: magic `TMRAW001`, then records of
-    /// u8 layer, u32 point count, and that many little-endian f64 (longitude, latitude) pairs.
-    public static func rawLines(_ bytes: [UInt8], name: String) throws(MapDataError) -> [SourcePolyline] {
-        let result: [SourcePolyline]? = bytes.withUnsafeBytes { raw in
+    /// u8 class (0 coastline, 1 lake, 2 border), u32 point count, and that many little-endian f64
+    /// (longitude, latitude) pairs.
+    public static func rawLines(_ bytes: [UInt8], name: String) throws(MapDataError) -> [SourceFeature] {
+        let result: [SourceFeature]? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw)
             guard let magic = r.bytes(8), Array(magic) == Array("TMRAW001".utf8) else { return nil }
-            var lines: [SourcePolyline] = []
+            var lines: [SourceFeature] = []
             while r.remaining > 0 {
-                guard let layerRaw = r.u8(), let layer = MapLayer(rawValue: layerRaw), let n = r.u32(),
+                guard let classRaw = r.u8(), let featureClass = FeatureClass(rawValue: classRaw), classRaw <= 2,
+                    let n = r.u32(),
                     Int(n) <= r.remaining / 16
                 else { return nil }
                 var points: [Coordinate] = []
@@ -19,7 +21,7 @@ public enum SourceReaders {
                     guard let lon = r.f64(), let lat = r.f64() else { return nil }
                     points.append(Coordinate(latitude: lat, longitude: lon))
                 }
-                lines.append(SourcePolyline(layer: layer, points: points))
+                lines.append(SourceFeature(featureClass, line: points))
             }
             return lines
         }
@@ -49,8 +51,8 @@ public enum SourceReaders {
     /// GSHHG as shipped by basemap: `gshhsmeta_X.dat` lines `level area npts south north byte_offset
     /// byte_count id` and `gshhs_X.dat` little-endian float32 (lon, lat) pairs of closed rings.
     /// Levels 1 and 3 (land, island in lake) become coastline, 2 and 4 (lake, pond) lake shore.
-    public static func gshhg(meta: String, data: [UInt8], name: String) throws(MapDataError) -> [SourcePolyline] {
-        var out: [SourcePolyline] = []
+    public static func gshhg(meta: String, data: [UInt8], name: String) throws(MapDataError) -> [SourceFeature] {
+        var out: [SourceFeature] = []
         for (n, line) in meta.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
             guard f.count >= 7, let level = Int(f[0]), let npts = Int(f[2]), let offset = Int(f[5]),
@@ -59,7 +61,7 @@ public enum SourceReaders {
             else {
                 throw MapDataError(file: name, .badInput("meta line \(n + 1) is malformed or points outside the data"))
             }
-            let layer: MapLayer = (level == 2 || level == 4) ? .lake : .coastline
+            let featureClass: FeatureClass = (level == 2 || level == 4) ? .lake : .coastline
             var points: [Coordinate] = []
             points.reserveCapacity(npts)
             data.withUnsafeBytes { raw in
@@ -71,7 +73,7 @@ public enum SourceReaders {
                     points.append(Coordinate(latitude: lat, longitude: WebMercator.wrapLongitude(lon)))
                 }
             }
-            if points.count >= 2 { out.append(SourcePolyline(layer: layer, points: points)) }
+            if points.count >= 2 { out.append(SourceFeature(featureClass, line: points)) }
         }
         return out
     }

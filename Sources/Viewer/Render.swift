@@ -118,29 +118,29 @@ public enum Renderer {
         let lat = view.center.latitude
         let worldLevel = sources.world.level(forMetersPerDot: mpd, latitude: lat)
         var label = "NE10m L\(worldLevel + 1)/\(sources.world.levels.count)"
-        var layersFromWorld: Set<MapLayer> = [.lake, .coastline, .border]
+        var layersFromWorld: Set<FeatureClass> = [.lake, .coastline, .border]
         var hits: [ChunkHit] = []
         if let hi = sources.highResolution {
             if mpd < MapSources.highResolutionBelowMetersPerDot {
                 let level = hi.level(forMetersPerDot: mpd, latitude: lat)
-                hits += try hi.query(bounds: bounds, level: level, layers: [.lake, .coastline])
+                hits += try hi.query(bounds: bounds, level: level, classes: [.lake, .coastline])
                 layersFromWorld = [.border]
                 label = "GSHHG L\(level + 1)/\(hi.levels.count)"
             } else {
                 label += " (GSHHG below 150 m/dot)"
             }
         }
-        hits += try sources.world.query(bounds: bounds, level: worldLevel, layers: layersFromWorld)
+        hits += try sources.world.query(bounds: bounds, level: worldLevel, classes: layersFromWorld)
         let t = view.transform
         let ws = t.worldSize
         let offsetY = t.originY
         for hit in hits {
             let chunk = hit.chunk
             let ink: UInt8
-            switch chunk.info.layer {
-            case .coastline: ink = StyleTable.ink(.coastline)
+            switch chunk.info.featureClass {
             case .lake: ink = StyleTable.ink(.lake)
             case .border: ink = StyleTable.ink(.border)
+            default: ink = StyleTable.ink(.coastline)
             }
             let offsetX = t.originX(copy: hit.shift)
             chunk.x.withUnsafeBufferPointer { xs in

@@ -111,9 +111,10 @@ func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [
         for i in 0..<4 where at + i < b.count { b[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) }
     }
     let f = MapAssetFormat.self
+    let layout = f.layout(version: Int(b[f.HeaderField.version]))
     let levels = u32(f.HeaderField.levelCount)
     let chunks = u32(f.HeaderField.chunkCount)
-    let indexStart = f.headerSize + f.levelEntrySize * levels
+    let indexStart = layout.header + layout.levelEntry * levels
     let interesting: [UInt32] = [
         0, 1, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, UInt32(b.count), UInt32(b.count + 1), 36, 48,
     ]
@@ -128,13 +129,13 @@ func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [
     case .flips:
         for _ in 0..<(2 + r.below(30)) { b[r.below(b.count)] ^= UInt8(1 + r.below(255)) }
     case .headerField:
-        put(value(), at: f.HeaderField.flags + 4 * r.below(8))
+        put(value(), at: f.HeaderField.flags + 4 * r.below((layout.header - f.HeaderField.flags) / 4))
         b = MapAsset.resealed(b) ?? b
     case .indexField:
-        put(value(), at: indexStart + f.chunkEntrySize * r.below(chunks) + 4 * r.below(9))
+        put(value(), at: indexStart + layout.chunkEntry * r.below(chunks) + 4 * r.below(layout.chunkEntry / 4))
         b = MapAsset.resealed(b) ?? b
     case .levelField:
-        put(value(), at: f.headerSize + f.levelEntrySize * r.below(levels) + 4 * r.below(4))
+        put(value(), at: layout.header + layout.levelEntry * r.below(levels) + 4 * r.below(layout.levelEntry / 4))
         b = MapAsset.resealed(b) ?? b
     case .hugeCount:
         put(
@@ -154,9 +155,10 @@ func exercise(_ bytes: [UInt8], _ r: inout SeededRandom) -> (loaded: Bool, error
         for i in indices { _ = try asset.chunk(i) }
         for (lat, lon) in [(0.0, 0.0), (60.0, 5.0), (-17.7, 179.5)] {
             let b = CoordinateBounds(north: lat + 5, south: lat - 5, west: lon - 10, east: lon + 10)
-            _ = try asset.query(bounds: b, metersPerDot: 5000)
+            _ = try asset.query(bounds: b, level: asset.level(forZoom: 5))
         }
         _ = try asset.cities()
+        _ = try asset.names()
         return (true, false)
     } catch {
         return (false, true)

@@ -23,7 +23,8 @@ enum DataCommands {
             if let c = p.value(.cities) {
                 cities = try SourceReaders.citiesTSV(String(decoding: try readBytes(c), as: UTF8.self), name: c)
             }
-            let bytes = MapAssetWriter.encode(polylines: polylines, cities: cities)
+            let bytes = MapAssetWriter.encode(
+                lines: polylines, cities: cities, metadata: [("source", "Natural Earth 10m; GeoNames cities15000")])
             try write(bytes, to: out)
             let asset = try MapAsset(bytes: bytes, name: out)
             print(
@@ -63,7 +64,9 @@ enum DataCommands {
             .appendingPathComponent("gshhsmeta_" + file.dropFirst("gshhs_".count)).path
         let meta = String(decoding: try readBytes(metaPath), as: UTF8.self)
         let lines = try SourceReaders.gshhg(meta: meta, data: try readBytes(dataPath), name: dataPath)
-        let bytes = MapAssetWriter.encode(polylines: lines, cities: [])
+        let bytes = MapAssetWriter.encode(
+            lines: lines, cities: [],
+            metadata: [("source", "GSHHG " + file), ("attribution", "GSHHG (Wessel & Smith), LGPL 3")])
         let folder = dataDir ?? DataLocator.userDataDirectory(environment: environment)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -41,7 +41,7 @@ struct BundledDataTests {
 
     @Test func noCoastlineRunsAlongTheAntimeridianOrTheSouthPole() throws {
         for level in bundledWorld.levels.indices {
-            for i in bundledWorld.levels[level].chunks where bundledWorld.chunks[i].layer == .coastline {
+            for i in bundledWorld.levels[level].chunks where bundledWorld.chunks[i].featureClass == .coastline {
                 let c = try bundledWorld.chunk(i)
                 for line in 0..<c.polylineCount {
                     for p in c.starts[line]..<(c.starts[line + 1] - 1) {
@@ -56,7 +56,7 @@ struct BundledDataTests {
 
     @Test func theWorldViewTouchesFewPoints() throws {
         let world = CoordinateBounds(north: 85, south: -85, west: -180, east: 180)
-        let hits = try bundledWorld.query(bounds: world, metersPerDot: 156_543)
+        let hits = try bundledWorld.query(bounds: world, level: bundledWorld.level(forZoom: 0))
         let points = hits.reduce(0) { $0 + $1.chunk.lon.count }
         #expect(points < 20_000, "\(points) points at zoom 0")
     }

@@ -10,14 +10,15 @@ struct CorruptionTests {
     static func boundaries(_ bytes: [UInt8]) -> [Int] {
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         let f = MapAssetFormat.self
+        let layout = f.layout(version: Int(bytes[f.HeaderField.version]))
         let levels = u32(f.HeaderField.levelCount)
         let chunks = u32(f.HeaderField.chunkCount)
         let dataOffset = u32(f.HeaderField.dataOffset)
         let cityOffset = u32(f.HeaderField.cityOffset)
-        let indexStart = f.headerSize + f.levelEntrySize * levels
-        let entry = f.chunkEntrySize
+        let indexStart = layout.header + layout.levelEntry * levels
+        let entry = layout.chunkEntry
         return [
-            0, 4, 8, 12, f.headerSize - 1, f.headerSize, indexStart - 1, indexStart, indexStart + entry,
+            0, 4, 8, 12, layout.header - 1, layout.header, indexStart - 1, indexStart, indexStart + entry,
             indexStart + entry * chunks - 1,
             dataOffset, dataOffset + 1, (dataOffset + cityOffset) / 2, cityOffset - 1, cityOffset,
             cityOffset + 1, bytes.count - 1,
@@ -78,9 +79,9 @@ struct CorruptionTests {
             try MapAsset(bytes: Array("\u{89}PNG\r\n\u{1a}\n and some more bytes of an image".utf8), name: "x.png")
         }
         #expect(throws: MapDataError(file: "empty", .truncated("header"))) { try MapAsset(bytes: [], name: "empty") }
-        var v2 = FormatTests.sampleBytes
-        v2[8] = 2
-        #expect(throws: MapDataError(file: "v2", .unsupportedVersion(2))) { try MapAsset(bytes: v2, name: "v2") }
+        var v3 = FormatTests.sampleBytes
+        v3[8] = 3
+        #expect(throws: MapDataError(file: "v3", .unsupportedVersion(3))) { try MapAsset(bytes: v3, name: "v3") }
     }
 
     @Test func forgedCountsWithAMatchingChecksumAreRefused() throws {

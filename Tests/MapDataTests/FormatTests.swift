@@ -7,9 +7,9 @@ import Testing
 
 @Suite("Encoder and reader")
 struct FormatTests {
-    static func sampleLines() -> [SourcePolyline] {
+    static func sampleLines() -> [SourceFeature] {
         var r = SeededRandom(state: 7)
-        var lines: [SourcePolyline] = []
+        var lines: [SourceFeature] = []
         for n in 0..<40 {
             var lat = r.unit() * 160 - 80
             var lon = r.unit() * 340 - 170
@@ -19,7 +19,7 @@ struct FormatTests {
                 lon = min(179.9, max(-179.9, lon + (r.unit() - 0.5) * 0.05))
                 pts.append(Coordinate(latitude: lat, longitude: lon))
             }
-            lines.append(SourcePolyline(layer: MapLayer(rawValue: UInt8(n % 3)) ?? .coastline, points: pts))
+            lines.append(SourceFeature(FeatureClass(rawValue: UInt8(n % 3)) ?? .coastline, line: pts))
         }
         return lines
     }
@@ -39,26 +39,26 @@ struct FormatTests {
             population: 510_823),
     ]
 
-    static let sampleBytes = MapAssetWriter.encode(polylines: sampleLines(), cities: sampleCities)
+    static let sampleBytes = MapAssetWriter.encode(lines: sampleLines(), cities: sampleCities)
 
     @Test func finestLevelRoundTripsExactlyToTheQuantum() throws {
         let asset = try MapAsset(bytes: Self.sampleBytes)
         let finest = asset.levels.count - 1
         #expect(asset.levels[finest].toleranceDegrees == 0)
         // Reassemble the pieces of each layer and compare with the quantized input.
-        var decoded: [MapLayer: Set<[Int32]>] = [:]
+        var decoded: [FeatureClass: Set<[Int32]>] = [:]
         for i in asset.levels[finest].chunks {
             let c = try asset.chunk(i)
             for line in 0..<c.polylineCount {
                 for p in c.starts[line]..<c.starts[line + 1] {
-                    decoded[c.info.layer, default: []].insert([c.lon[p], c.lat[p]])
+                    decoded[c.info.featureClass, default: []].insert([c.lon[p], c.lat[p]])
                 }
             }
         }
         for line in Self.sampleLines() {
-            for p in line.points {
+            for p in line.parts[0] {
                 let q: [Int32] = [Int32((p.longitude * 1e5).rounded()), Int32((p.latitude * 1e5).rounded())]
-                #expect(decoded[line.layer]?.contains(q) == true)
+                #expect(decoded[line.featureClass]?.contains(q) == true)
                 let back = Coordinate(latitude: Double(q[1]) * 1e-5, longitude: Double(q[0]) * 1e-5)
                 #expect(abs(back.latitude - p.latitude) <= 0.5e-5 + 1e-12)
             }
@@ -89,7 +89,7 @@ struct FormatTests {
     }
 
     @Test func sameInputSameBytes() {
-        #expect(MapAssetWriter.encode(polylines: Self.sampleLines(), cities: Self.sampleCities) == Self.sampleBytes)
+        #expect(MapAssetWriter.encode(lines: Self.sampleLines(), cities: Self.sampleCities) == Self.sampleBytes)
     }
 
     @Test func citiesAreLargestFirstAndSearchIgnoresCaseAndAccents() throws {
@@ -119,10 +119,9 @@ struct FormatTests {
     }
 
     @Test func queryFindsChunksAcrossTheAntimeridianAndInEveryWorldCopy() throws {
-        let line = SourcePolyline(
-            layer: .coastline,
-            points: [Coordinate(latitude: -17, longitude: 179), Coordinate(latitude: -18, longitude: 179.5)])
-        let asset = try MapAsset(bytes: MapAssetWriter.encode(polylines: [line], cities: []))
+        let line = SourceFeature(
+            .coastline, line: [Coordinate(latitude: -17, longitude: 179), Coordinate(latitude: -18, longitude: 179.5)])
+        let asset = try MapAsset(bytes: MapAssetWriter.encode(lines: [line], cities: []))
         let finest = asset.levels.count - 1
         // A view from 170°E to 190°E (unwrapped) meets it once, unshifted.
         let east = try asset.query(bounds: CoordinateBounds(north: 0, south: -30, west: 170, east: 190), level: finest)
@@ -150,6 +149,40 @@ struct FormatTests {
         // 0.015° = 1670 m on the equator: chosen at 2 km per dot, not at 1.5 km.
         #expect(asset.levels[asset.level(forMetersPerDot: 2000, latitude: 0)].toleranceDegrees == 0.015)
         #expect(asset.levels[asset.level(forMetersPerDot: 1500, latitude: 0)].toleranceDegrees == 0.004)
+        // The same choice by zoom, at any latitude (the cosines cancel): dot sizes between the tolerances.
+        for zoom in stride(from: 0.05, through: 20, by: 0.1) {
+            for latitude in [0.0, 45, 70] {
+                let mpd = WebMercator.metersPerDot(latitude: latitude, zoom: zoom)
+                #expect(asset.level(forZoom: zoom) == asset.level(forMetersPerDot: mpd, latitude: latitude))
+            }
+        }
+    }
+
+    /// Files of format version 1 (the bundled world, GSHHG imports made before version 2) still read:
+    /// a fixture written by the version 1 writer, from the first six sample lines.
+    @Test func versionOneFilesStillRead() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/sample-v1.tmap")
+        let v1 = try MapAsset(bytes: [UInt8](try Data(contentsOf: url)), name: "sample-v1.tmap")
+        #expect(v1.version == 1 && v1.unitsPerDegree == 100_000 && v1.nameCount == 0)
+        #expect(v1.levels.map(\.toleranceDegrees) == MapAssetWriter.defaultTolerances)
+        let v2 = try MapAsset(
+            bytes: MapAssetWriter.encode(lines: Array(Self.sampleLines().prefix(6)), cities: Self.sampleCities))
+        #expect(v2.version == 2)
+        #expect(try v1.cities() == v2.cities())
+        // Every level holds the same points in both versions, class by class.
+        for level in v1.levels.indices {
+            func points(_ a: MapAsset) throws -> [FeatureClass: [[Int32]]] {
+                var out: [FeatureClass: [[Int32]]] = [:]
+                for i in a.levels[level].chunks {
+                    let c = try a.chunk(i)
+                    for p in c.lon.indices { out[c.info.featureClass, default: []].append([c.lon[p], c.lat[p]]) }
+                }
+                return out.mapValues { $0.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) } }
+            }
+            #expect(try points(v1) == points(v2), "level \(level)")
+            #expect(abs(v1.levels[level].minZoom - v2.levels[level].minZoom) < 1e-9)
+        }
     }
 }
 

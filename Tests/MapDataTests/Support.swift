@@ -41,11 +41,11 @@ func distance(from p: Coordinate, to line: [Coordinate]) -> Double {
 }
 
 /// Distance from `p` to the nearest line of `layer` at the finest level.
-func nearest(_ layer: MapLayer, to p: Coordinate, in asset: MapAsset) throws -> Double {
+func nearest(_ featureClass: FeatureClass, to p: Coordinate, in asset: MapAsset) throws -> Double {
     let b = CoordinateBounds(
         north: p.latitude + 1, south: p.latitude - 1, west: p.longitude - 1.5, east: p.longitude + 1.5)
     var best = Double.infinity
-    for hit in try asset.query(bounds: b, level: asset.levels.count - 1, layers: [layer]) {
+    for hit in try asset.query(bounds: b, level: asset.levels.count - 1, classes: [featureClass]) {
         for i in 0..<hit.chunk.polylineCount {
             best = min(best, distance(from: p, to: hit.chunk.coordinates(ofLine: i)))
         }

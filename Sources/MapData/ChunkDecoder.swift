@@ -1,0 +1,63 @@
+import GeoCore
+
+/// Decodes a chunk's payload (`assets/FORMAT.md`): points as zigzag varint deltas, each part's first
+/// point from the chunk box's corner; version 2 adds per feature its name and its number of parts.
+/// Any count, delta or point outside the chunk's box makes the chunk corrupt (nil).
+enum ChunkDecoder {
+    static func decode(
+        _ payload: UnsafeRawBufferPointer, info: ChunkInfo, unitsPerDegree: Double, v1: Bool, nameCount: Int
+    ) -> DecodedChunk? {
+        var r = ByteReader(payload)
+        var lon: [Int32] = []
+        var lat: [Int32] = []
+        var starts: [Int] = [0]
+        var featureStarts: [Int] = [0]
+        var names: [Int32] = []
+        // Each point takes at least 2 bytes: this bounds the arrays by the payload size.
+        lon.reserveCapacity(payload.count / 2)
+        lat.reserveCapacity(payload.count / 2)
+        let minPoints: UInt64 = info.kind == .areas ? 3 : 2
+        for _ in 0..<info.featureCount {
+            var parts: UInt64 = 1
+            var nameIndex: Int32 = -1
+            if !v1 {
+                guard let n = r.varint(), n <= UInt64(nameCount), let p = r.varint(), p >= 1,
+                    p <= UInt64(r.remaining / 2)
+                else { return nil }
+                nameIndex = Int32(n) - 1
+                parts = p
+            }
+            for _ in 0..<parts {
+                guard let n = r.varint(), n >= minPoints, n <= UInt64(r.remaining / 2) else { return nil }
+                var x = Int64(info.minX)
+                var y = Int64(info.minY)
+                for _ in 0..<Int(n) {
+                    guard let dx = r.signedVarint(), let dy = r.signedVarint() else { return nil }
+                    x = x &+ dx
+                    y = y &+ dy
+                    guard x >= Int64(info.minX), x <= Int64(info.maxX), y >= Int64(info.minY), y <= Int64(info.maxY)
+                    else { return nil }
+                    lon.append(Int32(x))
+                    lat.append(Int32(y))
+                }
+                starts.append(lon.count)
+            }
+            featureStarts.append(starts.count - 1)
+            names.append(nameIndex)
+        }
+        guard r.remaining == 0 else { return nil }
+        var xs = [Double](repeating: 0, count: lon.count)
+        var ys = [Double](repeating: 0, count: lon.count)
+        // × the quantum rather than ÷ the units: 1.0 / 100 000 is the double 1e-5, as version 1 computed it.
+        let quantum = 1 / unitsPerDegree
+        for i in lon.indices {
+            let p = WebMercator.project(
+                Coordinate(latitude: Double(lat[i]) * quantum, longitude: Double(lon[i]) * quantum))
+            xs[i] = p.x
+            ys[i] = p.y
+        }
+        return DecodedChunk(
+            info: info, unitsPerDegree: unitsPerDegree, lon: lon, lat: lat, x: xs, y: ys, starts: starts,
+            featureStarts: featureStarts, nameIndex: names)
+    }
+}

@@ -1,0 +1,63 @@
+/// What a map feature is. The bundled lines have the first three classes; OpenStreetMap data (and
+/// later vector tiles) the others, after the OpenMapTiles schema. The raw value is stored in map
+/// data files, so existing values never change.
+public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
+    // Natural Earth and GSHHG (format version 1 called these layers 0, 1, 2).
+    case coastline = 0
+    case lake = 1
+    case border = 2
+    // Roads by importance (OSM `highway=*`), railways.
+    case motorway = 10
+    case trunk = 11
+    case primary = 12
+    case secondary = 13
+    case tertiary = 14
+    /// unclassified, residential, living_street, road.
+    case minorRoad = 15
+    /// service roads: driveways, parking aisles, alleys.
+    case serviceRoad = 16
+    /// footway, path, cycleway, pedestrian, steps, track, bridleway.
+    case path = 17
+    case rail = 20
+    case tram = 21
+    // Waterways as lines.
+    /// river, canal.
+    case river = 30
+    /// stream, ditch, drain.
+    case stream = 31
+    // Areas.
+    /// natural=water, waterway=riverbank, landuse=reservoir/basin.
+    case water = 40
+    /// leisure=park/garden, landuse=grass/recreation_ground/village_green/cemetery.
+    case park = 41
+    /// landuse=forest, natural=wood.
+    case wood = 42
+    case building = 43
+
+    /// Classes sort by raw value.
+    public static func < (a: FeatureClass, b: FeatureClass) -> Bool { a.rawValue < b.rawValue }
+
+    /// True for classes whose features are areas (closed rings, filled even–odd), not lines.
+    public var isArea: Bool {
+        switch self {
+        case .water, .park, .wood, .building: return true
+        default: return false
+        }
+    }
+
+    /// The zoom from which OpenStreetMap data holds the class (an OpenMapTiles-like ladder): major roads,
+    /// rail, rivers, large water and coastlines from 11; minor roads, parks, woods, streams and trams
+    /// from 13; everything else (service roads, paths, buildings) from 15.
+    public var minZoom: Double {
+        switch self {
+        case .coastline, .lake, .border, .motorway, .trunk, .primary, .secondary, .rail, .river, .water: return 11
+        case .tertiary, .minorRoad, .park, .wood, .stream, .tram: return 13
+        case .serviceRoad, .path, .building: return 15
+        }
+    }
+
+    /// True for the roads cars drive on (for the street-coverage checks).
+    public var isRoad: Bool {
+        rawValue >= FeatureClass.motorway.rawValue && rawValue <= FeatureClass.serviceRoad.rawValue
+    }
+}
