@@ -1,7 +1,7 @@
 # termmap: `make run` opens the viewer on the bundled data, `make test` runs every test.
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
-BUILD_PACKAGES := libproj-dev libncurses-dev
+BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev
 TEST_PACKAGES := tmux strace openssh-server openssh-client
 SWIFT_FLAGS ?=
 PREFIX ?= /usr/local

@@ -13,10 +13,11 @@ let package = Package(
         .systemLibrary(name: "CProj", path: "Sources/CProj", providers: [.apt(["libproj-dev"]), .brew(["proj"])]),
         .systemLibrary(
             name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
 
         // Pure libraries.
         .target(name: "GeoCore", dependencies: ["CProj"]),
-        .target(name: "MapData", dependencies: ["GeoCore"]),
+        .target(name: "MapData", dependencies: ["CZlib", "GeoCore"]),
         .target(name: "Raster"),
         .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
 

@@ -1,0 +1,91 @@
+/// The protocol buffers wire format, read by hand (developers.google.com/protocol-buffers/docs/encoding):
+/// each field is a varint key (field number << 3 | wire type) and a value: varint (0), 64-bit (1),
+/// length-delimited (2) or 32-bit (5). Every read is bounds-checked; a malformed message gives nil.
+struct ProtobufReader {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var offset: Int
+    let end: Int
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        offset = 0
+        end = bytes.count
+    }
+
+    var atEnd: Bool { offset >= end }
+
+    /// A varint of at most 10 bytes.
+    mutating func varint() -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while shift < 64 {
+            guard offset < end else { return nil }
+            let byte = bytes[offset]
+            offset += 1
+            result |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// The next field's number and wire type, or nil at the end or on a malformed key.
+    mutating func field() -> (number: Int, wireType: Int)? {
+        guard !atEnd, let key = varint(), key >> 3 >= 1, key >> 3 <= 1 << 29 else { return nil }
+        return (Int(key >> 3), Int(key & 7))
+    }
+
+    /// The bytes of a length-delimited value.
+    mutating func lengthDelimited() -> UnsafeRawBufferPointer? {
+        guard let n = varint(), n <= UInt64(end - offset) else { return nil }
+        let start = offset
+        offset += Int(n)
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
+    }
+
+    /// Skips a value of `wireType`; false when it cannot (a group, an unknown type, past the end).
+    mutating func skip(_ wireType: Int) -> Bool {
+        switch wireType {
+        case 0: return varint() != nil
+        case 1: return advance(8)
+        case 2: return lengthDelimited() != nil
+        case 5: return advance(4)
+        default: return false
+        }
+    }
+
+    private mutating func advance(_ n: Int) -> Bool {
+        guard end - offset >= n else { return false }
+        offset += n
+        return true
+    }
+
+    /// Zigzag decoding (sint32/sint64).
+    static func zigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1))) }
+
+    /// The varints of a packed repeated field, each through `transform`; nil if malformed.
+    static func packed<T>(_ bytes: UnsafeRawBufferPointer, _ transform: (UInt64) -> T) -> [T]? {
+        var r = ProtobufReader(bytes)
+        var out: [T] = []
+        out.reserveCapacity(bytes.count / 2)
+        while !r.atEnd {
+            guard let v = r.varint() else { return nil }
+            out.append(transform(v))
+        }
+        return out
+    }
+
+    /// Packed sint64 values, delta-coded (each the sum of the deltas so far), as in DenseNodes and refs.
+    static func packedDeltas(_ bytes: UnsafeRawBufferPointer) -> [Int64]? {
+        var r = ProtobufReader(bytes)
+        var out: [Int64] = []
+        out.reserveCapacity(bytes.count / 2)
+        var sum: Int64 = 0
+        while !r.atEnd {
+            guard let v = r.varint() else { return nil }
+            sum = sum &+ zigzag(v)
+            out.append(sum)
+        }
+        return out
+    }
+}
