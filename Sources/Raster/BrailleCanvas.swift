@@ -57,9 +57,11 @@ public struct BrailleCanvas: Sendable {
     /// Unlike Bresenham stepped from a clipped end, which dots are set depends only on the segment,
     /// not on where the screen edge cut it: after a pan the picture is the old one moved, dot for dot.
     /// `every` > 1 draws a dotted line: the dot at index i along the main axis is set when i + `phase`
-    /// is a multiple of `every` (pass the world position of the screen's edge to pin the dots to the map).
+    /// is a multiple of `every` (pass the world position of the screen's edge to pin the dots to the map);
+    /// `phaseY`, when given, is the phase of lines that run along y.
     public mutating func line(
-        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int = 1, phase: Int = 0
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int = 1, phase: Int = 0,
+        phaseY: Int? = nil
     ) {
         let m = 1.0
         guard
@@ -79,7 +81,8 @@ public struct BrailleCanvas: Sendable {
         let uMax = max(u0, u1)
         // Dotted: start at the first index the pattern sets, then step over the skipped ones.
         let step = max(1, every)
-        let offset = ((lo + phase) % step + step) % step  // how far lo is past a set dot
+        let p = alongX ? phase : phaseY ?? phase
+        let offset = ((lo + p) % step + step) % step  // how far lo is past a set dot
         var i = offset == 0 ? lo : lo + step - offset
         while i <= hi {
             // The column's centre, kept on the segment so that its end dots are its end points.
@@ -98,6 +101,20 @@ public struct BrailleCanvas: Sendable {
 
 /// Liang–Barsky clipping of a segment to an axis-aligned rectangle (Liang & Barsky 1984).
 public enum LineClipper {
+    /// The parameter interval [t0, t1] ⊂ [0, 1] of the segment inside the rectangle, or nil.
+    public static func interval(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, minX: Double, minY: Double, maxX: Double, maxY: Double
+    ) -> (Double, Double)? {
+        guard let (a, b) = clip(x0, y0, x1, y1, minX: minX, minY: minY, maxX: maxX, maxY: maxY) else { return nil }
+        let dx = x1 - x0
+        let dy = y1 - y0
+        let len = abs(dx) >= abs(dy) ? dx : dy
+        guard len != 0 else { return (0, 1) }
+        let t0 = abs(dx) >= abs(dy) ? (a.x - x0) / dx : (a.y - y0) / dy
+        let t1 = abs(dx) >= abs(dy) ? (b.x - x0) / dx : (b.y - y0) / dy
+        return (min(t0, t1), max(t0, t1))
+    }
+
     /// The visible part of the segment, or nil when none of it is inside.
     public static func clip(
         _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, minX: Double, minY: Double, maxX: Double, maxY: Double

@@ -2,32 +2,64 @@ import GeoCore
 import MapData
 import Synchronization
 
-/// The map data the viewer draws from: the bundled world, an optional finer import, and places.
-/// Safe to share between threads (its caches are behind a lock).
-public final class MapSources: CitySearching, Sendable {
-    /// Natural Earth lines and the gazetteer.
-    public let world: MapAsset
-    /// GSHHG shorelines imported by the user, when present.
-    public let highResolution: MapAsset?
-    /// Below this many metres per dot the imported shorelines replace the bundled ones.
-    public static let highResolutionBelowMetersPerDot = 150.0
+/// What `/` found: a place or a street, where it is, and how close to look.
+public struct SearchHit: Equatable, Sendable {
+    /// The name found.
+    public var name: String
+    /// Where to go.
+    public var coordinate: Coordinate
+    /// Said after the name: `FI, pop. 558457`, `street`.
+    public var detail: String
+    /// Go at least this close (a city at 10, a street at 16).
+    public var minimumZoom: Double
+}
+
+/// Finds a place by name prefix (the gazetteer and the street names behind `/`).
+public protocol PlaceSearching {
+    /// The largest place whose name starts with `prefix` (case and accents ignored), else the first
+    /// street that does.
+    func search(_ prefix: String) -> SearchHit?
+}
+
+/// The map data the viewer draws from (MapData's `FeatureSources`: the bundled world, finer
+/// shorelines, imported and bundled cities), with what the viewer derives from it once: places in
+/// Mercator and their names as shown. Safe to share between threads (its caches are behind a lock).
+public final class MapSources: PlaceSearching, Sendable {
+    /// Every source and the choice of which is drawn where.
+    public let features: FeatureSources
+
+    /// A place ready to label: where it is in the unit square, and its name as the glyph mode shows it.
+    struct ProjectedPlaces: Sendable {
+        var cities: [City]
+        var x: [Double]
+        var y: [Double]
+    }
 
     private struct Cache {
-        var projected: (cities: [City], x: [Double], y: [Double])?
+        var projected: ProjectedPlaces?
         var labels: [Bool: [String]] = [:]
     }
     private let cache = Mutex(Cache())
 
     /// Sources from loaded files.
-    public init(world: MapAsset, highResolution: MapAsset? = nil) {
-        self.world = world
-        self.highResolution = highResolution
+    public init(features: FeatureSources) { self.features = features }
+
+    /// Sources from the world file, an optional shoreline file and street-level files (finest first).
+    public convenience init(world: MapAsset, highResolution: MapAsset? = nil, details: [MapAsset] = []) {
+        self.init(features: FeatureSources(base: world, shorelines: highResolution, details: details))
     }
 
-    /// Places, largest first, with their Mercator positions (computed once).
-    func placesProjected() throws(MapDataError) -> (cities: [City], x: [Double], y: [Double]) {
+    /// Places of every source, cities before suburbs, each kind largest first, with their Mercator
+    /// positions (computed once).
+    func placesProjected() throws(MapDataError) -> ProjectedPlaces {
         if let p = cache.withLock({ $0.projected }) { return p }
-        let cities = try world.cities()
+        var cities = try features.base.places()
+        for source in features.details { cities += try source.places().filter { $0.kind != .city } }
+        // Stable: the base file's order (largest first) is kept among equals.
+        cities = cities.enumerated().sorted {
+            ($0.element.kind.rawValue, -$0.element.population, $0.offset)
+                < ($1.element.kind.rawValue, -$1.element.population, $1.offset)
+        }.map(\.element)
         var xs: [Double] = []
         var ys: [Double] = []
         xs.reserveCapacity(cities.count)
@@ -37,8 +69,9 @@ public final class MapSources: CitySearching, Sendable {
             xs.append(p.x)
             ys.append(p.y)
         }
-        cache.withLock { $0.projected = (cities, xs, ys) }
-        return (cities, xs, ys)
+        let projected = ProjectedPlaces(cities: cities, x: xs, y: ys)
+        cache.withLock { $0.projected = projected }
+        return projected
     }
 
     /// Place names as the glyph mode shows them, in `placesProjected` order (computed once per mode).
@@ -49,8 +82,20 @@ public final class MapSources: CitySearching, Sendable {
         return names
     }
 
-    /// The largest place whose name starts with `prefix`.
-    public func firstCity(matching prefix: String) -> City? {
-        (try? world.searchCities(prefix, limit: 1))?.first
+    public func search(_ prefix: String) -> SearchHit? {
+        let key = NameFolding.fold(prefix)
+        guard !key.isEmpty, let places = try? placesProjected().cities else { return nil }
+        if let city = places.first(where: { NameFolding.fold($0.name).hasPrefix(key) }) {
+            let detail = city.kind == .city ? "\(city.countryCode) (pop. \(city.population))" : "\(city.kind)"
+            return SearchHit(
+                name: city.name, coordinate: city.coordinate, detail: detail, minimumZoom: city.kind == .city ? 10 : 14)
+        }
+        for source in features.details {
+            guard let names = try? source.namedFeatures() else { continue }
+            if let street = names.first(where: { NameFolding.fold($0.name).hasPrefix(key) }) {
+                return SearchHit(name: street.name, coordinate: street.coordinate, detail: "street", minimumZoom: 16)
+            }
+        }
+        return nil
     }
 }

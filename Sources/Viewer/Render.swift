@@ -41,13 +41,13 @@ public enum Renderer {
         let view = state.displayedView
         let mapRows = view.size.rows
         var canvas = BrailleCanvas(cols: view.size.cols, rows: mapRows)
-        var dataLabel = "no data"
+        var layer = FeatureLayer(fills: [])
         var dataError: String?
 
         drawEdges(&canvas, view)
         if let sources {
             do {
-                dataLabel = try drawLines(&canvas, view, sources)
+                layer = try FeatureLayer.draw(&canvas, view, sources)
             } catch {
                 dataError = error.description
             }
@@ -57,19 +57,41 @@ public enum Renderer {
         if let sources, let placed = try? placeCities(&canvas, view, sources, ascii: ascii) {
             texts += placed
         }
+        if !layer.streets.isEmpty {
+            // Street names go where no grid or place label is.
+            var occupied = [Bool](repeating: false, count: view.size.cols * mapRows)
+            for label in texts where label.row >= 0 && label.row < mapRows {
+                let end = min(view.size.cols, label.col + label.text.count)
+                if label.col < end {
+                    for c in max(0, label.col)..<end { occupied[label.row * view.size.cols + c] = true }
+                }
+            }
+            texts += StreetLabels.place(
+                layer.streets, cols: view.size.cols, rows: mapRows, occupied: &occupied, ascii: ascii)
+        }
         var shade: [Bool] = []
         if let overlay = state.circle {
             shade = CircleRaster.draw(overlay.circle, view, &canvas)
         }
 
-        // Canvas → frame; empty cells keep the terminal's own colours.
+        // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
+        // colour, a sparse stipple in empty cells without.
         for row in 0..<mapRows {
             for col in 0..<view.size.cols {
                 let p = canvas.pattern(col: col, row: row)
-                guard p != 0 else { continue }
-                let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
-                let role = StyleTable.role(ink: canvas.ink(col: col, row: row))
-                frame[col, row] = Cell(glyph: glyph, style: StyleTable.style(role, mode: options.mode))
+                if p != 0 {
+                    let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
+                    let role = StyleTable.role(ink: canvas.ink(col: col, row: row))
+                    frame[col, row] = Cell(glyph: glyph, style: StyleTable.style(role, mode: options.mode))
+                }
+                let fill = layer.fills.isEmpty ? 0 : layer.fills[row * view.size.cols + col]
+                guard fill != 0 else { continue }
+                let area = StyleTable.role(ink: fill)
+                if let background = StyleTable.fill(area, mode: options.mode) {
+                    frame.setBackground(col: col, row: row, background)
+                } else if p == 0, col % 3 == 0, row % 2 == 0, let stipple = StyleTable.row(area)?.stipple {
+                    frame[col, row] = Cell(glyph: stipple, style: StyleTable.style(area, mode: options.mode))
+                }
             }
         }
         for label in texts {
@@ -92,7 +114,9 @@ public enum Renderer {
             }
         }
         if state.showHelp { drawHelp(&frame, mapRows: mapRows, ascii: ascii, mode: options.mode) }
-        drawStatus(&frame, state, view, dataLabel: dataLabel, dataError: dataError, ascii: ascii, mode: options.mode)
+        drawStatus(
+            &frame, state, view, dataLabel: layer.label, credits: layer.credits, dataError: dataError, ascii: ascii,
+            mode: options.mode)
         return frame
     }
 
@@ -107,61 +131,6 @@ public enum Renderer {
                 canvas.line(0, y, view.size.widthDots, y, ink: StyleTable.ink(.edge), every: 2)
             }
         }
-    }
-
-    /// Lakes, coastlines and borders in view; returns the data level shown, e.g. `NE10m L3/6`.
-    static func drawLines(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources) throws(MapDataError)
-        -> String
-    {
-        let bounds = view.bounds
-        let mpd = view.metersPerDot
-        let lat = view.center.latitude
-        let worldLevel = sources.world.level(forMetersPerDot: mpd, latitude: lat)
-        var label = "NE10m L\(worldLevel + 1)/\(sources.world.levels.count)"
-        var layersFromWorld: Set<FeatureClass> = [.lake, .coastline, .border]
-        var hits: [ChunkHit] = []
-        if let hi = sources.highResolution {
-            if mpd < MapSources.highResolutionBelowMetersPerDot {
-                let level = hi.level(forMetersPerDot: mpd, latitude: lat)
-                hits += try hi.query(bounds: bounds, level: level, classes: [.lake, .coastline])
-                layersFromWorld = [.border]
-                label = "GSHHG L\(level + 1)/\(hi.levels.count)"
-            } else {
-                label += " (GSHHG below 150 m/dot)"
-            }
-        }
-        hits += try sources.world.query(bounds: bounds, level: worldLevel, classes: layersFromWorld)
-        let t = view.transform
-        let ws = t.worldSize
-        let offsetY = t.originY
-        for hit in hits {
-            let chunk = hit.chunk
-            let ink: UInt8
-            switch chunk.info.featureClass {
-            case .lake: ink = StyleTable.ink(.lake)
-            case .border: ink = StyleTable.ink(.border)
-            default: ink = StyleTable.ink(.coastline)
-            }
-            let offsetX = t.originX(copy: hit.shift)
-            chunk.x.withUnsafeBufferPointer { xs in
-                chunk.y.withUnsafeBufferPointer { ys in
-                    for line in 0..<chunk.polylineCount {
-                        let start = chunk.starts[line]
-                        let end = chunk.starts[line + 1]
-                        var px = xs[start] * ws + offsetX
-                        var py = ys[start] * ws + offsetY
-                        for i in (start + 1)..<end {
-                            let qx = xs[i] * ws + offsetX
-                            let qy = ys[i] * ws + offsetY
-                            canvas.line(px, py, qx, qy, ink: ink)
-                            px = qx
-                            py = qy
-                        }
-                    }
-                }
-            }
-        }
-        return label
     }
 
     /// Dotted meridians and parallels with labels at the top and left edges.
@@ -235,6 +204,10 @@ public enum Renderer {
         // Largest first; after this many places in view the rest would rarely find room.
         var candidates = 0
         for i in places.cities.indices where candidates < 4000 {
+            // Suburbs from zoom 13, neighbourhoods from 15 (cities come first in the list, so these only
+            // take room that no city wants).
+            let kind = places.cities[i].kind
+            if kind == .suburb && view.zoom < 13 || kind == .neighbourhood && view.zoom < 15 { continue }
             let xd = t.nearestDotX(places.x[i])
             let yd = t.dotY(places.y[i])
             // Most places are off screen: reject them on the Doubles before any rounding.
@@ -259,8 +232,12 @@ public enum Renderer {
             for r in max(0, row - 1)...min(rows - 1, row + 1) {
                 for cc in lo...hi { taken[r * cols + cc] = true }
             }
-            canvas.set(x: x, y: y, ink: StyleTable.ink(.city))
-            out.append(MapLabel(text: name, col: col + 1, row: row, role: .cityLabel))
+            if kind == .city {
+                canvas.set(x: x, y: y, ink: StyleTable.ink(.city))
+                out.append(MapLabel(text: name, col: col + 1, row: row, role: .cityLabel))
+            } else {
+                out.append(MapLabel(text: name, col: col + 1, row: row, role: .placeLabel))
+            }
             if out.count >= maxLabels { break }
         }
         return out
@@ -292,8 +269,8 @@ public enum Renderer {
     }
 
     static func drawStatus(
-        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, dataError: String?, ascii: Bool,
-        mode: ColorMode
+        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, credits: [String],
+        dataError: String?, ascii: Bool, mode: ColorMode
     ) {
         let statusRow = frame.rows - 2
         let messageRow = frame.rows - 1
@@ -306,9 +283,20 @@ public enum Renderer {
         ]
         if let c = state.circle { parts.append("circle \(Formatting.distance(c.circle.radiusMeters))") }
         parts.append(dataLabel)
-        frame.write(
-            Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii), col: 0, row: statusRow,
-            style: StyleTable.style(.status, mode: mode))
+        let status = Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii)
+        frame.write(status, col: 0, row: statusRow, style: StyleTable.style(.status, mode: mode))
+        if !credits.isEmpty {
+            // Data that must be credited on screen (OpenStreetMap's ODbL): at the end of the status line,
+            // in full where it fits after the status, else short.
+            var credit = credits.joined(separator: "; ")
+            if status.count + 3 + credit.count > frame.cols {
+                credit = credits.map { $0.contains("OpenStreetMap") ? "© OSM" : $0 }.joined(separator: "; ")
+            }
+            let text = Transliteration.screenText(credit, ascii: ascii)
+            frame.write(
+                text, col: max(0, frame.cols - text.count), row: statusRow, style: StyleTable.style(.credit, mode: mode)
+            )
+        }
         if let prompt = state.prompt {
             let text = prompt.kind.question + prompt.text + "_"
             // Keep the end of a long input visible.

@@ -34,7 +34,7 @@ extension ViewerState {
     /// Applies one event and returns what the program must do besides drawing the new state.
     /// `places` answers `/` searches (nil: no gazetteer).
     @discardableResult
-    public mutating func update(_ event: InputEvent, places: CitySearching? = nil) -> [Effect] {
+    public mutating func update(_ event: InputEvent, places: PlaceSearching? = nil) -> [Effect] {
         switch event {
         case .tick(let seconds):
             guard var a = animation, seconds.isFinite, seconds > 0 else { return [] }
@@ -214,7 +214,7 @@ extension ViewerState {
 
     // MARK: Prompts
 
-    private mutating func handlePromptKey(_ key: Key, places: CitySearching?) {
+    private mutating func handlePromptKey(_ key: Key, places: PlaceSearching?) {
         guard var edited = prompt else { return }
         switch key {
         case .escape, .ctrlC:
@@ -239,7 +239,7 @@ extension ViewerState {
         }
     }
 
-    private mutating func submit(_ submitted: Prompt, places: CitySearching?) {
+    private mutating func submit(_ submitted: Prompt, places: PlaceSearching?) {
         if submitted.text.count > Prompt.maxLength {
             setError("input too long (at most \(Prompt.maxLength) characters); view unchanged")
             return
@@ -264,20 +264,18 @@ extension ViewerState {
         case .search:
             let query = submitted.text.trimmingCharacters(in: .whitespaces)
             guard !query.isEmpty else {
-                setError("type a city name")
+                setError("type a place or street name")
                 return
             }
             guard let places else {
                 setError("no gazetteer loaded")
                 return
             }
-            guard let city = places.firstCity(matching: query) else {
-                setError("no city starts with '\(query)'")
+            guard let hit = places.search(query) else {
+                setError("no place or street starts with '\(query)'")
                 return
             }
-            goTo(
-                city.coordinate, label: "\(city.name), \(city.countryCode) (pop. \(city.population))",
-                minimumZoom: 10)
+            goTo(hit.coordinate, label: "\(hit.name), \(hit.detail)", minimumZoom: hit.minimumZoom)
         }
     }
 
@@ -351,10 +349,4 @@ extension ViewerState {
         message = text
         messageIsError = true
     }
-}
-
-/// Finds a place by name prefix (the gazetteer behind `/`).
-public protocol CitySearching {
-    /// The largest place whose name starts with `prefix` (case and accents ignored).
-    func firstCity(matching prefix: String) -> City?
 }

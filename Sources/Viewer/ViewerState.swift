@@ -13,7 +13,7 @@ public enum PromptKind: String, Sendable {
         case .zoomLevel: return "zoom level (0–28): "
         case .radius: return "circle radius (e.g. 500, 2km, 1.5mi, 800ft): "
         case .goTo: return "go to (lat, lon): "
-        case .search: return "search city: "
+        case .search: return "search place or street: "
         }
     }
 }

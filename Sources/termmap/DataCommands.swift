@@ -24,7 +24,8 @@ enum DataCommands {
                 cities = try SourceReaders.citiesTSV(String(decoding: try readBytes(c), as: UTF8.self), name: c)
             }
             let bytes = MapAssetWriter.encode(
-                lines: polylines, cities: cities, metadata: [("source", "Natural Earth 10m; GeoNames cities15000")])
+                lines: polylines, cities: cities,
+                metadata: [("label", "NE10m"), ("source", "Natural Earth 10m; GeoNames cities15000")])
             try write(bytes, to: out)
             let asset = try MapAsset(bytes: bytes, name: out)
             print(
@@ -66,7 +67,9 @@ enum DataCommands {
         let lines = try SourceReaders.gshhg(meta: meta, data: try readBytes(dataPath), name: dataPath)
         let bytes = MapAssetWriter.encode(
             lines: lines, cities: [],
-            metadata: [("source", "GSHHG " + file), ("attribution", "GSHHG (Wessel & Smith), LGPL 3")])
+            metadata: [
+                ("label", "GSHHG"), ("source", "GSHHG " + file), ("attribution", "GSHHG (Wessel & Smith), LGPL 3"),
+            ])
         let folder = dataDir ?? DataLocator.userDataDirectory(environment: environment)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -126,8 +126,8 @@ struct ViewChangeTests {
         ("r0", "radius must be more than 0 and at most 20000 km; circle unchanged"),
         ("r30000km", "radius must be more than 0 and at most 20000 km; circle unchanged"),
         ("r5 parsecs", "radius must be a distance like 500, 2km, 1.5mi or 800ft; circle unchanged"),
-        ("/", "type a city name"),
-        ("/zzzzqqq", "no city starts with 'zzzzqqq'"),
+        ("/", "type a place or street name"),
+        ("/zzzzqqq", "no place or street starts with 'zzzzqqq'"),
     ])
     func promptRefusalsSayWhy(input: String, message: String) throws {
         let before = try start()

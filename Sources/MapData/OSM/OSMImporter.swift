@@ -1,0 +1,279 @@
+import GeoCore
+
+/// What an import found, for the command's report.
+public struct OSMImportReport: Sendable {
+    /// Objects in the file.
+    public var nodes = 0, ways = 0, relations = 0
+    /// Way node references to nodes the file does not hold (clipped extracts); lines split there.
+    public var missingReferences = 0
+    /// Features written per class.
+    public var features: [FeatureClass: Int] = [:]
+    /// Places (suburbs, neighbourhoods) written.
+    public var places = 0
+    /// Areas left out because a ring could not be closed (clipped at the extract's edge).
+    public var openRings = 0
+}
+
+/// Turns an OpenStreetMap extract into map contents: classes from tags (an OpenMapTiles-like schema),
+/// lines split where the extract lacks their nodes, closed ways and multipolygon relations as areas,
+/// street names, and suburb and neighbourhood names as places.
+public enum OSMImporter {
+    /// The attribution OpenStreetMap data carries (ODbL).
+    public static let attribution = "© OpenStreetMap contributors"
+
+    /// The contents of the PBF `bytes` (`name` for messages; `source` is recorded in the file).
+    public static func contents(pbf bytes: [UInt8], name: String, source: String) throws(MapDataError) -> (
+        MapContents, OSMImportReport
+    ) {
+        var collector = Collector()
+        try PBFReader.read(bytes, name: name, into: &collector)
+        var report = OSMImportReport()
+        report.nodes = collector.nodeIDs.count
+        report.ways = collector.ways.count
+        report.relations = collector.relationCount
+        let nodes = collector.sortedNodes()
+        var features: [SourceFeature] = []
+
+        // Ways with a class of their own.
+        for way in collector.ways {
+            guard let featureClass = way.featureClass else { continue }
+            let located = locate(way, nodes: nodes, report: &report)
+            if featureClass.isArea {
+                guard way.refs.count >= 4, way.refs.first == way.refs.last, located.count == 1,
+                    located[0].count == way.refs.count
+                else {
+                    report.openRings += 1
+                    continue
+                }
+                features.append(SourceFeature(featureClass, parts: located, name: way.name))
+            } else {
+                for part in located { features.append(SourceFeature(featureClass, line: part, name: way.name)) }
+            }
+        }
+        // Multipolygons: rings joined from their member ways, outer and inner together (filled even–odd).
+        let waysByID = Dictionary(collector.ways.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for mp in collector.multipolygons {
+            var rings: [[Coordinate]] = []
+            for role in [true, false] {
+                let members = mp.members.filter { $0.outer == role }.compactMap { waysByID[$0.id] }
+                let (closed, open) = Rings.assemble(members.map(\.refs))
+                report.openRings += open
+                for ring in closed {
+                    let points = ring.compactMap { nodes.coordinate($0) }
+                    if points.count == ring.count { rings.append(points) } else { report.openRings += 1 }
+                }
+            }
+            if !rings.isEmpty { features.append(SourceFeature(mp.featureClass, parts: rings, name: mp.name)) }
+        }
+        for f in features { report.features[f.featureClass, default: 0] += 1 }
+        report.places = collector.places.count
+
+        var coverage: CoordinateBounds?
+        if let b = collector.header?.bbox, b.left < b.right, b.bottom < b.top {
+            coverage = CoordinateBounds(
+                north: Double(b.top) / 1e9, south: Double(b.bottom) / 1e9, west: Double(b.left) / 1e9,
+                east: Double(b.right) / 1e9)
+        }
+        var metadata = [("source", source), ("attribution", attribution), ("licence", "ODbL 1.0")]
+        if let t = collector.header?.replicationTimestamp { metadata.append(("timestamp", String(t))) }
+        if let p = collector.header?.writingProgram { metadata.append(("writer", p)) }
+        let contents = MapContents(
+            features: features, places: collector.places, levels: LevelSpec.fromZooms(zoomLevels),
+            unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM, coverage: coverage, metadata: metadata,
+            classMinZoom: { $0.minZoom })
+        return (contents, report)
+    }
+
+    /// The zooms at which OSM data changes level of detail (the schema's ladder: 11, 13, 15; all from 17).
+    public static let zoomLevels: [Double] = [11, 13, 15, 17]
+
+    /// A way's node coordinates, split into parts where nodes are missing (each part at least two points).
+    static func locate(_ way: Way, nodes: NodeStore, report: inout OSMImportReport) -> [[Coordinate]] {
+        var parts: [[Coordinate]] = []
+        var current: [Coordinate] = []
+        for (i, ref) in way.refs.enumerated() {
+            let c: Coordinate?
+            if let loc = way.locations, i < loc.count {
+                c = loc[i]
+            } else {
+                c = nodes.coordinate(ref)
+            }
+            guard let point = c else {
+                report.missingReferences += 1
+                if current.count >= 2 { parts.append(current) }
+                current = []
+                continue
+            }
+            current.append(point)
+        }
+        if current.count >= 2 { parts.append(current) }
+        return parts
+    }
+
+    /// A way kept for the import: its nodes (and their locations when the file has them), class and name.
+    struct Way {
+        var id: Int64
+        var refs: [Int64]
+        var locations: [Coordinate]?
+        var featureClass: FeatureClass?
+        var name: String?
+    }
+
+    /// A multipolygon relation with a class: its member ways and whether each is an outer ring.
+    struct Multipolygon {
+        var featureClass: FeatureClass
+        var name: String?
+        var members: [(id: Int64, outer: Bool)]
+    }
+
+    /// Node positions sorted by id, 16 bytes a node, looked up by binary search.
+    struct NodeStore {
+        var ids: [Int64]
+        var lat: [Int32]
+        var lon: [Int32]
+
+        func coordinate(_ id: Int64) -> Coordinate? {
+            var lo = 0
+            var hi = ids.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < ids.count, ids[lo] == id else { return nil }
+            return Coordinate(latitude: Double(lat[lo]) * 1e-7, longitude: Double(lon[lo]) * 1e-7)
+        }
+    }
+
+    /// Collects what the import needs while the file is read.
+    struct Collector: OSMHandler {
+        var header: OSMHeader?
+        var nodeIDs: [Int64] = []
+        var nodeLat: [Int32] = []
+        var nodeLon: [Int32] = []
+        var sorted = true
+        var ways: [Way] = []
+        var multipolygons: [Multipolygon] = []
+        var places: [City] = []
+        var relationCount = 0
+
+        mutating func header(_ h: OSMHeader) { header = h }
+
+        mutating func node(_ n: OSMNode) {
+            if let last = nodeIDs.last, n.id <= last { sorted = false }
+            nodeIDs.append(n.id)
+            // Nanodegrees to 1e-7°, OSM's own resolution.
+            nodeLat.append(Int32(clamping: n.latitude / 100))
+            nodeLon.append(Int32(clamping: n.longitude / 100))
+            guard !n.tags.isEmpty, let place = n.tags["place"], let name = n.tags["name"], !name.isEmpty else { return }
+            let kind: PlaceKind
+            switch place {
+            case "suburb": kind = .suburb
+            case "neighbourhood", "quarter": kind = .neighbourhood
+            default: return
+            }
+            places.append(
+                City(
+                    name: name,
+                    coordinate: Coordinate(latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9),
+                    countryCode: "", population: Int(n.tags["population"] ?? "") ?? 0, kind: kind))
+        }
+
+        mutating func way(_ w: OSMWay) {
+            var locations: [Coordinate]?
+            if !w.latitudes.isEmpty {
+                locations = zip(w.latitudes, w.longitudes).map {
+                    Coordinate(latitude: Double($0 / 100) * 1e-7, longitude: Double($1 / 100) * 1e-7)
+                }
+            }
+            ways.append(
+                Way(
+                    id: w.id, refs: w.refs, locations: locations, featureClass: Classification.wayClass(w.tags),
+                    name: w.tags["name"]))
+        }
+
+        mutating func relation(_ r: OSMRelation) {
+            relationCount += 1
+            guard r.tags["type"] == "multipolygon", let featureClass = Classification.areaClass(r.tags) else { return }
+            let members = r.members.filter { $0.type == .way }.map { (id: $0.ref, outer: $0.role != "inner") }
+            multipolygons.append(Multipolygon(featureClass: featureClass, name: r.tags["name"], members: members))
+        }
+
+        /// The node store, sorted by id (PBF files are usually sorted already).
+        func sortedNodes() -> NodeStore {
+            guard !sorted else { return NodeStore(ids: nodeIDs, lat: nodeLat, lon: nodeLon) }
+            let order = nodeIDs.indices.sorted { nodeIDs[$0] < nodeIDs[$1] }
+            return NodeStore(
+                ids: order.map { nodeIDs[$0] }, lat: order.map { nodeLat[$0] }, lon: order.map { nodeLon[$0] })
+        }
+    }
+}
+
+/// OSM tags → feature classes, after the OpenMapTiles schema (openmaptiles.org/schema).
+enum Classification {
+    /// The class of a way: a road, railway, waterway, coastline, or an area.
+    static func wayClass(_ tags: [String: String]) -> FeatureClass? {
+        if let highway = tags["highway"] {
+            switch highway {
+            case "motorway", "motorway_link": return .motorway
+            case "trunk", "trunk_link": return .trunk
+            case "primary", "primary_link": return .primary
+            case "secondary", "secondary_link": return .secondary
+            case "tertiary", "tertiary_link": return .tertiary
+            case "unclassified", "residential", "living_street", "road": return .minorRoad
+            case "service": return .serviceRoad
+            case "footway", "path", "cycleway", "pedestrian", "steps", "track", "bridleway": return .path
+            default: break
+            }
+        }
+        switch tags["railway"] {
+        case "rail", "light_rail", "subway", "narrow_gauge", "monorail": return .rail
+        case "tram": return .tram
+        default: break
+        }
+        switch tags["waterway"] {
+        case "river", "canal": return .river
+        case "stream", "ditch", "drain": return .stream
+        default: break
+        }
+        if tags["natural"] == "coastline" { return .coastline }
+        return areaClass(tags)
+    }
+
+    /// The class of an area: water, park, wood or building.
+    static func areaClass(_ tags: [String: String]) -> FeatureClass? {
+        if tags["natural"] == "water" || tags["waterway"] == "riverbank" || tags["water"] != nil
+            || ["reservoir", "basin"].contains(tags["landuse"] ?? "")
+        {
+            return .water
+        }
+        if ["park", "garden"].contains(tags["leisure"] ?? "")
+            || ["grass", "recreation_ground", "village_green", "cemetery"].contains(tags["landuse"] ?? "")
+        {
+            return .park
+        }
+        if tags["landuse"] == "forest" || tags["natural"] == "wood" { return .wood }
+        if let b = tags["building"], b != "no" { return .building }
+        return nil
+    }
+}
+
+/// Joins way pieces (as node id lists) into closed rings, the way multipolygon relations are built.
+enum Rings {
+    /// The closed rings made by joining `ways` end to end, and how many pieces were left open.
+    static func assemble(_ ways: [[Int64]]) -> (closed: [[Int64]], open: Int) {
+        var pieces = ways.filter { $0.count >= 2 }
+        var closed: [[Int64]] = []
+        var open = 0
+        while var ring = pieces.popLast() {
+            while ring.first != ring.last {
+                guard let end = ring.last,
+                    let next = pieces.firstIndex(where: { $0.first == end || $0.last == end })
+                else { break }
+                let piece = pieces.remove(at: next)
+                ring += (piece.first == end ? piece : piece.reversed()).dropFirst()
+            }
+            if ring.first == ring.last && ring.count >= 4 { closed.append(ring) } else { open += 1 }
+        }
+        return (closed, open)
+    }
+}

@@ -1,0 +1,200 @@
+import GeoCore
+import MapData
+import Raster
+
+/// What the feature layer drew, for the rest of the frame: the fill of each cell (a style-table ink
+/// of an area role, 0 for none), the named streets in view for the label engine, the status line's data
+/// label and the credits the data on screen requires.
+struct FeatureLayer {
+    var fills: [UInt8]
+    var streets: [StreetCandidate] = []
+    var label = "no data"
+    var credits: [String] = []
+
+    /// Draws every source's lines and areas in view (FeatureSources chooses which source draws which
+    /// class where): lines by their style row's look, areas filled and outlined.
+    static func draw(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources) throws(MapDataError)
+        -> FeatureLayer
+    {
+        var layer = FeatureLayer(fills: [UInt8](repeating: 0, count: canvas.cols * canvas.rows))
+        let bounds = view.bounds
+        let results = try sources.features.query(bounds: bounds, zoom: view.zoom, metersPerDot: view.metersPerDot)
+        let t = view.transform
+        var labels: [String] = []
+        for result in results {
+            labels.append(result.source.label + " " + result.source.levelLabel(zoom: view.zoom))
+            guard !result.hits.isEmpty else { continue }
+            // Street-level data must be credited on screen (ODbL); the base and the shorelines are credited
+            // by --about.
+            let isDetail = sources.features.details.contains { $0 === result.source }
+            if isDetail, let credit = result.source.attribution, !layer.credits.contains(credit) {
+                layer.credits.append(credit)
+            }
+            // The boxes where finer sources draw a class, in dots.
+            let excluded = result.excluded.mapValues { boxes in boxes.map { Self.dotRect($0, view) } }
+            for hit in result.hits {
+                let featureClass = hit.chunk.info.featureClass
+                let role = StyleTable.role(featureClass)
+                guard let row = StyleTable.row(role) else { continue }
+                let clip = excluded[featureClass] ?? []
+                if hit.chunk.info.kind == .areas, row.fill256 != nil {
+                    layer.fill(hit, t, ink: row.ink)
+                }
+                layer.drawLines(hit, t, &canvas, row: row, zoom: view.zoom, excluded: clip, source: result.source)
+            }
+        }
+        // The finest source first: `OSM helsinki L3/4 · NE10m L6/6`.
+        if !labels.isEmpty { layer.label = labels.joined(separator: " · ") }
+        if sources.features.shorelines != nil, view.metersPerDot >= FeatureSources.shorelineMetersPerDot {
+            layer.label += " (GSHHG below \(Int(FeatureSources.shorelineMetersPerDot)) m/dot)"
+        }
+        return layer
+    }
+
+    /// A box in the dots of `view`, longitudes taken nearest the view's center.
+    static func dotRect(_ b: CoordinateBounds, _ view: MapView) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
+        let t = view.transform
+        if b.east - b.west >= 360 {
+            let north = t.dotY(WebMercator.project(Coordinate(latitude: b.north, longitude: 0)).y)
+            let south = t.dotY(WebMercator.project(Coordinate(latitude: b.south, longitude: 0)).y)
+            return (-.infinity, north, .infinity, south)
+        }
+        let west = WebMercator.unwrap(b.west, near: view.center.longitude)
+        let nw = WebMercator.project(Coordinate(latitude: b.north, longitude: west))
+        let se = WebMercator.project(Coordinate(latitude: b.south, longitude: west + (b.east - b.west)))
+        return (t.dotX(nw.x), t.dotY(nw.y), t.dotX(se.x), t.dotY(se.y))
+    }
+
+    /// Draws the parts of a chunk as lines: dotted or two dots wide as the style row says, outside the
+    /// excluded rectangles, and collects named streets for labels.
+    mutating func drawLines(
+        _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, row: StyleRow, zoom: Double,
+        excluded: [(x0: Double, y0: Double, x1: Double, y1: Double)], source: any FeatureSource
+    ) {
+        let chunk = hit.chunk
+        let ws = t.worldSize
+        let offsetX = t.originX(copy: hit.shift)
+        let offsetY = t.originY
+        let wide = zoom >= row.wideFromZoom
+        // Dotted lines keep their dots at world positions, so a pan moves them with the map.
+        let phaseX = BrailleCanvas.dot(-offsetX)
+        let phaseY = BrailleCanvas.dot(-offsetY)
+        let named = chunk.info.featureClass.isRoad
+        chunk.x.withUnsafeBufferPointer { xs in
+            chunk.y.withUnsafeBufferPointer { ys in
+                for f in 0..<chunk.featureCount {
+                    let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
+                    for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
+                        let start = chunk.starts[part]
+                        let end = chunk.starts[part + 1]
+                        var px = xs[start] * ws + offsetX
+                        var py = ys[start] * ws + offsetY
+                        var points: [DotPoint] = []
+                        if name != nil { points.append(DotPoint(x: px, y: py)) }
+                        for i in (start + 1)..<end {
+                            let qx = xs[i] * ws + offsetX
+                            let qy = ys[i] * ws + offsetY
+                            Self.segment(
+                                &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, phaseX: phaseX,
+                                phaseY: phaseY, wide: wide, excluded: excluded)
+                            if name != nil { points.append(DotPoint(x: qx, y: qy)) }
+                            px = qx
+                            py = qy
+                        }
+                        if let name {
+                            streets.append(
+                                StreetCandidate(name: name, featureClass: chunk.info.featureClass, points: points))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One segment, less the parts inside excluded rectangles.
+    static func segment(
+        _ canvas: inout BrailleCanvas, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int,
+        phaseX: Int, phaseY: Int, wide: Bool, excluded: [(x0: Double, y0: Double, x1: Double, y1: Double)]
+    ) {
+        var pieces: [(Double, Double)] = [(0, 1)]
+        for r in excluded {
+            guard let (a, b) = LineClipper.interval(x0, y0, x1, y1, minX: r.x0, minY: r.y0, maxX: r.x1, maxY: r.y1)
+            else { continue }
+            pieces = pieces.flatMap { p -> [(Double, Double)] in
+                var out: [(Double, Double)] = []
+                if a > p.0 { out.append((p.0, min(a, p.1))) }
+                if b < p.1 { out.append((max(b, p.0), p.1)) }
+                return out.filter { $0.0 < $0.1 }
+            }
+        }
+        let dx = x1 - x0
+        let dy = y1 - y0
+        for (a, b) in pieces {
+            let (ax, ay, bx, by) = (x0 + a * dx, y0 + a * dy, x0 + b * dx, y0 + b * dy)
+            canvas.line(ax, ay, bx, by, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+            if wide {
+                // The second dot row (or column) of a road two dots wide.
+                if abs(dx) >= abs(dy) {
+                    canvas.line(ax, ay + 1, bx, by + 1, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+                } else {
+                    canvas.line(ax + 1, ay, bx + 1, by, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+                }
+            }
+        }
+    }
+
+    /// Marks the cells whose centre lies inside an area (its rings together, even–odd) with `ink`.
+    mutating func fill(_ hit: ChunkHit, _ t: ViewTransform, ink: UInt8) {
+        let chunk = hit.chunk
+        let ws = t.worldSize
+        let offsetX = t.originX(copy: hit.shift)
+        let offsetY = t.originY
+        let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
+        let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
+        for f in 0..<chunk.featureCount {
+            var edges: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+            var minY = Double.infinity
+            var maxY = -Double.infinity
+            var minX = Double.infinity
+            var maxX = -Double.infinity
+            for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
+                let start = chunk.starts[part]
+                let end = chunk.starts[part + 1]
+                for i in start..<end {
+                    let j = i + 1 < end ? i + 1 : start
+                    let e = (
+                        chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY, chunk.x[j] * ws + offsetX,
+                        chunk.y[j] * ws + offsetY
+                    )
+                    edges.append(e)
+                    minY = min(minY, e.1)
+                    maxY = max(maxY, e.1)
+                    minX = min(minX, e.0)
+                    maxX = max(maxX, e.0)
+                }
+            }
+            guard maxX >= 0, minX < Double(mapCols * 2), maxY >= 0, minY < Double(mapRows * 4) else { continue }
+            let firstRow = max(0, Int(((minY - 2) / 4).rounded(.up)))
+            let lastRow = min(mapRows - 1, Int(((maxY - 2) / 4).rounded(.down)))
+            guard firstRow <= lastRow else { continue }
+            for row in firstRow...lastRow {
+                let y = Double(row) * 4 + 2
+                var crossings: [Double] = []
+                for e in edges where (e.y0 > y) != (e.y1 > y) {
+                    crossings.append(e.x0 + (y - e.y0) / (e.y1 - e.y0) * (e.x1 - e.x0))
+                }
+                crossings.sort()
+                var k = 0
+                while k + 1 < crossings.count {
+                    // Cells whose centre (x = col·2 + 1) lies between a pair of crossings.
+                    let from = max(0, Int(((crossings[k] - 1) / 2).rounded(.up)))
+                    let to = min(mapCols - 1, Int(((crossings[k + 1] - 1) / 2).rounded(.down)))
+                    if from <= to {
+                        for col in from...to where fills[row * mapCols + col] < ink { fills[row * mapCols + col] = ink }
+                    }
+                    k += 2
+                }
+            }
+        }
+    }
+}
