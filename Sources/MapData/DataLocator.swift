@@ -49,6 +49,23 @@ public struct DataLocator: Equatable, Sendable {
         return candidates.first { fm.fileExists(atPath: $0 + "/" + worldFileName) }
     }
 
+    /// Every map data file (`*.tmap`) in the search path, folder by folder, each folder's sorted by name.
+    public func allFiles() -> [(folder: String, file: String)] {
+        directories.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".tmap") }
+                .sorted().map { (folder, $0) }
+        }
+    }
+
+    /// The street-level files (all `*.tmap` but the world and the shorelines) as full paths, the first of
+    /// each name in search order: the user's imports before the bundled cities.
+    public func detailFiles() -> [String] {
+        var seen = Set<String>()
+        return allFiles().filter { entry in
+            ![Self.worldFileName, Self.highResolutionFileName].contains(entry.file) && seen.insert(entry.file).inserted
+        }.map { $0.folder + "/" + $0.file }
+    }
+
     /// The first folder holding `fileName`, as a full path.
     public func find(_ fileName: String) -> String? {
         directories.lazy.map { $0 + "/" + fileName }.first { FileManager.default.fileExists(atPath: $0) }

@@ -66,8 +66,10 @@ public enum Renderer {
                     for c in max(0, label.col)..<end { occupied[label.row * view.size.cols + c] = true }
                 }
             }
+            let t = view.transform
             texts += StreetLabels.place(
-                layer.streets, cols: view.size.cols, rows: mapRows, occupied: &occupied, ascii: ascii)
+                layer.streets, cols: view.size.cols, rows: mapRows, worldLeft: t.center.x * t.worldSize - t.halfWidth,
+                worldTop: t.center.y * t.worldSize - t.halfHeight, occupied: &occupied, ascii: ascii)
         }
         var shade: [Bool] = []
         if let overlay = state.circle {

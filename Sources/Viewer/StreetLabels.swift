@@ -10,44 +10,84 @@ struct StreetCandidate {
 
 /// Street names: horizontal text over a near-horizontal stretch of the street, major streets first,
 /// each name once per view, never over another label. A stretch is found from the street's own
-/// geometry (not from where the screen cuts it) and the text sits at its middle, so a label moves with
-/// the map while panning instead of jumping.
+/// geometry (not from where the screen cuts it), and the text is centred on one of a set of anchors fixed
+/// on the map (every `anchorDots` of the world at this zoom): the one nearest the stretch's middle that
+/// fits on screen. So a label moves with the map while panning, and changes place only when its
+/// anchor leaves the screen.
 enum StreetLabels {
-    /// A run of a street's segments that stays within about 24° of horizontal and one cell row.
+    /// A run of a street's segments that keeps going the same way, each segment within about 31° of its
+    /// axis. Points are (u, v): u along the axis, sorted, v across it (x and y for a horizontal stretch,
+    /// y and x for a vertical one).
     struct Stretch {
         var name: String
         var featureClass: FeatureClass
-        var minX: Double
-        var maxX: Double
-        var midY: Double
-        var length: Double { maxX - minX }
+        var vertical: Bool
+        var points: [DotPoint]
+        var minU: Double { points.first?.x ?? 0 }
+        var maxU: Double { points.last?.x ?? 0 }
+        var length: Double { maxU - minU }
+
+        /// The stretch's v at `u` (clamped to its ends).
+        func v(at u: Double) -> Double {
+            guard let first = points.first, let last = points.last else { return 0 }
+            if u <= first.x { return first.y }
+            if u >= last.x { return last.y }
+            for (a, b) in zip(points, points.dropFirst()) where u <= b.x {
+                return b.x == a.x ? a.y : a.y + (u - a.x) / (b.x - a.x) * (b.y - a.y)
+            }
+            return last.y
+        }
     }
 
-    /// The near-horizontal stretches of a street, longest first.
-    static func stretches(_ street: StreetCandidate) -> [Stretch] {
+    /// A street's pieces (OSM splits streets at every junction) joined end to end into longer lines, so
+    /// that a stretch can run past the junctions.
+    static func joined(_ streets: [StreetCandidate]) -> [StreetCandidate] {
+        var byName: [String: [StreetCandidate]] = [:]
+        for s in streets where s.points.count >= 2 { byName[s.name, default: []].append(s) }
+        var out: [StreetCandidate] = []
+        func meets(_ a: DotPoint, _ b: DotPoint) -> Bool { abs(a.x - b.x) < 0.01 && abs(a.y - b.y) < 0.01 }
+        for name in byName.keys.sorted() {
+            var pieces = byName[name] ?? []
+            while var line = pieces.popLast() {
+                while let first = line.points.first, let last = line.points.last {
+                    if let i = pieces.firstIndex(where: { meets($0.points[0], last) }) {
+                        line.points += pieces.remove(at: i).points.dropFirst()
+                    } else if let i = pieces.firstIndex(where: { meets($0.points[$0.points.count - 1], last) }) {
+                        line.points += pieces.remove(at: i).points.reversed().dropFirst()
+                    } else if let i = pieces.firstIndex(where: { meets($0.points[$0.points.count - 1], first) }) {
+                        line.points = pieces.remove(at: i).points.dropLast() + line.points
+                    } else if let i = pieces.firstIndex(where: { meets($0.points[0], first) }) {
+                        line.points = pieces.remove(at: i).points.reversed().dropLast() + line.points
+                    } else {
+                        break
+                    }
+                }
+                out.append(line)
+            }
+        }
+        return out
+    }
+
+    /// A street's stretches along one axis.
+    static func stretches(_ street: StreetCandidate, vertical: Bool) -> [Stretch] {
         var out: [Stretch] = []
-        let p = street.points
+        let p = street.points.map { vertical ? DotPoint(x: $0.y, y: $0.x) : $0 }
         var i = 0
         while i + 1 < p.count {
             var j = i
-            var lowY = p[i].y
-            var highY = p[i].y
             let direction = p[i + 1].x >= p[i].x
             while j + 1 < p.count {
-                let dx = p[j + 1].x - p[j].x
-                let dy = p[j + 1].y - p[j].y
-                let y0 = min(lowY, p[j + 1].y)
-                let y1 = max(highY, p[j + 1].y)
-                guard abs(dy) <= 0.45 * abs(dx), (dx >= 0) == direction, y1 - y0 < 4 else { break }
-                lowY = y0
-                highY = y1
+                let du = p[j + 1].x - p[j].x
+                let dv = p[j + 1].y - p[j].y
+                guard abs(dv) <= 0.6 * abs(du), du != 0, (du > 0) == direction else { break }
                 j += 1
             }
             if j > i {
+                let run = Array(p[i...j])
                 out.append(
                     Stretch(
-                        name: street.name, featureClass: street.featureClass, minX: min(p[i].x, p[j].x),
-                        maxX: max(p[i].x, p[j].x), midY: (lowY + highY) / 2))
+                        name: street.name, featureClass: street.featureClass, vertical: vertical,
+                        points: direction ? run : run.reversed()))
                 i = j
             } else {
                 i += 1
@@ -56,31 +96,66 @@ enum StreetLabels {
         return out
     }
 
+    /// Anchors are this many dots apart on the world.
+    static let anchorDots = 32
+
     /// Places street names on free cells; `occupied` (cols × rows) is marked with what is placed.
+    /// `worldLeft` and `worldTop` are the world dots of the screen's corner (they pin the anchors to the map).
     static func place(
-        _ streets: [StreetCandidate], cols: Int, rows: Int, occupied: inout [Bool], ascii: Bool
+        _ streets: [StreetCandidate], cols: Int, rows: Int, worldLeft: Double, worldTop: Double,
+        occupied: inout [Bool], ascii: Bool
     ) -> [MapLabel] {
-        var all = streets.flatMap(stretches)
-        // Major streets first (roads are numbered by importance), then the longer stretches; the name breaks
-        // ties so that the order never depends on the order of chunks.
-        all.sort { ($0.featureClass.rawValue, -$0.length, $0.name) < ($1.featureClass.rawValue, -$1.length, $1.name) }
+        let lines = joined(streets)
+        var all = lines.flatMap { stretches($0, vertical: false) } + lines.flatMap { stretches($0, vertical: true) }
+        // Major streets first (roads are numbered by importance), horizontal stretches before vertical ones,
+        // then the longer; the name breaks ties so that the order never depends on the order of chunks.
+        all.sort {
+            ($0.featureClass.rawValue, $0.vertical ? 1 : 0, -$0.length, $0.name)
+                < ($1.featureClass.rawValue, $1.vertical ? 1 : 0, -$1.length, $1.name)
+        }
         var placed: [MapLabel] = []
         var named = Set<String>()
+        let k = Double(anchorDots)
         for s in all where !named.contains(s.name) {
             let text = Transliteration.screenText(s.name, ascii: ascii)
             let width = text.count
-            // The text must fit on the stretch (two dots a cell), leaving a dot at each end.
-            guard Double(width * 2 + 2) <= s.length else { continue }
-            let col = Int(((s.minX + s.maxX) / 2 / 2).rounded(.down)) - width / 2
-            let row = Int((s.midY / 4).rounded(.down))
-            guard row >= 0, row < rows, col >= 0, col + width <= cols else { continue }
-            // One free cell around the text on its row, none taken on it.
-            let lo = max(0, col - 1)
-            let hi = min(cols - 1, col + width)
-            guard !(lo...hi).contains(where: { occupied[row * cols + $0] }) else { continue }
-            for c in lo...hi { occupied[row * cols + c] = true }
-            placed.append(MapLabel(text: s.name, col: col, row: row, role: .streetLabel))
-            named.insert(s.name)
+            // Horizontal: the text about fits the stretch (two dots a cell; it may pass each end by two dots).
+            // Vertical: the text stands beside it, and the stretch is at least two rows long.
+            let half = s.vertical ? 4.0 : Double(width)
+            guard 2 * half <= s.length + 4 else { continue }
+            // Anchors on the stretch, nearest its middle first.
+            let phase = (s.vertical ? worldTop : worldLeft).truncatingRemainder(dividingBy: k)
+            let lowest = ((s.minU + half - 2 + phase) / k).rounded(.up)
+            let highest = ((s.maxU - half + 2 + phase) / k).rounded(.down)
+            guard lowest <= highest, highest - lowest < 256 else { continue }
+            let middle = (s.minU + s.maxU) / 2
+            let anchors = stride(from: lowest, through: highest, by: 1).map { $0 * k - phase }.sorted {
+                abs($0 - middle) < abs($1 - middle)
+            }
+            for anchor in anchors {
+                let v = s.v(at: anchor)
+                let row: Int
+                let col: Int
+                if s.vertical {
+                    // Beside the street: one blank cell, then the text, on the anchor's row.
+                    row = Int((anchor / 4).rounded(.down))
+                    col = Int((v / 2).rounded(.down)) + 2
+                } else {
+                    // On the street's row; the street must stay within a row of it under the whole text.
+                    guard abs(s.v(at: anchor - half) - v) <= 4, abs(s.v(at: anchor + half) - v) <= 4 else { continue }
+                    row = Int((v / 4).rounded(.down))
+                    col = Int((anchor / 2).rounded(.down)) - width / 2
+                }
+                guard row >= 0, row < rows, col >= 0, col + width <= cols else { continue }
+                // One free cell around the text on its row, none taken on it.
+                let lo = max(0, col - 1)
+                let hi = min(cols - 1, col + width)
+                guard !(lo...hi).contains(where: { occupied[row * cols + $0] }) else { continue }
+                for c in lo...hi { occupied[row * cols + c] = true }
+                placed.append(MapLabel(text: s.name, col: col, row: row, role: .streetLabel))
+                named.insert(s.name)
+                break
+            }
         }
         return placed
     }

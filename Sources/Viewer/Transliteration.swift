@@ -8,7 +8,7 @@ enum Transliteration {
     static let asciiReplacements: [Character: String] = [
         "°": "", "′": "'", "″": "\"", "×": "x", "→": "->", "–": "-", "—": "-", "│": "|", "├": "|",
         "┤": "|", "─": "-", "·": ".", "≈": "~", "↑": "^", "↓": "v", "←": "<", "↔": "<->",
-        "┌": "+", "┐": "+", "└": "+", "┘": "+",
+        "┌": "+", "┐": "+", "└": "+", "┘": "+", "©": "(c)",
     ]
 
     /// `text` as the glyph mode can show it; in ASCII mode accents are dropped and others become `?`.

@@ -1,5 +1,6 @@
 import Foundation
 import MapData
+import Viewer
 
 /// A failure with data files: printed as one line, exit status 1.
 struct DataFailure: Error, CustomStringConvertible {
@@ -10,7 +11,8 @@ struct DataFailure: Error, CustomStringConvertible {
 /// `termmap data …`: building and importing map data files.
 enum DataCommands {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        guard let sub = args.first else { throw UsageError("data: expected 'pack' or 'import-gshhg'") }
+        let subcommands = "'import-osm', 'list', 'remove', 'import-gshhg' or 'pack'"
+        guard let sub = args.first else { throw UsageError("data: expected \(subcommands)") }
         let rest = Array(args.dropFirst())
         switch sub {
         case "pack":
@@ -38,9 +40,141 @@ enum DataCommands {
                 throw UsageError("data import-gshhg: expected one PATH (gshhs_f.dat or its folder)")
             }
             return try importGSHHG(p.operands[0], dataDir: p.value(.data), environment: environment)
+        case "import-osm":
+            let p = try ParsedArguments(rest, for: .importOSM)
+            guard p.operands.count == 1 else { throw UsageError("data import-osm: expected one FILE.osm.pbf") }
+            return try importOSM(p.operands[0], dataDir: p.value(.data), name: p.value(.name), environment: environment)
+        case "list":
+            let p = try ParsedArguments(rest, for: .list)
+            guard p.operands.isEmpty else { throw UsageError("data list: takes no operands (see --help)") }
+            return try list(dataDir: p.value(.data), environment: environment)
+        case "remove":
+            let p = try ParsedArguments(rest, for: .remove)
+            guard p.operands.count == 1 else {
+                throw UsageError("data remove: expected one NAME (see 'termmap data list')")
+            }
+            return try remove(p.operands[0], dataDir: p.value(.data), environment: environment)
         default:
-            throw UsageError("data: unknown subcommand '\(sub)' (expected 'pack' or 'import-gshhg')")
+            throw UsageError("data: unknown subcommand '\(sub)' (expected \(subcommands))")
         }
+    }
+
+    /// Imports an OpenStreetMap extract into `NAME.tmap` in the data folder (written whole or not at all).
+    static func importOSM(_ path: String, dataDir: String?, name: String?, environment: [String: String]) throws
+        -> Int32
+    {
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        let stem = file.lowercased().replacingOccurrences(of: ".osm.pbf", with: "").replacingOccurrences(
+            of: ".pbf", with: "")
+        let chosen = name ?? String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
+        try checkImportName(chosen)
+        let bytes = try readBytes(path)
+        let (contents, report) = try OSMImporter.contents(pbf: bytes, name: path, source: file)
+        var withLabel = contents
+        withLabel.metadata.insert(("label", "OSM " + chosen), at: 0)
+        let encoded = MapAssetWriter.encode(withLabel)
+        let folder = try dataFolder(dataDir, environment: environment)
+        let out = folder + "/" + chosen + ".tmap"
+        try write(encoded, to: out)
+        let features = report.features.values.reduce(0, +)
+        let percent = Double(encoded.count) / Double(max(1, bytes.count)) * 100
+        print(
+            "imported \(file): \(report.nodes) nodes, \(report.ways) ways, \(report.relations) relations → "
+                + "\(features) features and \(report.places) places into \(out) "
+                + "(\(encoded.count) bytes, \(CoordinateFormat.fixed(percent, 0)) % of the extract)")
+        if report.missingReferences > 0 {
+            print("\(report.missingReferences) references to nodes outside the extract: lines split there")
+        }
+        if report.openRings > 0 { print("\(report.openRings) areas cut by the extract's edge left out") }
+        print(OSMImporter.attribution + " (ODbL 1.0)")
+        return 0
+    }
+
+    /// Import names are file names: letters, digits, `-`, `_`, `.`; not the bundled world's or GSHHG's.
+    static func checkImportName(_ name: String) throws {
+        guard !name.isEmpty, name.count <= 64, !name.hasPrefix("."),
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+        else { throw UsageError("--name '\(name)': use letters, digits, '-', '_' and '.' (at most 64)") }
+        guard ![DataLocator.worldFileName, DataLocator.highResolutionFileName].contains(name + ".tmap") else {
+            throw UsageError("--name '\(name)' is the name of bundled data; choose another")
+        }
+    }
+
+    /// `--data DIR` or the user data folder, created when missing.
+    static func dataFolder(_ dataDir: String?, environment: [String: String]) throws -> String {
+        let folder = dataDir ?? DataLocator.userDataDirectory(environment: environment)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DataFailure("\(folder): cannot create the data folder (\((error as NSError).localizedDescription))")
+        }
+        return folder
+    }
+
+    /// The map data files on the search path: name, source, coverage, size, date, and where.
+    static func list(dataDir: String?, environment: [String: String]) throws -> Int32 {
+        let locator = DataLocator(
+            explicit: dataDir, environment: environment, executablePath: DataLoading.executablePath())
+        var rows: [[String]] = [["NAME", "SOURCE", "COVERS (S, W → N, E)", "SIZE", "DATE", "FOLDER"]]
+        var seen = Set<String>()
+        for (folder, file) in locator.allFiles() where seen.insert(file).inserted {
+            let path = folder + "/" + file
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            let size = (attributes?[.size] as? Int) ?? 0
+            let date = (attributes?[.modificationDate] as? Date).map { Self.day($0) } ?? "?"
+            var source = "?"
+            var covers = "?"
+            if let asset = try? MapAsset(path: path) {
+                source = asset.metadata["source"] ?? asset.label
+                let c = asset.coverage
+                covers =
+                    "\(CoordinateFormat.fixed(c.south, 4)), \(CoordinateFormat.fixed(c.west, 4)) → "
+                    + "\(CoordinateFormat.fixed(c.north, 4)), \(CoordinateFormat.fixed(c.east, 4))"
+            } else {
+                source = "(damaged: not used)"
+            }
+            rows.append([String(file.dropLast(5)), source, covers, "\(size / 1024) KB", date, folder])
+        }
+        let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
+        for row in rows {
+            print(
+                zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                    .trimmingCharacters(in: .whitespaces))
+        }
+        return 0
+    }
+
+    /// `2026-11-30` in UTC.
+    static func day(_ date: Date) -> String {
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        // Civil date from days since 1970 (Howard Hinnant's algorithm), without a locale.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return String(format: "%04d-%02d-%02d", y, m, d)
+    }
+
+    /// Removes an import from the data folder (never bundled data).
+    static func remove(_ name: String, dataDir: String?, environment: [String: String]) throws -> Int32 {
+        try checkImportName(name)
+        let folder = dataDir ?? DataLocator.userDataDirectory(environment: environment)
+        let path = folder + "/" + name + ".tmap"
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw DataFailure("\(name): no such import in \(folder) (see 'termmap data list')")
+        }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw DataFailure("\(path): cannot remove (\((error as NSError).localizedDescription))")
+        }
+        print("removed \(path)")
+        return 0
     }
 
     /// Reads `gshhs_X.dat` and `gshhsmeta_X.dat` (X = f or h) and writes `gshhg.tmap` in the user data folder.
@@ -70,12 +204,7 @@ enum DataCommands {
             metadata: [
                 ("label", "GSHHG"), ("source", "GSHHG " + file), ("attribution", "GSHHG (Wessel & Smith), LGPL 3"),
             ])
-        let folder = dataDir ?? DataLocator.userDataDirectory(environment: environment)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw DataFailure("\(folder): cannot create the data folder (\((error as NSError).localizedDescription))")
-        }
+        let folder = try dataFolder(dataDir, environment: environment)
         let out = folder + "/" + DataLocator.highResolutionFileName
         try write(bytes, to: out)
         print("imported \(lines.count) rings from \(dataPath) into \(out) (\(bytes.count) bytes)")

@@ -21,7 +21,8 @@ enum DataLoading {
         if let hiPath = locator.find(DataLocator.highResolutionFileName) {
             high = try MapAsset(path: hiPath)
         }
-        return MapSources(world: world, highResolution: high)
+        let details = try locator.detailFiles().map { path throws(MapDataError) in try MapAsset(path: path) }
+        return MapSources(world: world, highResolution: high, details: details)
     }
 
     /// This executable's path (from /proc on Linux, which `swift run` and symlinks do not fool).

@@ -1,6 +1,6 @@
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
-    case viewer, render, importGSHHG, pack
+    case viewer, render, importGSHHG, importOSM, list, remove, pack
     /// `--help`, `--version`, `--about`: given alone.
     case general
 }
@@ -39,7 +39,7 @@ extension OptionSpec {
         commands: [.viewer, .render])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
-        commands: [.viewer, .render, .importGSHHG])
+        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove])
     static let noAnimation = OptionSpec(
         name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer])
     static let kiosk = OptionSpec(
@@ -53,6 +53,9 @@ extension OptionSpec {
         name: "keys", value: "KEYS", help: "replay keys first, e.g. 'z14<Enter>c+'", commands: [.render])
     static let json = OptionSpec(
         name: "json", value: nil, help: "print the state as JSON instead of the screen", commands: [.render])
+    static let name = OptionSpec(
+        name: "name", value: "NAME", help: "the imported file's name (default: the extract's, e.g. helsinki)",
+        commands: [.importOSM])
     static let lines = OptionSpec(
         name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack])
     static let cities = OptionSpec(name: "cities", value: "FILE", help: "places to pack (TSV)", commands: [.pack])
@@ -66,7 +69,7 @@ extension OptionSpec {
 enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .circle, .radius, .ascii, .color, .data, .noAnimation, .kiosk, .idleTimeout, .size, .keys,
-        .json, .lines, .cities, .out, .help, .version, .about,
+        .json, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 
     /// The options `command` takes.
@@ -77,6 +80,8 @@ enum OptionTable {
         var lines = [
             "usage: termmap [options]                 open the interactive viewer",
             "       termmap render [options]          print the screen (or --json state) without a terminal",
+            "       termmap data import-osm FILE.osm.pbf  import an OpenStreetMap extract (streets, water, names)",
+            "       termmap data list | remove NAME   the map data installed; remove an import",
             "       termmap data import-gshhg PATH    import GSHHG shorelines into the user data folder",
             "       termmap data pack --lines F --out F [--cities F]   build a data file",
             "       termmap help keys | help options  the key or option table as Markdown",
@@ -110,6 +115,9 @@ enum OptionTable {
             case .viewer: return "viewer"
             case .render: return "render"
             case .importGSHHG: return "data import-gshhg"
+            case .importOSM: return "data import-osm"
+            case .list: return "data list"
+            case .remove: return "data remove"
             case .pack: return "data pack"
             case .general: return "general"
             }
