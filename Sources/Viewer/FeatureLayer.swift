@@ -79,7 +79,7 @@ struct FeatureLayer {
         // Dotted lines keep their dots at world positions, so a pan moves them with the map.
         let phaseX = BrailleCanvas.dot(-offsetX)
         let phaseY = BrailleCanvas.dot(-offsetY)
-        let named = chunk.info.featureClass.isRoad
+        let named = chunk.info.featureClass.isRoad || chunk.info.featureClass == .path
         chunk.x.withUnsafeBufferPointer { xs in
             chunk.y.withUnsafeBufferPointer { ys in
                 for f in 0..<chunk.featureCount {

@@ -15,8 +15,9 @@ struct StreetCandidate {
 /// fits on screen. So a label moves with the map while panning, and changes place only when its
 /// anchor leaves the screen.
 enum StreetLabels {
-    /// A run of a street's segments that keeps going the same way, each segment within about 31° of its
-    /// axis. Points are (u, v): u along the axis, sorted, v across it (x and y for a horizontal stretch,
+    /// A run of a street's segments that keeps going the same way, each segment within about 31° of the
+    /// horizontal, or for a vertical stretch within about 63° of the vertical (steep and diagonal streets,
+    /// labelled beside the line). Points are (u, v): u along the axis, sorted, v across it (x and y for a horizontal stretch,
     /// y and x for a vertical one).
     struct Stretch {
         var name: String
@@ -79,7 +80,7 @@ enum StreetLabels {
             while j + 1 < p.count {
                 let du = p[j + 1].x - p[j].x
                 let dv = p[j + 1].y - p[j].y
-                guard abs(dv) <= 0.6 * abs(du), du != 0, (du > 0) == direction else { break }
+                guard abs(dv) <= (vertical ? 2 : 0.6) * abs(du), du != 0, (du > 0) == direction else { break }
                 j += 1
             }
             if j > i {
@@ -137,9 +138,11 @@ enum StreetLabels {
                 let row: Int
                 let col: Int
                 if s.vertical {
-                    // Beside the street: one blank cell, then the text, on the anchor's row.
+                    // Beside the street: one blank cell right of where it crosses the anchor's row, then the text.
                     row = Int((anchor / 4).rounded(.down))
-                    col = Int((v / 2).rounded(.down)) + 2
+                    let top = Double(row * 4)
+                    let right = max(v, s.v(at: top), s.v(at: top + 4))
+                    col = Int((right / 2).rounded(.down)) + 2
                 } else {
                     // On the street's row; the street must stay within a row of it under the whole text.
                     guard abs(s.v(at: anchor - half) - v) <= 4, abs(s.v(at: anchor + half) - v) <= 4 else { continue }

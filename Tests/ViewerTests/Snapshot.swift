@@ -98,3 +98,14 @@ func roleMap(_ frame: Frame) -> String {
     }
     return (roles + [""] + shaded).joined(separator: "\n")
 }
+
+/// The bundled world with the bundled demo city (central Helsinki, imported from OpenStreetMap).
+let bundledCitySources: MapSources = {
+    do {
+        return MapSources(
+            world: try MapAsset(path: repositoryRoot.appendingPathComponent("assets/world.tmap").path),
+            details: [try MapAsset(path: repositoryRoot.appendingPathComponent("assets/helsinki.tmap").path)])
+    } catch {
+        preconditionFailure("\(error)")
+    }
+}()
