@@ -40,8 +40,6 @@ extension MapAsset: FeatureSource {
 
     public var minZoom: Double { version == 1 ? 0 : levels.first?.minZoom ?? 0 }
 
-    public var classes: Set<FeatureClass> { Set(chunks.map(\.featureClass)) }
-
     public var attribution: String? { metadata["attribution"] }
 
     public func chunks(in bounds: CoordinateBounds, zoom: Double, classes: Set<FeatureClass>) throws(MapDataError)

@@ -96,17 +96,20 @@ public final class MapAsset: Sendable {
     public let metadata: [String: String]
     /// Entries in the name table.
     public let nameCount: Int
+    /// The classes of its chunks.
+    public let classes: Set<FeatureClass>
 
     /// The file's bytes: memory-mapped when loaded from a path, so only touched pages cost memory.
     private let bytes: Data
     private let dataOffset: Int
     private let cityRange: Range<Int>
     private let nameRange: Range<Int>
-    private let indexes: [ChunkIndex]
     private struct Cache {
         var chunks = ChunkCache(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
         var names: [NamedPlace]?
+        /// Each level's grid index, built on the level's first query (loading stays cheap).
+        var indexes: [Int: ChunkIndex] = [:]
     }
     private let cache = Mutex(Cache())
     /// Points kept decoded (bounds memory on long sessions); the least recently used go first.
@@ -216,7 +219,7 @@ public final class MapAsset: Sendable {
         self.unitsPerDegree = units
         self.coverage = h.coverage
         self.metadata = h.metadata
-        self.indexes = levels.map { ChunkIndex(chunks: chunks, range: $0.chunks) }
+        self.classes = Set(chunks.map(\.featureClass))
     }
 
     /// The fixed header and the small sections it points to, checked against the file's length.
@@ -398,6 +401,13 @@ public final class MapAsset: Sendable {
         let firstShift = Int(((bounds.west - 540) / 360).rounded(.up))
         let lastShift = Int(((bounds.east + 540) / 360).rounded(.down))
         guard firstShift <= lastShift else { return [] }
+        let index =
+            cache.withLock { $0.indexes[level] }
+            ?? {
+                let built = ChunkIndex(chunks: chunks, range: levels[level].chunks)
+                cache.withLock { $0.indexes[level] = built }
+                return built
+            }()
         var candidates = Set<Int>()
         let shifts = firstShift...min(lastShift, firstShift + 64)
         for shift in shifts {
@@ -405,7 +415,7 @@ public final class MapAsset: Sendable {
             let east = min(540, bounds.east - 360 * Double(shift))
             guard west <= east else { continue }
             candidates.formUnion(
-                indexes[level].candidates(
+                index.candidates(
                     minX: Int64((west * u).rounded(.down)), minY: Int64((bounds.south * u).rounded(.down)),
                     maxX: Int64((east * u).rounded(.up)), maxY: Int64((bounds.north * u).rounded(.up))))
         }

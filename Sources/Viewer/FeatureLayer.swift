@@ -116,6 +116,11 @@ struct FeatureLayer {
         _ canvas: inout BrailleCanvas, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int,
         phaseX: Int, phaseY: Int, wide: Bool, excluded: [(x0: Double, y0: Double, x1: Double, y1: Double)]
     ) {
+        // The common case, nothing excluded and one dot wide, allocates nothing.
+        if excluded.isEmpty && !wide {
+            canvas.line(x0, y0, x1, y1, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+            return
+        }
         var pieces: [(Double, Double)] = [(0, 1)]
         for r in excluded {
             guard let (a, b) = LineClipper.interval(x0, y0, x1, y1, minX: r.x0, minY: r.y0, maxX: r.x1, maxY: r.y1)

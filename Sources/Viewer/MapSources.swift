@@ -53,13 +53,15 @@ public final class MapSources: PlaceSearching, Sendable {
     /// positions (computed once).
     func placesProjected() throws(MapDataError) -> ProjectedPlaces {
         if let p = cache.withLock({ $0.projected }) { return p }
-        var cities = try features.base.places()
-        for source in features.details { cities += try source.places().filter { $0.kind != .city } }
-        // Stable: the base file's order (largest first) is kept among equals.
-        cities = cities.enumerated().sorted {
+        // The base's cities come largest first already; the street-level sources' suburbs and neighbourhoods
+        // follow them, each kind largest first (a stable sort keeps the files' order among equals).
+        var extra: [City] = []
+        for source in features.details { extra += try source.places().filter { $0.kind != .city } }
+        extra = extra.enumerated().sorted {
             ($0.element.kind.rawValue, -$0.element.population, $0.offset)
                 < ($1.element.kind.rawValue, -$1.element.population, $1.offset)
         }.map(\.element)
+        let cities = try features.base.places() + extra
         var xs: [Double] = []
         var ys: [Double] = []
         xs.reserveCapacity(cities.count)

@@ -5,8 +5,9 @@ import Raster
 import TestSupport
 import Viewer
 
-// termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks) and of the map data
-// reader (truncations, byte flips, forged offsets and counts). Same seed, same cases.
+// termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
+// Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in
+// format versions 1 and 2) and of the OSM PBF reader and importer. Same seed, same cases.
 //   termmap-fuzz [--events N] [--mutations N] [--seed S]
 // Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
 
@@ -59,11 +60,14 @@ func randomEvent(_ r: inout SeededRandom, _ s: ViewerState) -> InputEvent {
     }
 }
 
-func fuzzViewer(events: Int, seed: UInt64, sources: MapSources) -> Int {
+func fuzzViewer(
+    events: Int, seed: UInt64, sources: MapSources, center: (Double, Double) = (0, 0), zoom: Double = 0
+) -> Int {
     var r = SeededRandom(state: seed)
     var state: ViewerState
     do {
-        state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
+        state = try ViewerState(
+            cols: 80, rows: 24, center: Coordinate(latitude: center.0, longitude: center.1), zoom: zoom)
     } catch {
         fail("initial state: \(error)")
         return 0
@@ -165,8 +169,8 @@ func exercise(_ bytes: [UInt8], _ r: inout SeededRandom) -> (loaded: Bool, error
     }
 }
 
-func fuzzData(mutations: Int, seed: UInt64) -> (tried: Int, errors: Int, valid: Int, slowest: Double) {
-    let path = packageRoot.appendingPathComponent("assets/world.tmap").path
+func fuzzData(_ file: String, mutations: Int, seed: UInt64) -> (tried: Int, errors: Int, valid: Int, slowest: Double) {
+    let path = packageRoot.appendingPathComponent(file).path
     guard let data = FileManager.default.contents(atPath: path) else {
         fail("cannot read \(path)")
         return (0, 0, 0, 0)
@@ -203,6 +207,45 @@ func fuzzData(mutations: Int, seed: UInt64) -> (tried: Int, errors: Int, valid: 
     return (mutations, errors, valid, slowest)
 }
 
+// MARK: OSM PBF mutations
+
+/// Reads a mutated PBF the way `data import-osm` does: a typed error or contents, in bounded time.
+func fuzzPBF(_ file: String, mutations: Int, seed: UInt64) -> (tried: Int, errors: Int, slowest: Double) {
+    let path = packageRoot.appendingPathComponent(file).path
+    guard let data = FileManager.default.contents(atPath: path) else {
+        fail("cannot read \(path)")
+        return (0, 0, 0)
+    }
+    let original = [UInt8](data)
+    var r = SeededRandom(state: seed)
+    var errors = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        var b = original
+        switch i % 4 {
+        case 0: b = Array(b.prefix(r.below(b.count)))
+        case 1: b[r.below(b.count)] ^= UInt8(1 + r.below(255))
+        case 2: for _ in 0..<(2 + r.below(20)) { b[r.below(b.count)] ^= UInt8(1 + r.below(255)) }
+        default:
+            // A blob length or varint pushed to an extreme.
+            let at = r.below(b.count)
+            for k in 0..<min(4, b.count - at) { b[at + k] = [0xff, 0x7f, 0x80, 0x00][r.below(4)] }
+        }
+        let t0 = now()
+        do {
+            let (contents, _) = try OSMImporter.contents(pbf: b, name: "mutated.osm.pbf", source: "mutated")
+            _ = MapAssetWriter.encode(contents)
+        } catch {
+            errors += 1
+            if error.description.contains("\n") { fail("PBF mutation \(i): a message of more than one line") }
+        }
+        let dt = now() - t0
+        slowest = max(slowest, dt)
+        if dt > 2 { fail("PBF mutation \(i) took \(dt) s") }
+    }
+    return (mutations, errors, slowest)
+}
+
 // MARK: Main
 
 var events = 100_000
@@ -232,11 +275,37 @@ do {
 } catch {
     fail("cannot load \(worldPath): \(error)")
 }
-let t1 = now()
-let d = fuzzData(mutations: mutations, seed: seed)
-print(
-    "data: \(d.tried) mutations of world.tmap: \(d.errors) typed errors, \(d.valid) still valid, slowest \(CoordinateFormat.fixed(d.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
-)
+do {
+    // The street-level demo city as well, from a view over it.
+    let sources = MapSources(
+        world: try MapAsset(path: worldPath),
+        details: [try MapAsset(path: packageRoot.appendingPathComponent("assets/helsinki.tmap").path)])
+    let t0 = now()
+    let checked = fuzzViewer(events: events / 5, seed: seed + 1, sources: sources, center: (60.1688, 24.9416), zoom: 15)
+    print(
+        "viewer over the Helsinki demo city: \(checked) of \(events / 5) events checked in \(CoordinateFormat.fixed(now() - t0, 1)) s"
+    )
+} catch {
+    fail("cannot load the bundled data: \(error)")
+}
+for (file, count) in [("assets/world.tmap", mutations), ("assets/helsinki.tmap", mutations / 2)] {
+    let t1 = now()
+    let d = fuzzData(file, mutations: count, seed: seed)
+    print(
+        "data: \(d.tried) mutations of \(file): \(d.errors) typed errors, \(d.valid) still valid, slowest \(CoordinateFormat.fixed(d.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
+    )
+}
+for (file, count) in [
+    ("Tests/MapDataTests/Fixtures/osm/town-dense-zlib.osm.pbf", 1_000),
+    ("Tests/MapDataTests/Fixtures/osm/town-plain-raw.osm.pbf", 500),
+    ("Tests/MapDataTests/Fixtures/osm/Helsinki.osm.pbf", 60),
+] {
+    let t1 = now()
+    let p = fuzzPBF(file, mutations: count, seed: seed)
+    print(
+        "pbf: \(p.tried) mutations of \(file.split(separator: "/").last ?? ""): \(p.errors) typed errors, slowest \(CoordinateFormat.fixed(p.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
+    )
+}
 print("peak RSS: \(CoordinateFormat.fixed(peakRSSMegabytes(), 1)) MB")
 if peakRSSMegabytes() > 1024 { fail("peak RSS above 1 GB") }
 let total = 2

@@ -266,10 +266,17 @@ enum Rings {
         var closed: [[Int64]] = []
         var open = 0
         while var ring = pieces.popLast() {
+            var turned = false
             while ring.first != ring.last {
                 guard let end = ring.last,
                     let next = pieces.firstIndex(where: { $0.first == end || $0.last == end })
-                else { break }
+                else {
+                    // Nothing continues this end: try the other end once.
+                    if turned { break }
+                    turned = true
+                    ring.reverse()
+                    continue
+                }
                 let piece = pieces.remove(at: next)
                 ring += (piece.first == end ? piece : piece.reversed()).dropFirst()
             }

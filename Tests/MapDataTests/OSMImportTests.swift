@@ -1,0 +1,108 @@
+import Foundation
+import GeoCore
+import TestSupport
+import Testing
+
+@testable import MapData
+
+@Suite("OSM import")
+struct OSMImportTests {
+    func town(_ file: String) throws -> (MapContents, OSMImportReport) {
+        try OSMImporter.contents(pbf: OSMFixtures.bytes(file), name: file, source: file)
+    }
+
+    @Test(arguments: ["town-dense-zlib.osm.pbf", "town-plain-raw.osm.pbf", "town-locations.osm.pbf"])
+    func theTownsFeaturesClassesAndNames(file: String) throws {
+        let (contents, report) = try town(file)
+        #expect(report.nodes == 37 && report.ways == 6 && report.relations == 1 && report.missingReferences == 0)
+        let byClass = Dictionary(grouping: contents.features, by: \.featureClass)
+        let street = try #require(byClass[.minorRoad]?.first)
+        #expect(street.name == "Testikatu" && street.parts.count == 1 && street.parts[0].count == 6)
+        #expect(abs(street.parts[0][5].longitude - 24.945) < 1e-9 && abs(street.parts[0][5].latitude - 60.17) < 1e-9)
+        #expect(byClass[.path]?.count == 1)
+        #expect(byClass[.building]?.first?.parts.map(\.count) == [5])
+        // The lake: one outer ring joined from two ways, and the island as a second ring.
+        let lake = try #require(byClass[.water]?.first)
+        #expect(lake.name == "Testijärvi")
+        #expect(lake.parts.map(\.count).sorted() == [4, 5])
+        #expect(
+            contents.places == [
+                City(
+                    name: "Testilä", coordinate: Coordinate(latitude: 60.1725, longitude: 24.9425), countryCode: "",
+                    population: 0, kind: .suburb)
+            ])
+        // The header box becomes the coverage box.
+        let c = try #require(contents.coverage)
+        #expect(abs(c.west - 24.939) < 1e-9 && abs(c.north - 60.176) < 1e-9)
+        #expect(contents.metadata.contains { $0 == ("attribution", "© OpenStreetMap contributors") })
+    }
+
+    @Test func theSameTownInEveryEncodingGivesTheSameFile() throws {
+        let bytes = try ["town-dense-zlib.osm.pbf", "town-plain-raw.osm.pbf", "town-locations.osm.pbf"].map {
+            var (contents, _) = try town($0)
+            contents.metadata = []
+            return MapAssetWriter.encode(contents)
+        }
+        #expect(bytes[0] == bytes[1] && bytes[1] == bytes[2])
+    }
+
+    @Test func linesSplitWhereTheExtractLacksTheirNodes() throws {
+        let (contents, report) = try town("town-missing-nodes.osm.pbf")
+        #expect(report.missingReferences == 2)
+        let pieces = contents.features.filter { $0.name == "Testikatu" }
+        #expect(pieces.map { $0.parts[0].count } == [3, 3])
+    }
+
+    @Test func theWrittenFileReadsBackWithNamesPlacesAndLevels() throws {
+        let (contents, _) = try town("town-dense-zlib.osm.pbf")
+        let asset = try MapAsset(bytes: MapAssetWriter.encode(contents), name: "town.tmap")
+        #expect(asset.version == 2 && asset.unitsPerDegree == 10_000_000)
+        #expect(asset.levels.map(\.minZoom) == OSMImporter.zoomLevels)
+        #expect(asset.minZoom == 11 && asset.attribution == "© OpenStreetMap contributors")
+        #expect(Set(try asset.names().map(\.name)) == ["Testikatu", "Testijärvi"])
+        #expect(try asset.cities().map(\.kind) == [.suburb])
+        // Buildings and paths appear from zoom 15, minor roads from 13.
+        func classes(atZoom z: Double) throws -> Set<FeatureClass> {
+            Set(
+                try asset.chunks(in: asset.coverage, zoom: z, classes: Set(FeatureClass.allCases)).map {
+                    $0.chunk.info.featureClass
+                })
+        }
+        #expect(try classes(atZoom: 11) == [.water])
+        #expect(try classes(atZoom: 13) == [.water, .minorRoad])
+        #expect(try classes(atZoom: 15) == [.water, .minorRoad, .path, .building])
+        // A street keeps OSM's 1e-7° resolution.
+        let hit = try #require(try asset.chunks(in: asset.coverage, zoom: 16, classes: [.minorRoad]).first)
+        #expect(hit.chunk.lon.first == 249_400_000 && hit.chunk.lat.first == 601_700_000)
+        #expect(asset.featureName(hit.chunk.nameIndex[0]) == "Testikatu")
+    }
+
+    @Test func helsinkiImportsDeterministically() throws {
+        let bytes = OSMFixtures.bytes("Helsinki.osm.pbf")
+        let (a, report) = try OSMImporter.contents(pbf: bytes, name: "h", source: "Helsinki.osm.pbf")
+        let (b, _) = try OSMImporter.contents(pbf: bytes, name: "h", source: "Helsinki.osm.pbf")
+        let file = MapAssetWriter.encode(a)
+        #expect(file == MapAssetWriter.encode(b))
+        // The imported file is at most a quarter of the extract.
+        #expect(file.count * 4 <= bytes.count, "\(file.count) bytes")
+        #expect(report.nodes == 24_260 && report.ways == 5_130 && report.relations == 620)
+        #expect(
+            (report.features[.building] ?? 0) > 300 && (report.features[.minorRoad] ?? 0) > 100, "\(report.features)")
+        let bundled = try MapAsset(
+            path: OSMFixtures.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("assets/helsinki.tmap").path)
+        #expect(bundled.chunks.count == (try MapAsset(bytes: file)).chunks.count)
+    }
+
+    @Test func ringsJoinInEitherDirection() {
+        #expect(Rings.assemble([[1, 2, 3], [5, 4, 3], [5, 1]]).closed.count == 1)
+        #expect(Rings.assemble([[1, 2, 3], [3, 4]]).open == 1)
+        #expect(Rings.assemble([[1, 2, 3, 1]]).closed == [[1, 2, 3, 1]])
+    }
+
+    @Test func aDamagedExtractIsATypedError() {
+        var bytes = OSMFixtures.bytes("town-dense-zlib.osm.pbf")
+        bytes[bytes.count / 2] ^= 0x5a
+        #expect(throws: MapDataError.self) { try OSMImporter.contents(pbf: bytes, name: "x.osm.pbf", source: "x") }
+    }
+}
