@@ -56,8 +56,19 @@ enum ChunkDecoder {
             xs[i] = p.x
             ys[i] = p.y
         }
+        var boxes: [Double] = []
+        boxes.reserveCapacity(4 * names.count)
+        for f in names.indices {
+            let first = starts[featureStarts[f]]
+            let end = starts[featureStarts[f + 1]]
+            var box = (xs[first], ys[first], xs[first], ys[first])
+            for i in first..<end {
+                box = (min(box.0, xs[i]), min(box.1, ys[i]), max(box.2, xs[i]), max(box.3, ys[i]))
+            }
+            boxes += [box.0, box.1, box.2, box.3]
+        }
         return DecodedChunk(
             info: info, unitsPerDegree: unitsPerDegree, lon: lon, lat: lat, x: xs, y: ys, starts: starts,
-            featureStarts: featureStarts, nameIndex: names)
+            featureStarts: featureStarts, nameIndex: names, featureBoxes: boxes)
     }
 }

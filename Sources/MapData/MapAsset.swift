@@ -50,6 +50,9 @@ public struct DecodedChunk: Sendable {
     public let featureStarts: [Int]
     /// Each feature's entry in the name table, or -1.
     public let nameIndex: [Int32]
+    /// Each feature's box in the unit square: minX, minY, maxX, maxY, four values a feature (so a view
+    /// can skip the features it does not meet without looking at their points).
+    public let featureBoxes: [Double]
 
     /// Number of parts (lines, or rings of areas).
     public var polylineCount: Int { starts.count - 1 }

@@ -45,7 +45,7 @@ public enum AnsiWriter {
                     out += sgr(cell.style)
                     last = cell.style
                 }
-                out.append(cell.glyph)
+                out.unicodeScalars.append(cell.glyph)
             }
             out += "\u{1b}[0m"
             if row < frame.rows - 1 { out += "\n" }

@@ -2,13 +2,13 @@
 /// visible character chosen by where its dots are, so lines stay continuous and show their slope.
 public enum AsciiGlyphs {
     /// The glyph for a 2×4 dot pattern (bit layout of `BrailleCanvas`).
-    public static func glyph(_ pattern: UInt8) -> Character {
+    public static func glyph(_ pattern: UInt8) -> Unicode.Scalar {
         table[Int(pattern)]
     }
 
-    static let table: [Character] = (0..<256).map { compute(UInt8($0)) }
+    static let table: [Unicode.Scalar] = (0..<256).map { compute(UInt8($0)) }
 
-    static func compute(_ p: UInt8) -> Character {
+    static func compute(_ p: UInt8) -> Unicode.Scalar {
         if p == 0 { return " " }
         var rows: [Int] = []
         var left = false

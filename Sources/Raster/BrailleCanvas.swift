@@ -94,8 +94,8 @@ public struct BrailleCanvas: Sendable {
     }
 
     /// The braille glyph of a pattern.
-    public static func brailleGlyph(_ pattern: UInt8) -> Character {
-        Character(Unicode.Scalar(0x2800 + UInt32(pattern)) ?? " ")
+    public static func brailleGlyph(_ pattern: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(0x2800 + UInt32(pattern)) ?? " "
     }
 }
 
@@ -124,20 +124,20 @@ public enum LineClipper {
         let dy = y1 - y0
         var t0 = 0.0
         var t1 = 1.0
-        for (p, q) in [(-dx, x0 - minX), (dx, maxX - x0), (-dy, y0 - minY), (dy, maxY - y0)] {
-            if p == 0 {
-                if q < 0 { return nil }
+        // The four edges in turn (written out: this runs for every segment of every frame).
+        @inline(__always) func edge(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let r = q / p
+            if p < 0 {
+                if r > t1 { return false }
+                if r > t0 { t0 = r }
             } else {
-                let r = q / p
-                if p < 0 {
-                    if r > t1 { return nil }
-                    if r > t0 { t0 = r }
-                } else {
-                    if r < t0 { return nil }
-                    if r < t1 { t1 = r }
-                }
+                if r < t0 { return false }
+                if r < t1 { t1 = r }
             }
+            return true
         }
+        guard edge(-dx, x0 - minX), edge(dx, maxX - x0), edge(-dy, y0 - minY), edge(dy, maxY - y0) else { return nil }
         return ((x0 + t0 * dx, y0 + t0 * dy), (x0 + t1 * dx, y0 + t1 * dy))
     }
 }

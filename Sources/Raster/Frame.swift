@@ -44,15 +44,16 @@ public struct CellStyle: Hashable, Sendable {
     }
 }
 
-/// One terminal cell: a glyph and its style.
+/// One terminal cell: a glyph and its style. A plain value (no reference inside), so frames are cheap
+/// to make and copy.
 public struct Cell: Equatable, Sendable {
-    /// The character shown (one column wide).
-    public var glyph: Character
+    /// The character shown: one scalar, one column wide.
+    public var glyph: Unicode.Scalar
     /// How it looks.
     public var style: CellStyle
 
     /// A cell.
-    public init(glyph: Character = " ", style: CellStyle = .plain) {
+    public init(glyph: Unicode.Scalar = " ", style: CellStyle = .plain) {
         self.glyph = glyph
         self.style = style
     }
@@ -90,7 +91,8 @@ public struct Frame: Equatable, Sendable {
     /// True inside the frame.
     public func contains(col: Int, row: Int) -> Bool { col >= 0 && row >= 0 && col < cols && row < rows }
 
-    /// Writes text from a position, clipped at the right edge; returns the columns written. With
+    /// Writes text from a position, one cell a character (its first scalar: the text must already be
+    /// one column a character), clipped at the right edge; returns the columns written. With
     /// `keepBackground`, a style without a background keeps the background already there (a label
     /// over the circle's shade stays shaded).
     @discardableResult
@@ -100,10 +102,10 @@ public struct Frame: Equatable, Sendable {
         var c = col
         for ch in text {
             guard c < cols else { break }
-            if c >= 0 {
+            if c >= 0, let scalar = ch.unicodeScalars.first {
                 var s = style
                 if keepBackground, s.background == nil { s.background = self[c, row].style.background }
-                self[c, row] = Cell(glyph: ch, style: s)
+                self[c, row] = Cell(glyph: scalar, style: s)
             }
             c += 1
         }
@@ -117,7 +119,9 @@ public struct Frame: Equatable, Sendable {
 
     /// One line of glyphs.
     public func line(_ row: Int) -> String {
-        String(cells[(row * cols)..<((row + 1) * cols)].map(\.glyph))
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: cells[(row * cols)..<((row + 1) * cols)].lazy.map(\.glyph))
+        return String(out)
     }
 
     /// The frame as text: one line per row, no styles.

@@ -132,7 +132,8 @@ public final class CursesScreen: Screen {
             // A blank may take a neighbour's style where it looks the same: fewer colour changes sent.
             let resolved = BlankStyling.resolve(styles, isBlank: isBlank, look: \.blankLook)
             for col in 0..<cols {
-                let scalar = frame[col, row].glyph.unicodeScalars.first.map { unicode || $0.isASCII ? $0 : "?" } ?? " "
+                let glyph = frame[col, row].glyph
+                let scalar: Unicode.Scalar = unicode || glyph.isASCII ? glyph : "?"
                 chars[0] = wchar_t(bitPattern: scalar.value)
                 if resolved[col] != lastStyle {
                     lastStyle = resolved[col]

@@ -80,9 +80,18 @@ struct FeatureLayer {
         let phaseX = BrailleCanvas.dot(-offsetX)
         let phaseY = BrailleCanvas.dot(-offsetY)
         let named = chunk.info.featureClass.isRoad || chunk.info.featureClass == .path
+        let width = 2 * t.halfWidth
+        let height = 2 * t.halfHeight
         chunk.x.withUnsafeBufferPointer { xs in
             chunk.y.withUnsafeBufferPointer { ys in
                 for f in 0..<chunk.featureCount {
+                    // Features wholly off screen are skipped on their box (a city's chunk holds all of it).
+                    let b = 4 * f
+                    guard chunk.featureBoxes[b + 2] * ws + offsetX >= -2,
+                        chunk.featureBoxes[b] * ws + offsetX <= width + 2,
+                        chunk.featureBoxes[b + 3] * ws + offsetY >= -2,
+                        chunk.featureBoxes[b + 1] * ws + offsetY <= height + 2
+                    else { continue }
                     let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
                     for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
                         let start = chunk.starts[part]
@@ -90,7 +99,10 @@ struct FeatureLayer {
                         var px = xs[start] * ws + offsetX
                         var py = ys[start] * ws + offsetY
                         var points: [DotPoint] = []
-                        if name != nil { points.append(DotPoint(x: px, y: py)) }
+                        if name != nil {
+                            points.reserveCapacity(end - start)
+                            points.append(DotPoint(x: px, y: py))
+                        }
                         for i in (start + 1)..<end {
                             let qx = xs[i] * ws + offsetX
                             let qy = ys[i] * ws + offsetY
@@ -157,6 +169,12 @@ struct FeatureLayer {
         let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
         let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
         for f in 0..<chunk.featureCount {
+            let b = 4 * f
+            guard chunk.featureBoxes[b + 2] * ws + offsetX >= 0,
+                chunk.featureBoxes[b] * ws + offsetX < Double(mapCols * 2),
+                chunk.featureBoxes[b + 3] * ws + offsetY >= 0,
+                chunk.featureBoxes[b + 1] * ws + offsetY < Double(mapRows * 4)
+            else { continue }
             var edges: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
             var minY = Double.infinity
             var maxY = -Double.infinity

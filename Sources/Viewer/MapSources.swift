@@ -28,11 +28,50 @@ public final class MapSources: PlaceSearching, Sendable {
     /// Every source and the choice of which is drawn where.
     public let features: FeatureSources
 
-    /// A place ready to label: where it is in the unit square, and its name as the glyph mode shows it.
+    /// Places ready to label: where each is in the unit square, and a grid of them so that a view looks
+    /// only at the places near it.
     struct ProjectedPlaces: Sendable {
         var cities: [City]
         var x: [Double]
         var y: [Double]
+        /// Place indices (ascending: largest first) in each of `gridSize × gridSize` cells of the square.
+        var grid: [[Int32]]
+        static let gridSize = 64
+
+        init(cities: [City], x: [Double], y: [Double]) {
+            self.cities = cities
+            self.x = x
+            self.y = y
+            let n = Self.gridSize
+            var grid = [[Int32]](repeating: [], count: n * n)
+            for i in cities.indices {
+                let gx = min(n - 1, max(0, Int(x[i] * Double(n))))
+                let gy = min(n - 1, max(0, Int(y[i] * Double(n))))
+                grid[gy * n + gx].append(Int32(i))
+            }
+            self.grid = grid
+        }
+
+        /// The places whose grid cells meet the unit-square box (x may pass 0 or 1: the world repeats),
+        /// largest first; nil when the box covers so much that looking at every place is as quick.
+        func near(minX: Double, maxX: Double, minY: Double, maxY: Double) -> [Int]? {
+            let n = Double(Self.gridSize)
+            guard maxX - minX < 0.5, maxY - minY < 0.5 else { return nil }
+            let x0 = Int((minX * n).rounded(.down))
+            let x1 = Int((maxX * n).rounded(.down))
+            let y0 = max(0, Int((minY * n).rounded(.down)))
+            let y1 = min(Self.gridSize - 1, Int((maxY * n).rounded(.down)))
+            guard y0 <= y1 else { return [] }
+            var out: [Int] = []
+            for gy in y0...y1 {
+                for gx in x0...x1 {
+                    let wrapped = ((gx % Self.gridSize) + Self.gridSize) % Self.gridSize
+                    for i in grid[gy * Self.gridSize + wrapped] { out.append(Int(i)) }
+                }
+            }
+            out.sort()
+            return out
+        }
     }
 
     private struct Cache {

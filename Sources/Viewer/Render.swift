@@ -203,9 +203,17 @@ public enum Renderer {
         var taken = [Bool](repeating: false, count: cols * rows)
         var out: [MapLabel] = []
         let t = view.transform
+        // One cell of margin: a place's label may start just outside the map's edge.
+        let margin = 4 / t.worldSize
+        let nearby =
+            places.near(
+                minX: t.center.x - t.halfWidth / t.worldSize - margin,
+                maxX: t.center.x + t.halfWidth / t.worldSize + margin,
+                minY: t.center.y - t.halfHeight / t.worldSize - margin,
+                maxY: t.center.y + t.halfHeight / t.worldSize + margin) ?? Array(places.cities.indices)
         // Largest first; after this many places in view the rest would rarely find room.
         var candidates = 0
-        for i in places.cities.indices where candidates < 4000 {
+        for i in nearby where candidates < 4000 {
             // Suburbs from zoom 13, neighbourhoods from 15 (cities come first in the list, so these only
             // take room that no city wants).
             let kind = places.cities[i].kind

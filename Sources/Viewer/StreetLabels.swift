@@ -41,30 +41,47 @@ enum StreetLabels {
     }
 
     /// A street's pieces (OSM splits streets at every junction) joined end to end into longer lines, so
-    /// that a stretch can run past the junctions.
+    /// that a stretch can run past the junctions. Pieces meet where their end points are the same point
+    /// of the data (the same node gives the same dots).
     static func joined(_ streets: [StreetCandidate]) -> [StreetCandidate] {
-        var byName: [String: [StreetCandidate]] = [:]
-        for s in streets where s.points.count >= 2 { byName[s.name, default: []].append(s) }
-        var out: [StreetCandidate] = []
-        func meets(_ a: DotPoint, _ b: DotPoint) -> Bool { abs(a.x - b.x) < 0.01 && abs(a.y - b.y) < 0.01 }
-        for name in byName.keys.sorted() {
-            var pieces = byName[name] ?? []
-            while var line = pieces.popLast() {
-                while let first = line.points.first, let last = line.points.last {
-                    if let i = pieces.firstIndex(where: { meets($0.points[0], last) }) {
-                        line.points += pieces.remove(at: i).points.dropFirst()
-                    } else if let i = pieces.firstIndex(where: { meets($0.points[$0.points.count - 1], last) }) {
-                        line.points += pieces.remove(at: i).points.reversed().dropFirst()
-                    } else if let i = pieces.firstIndex(where: { meets($0.points[$0.points.count - 1], first) }) {
-                        line.points = pieces.remove(at: i).points.dropLast() + line.points
-                    } else if let i = pieces.firstIndex(where: { meets($0.points[0], first) }) {
-                        line.points = pieces.remove(at: i).points.reversed().dropLast() + line.points
-                    } else {
-                        break
-                    }
-                }
-                out.append(line)
+        struct End: Hashable {
+            var name: String
+            var x: Double
+            var y: Double
+            init(_ name: String, _ p: DotPoint) {
+                self.name = name
+                x = p.x
+                y = p.y
             }
+        }
+        var pieces = streets.filter { $0.points.count >= 2 }
+        var used = [Bool](repeating: false, count: pieces.count)
+        // The pieces at each end point, by name.
+        var atEnd: [End: [Int]] = [:]
+        for (i, p) in pieces.enumerated() {
+            atEnd[End(p.name, p.points[0]), default: []].append(i)
+            atEnd[End(p.name, p.points[p.points.count - 1]), default: []].append(i)
+        }
+        func take(_ name: String, at point: DotPoint) -> Int? {
+            guard let i = atEnd[End(name, point)]?.first(where: { !used[$0] }) else { return nil }
+            used[i] = true
+            return i
+        }
+        var out: [StreetCandidate] = []
+        for i in pieces.indices where !used[i] {
+            used[i] = true
+            var line = pieces[i]
+            // Grow at the end, then at the start, while another piece of the same name continues it.
+            while let last = line.points.last, let j = take(line.name, at: last) {
+                let next = pieces[j].points
+                line.points += (next[0] == last ? next : next.reversed()).dropFirst()
+            }
+            while let first = line.points.first, let j = take(line.name, at: first) {
+                let before = pieces[j].points
+                line.points = (before[before.count - 1] == first ? before : before.reversed()).dropLast() + line.points
+            }
+            pieces[i].points = []
+            out.append(line)
         }
         return out
     }

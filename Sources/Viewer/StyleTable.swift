@@ -3,7 +3,7 @@ import Raster
 
 /// What a cell shows, by what it is: layers of the map and parts of the screen. Only the style table
 /// knows how each looks.
-public enum StyleRole: CaseIterable, Sendable {
+public enum StyleRole: Int, CaseIterable, Sendable {
     case plain, coastline, lake, border, grid, gridLabel, city, cityLabel, circleOutline, edge
     case status, message, error, prompt, help
     // Street-level layers (OpenStreetMap) and their labels.
@@ -25,7 +25,7 @@ struct StyleRow: Sendable {
     var wideFromZoom = Double.infinity
     var fill256: UInt8?
     var fill16: UInt8?
-    var stipple: Character?
+    var stipple: Unicode.Scalar?
 }
 
 /// The one table from roles to concrete cell styles, per colour mode (the seed: red circle, blue 20 %
@@ -48,7 +48,7 @@ public enum StyleTable {
         StyleRow(role: .tram, ink: 12, color256: 139, color16: 5, dotEvery: 4),
         StyleRow(role: .rail, ink: 13, color256: 246, color16: 8, dotEvery: 3),
         StyleRow(role: .minorRoad, ink: 14, color256: 252, color16: 7),
-        StyleRow(role: .tertiary, ink: 15, color256: 255, color16: 15),
+        StyleRow(role: .tertiary, ink: 15, color256: 253, color16: 15),
         StyleRow(role: .secondary, ink: 16, color256: 230, color16: 11, wideFromZoom: 16),
         StyleRow(role: .primary, ink: 17, color256: 221, color16: 11, wideFromZoom: 16),
         StyleRow(role: .trunk, ink: 18, color256: 214, color16: 3, wideFromZoom: 16),
@@ -59,7 +59,7 @@ public enum StyleTable {
         StyleRow(role: .circleOutline, ink: 23, color256: 196, color16: 9),
         StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7),
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11),
-        StyleRow(role: .streetLabel, ink: 0, color256: 255, color16: 15),
+        StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15),
         StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 13),
         StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true),
         StyleRow(role: .credit, ink: 0, color256: 244, color16: 8, reverse: true),
@@ -95,11 +95,11 @@ public enum StyleTable {
     }
 
     /// The row of a role.
-    static func row(_ role: StyleRole) -> StyleRow? { byRole[role] }
+    static func row(_ role: StyleRole) -> StyleRow? { byRole[role.rawValue] }
 
     /// The background that fills an area of `role` in `mode`, if it has one there.
     static func fill(_ role: StyleRole, mode: ColorMode) -> PaletteColor? {
-        guard let row = byRole[role] else { return nil }
+        guard let row = byRole[role.rawValue] else { return nil }
         switch mode {
         case .ansi256: return row.fill256.map(PaletteColor.init)
         case .ansi16: return row.fill16.map(PaletteColor.init)
@@ -111,13 +111,36 @@ public enum StyleTable {
     static let shade256: UInt8 = 17
     static let shade16: UInt8 = 4
 
-    private static let byRole: [StyleRole: StyleRow] = Dictionary(uniqueKeysWithValues: rows.map { ($0.role, $0) })
-    private static let byInk: [UInt8: StyleRole] = Dictionary(
-        uniqueKeysWithValues: rows.filter { $0.ink > 0 }.map { ($0.ink, $0.role) })
+    // Arrays, not dictionaries: these are read for every cell of every frame.
+    private static let byRole: [StyleRow?] = {
+        var table = [StyleRow?](repeating: nil, count: StyleRole.allCases.count)
+        for row in rows { table[row.role.rawValue] = row }
+        return table
+    }()
+    private static let byInk: [StyleRole] = {
+        var table = [StyleRole](repeating: .plain, count: 256)
+        for row in rows where row.ink > 0 { table[Int(row.ink)] = row.role }
+        return table
+    }()
+    private static let styles: [[CellStyle]] = [ColorMode.plain, .monochrome, .ansi16, .ansi256].map { mode in
+        StyleRole.allCases.map { makeStyle($0, mode: mode) }
+    }
 
     /// How `role` looks in `mode`.
+    @inline(__always)
     public static func style(_ role: StyleRole, mode: ColorMode) -> CellStyle {
-        guard let row = byRole[role] else { return .plain }
+        let m: Int
+        switch mode {
+        case .plain: m = 0
+        case .monochrome: m = 1
+        case .ansi16: m = 2
+        case .ansi256: m = 3
+        }
+        return styles[m][role.rawValue]
+    }
+
+    private static func makeStyle(_ role: StyleRole, mode: ColorMode) -> CellStyle {
+        guard let row = byRole[role.rawValue] else { return .plain }
         switch mode {
         case .plain: return .plain
         case .monochrome: return CellStyle(reverse: row.reverse)
@@ -138,8 +161,9 @@ public enum StyleTable {
     }
 
     /// The canvas ink of a map layer (`role` must have one).
-    static func ink(_ role: StyleRole) -> UInt8 { byRole[role]?.ink ?? 0 }
+    static func ink(_ role: StyleRole) -> UInt8 { byRole[role.rawValue]?.ink ?? 0 }
 
     /// The layer that drew with `ink`.
-    static func role(ink: UInt8) -> StyleRole { byInk[ink] ?? .plain }
+    @inline(__always)
+    static func role(ink: UInt8) -> StyleRole { byInk[Int(ink)] }
 }

@@ -23,6 +23,9 @@ let scenes = [
     Scene(name: "San Francisco z12 + 5 km circle", lat: 37.7749, lon: -122.4194, zoom: 12, circleMeters: 5000),
     Scene(name: "Georgia Tech z14", lat: 33.777328, lon: -84.397348, zoom: 14, circleMeters: nil),
     Scene(name: "Fiji antimeridian z6", lat: -17.7, lon: 179.5, zoom: 6, circleMeters: nil),
+    Scene(name: "Helsinki demo city z14", lat: 60.16878, lon: 24.94164, zoom: 14, circleMeters: nil),
+    Scene(name: "Helsinki demo city z16", lat: 60.16878, lon: 24.94164, zoom: 16, circleMeters: nil),
+    Scene(name: "Helsinki demo city z18", lat: 60.16878, lon: 24.94164, zoom: 18, circleMeters: nil),
     Scene(
         name: "GSHHG full z12 (Oslofjord)", lat: 59.7, lon: 10.6, zoom: 12, circleMeters: nil, needsHighResolution: true
     ),
@@ -131,15 +134,17 @@ struct StepBytes {
 }
 
 /// Bytes the viewer writes for a pan in each direction and a zoom step, each followed by a full
-/// repaint of the view it reached, in a 200×60 xterm-256color pty (Europe at zoom 5, no animation).
-func terminalBytes(binary: String, dataArgs: [String]) throws -> [StepBytes] {
+/// repaint of the view it reached, in a 200×60 xterm-256color pty (no animation) at a center and zoom.
+func terminalBytes(binary: String, dataArgs: [String], center: String = "50,10", zoom: String = "5") throws
+    -> [StepBytes]
+{
     var master: Int32 = -1
     var slave: Int32 = -1
     guard termmap_open_pty(200, 60, &master, &slave) == 0 else { throw Failure(description: "openpty failed") }
     defer { close(master) }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments = ["--no-animation", "--center", "50,10", "--zoom", "5"] + dataArgs
+    p.arguments = ["--no-animation", "--center", center, "--zoom", zoom] + dataArgs
     var env = ProcessInfo.processInfo.environment
     env["TERM"] = "xterm-256color"
     env["LANG"] = "C.UTF-8"
@@ -186,6 +191,7 @@ func main() throws {
     args.removeAll { $0 == "--json" }
     var frames = 200
     var dataDir: String?
+    var only: String?
     var i = 0
     while i < args.count {
         switch args[i] {
@@ -195,8 +201,12 @@ func main() throws {
         case "--data" where i + 1 < args.count:
             dataDir = args[i + 1]
             i += 2
+        case "--scene" where i + 1 < args.count:
+            only = args[i + 1]
+            i += 2
         case "--help":
-            print("usage: termmap-bench [--json] [--frames N] [--data DIR]")
+            print("usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT]")
+            print("  --scene TEXT   only the frame times of scenes whose name contains TEXT (for profiling)")
             return
         default:
             throw Failure(description: "unknown argument \(args[i])")
@@ -216,17 +226,23 @@ func main() throws {
     if let d = dataDir, FileManager.default.fileExists(atPath: d + "/gshhg.tmap") {
         high = try MapAsset(path: d + "/gshhg.tmap")
     }
-    let sources = MapSources(world: world, highResolution: high)
+    let city = try MapAsset(path: packageRoot.appendingPathComponent("assets/helsinki.tmap").path)
+    let sources = MapSources(world: world, highResolution: high, details: [city])
 
     var rows: [(String, Int, Int, Double, Double)] = []
     for scene in scenes {
         if scene.needsHighResolution && high == nil { continue }
+        if let only, !scene.name.contains(only) { continue }
         for (c, r) in sizes {
             let t = try frameTimes(scene, cols: c, rows: r, sources: sources, frames: frames)
             rows.append((scene.name, c, r, median(t), percentile(t, 0.99)))
         }
     }
 
+    if only != nil {
+        for r in rows { print("\(r.0) \(r.1)x\(r.2): median \(Int(r.3)) µs, p99 \(Int(r.4)) µs") }
+        return
+    }
     let binary = try termmapBinary()
     let dataArgs = dataDir.map { ["--data", $0] } ?? []
     var processTimes: [Double] = []
@@ -244,6 +260,20 @@ func main() throws {
         peak = max(peak, try runProcess(binary, a).peakMegabytes)
     }
     let bytes = try terminalBytes(binary: binary, dataArgs: dataArgs)
+    let cityBytes = try terminalBytes(binary: binary, dataArgs: dataArgs, center: "60.16878,24.94164", zoom: "16")
+    // The import of the demo city's extract, whole process, into a scratch folder.
+    let pbf = packageRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/osm/Helsinki.osm.pbf").path
+    let scratch = NSTemporaryDirectory() + "termmap-bench-import-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    var imports: [Double] = []
+    var importPeak = 0.0
+    for _ in 0..<10 {
+        let run = try runProcess(binary, ["data", "import-osm", pbf, "--data", scratch, "--name", "bench"])
+        imports.append(run.millis)
+        importPeak = max(importPeak, run.peakMegabytes)
+    }
+    let imported = (try? FileManager.default.attributesOfItem(atPath: scratch + "/bench.tmap")[.size] as? Int) ?? 0
+    let pbfSize = (try? FileManager.default.attributesOfItem(atPath: pbf)[.size] as? Int) ?? 1
 
     if json {
         let stepJSON = bytes.map {
@@ -256,7 +286,9 @@ func main() throws {
             "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
                 + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
                 + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
-                + "\"steps\":[\(stepJSON.joined(separator: ","))]}}")
+                + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
+                + "\"import\":{\"millis\":\(round(median(imports) * 10) / 10),\"peakRSSMegabytes\":\(round(importPeak * 10) / 10),"
+                + "\"bytes\":\(imported),\"pbfBytes\":\(pbfSize)}}")
         return
     }
     func f(_ v: Double, _ d: Int) -> String { CoordinateFormat.fixed(v, d) }
@@ -273,14 +305,20 @@ func main() throws {
     print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
     print("peak RSS of termmap render (all scenes):  \(f(peak, 1)) MB")
     print("")
-    print("bytes to a 200x60 xterm-256color pty, Europe z5, animation off;")
-    print("each step against a full repaint (^L) of the view it reached:")
-    for b in bytes {
-        print(
-            "  \(b.name) (\(b.key))".padding(toLength: 18, withPad: " ", startingAt: 0) + "\(b.bytes)".leftPad(7)
-                + " of \(b.repaint)".padding(toLength: 10, withPad: " ", startingAt: 0) + f(b.percent, 1).leftPad(6)
-                + " %")
+    for (title, steps) in [("Europe z5", bytes), ("the Helsinki demo city z16", cityBytes)] {
+        print("bytes to a 200x60 xterm-256color pty, \(title), animation off;")
+        print("each step against a full repaint (^L) of the view it reached:")
+        for b in steps {
+            print(
+                "  \(b.name) (\(b.key))".padding(toLength: 18, withPad: " ", startingAt: 0) + "\(b.bytes)".leftPad(7)
+                    + " of \(b.repaint)".padding(toLength: 10, withPad: " ", startingAt: 0) + f(b.percent, 1).leftPad(6)
+                    + " %")
+        }
+        print("")
     }
+    print(
+        "data import-osm Helsinki.osm.pbf (median of 10): \(f(median(imports), 1)) ms, peak \(f(importPeak, 1)) MB, "
+            + "\(imported) bytes (\(f(100 * Double(imported) / Double(pbfSize), 1)) % of the extract)")
 }
 
 extension String {

@@ -80,7 +80,9 @@ func roleMap(_ frame: Frame) -> String {
     let letters: [StyleRole: Character] = [
         .plain: "p", .coastline: "C", .lake: "L", .border: "B", .grid: "g", .gridLabel: "G", .city: "o",
         .cityLabel: "n", .circleOutline: "R", .edge: "e", .status: "S", .message: "M", .error: "E", .prompt: "P",
-        .help: "H",
+        .help: "H", .motorway: "1", .trunk: "2", .primary: "3", .secondary: "4", .tertiary: "5", .minorRoad: "r",
+        .serviceRoad: "v", .path: ":", .rail: "#", .tram: "t", .river: "W", .stream: "w", .water: "A", .park: "K",
+        .wood: "D", .building: "b", .streetLabel: "N", .placeLabel: "Q", .credit: "c",
     ]
     var byStyle: [CellStyle: Character] = [.plain: "."]
     for role in StyleRole.allCases where byStyle[StyleTable.style(role, mode: .ansi256)] == nil {

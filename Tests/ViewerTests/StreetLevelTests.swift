@@ -81,8 +81,7 @@ struct StreetLevelTests {
         for row in 0..<v.rows {
             for col in 0..<v.cols {
                 let cell = f[col, row]
-                guard let scalar = cell.glyph.unicodeScalars.first, (0x2800...0x28FF).contains(scalar.value),
-                    (scalar.value - 0x2800).nonzeroBitCount >= 2
+                guard (0x2800...0x28FF).contains(cell.glyph.value), (cell.glyph.value - 0x2800).nonzeroBitCount >= 2
                 else { continue }
                 var style = cell.style
                 style.background = nil
