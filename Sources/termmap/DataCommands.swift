@@ -68,7 +68,14 @@ enum DataCommands {
             of: ".pbf", with: "")
         let chosen = name ?? String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
         try checkImportName(chosen)
-        let bytes = try readBytes(path)
+        guard FileManager.default.fileExists(atPath: path) else { throw DataFailure("\(path): no such file") }
+        let bytes: Data
+        do {
+            // Mapped, not read: an extract can be gigabytes, and only its blobs in turn need to be in memory.
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw DataFailure("\(path): cannot read the file (\((error as NSError).localizedDescription))")
+        }
         let (contents, report) = try OSMImporter.contents(pbf: bytes, name: path, source: file)
         var withLabel = contents
         withLabel.metadata.insert(("label", "OSM " + chosen), at: 0)

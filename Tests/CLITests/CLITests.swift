@@ -128,6 +128,57 @@ struct CLITests {
         #expect(r.out.contains("contains GeoNames data, CC BY 4.0"))
     }
 
+    @Test func importListAndRemoveAnExtract() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-osm-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let town = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapDataTests/Fixtures/osm/town-dense-zlib.osm.pbf").path
+        let r = try runTermmap(["data", "import-osm", town, "--data", dir.path, "--name", "town"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("37 nodes, 6 ways, 1 relations") && r.out.contains("© OpenStreetMap contributors"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["town.tmap"])
+        let list = try runTermmap(["data", "list", "--data", dir.path])
+        #expect(list.status == 0)
+        #expect(list.out.contains("town") && list.out.contains("town-dense-zlib.osm.pbf"))
+        #expect(list.out.contains("60.1690, 24.9390 → 60.1760, 24.9460"))
+        // The town is drawn and credited by render, from the folder.
+        let frame = try runTermmap(["render", "--data", dir.path, "--center", "60.171,24.9425", "--zoom", "15"])
+        #expect(frame.out.contains("Testikatu") && frame.out.contains("© OSM"))
+        let removed = try runTermmap(["data", "remove", "town", "--data", dir.path])
+        #expect(removed.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let again = try runTermmap(["data", "remove", "town", "--data", dir.path])
+        #expect(again.status == 1 && again.err.contains("no such import"))
+    }
+
+    /// A damaged or foreign extract: exit 1, one line naming the file and the fault, nothing written.
+    @Test(arguments: [("garbage", "not an OSM PBF file"), ("cut", "truncated in blob"), ("missing", "no such file")])
+    func aBadExtractWritesNothing(kind: String, message: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-bad-\(getpid())-\(kind)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.osm.pbf")
+        let town = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapDataTests/Fixtures/osm/town-dense-zlib.osm.pbf")
+        switch kind {
+        case "garbage": try Data("<osm version='0.6'></osm>".utf8).write(to: input)
+        case "cut": try Data(try Data(contentsOf: town).prefix(300)).write(to: input)
+        default: break
+        }
+        let out = dir.appendingPathComponent("out")
+        let r = try runTermmap(["data", "import-osm", input.path, "--data", out.path])
+        #expect(r.status == 1)
+        #expect(r.err.hasPrefix("termmap: \(input.path): ") && r.err.contains(message), "\(r.err)")
+        #expect(r.err.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test(arguments: [("world", "is the name of bundled data"), ("../x", "use letters, digits")])
+    func importNamesAreChecked(name: String, message: String) throws {
+        let r = try runTermmap(["data", "import-osm", "/dev/null", "--name", name])
+        #expect(r.status == 2 && r.err.contains(message))
+    }
+
     @Test(arguments: [["render", "--help"], ["data", "-h"], ["--zoom", "3", "--help"]])
     func helpAfterACommandIsHelp(args: [String]) throws {
         let r = try runTermmap(args)

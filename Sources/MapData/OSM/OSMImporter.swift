@@ -1,3 +1,4 @@
+import Foundation
 import GeoCore
 
 /// What an import found, for the command's report.
@@ -25,10 +26,17 @@ public enum OSMImporter {
     public static func contents(pbf bytes: [UInt8], name: String, source: String) throws(MapDataError) -> (
         MapContents, OSMImportReport
     ) {
+        try contents(pbf: Data(bytes), name: name, source: source)
+    }
+
+    /// The contents of a PBF file's data (memory-mapped by the caller for big extracts).
+    public static func contents(pbf data: Data, name: String, source: String) throws(MapDataError) -> (
+        MapContents, OSMImportReport
+    ) {
         var collector = Collector()
-        try PBFReader.read(bytes, name: name, into: &collector)
+        try PBFReader.read(data, name: name, into: &collector)
         var report = OSMImportReport()
-        report.nodes = collector.nodeIDs.count
+        report.nodes = collector.nodeCount
         report.ways = collector.ways.count
         report.relations = collector.relationCount
         let nodes = collector.sortedNodes()
@@ -54,12 +62,18 @@ public enum OSMImporter {
         let waysByID = Dictionary(collector.ways.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for mp in collector.multipolygons {
             var rings: [[Coordinate]] = []
+            // Files with locations on ways hold no node store: the ways' own locations place the rings.
+            var located: [Int64: Coordinate] = [:]
+            for member in mp.members {
+                guard let way = waysByID[member.id], let locations = way.locations else { continue }
+                for (ref, c) in zip(way.refs, locations) { located[ref] = c }
+            }
             for role in [true, false] {
                 let members = mp.members.filter { $0.outer == role }.compactMap { waysByID[$0.id] }
                 let (closed, open) = Rings.assemble(members.map(\.refs))
                 report.openRings += open
                 for ring in closed {
-                    let points = ring.compactMap { nodes.coordinate($0) }
+                    let points = ring.compactMap { located[$0] ?? nodes.coordinate($0) }
                     if points.count == ring.count { rings.append(points) } else { report.openRings += 1 }
                 }
             }
@@ -157,14 +171,25 @@ public enum OSMImporter {
         var places: [City] = []
         var relationCount = 0
 
-        mutating func header(_ h: OSMHeader) { header = h }
+        /// True when ways carry their nodes' locations (`osmium add-locations-to-ways`): no node store then.
+        var locationsOnWays = false
+        /// Nodes read (stored or not).
+        var nodeCount = 0
+
+        mutating func header(_ h: OSMHeader) {
+            header = h
+            locationsOnWays = h.optionalFeatures.contains("LocationsOnWays")
+        }
 
         mutating func node(_ n: OSMNode) {
-            if let last = nodeIDs.last, n.id <= last { sorted = false }
-            nodeIDs.append(n.id)
-            // Nanodegrees to 1e-7°, OSM's own resolution.
-            nodeLat.append(Int32(clamping: n.latitude / 100))
-            nodeLon.append(Int32(clamping: n.longitude / 100))
+            nodeCount += 1
+            if !locationsOnWays {
+                if let last = nodeIDs.last, n.id <= last { sorted = false }
+                nodeIDs.append(n.id)
+                // Nanodegrees to 1e-7°, OSM's own resolution.
+                nodeLat.append(Int32(clamping: n.latitude / 100))
+                nodeLon.append(Int32(clamping: n.longitude / 100))
+            }
             guard !n.tags.isEmpty, let place = n.tags["place"], let name = n.tags["name"], !name.isEmpty else { return }
             let kind: PlaceKind
             switch place {

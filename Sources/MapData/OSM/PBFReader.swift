@@ -91,8 +91,13 @@ public enum PBFReader {
 
     /// Reads `bytes` (the file `name`) into `handler`.
     public static func read<H: OSMHandler>(_ bytes: [UInt8], name: String, into handler: inout H) throws(MapDataError) {
+        try read(Data(bytes), name: name, into: &handler)
+    }
+
+    /// Reads `data` (the file `name`; memory-mapped for big extracts) into `handler`.
+    public static func read<H: OSMHandler>(_ data: Data, name: String, into handler: inout H) throws(MapDataError) {
         var error: MapDataError?
-        bytes.withUnsafeBytes { raw in
+        data.withUnsafeBytes { raw in
             do throws(MapDataError) {
                 try readBlobs(raw, name: name, into: &handler)
             } catch let e {
