@@ -91,3 +91,38 @@ struct LabelPropertyTests {
         }
     }
 }
+
+@Suite("Street label properties")
+struct StreetLabelPropertyTests {
+    /// Over views of the demo city: street names never share a cell with each other or with the labels
+    /// placed before them, each name is on screen once, and every name stands on the map.
+    @Test(arguments: [
+        (60.16878, 24.94164, 14.0), (60.1685, 24.944, 15.0), (60.1699, 24.9384, 16.0),
+        (60.1720, 24.9470, 16.5), (60.1660, 24.9420, 17.0), (60.16878, 24.94164, 18.0),
+    ])
+    func streetNamesNeverOverlapAndAppearOnce(lat: Double, lon: Double, zoom: Double) throws {
+        let view = try MapView(
+            center: Coordinate(latitude: lat, longitude: lon), zoom: zoom, size: ViewSize(cols: 120, rows: 38))
+        var canvas = BrailleCanvas(cols: 120, rows: 38)
+        let layer = try FeatureLayer.draw(&canvas, view, bundledCitySources)
+        var occupied = [Bool](repeating: false, count: 120 * 38)
+        for c in 0..<30 { occupied[5 * 120 + c] = true }  // a label placed before: row 5, columns 0–29
+        let before = occupied
+        let t = view.transform
+        let placed = StreetLabels.place(
+            layer.streets, cols: 120, rows: 38, worldLeft: t.center.x * t.worldSize - t.halfWidth,
+            worldTop: t.center.y * t.worldSize - t.halfHeight, occupied: &occupied, ascii: false)
+        #expect(!placed.isEmpty, "no street name at zoom \(zoom)")
+        #expect(Set(placed.map(\.text)).count == placed.count, "a name twice: \(placed.map(\.text))")
+        var owner = [Int](repeating: -1, count: 120 * 38)
+        for (n, label) in placed.enumerated() {
+            #expect(label.col >= 0 && label.col + label.text.count <= 120 && label.row >= 0 && label.row < 38)
+            for col in label.col..<(label.col + label.text.count) {
+                let i = label.row * 120 + col
+                #expect(!before[i], "'\(label.text)' over an earlier label")
+                #expect(owner[i] == -1, "'\(label.text)' over '\(owner[i] >= 0 ? placed[owner[i]].text : "")'")
+                owner[i] = n
+            }
+        }
+    }
+}

@@ -181,5 +181,34 @@ def _():
     return f"import wrote {len(written)} paths, all in the data folder"
 
 
+@check("import-osm writes only its file in the data folder, or nothing when the extract is damaged")
+def _():
+    work = tempfile.mkdtemp(prefix="termmap-sandbox-")
+    home = os.path.join(work, "home")
+    data = os.path.join(work, "data")
+    os.makedirs(home)
+    town = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "osm", "town-dense-zlib.osm.pbf")
+    env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    r, text = strace(["data", "import-osm", town, "--data", data], env, work)
+    assert r.returncode == 0, r.stderr
+    written = writes(text)
+    outside = [p for p in written if not os.path.abspath(os.path.join(work, p)).startswith(data + os.sep)
+               and os.path.abspath(os.path.join(work, p)) != data]
+    assert written and not outside, f"writes outside the data folder: {outside[:5]}"
+    assert len(re.findall(r"\bexecve\(", text)) == 1 and not re.search(r"\b(socket|connect)\(", text)
+    assert os.listdir(data) == ["town-dense-zlib.tmap"], os.listdir(data)
+    assert os.listdir(home) == [], os.listdir(home)
+    # Cut in the middle of its data: one line, exit 1, and the folder as it was.
+    cut = os.path.join(work, "cut.osm.pbf")
+    with open(town, "rb") as f, open(cut, "wb") as g:
+        g.write(f.read()[:400])
+    r, text = strace(["data", "import-osm", cut, "--data", data], env, work)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "truncated" in r.stderr, r.stderr
+    assert [p for p in writes(text) if "cut" in p or p.endswith(".tmap")] == [], writes(text)
+    assert os.listdir(data) == ["town-dense-zlib.tmap"], os.listdir(data)
+    shutil.rmtree(work)
+    return f"import wrote {len(written)} paths, all in the data folder; a cut extract wrote none"
+
+
 if __name__ == "__main__":
     check.report("hardening")

@@ -106,6 +106,21 @@ def _():
     s.close()
 
 
+@check("/Helsinki then z 16 shows the bundled demo city: streets with names, credited to OpenStreetMap")
+def _():
+    s = Session()
+    s.literal("/Helsinki")
+    s.keys("Enter")
+    s.wait_for(lambda t: "go to Helsinki" in t)
+    s.keys("z", "1", "6", "Enter")
+    screen = s.wait_for(lambda t: "zoom 16.00" in t and "© OSM" in t)
+    streets = sorted(set(re.findall(r"\w+(?:katu|tie|puisto|aukio)\b", screen)))
+    assert len(streets) >= 2, f"street names on screen: {streets}"
+    assert re.search(r"[\u2801-\u28ff]", screen), "no braille map on screen"
+    s.close()
+    return ", ".join(streets)
+
+
 @check("+ raises the zoom by log2(2.5) and explains it; - lowers it by log2(3)")
 def _():
     s = Session(f"--center {GT} --zoom 14 --no-animation")
