@@ -36,21 +36,22 @@ public enum AnsiWriter {
     /// The frame's lines in `mode`.
     public static func text(_ frame: Frame, mode: ColorMode) -> String {
         guard mode != .plain else { return frame.text }
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(frame.cells.count * 4)
         for row in 0..<frame.rows {
             var last: CellStyle?
             for col in 0..<frame.cols {
                 let cell = frame[col, row]
                 if last != cell.style {
-                    out += sgr(cell.style)
+                    out += sgr(cell.style).utf8
                     last = cell.style
                 }
-                out.unicodeScalars.append(cell.glyph)
+                UTF8Bytes.append(cell.glyph, to: &out)
             }
-            out += "\u{1b}[0m"
-            if row < frame.rows - 1 { out += "\n" }
+            out += "\u{1b}[0m".utf8
+            if row < frame.rows - 1 { out.append(0x0A) }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `ESC[0;…m` for a style: 30–37/90–97 and 40–47/100–107 for the 16 colours, 38;5;n and 48;5;n above.

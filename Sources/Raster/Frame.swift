@@ -124,8 +124,40 @@ public struct Frame: Equatable, Sendable {
         return String(out)
     }
 
-    /// The frame as text: one line per row, no styles.
+    /// The frame as text: one line per row, no styles. Written as UTF-8 bytes in one buffer: `render`
+    /// prints this for every screen.
     public var text: String {
-        (0..<rows).map { line($0) }.joined(separator: "\n")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(cells.count * 3 + rows)
+        for row in 0..<rows {
+            if row > 0 { bytes.append(0x0A) }
+            for cell in cells[(row * cols)..<((row + 1) * cols)] { UTF8Bytes.append(cell.glyph, to: &bytes) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// UTF-8 encoding of one scalar onto a byte buffer (RFC 3629).
+public enum UTF8Bytes {
+    /// Appends the 1 to 4 bytes of `scalar`.
+    @inline(__always)
+    public static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        let v = scalar.value
+        switch v {
+        case 0..<0x80:
+            bytes.append(UInt8(v))
+        case 0x80..<0x800:
+            bytes.append(UInt8(0xC0 | v >> 6))
+            bytes.append(UInt8(0x80 | v & 0x3F))
+        case 0x800..<0x10000:
+            bytes.append(UInt8(0xE0 | v >> 12))
+            bytes.append(UInt8(0x80 | v >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | v & 0x3F))
+        default:
+            bytes.append(UInt8(0xF0 | v >> 18))
+            bytes.append(UInt8(0x80 | v >> 12 & 0x3F))
+            bytes.append(UInt8(0x80 | v >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | v & 0x3F))
+        }
     }
 }

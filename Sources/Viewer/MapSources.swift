@@ -28,45 +28,50 @@ public final class MapSources: PlaceSearching, Sendable {
     /// Every source and the choice of which is drawn where.
     public let features: FeatureSources
 
-    /// Places ready to label: where each is in the unit square, and a grid of them so that a view looks
-    /// only at the places near it.
+    /// Places ready to label: where each is in the unit square.
     struct ProjectedPlaces: Sendable {
         var cities: [City]
         var x: [Double]
         var y: [Double]
-        /// Place indices (ascending: largest first) in each of `gridSize × gridSize` cells of the square.
-        var grid: [[Int32]]
-        static let gridSize = 64
+    }
 
-        init(cities: [City], x: [Double], y: [Double]) {
-            self.cities = cities
-            self.x = x
-            self.y = y
-            let n = Self.gridSize
-            var grid = [[Int32]](repeating: [], count: n * n)
-            for i in cities.indices {
-                let gx = min(n - 1, max(0, Int(x[i] * Double(n))))
-                let gy = min(n - 1, max(0, Int(y[i] * Double(n))))
-                grid[gy * n + gx].append(Int32(i))
+    /// A grid of the places, so that a view looks only at the places near it (made on the first view that
+    /// is small enough to use it; the world view never needs it).
+    struct PlaceGrid: Sendable {
+        /// Place indices (ascending: largest first) in each of `size × size` cells of the square.
+        var cells: [[Int32]]
+        static let size = 64
+
+        init(_ places: ProjectedPlaces) {
+            let n = Self.size
+            var cells = [[Int32]](repeating: [], count: n * n)
+            for i in places.cities.indices {
+                let gx = min(n - 1, max(0, Int(places.x[i] * Double(n))))
+                let gy = min(n - 1, max(0, Int(places.y[i] * Double(n))))
+                cells[gy * n + gx].append(Int32(i))
             }
-            self.grid = grid
+            self.cells = cells
+        }
+
+        /// Whether a box is small enough for the grid to pay.
+        static func pays(minX: Double, maxX: Double, minY: Double, maxY: Double) -> Bool {
+            maxX - minX < 0.5 && maxY - minY < 0.5
         }
 
         /// The places whose grid cells meet the unit-square box (x may pass 0 or 1: the world repeats),
-        /// largest first; nil when the box covers so much that looking at every place is as quick.
-        func near(minX: Double, maxX: Double, minY: Double, maxY: Double) -> [Int]? {
-            let n = Double(Self.gridSize)
-            guard maxX - minX < 0.5, maxY - minY < 0.5 else { return nil }
+        /// largest first.
+        func near(minX: Double, maxX: Double, minY: Double, maxY: Double) -> [Int] {
+            let n = Double(Self.size)
             let x0 = Int((minX * n).rounded(.down))
             let x1 = Int((maxX * n).rounded(.down))
             let y0 = max(0, Int((minY * n).rounded(.down)))
-            let y1 = min(Self.gridSize - 1, Int((maxY * n).rounded(.down)))
-            guard y0 <= y1 else { return [] }
+            let y1 = min(Self.size - 1, Int((maxY * n).rounded(.down)))
+            guard y0 <= y1, x0 <= x1 else { return [] }
             var out: [Int] = []
             for gy in y0...y1 {
                 for gx in x0...x1 {
-                    let wrapped = ((gx % Self.gridSize) + Self.gridSize) % Self.gridSize
-                    for i in grid[gy * Self.gridSize + wrapped] { out.append(Int(i)) }
+                    let wrapped = ((gx % Self.size) + Self.size) % Self.size
+                    for i in cells[gy * Self.size + wrapped] { out.append(Int(i)) }
                 }
             }
             out.sort()
@@ -74,8 +79,17 @@ public final class MapSources: PlaceSearching, Sendable {
         }
     }
 
+    /// The place grid (made once).
+    func placeGrid() throws(MapDataError) -> PlaceGrid {
+        if let g = cache.withLock({ $0.grid }) { return g }
+        let grid = PlaceGrid(try placesProjected())
+        cache.withLock { $0.grid = grid }
+        return grid
+    }
+
     private struct Cache {
         var projected: ProjectedPlaces?
+        var grid: PlaceGrid?
         var labels: [Bool: [String]] = [:]
     }
     private let cache = Mutex(Cache())

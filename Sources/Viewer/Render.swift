@@ -205,12 +205,16 @@ public enum Renderer {
         let t = view.transform
         // One cell of margin: a place's label may start just outside the map's edge.
         let margin = 4 / t.worldSize
-        let nearby =
-            places.near(
-                minX: t.center.x - t.halfWidth / t.worldSize - margin,
-                maxX: t.center.x + t.halfWidth / t.worldSize + margin,
-                minY: t.center.y - t.halfHeight / t.worldSize - margin,
-                maxY: t.center.y + t.halfHeight / t.worldSize + margin) ?? Array(places.cities.indices)
+        let halfX: Double = t.halfWidth / t.worldSize + margin
+        let halfY: Double = t.halfHeight / t.worldSize + margin
+        let (minX, maxX) = (t.center.x - halfX, t.center.x + halfX)
+        let (minY, maxY) = (t.center.y - halfY, t.center.y + halfY)
+        let nearby: [Int]
+        if MapSources.PlaceGrid.pays(minX: minX, maxX: maxX, minY: minY, maxY: maxY) {
+            nearby = try sources.placeGrid().near(minX: minX, maxX: maxX, minY: minY, maxY: maxY)
+        } else {
+            nearby = Array(places.cities.indices)
+        }
         // Largest first; after this many places in view the rest would rarely find room.
         var candidates = 0
         for i in nearby where candidates < 4000 {
