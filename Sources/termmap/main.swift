@@ -28,8 +28,16 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             return 0
         case "--about":
             print(About.attribution)
-            let locator = DataLocator(explicit: nil, environment: environment, executablePath: CommandLine.arguments[0])
+            let locator = DataLocator(
+                explicit: nil, environment: environment, executablePath: DataLoading.executablePath())
             if locator.find(DataLocator.highResolutionFileName) != nil { print(About.gshhgAttribution) }
+            // Street-level files credit what their metadata says (OpenStreetMap's ODbL for imports).
+            for path in locator.detailFiles() {
+                guard let asset = try? MapAsset(path: path) else { continue }
+                let credit = asset.attribution ?? "source unknown"
+                let licence = asset.metadata["licence"].map { ", \($0)" } ?? ""
+                print("Streets: \(asset.label) (\(asset.metadata["source"] ?? path)): \(credit)\(licence).")
+            }
             return 0
         case "render":
             return try RenderCommand.run(Array(args.dropFirst()), environment: environment)

@@ -126,6 +126,7 @@ struct CLITests {
         #expect(r.status == 0)
         #expect(r.out.contains("Natural Earth"))
         #expect(r.out.contains("contains GeoNames data, CC BY 4.0"))
+        #expect(r.out.contains("Streets: OSM helsinki (Helsinki.osm.pbf): © OpenStreetMap contributors, ODbL 1.0."))
     }
 
     @Test func importListAndRemoveAnExtract() throws {
