@@ -45,17 +45,6 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// The zoom from which OpenStreetMap data holds the class (an OpenMapTiles-like ladder): major roads,
-    /// rail, rivers, large water and coastlines from 11; minor roads, parks, woods, streams and trams
-    /// from 13; everything else (service roads, paths, buildings) from 15.
-    public var minZoom: Double {
-        switch self {
-        case .coastline, .lake, .border, .motorway, .trunk, .primary, .secondary, .rail, .river, .water: return 11
-        case .tertiary, .minorRoad, .park, .wood, .stream, .tram: return 13
-        case .serviceRoad, .path, .building: return 15
-        }
-    }
-
     /// True for the roads cars drive on (for the street-coverage checks).
     public var isRoad: Bool {
         rawValue >= FeatureClass.motorway.rawValue && rawValue <= FeatureClass.serviceRoad.rawValue

@@ -92,10 +92,11 @@ public final class FeatureSources: Sendable {
     /// Every source, finest first.
     public var all: [any FeatureSource] { details + (shorelines.map { [$0] } ?? []) + [base] }
 
-    /// The classes a source takes over from coarser ones within its coverage.
+    /// The classes a source takes over from coarser ones within its coverage: its own, and for
+    /// street-level data (roads or areas) the shorelines as well.
     static func claims(_ source: any FeatureSource) -> Set<FeatureClass> {
         let c = source.classes
-        return c.contains { $0.minZoom > 11 || $0.isRoad } ? c.union([.coastline, .lake]) : c
+        return c.contains { $0.isRoad || $0.isArea } ? c.union([.coastline, .lake]) : c
     }
 
     /// What to draw for a view, finest source first.

@@ -34,8 +34,8 @@ struct FeatureLayer {
             let excluded = result.excluded.mapValues { boxes in boxes.map { Self.dotRect($0, view) } }
             for hit in result.hits {
                 let featureClass = hit.chunk.info.featureClass
-                let role = StyleTable.role(featureClass)
-                guard let row = StyleTable.row(role) else { continue }
+                // The zoom ladder: a class is drawn from its row's zoom on.
+                guard let row = StyleTable.row(.feature(featureClass)), view.zoom >= row.minZoom else { continue }
                 let clip = excluded[featureClass] ?? []
                 if hit.chunk.info.kind == .areas, row.fill256 != nil {
                     layer.fill(hit, t, ink: row.ink)

@@ -1,23 +1,61 @@
 import MapData
 import Raster
 
-/// What a cell shows, by what it is: layers of the map and parts of the screen. Only the style table
-/// knows how each looks.
-public enum StyleRole: Int, CaseIterable, Sendable {
-    case plain, coastline, lake, border, grid, gridLabel, city, cityLabel, circleOutline, edge
-    case status, message, error, prompt, help
-    // Street-level layers (OpenStreetMap) and their labels.
-    case motorway, trunk, primary, secondary, tertiary, minorRoad, serviceRoad, path, rail, tram
-    case river, stream, water, park, wood, building, streetLabel, placeLabel, credit
+/// What a cell shows, by what it is: a class of map features, or a part of the screen. Only the style
+/// table knows how each looks.
+public enum StyleRole: Hashable, Sendable {
+    /// Features of a class (coastlines, motorways, buildings…).
+    case feature(FeatureClass)
+    case plain, grid, gridLabel, city, cityLabel, circleOutline, edge, streetLabel, placeLabel
+    case status, credit, message, error, prompt, help
+
+    /// The roles that are not feature classes.
+    static let screenRoles: [StyleRole] = [
+        .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
+        .credit, .message, .error, .prompt, .help,
+    ]
+
+    /// Every role: the screen's, then one a feature class.
+    public static let allCases: [StyleRole] = screenRoles + FeatureClass.allCases.map { .feature($0) }
+
+    /// A dense number for array lookups (read for every cell of every frame).
+    var index: Int {
+        switch self {
+        case .feature(let c): return Self.screenRoles.count + Self.classIndex[Int(c.rawValue)]
+        case .plain: return 0
+        case .grid: return 1
+        case .gridLabel: return 2
+        case .city: return 3
+        case .cityLabel: return 4
+        case .circleOutline: return 5
+        case .edge: return 6
+        case .streetLabel: return 7
+        case .placeLabel: return 8
+        case .status: return 9
+        case .credit: return 10
+        case .message: return 11
+        case .error: return 12
+        case .prompt: return 13
+        case .help: return 14
+        }
+    }
+
+    private static let classIndex: [Int] = {
+        var table = [Int](repeating: 0, count: 256)
+        for (i, c) in FeatureClass.allCases.enumerated() { table[Int(c.rawValue)] = i }
+        return table
+    }()
 }
 
 /// One row of the style table: a role's ink on the canvas (higher wins a shared cell; 0 for text), its
-/// colours in 256 and 16 colours, reverse video where there is no colour, and for map layers the look
+/// colours in 256 and 16 colours, reverse video where there is no colour, and for feature classes the
+/// zoom they are drawn from (the zoom ladder; imports keep each class from that zoom on) and the look
 /// that holds without colour: lines drawn every n-th dot (dotted), two dots wide from a zoom, areas
 /// filled with a background tint (colour) or a sparse stipple glyph (no colour).
 struct StyleRow: Sendable {
     let role: StyleRole
     let ink: UInt8
+    var minZoom = 0.0
     let color256: UInt8
     let color16: UInt8
     var reverse = false
@@ -29,32 +67,37 @@ struct StyleRow: Sendable {
 }
 
 /// The one table from roles to concrete cell styles, per colour mode (the seed: red circle, blue 20 %
-/// shade). Adding a layer is one row.
+/// shade), and the zoom ladder of street-level classes (after OpenMapTiles: major roads, rail, rivers
+/// and water from 11; minor roads, parks, woods, streams and trams from 13; service roads, paths and
+/// buildings from 15). Adding a class of features is one row here (and its tags in the importer).
 public enum StyleTable {
     static let rows: [StyleRow] = [
         StyleRow(role: .plain, ink: 0, color256: 250, color16: 7),
         StyleRow(role: .grid, ink: 1, color256: 240, color16: 8),
         StyleRow(role: .edge, ink: 2, color256: 238, color16: 8),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance.
-        StyleRow(role: .water, ink: 3, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~"),
-        StyleRow(role: .wood, ink: 4, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
-        StyleRow(role: .park, ink: 5, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
-        StyleRow(role: .building, ink: 6, color256: 180, color16: 5),
-        StyleRow(role: .stream, ink: 7, color256: 32, color16: 4, dotEvery: 2),
-        StyleRow(role: .lake, ink: 8, color256: 33, color16: 4),
-        StyleRow(role: .river, ink: 9, color256: 39, color16: 12),
-        StyleRow(role: .path, ink: 10, color256: 138, color16: 5, dotEvery: 2),
-        StyleRow(role: .serviceRoad, ink: 11, color256: 244, color16: 8),
-        StyleRow(role: .tram, ink: 12, color256: 139, color16: 5, dotEvery: 4),
-        StyleRow(role: .rail, ink: 13, color256: 246, color16: 8, dotEvery: 3),
-        StyleRow(role: .minorRoad, ink: 14, color256: 252, color16: 7),
-        StyleRow(role: .tertiary, ink: 15, color256: 253, color16: 15),
-        StyleRow(role: .secondary, ink: 16, color256: 230, color16: 11, wideFromZoom: 16),
-        StyleRow(role: .primary, ink: 17, color256: 221, color16: 11, wideFromZoom: 16),
-        StyleRow(role: .trunk, ink: 18, color256: 214, color16: 3, wideFromZoom: 16),
-        StyleRow(role: .motorway, ink: 19, color256: 208, color16: 9, wideFromZoom: 16),
-        StyleRow(role: .border, ink: 20, color256: 179, color16: 3),
-        StyleRow(role: .coastline, ink: 21, color256: 45, color16: 6),
+        StyleRow(
+            role: .feature(.water), ink: 3, minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~"),
+        StyleRow(
+            role: .feature(.wood), ink: 4, minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
+        StyleRow(
+            role: .feature(.park), ink: 5, minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
+        StyleRow(role: .feature(.building), ink: 6, minZoom: 15, color256: 180, color16: 5),
+        StyleRow(role: .feature(.stream), ink: 7, minZoom: 13, color256: 32, color16: 4, dotEvery: 2),
+        StyleRow(role: .feature(.lake), ink: 8, color256: 33, color16: 4),
+        StyleRow(role: .feature(.river), ink: 9, minZoom: 11, color256: 39, color16: 12),
+        StyleRow(role: .feature(.path), ink: 10, minZoom: 15, color256: 138, color16: 5, dotEvery: 2),
+        StyleRow(role: .feature(.serviceRoad), ink: 11, minZoom: 15, color256: 244, color16: 8),
+        StyleRow(role: .feature(.tram), ink: 12, minZoom: 13, color256: 139, color16: 5, dotEvery: 4),
+        StyleRow(role: .feature(.rail), ink: 13, minZoom: 11, color256: 246, color16: 8, dotEvery: 3),
+        StyleRow(role: .feature(.minorRoad), ink: 14, minZoom: 13, color256: 252, color16: 7),
+        StyleRow(role: .feature(.tertiary), ink: 15, minZoom: 13, color256: 253, color16: 15),
+        StyleRow(role: .feature(.secondary), ink: 16, minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16),
+        StyleRow(role: .feature(.primary), ink: 17, minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16),
+        StyleRow(role: .feature(.trunk), ink: 18, minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16),
+        StyleRow(role: .feature(.motorway), ink: 19, minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16),
+        StyleRow(role: .feature(.border), ink: 20, color256: 179, color16: 3),
+        StyleRow(role: .feature(.coastline), ink: 21, color256: 45, color16: 6),
         StyleRow(role: .city, ink: 22, color256: 220, color16: 11),
         StyleRow(role: .circleOutline, ink: 23, color256: 196, color16: 9),
         StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7),
@@ -69,37 +112,15 @@ public enum StyleTable {
         StyleRow(role: .help, ink: 0, color256: 255, color16: 7, reverse: true),
     ]
 
-    /// The role that draws each feature class.
-    static func role(_ c: FeatureClass) -> StyleRole {
-        switch c {
-        case .coastline: return .coastline
-        case .lake: return .lake
-        case .border: return .border
-        case .motorway: return .motorway
-        case .trunk: return .trunk
-        case .primary: return .primary
-        case .secondary: return .secondary
-        case .tertiary: return .tertiary
-        case .minorRoad: return .minorRoad
-        case .serviceRoad: return .serviceRoad
-        case .path: return .path
-        case .rail: return .rail
-        case .tram: return .tram
-        case .river: return .river
-        case .stream: return .stream
-        case .water: return .water
-        case .park: return .park
-        case .wood: return .wood
-        case .building: return .building
-        }
-    }
+    /// The zoom from which features of `c` are drawn (and kept by an import).
+    public static func minZoom(_ c: FeatureClass) -> Double { row(.feature(c))?.minZoom ?? 0 }
 
     /// The row of a role.
-    static func row(_ role: StyleRole) -> StyleRow? { byRole[role.rawValue] }
+    static func row(_ role: StyleRole) -> StyleRow? { byRole[role.index] }
 
     /// The background that fills an area of `role` in `mode`, if it has one there.
     static func fill(_ role: StyleRole, mode: ColorMode) -> PaletteColor? {
-        guard let row = byRole[role.rawValue] else { return nil }
+        guard let row = byRole[role.index] else { return nil }
         switch mode {
         case .ansi256: return row.fill256.map(PaletteColor.init)
         case .ansi16: return row.fill16.map(PaletteColor.init)
@@ -114,7 +135,7 @@ public enum StyleTable {
     // Arrays, not dictionaries: these are read for every cell of every frame.
     private static let byRole: [StyleRow?] = {
         var table = [StyleRow?](repeating: nil, count: StyleRole.allCases.count)
-        for row in rows { table[row.role.rawValue] = row }
+        for row in rows { table[row.role.index] = row }
         return table
     }()
     private static let byInk: [StyleRole] = {
@@ -136,11 +157,11 @@ public enum StyleTable {
         case .ansi16: m = 2
         case .ansi256: m = 3
         }
-        return styles[m][role.rawValue]
+        return styles[m][role.index]
     }
 
     private static func makeStyle(_ role: StyleRole, mode: ColorMode) -> CellStyle {
-        guard let row = byRole[role.rawValue] else { return .plain }
+        guard let row = byRole[role.index] else { return .plain }
         switch mode {
         case .plain: return .plain
         case .monochrome: return CellStyle(reverse: row.reverse)
@@ -161,7 +182,7 @@ public enum StyleTable {
     }
 
     /// The canvas ink of a map layer (`role` must have one).
-    static func ink(_ role: StyleRole) -> UInt8 { byRole[role.rawValue]?.ink ?? 0 }
+    static func ink(_ role: StyleRole) -> UInt8 { byRole[role.index]?.ink ?? 0 }
 
     /// The layer that drew with `ink`.
     @inline(__always)

@@ -233,7 +233,8 @@ func fuzzPBF(_ file: String, mutations: Int, seed: UInt64) -> (tried: Int, error
         }
         let t0 = now()
         do {
-            let (contents, _) = try OSMImporter.contents(pbf: b, name: "mutated.osm.pbf", source: "mutated")
+            let (contents, _) = try OSMImporter.contents(
+                pbf: b, name: "mutated.osm.pbf", source: "mutated", classMinZoom: StyleTable.minZoom)
             _ = MapAssetWriter.encode(contents)
         } catch {
             errors += 1

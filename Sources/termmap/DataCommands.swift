@@ -76,7 +76,8 @@ enum DataCommands {
         } catch {
             throw DataFailure("\(path): cannot read the file (\((error as NSError).localizedDescription))")
         }
-        let (contents, report) = try OSMImporter.contents(pbf: bytes, name: path, source: file)
+        let (contents, report) = try OSMImporter.contents(
+            pbf: bytes, name: path, source: file, classMinZoom: StyleTable.minZoom)
         var withLabel = contents
         withLabel.metadata.insert(("label", "OSM " + chosen), at: 0)
         let encoded = MapAssetWriter.encode(withLabel)

@@ -34,7 +34,7 @@ struct FeatureSourcesTests {
                         name: "Testikatu")
                 ], levels: LevelSpec.fromZooms([11, 15]), unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM,
                 coverage: CoordinateBounds(north: 60.175, south: 60.165, west: 24.93, east: 24.95),
-                metadata: [("attribution", "© OpenStreetMap contributors")], classMinZoom: { $0.minZoom })),
+                metadata: [("attribution", "© OpenStreetMap contributors")], classMinZoom: zoomLadder)),
         name: "city.tmap")
 
     let sources = FeatureSources(base: Self.base, details: [Self.city])

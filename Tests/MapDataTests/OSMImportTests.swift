@@ -8,7 +8,7 @@ import Testing
 @Suite("OSM import")
 struct OSMImportTests {
     func town(_ file: String) throws -> (MapContents, OSMImportReport) {
-        try OSMImporter.contents(pbf: OSMFixtures.bytes(file), name: file, source: file)
+        try OSMImporter.contents(pbf: OSMFixtures.bytes(file), name: file, source: file, classMinZoom: zoomLadder)
     }
 
     @Test(arguments: ["town-dense-zlib.osm.pbf", "town-plain-raw.osm.pbf", "town-locations.osm.pbf"])
@@ -79,8 +79,10 @@ struct OSMImportTests {
 
     @Test func helsinkiImportsDeterministically() throws {
         let bytes = OSMFixtures.bytes("Helsinki.osm.pbf")
-        let (a, report) = try OSMImporter.contents(pbf: bytes, name: "h", source: "Helsinki.osm.pbf")
-        let (b, _) = try OSMImporter.contents(pbf: bytes, name: "h", source: "Helsinki.osm.pbf")
+        let (a, report) = try OSMImporter.contents(
+            pbf: bytes, name: "h", source: "Helsinki.osm.pbf", classMinZoom: zoomLadder)
+        let (b, _) = try OSMImporter.contents(
+            pbf: bytes, name: "h", source: "Helsinki.osm.pbf", classMinZoom: zoomLadder)
         let file = MapAssetWriter.encode(a)
         #expect(file == MapAssetWriter.encode(b))
         // The imported file is at most a quarter of the extract.
@@ -103,6 +105,8 @@ struct OSMImportTests {
     @Test func aDamagedExtractIsATypedError() {
         var bytes = OSMFixtures.bytes("town-dense-zlib.osm.pbf")
         bytes[bytes.count / 2] ^= 0x5a
-        #expect(throws: MapDataError.self) { try OSMImporter.contents(pbf: bytes, name: "x.osm.pbf", source: "x") }
+        #expect(throws: MapDataError.self) {
+            try OSMImporter.contents(pbf: bytes, name: "x.osm.pbf", source: "x", classMinZoom: zoomLadder)
+        }
     }
 }

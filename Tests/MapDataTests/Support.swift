@@ -52,3 +52,14 @@ func nearest(_ featureClass: FeatureClass, to p: Coordinate, in asset: MapAsset)
     }
     return best
 }
+
+/// The viewer's zoom ladder (its style table; MapData's tests cannot import the Viewer): the zoom from
+/// which an import keeps each class.
+let zoomLadder: @Sendable (FeatureClass) -> Double = { c in
+    switch c {
+    case .coastline, .lake, .border: return 0
+    case .motorway, .trunk, .primary, .secondary, .rail, .river, .water: return 11
+    case .tertiary, .minorRoad, .park, .wood, .stream, .tram: return 13
+    case .serviceRoad, .path, .building: return 15
+    }
+}

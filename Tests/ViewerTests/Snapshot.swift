@@ -78,11 +78,14 @@ func screen(_ state: ViewerState, mode: ColorMode = .plain) -> Frame {
 /// a shaded cell still shows its role (a coastline outside the circle stays `C`).
 func roleMap(_ frame: Frame) -> String {
     let letters: [StyleRole: Character] = [
-        .plain: "p", .coastline: "C", .lake: "L", .border: "B", .grid: "g", .gridLabel: "G", .city: "o",
+        .plain: "p", .feature(.coastline): "C", .feature(.lake): "L", .feature(.border): "B", .grid: "g",
+        .gridLabel: "G", .city: "o",
         .cityLabel: "n", .circleOutline: "R", .edge: "e", .status: "S", .message: "M", .error: "E", .prompt: "P",
-        .help: "H", .motorway: "1", .trunk: "2", .primary: "3", .secondary: "4", .tertiary: "5", .minorRoad: "r",
-        .serviceRoad: "v", .path: ":", .rail: "#", .tram: "t", .river: "W", .stream: "w", .water: "A", .park: "K",
-        .wood: "D", .building: "b", .streetLabel: "N", .placeLabel: "Q", .credit: "c",
+        .help: "H", .feature(.motorway): "1", .feature(.trunk): "2", .feature(.primary): "3", .feature(.secondary): "4",
+        .feature(.tertiary): "5", .feature(.minorRoad): "r",
+        .feature(.serviceRoad): "v", .feature(.path): ":", .feature(.rail): "#", .feature(.tram): "t",
+        .feature(.river): "W", .feature(.stream): "w", .feature(.water): "A", .feature(.park): "K",
+        .feature(.wood): "D", .feature(.building): "b", .streetLabel: "N", .placeLabel: "Q", .credit: "c",
     ]
     var byStyle: [CellStyle: Character] = [.plain: "."]
     for role in StyleRole.allCases where byStyle[StyleTable.style(role, mode: .ansi256)] == nil {

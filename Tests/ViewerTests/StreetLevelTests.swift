@@ -70,8 +70,10 @@ struct StreetLevelTests {
         let v = HelsinkiViews.all[index]
         let f = frame(try state(zoom: v.zoom, lat: v.lat, lon: v.lon, cols: v.cols, rows: v.rows + 2), mode: .ansi256)
         let osmRoles: [StyleRole] = [
-            .motorway, .trunk, .primary, .secondary, .tertiary, .minorRoad, .serviceRoad, .path, .rail, .tram, .river,
-            .stream, .water, .park, .wood, .building,
+            .feature(.motorway), .feature(.trunk), .feature(.primary), .feature(.secondary), .feature(.tertiary),
+            .feature(.minorRoad), .feature(.serviceRoad), .feature(.path), .feature(.rail), .feature(.tram),
+            .feature(.river),
+            .feature(.stream), .feature(.water), .feature(.park), .feature(.wood), .feature(.building),
         ]
         var osmStyles = Set<CellStyle>()
         for role in osmRoles { osmStyles.insert(StyleTable.style(role, mode: .ansi256)) }

@@ -22,17 +22,18 @@ public enum OSMImporter {
     /// The attribution OpenStreetMap data carries (ODbL).
     public static let attribution = "© OpenStreetMap contributors"
 
-    /// The contents of the PBF `bytes` (`name` for messages; `source` is recorded in the file).
-    public static func contents(pbf bytes: [UInt8], name: String, source: String) throws(MapDataError) -> (
-        MapContents, OSMImportReport
-    ) {
-        try contents(pbf: Data(bytes), name: name, source: source)
+    /// The contents of the PBF `bytes` (`name` for messages; `source` is recorded in the file); each
+    /// class is kept from the zoom `classMinZoom` gives (the viewer's zoom ladder).
+    public static func contents(
+        pbf bytes: [UInt8], name: String, source: String, classMinZoom: @escaping @Sendable (FeatureClass) -> Double
+    ) throws(MapDataError) -> (MapContents, OSMImportReport) {
+        try contents(pbf: Data(bytes), name: name, source: source, classMinZoom: classMinZoom)
     }
 
     /// The contents of a PBF file's data (memory-mapped by the caller for big extracts).
-    public static func contents(pbf data: Data, name: String, source: String) throws(MapDataError) -> (
-        MapContents, OSMImportReport
-    ) {
+    public static func contents(
+        pbf data: Data, name: String, source: String, classMinZoom: @escaping @Sendable (FeatureClass) -> Double
+    ) throws(MapDataError) -> (MapContents, OSMImportReport) {
         var collector = Collector()
         try PBFReader.read(data, name: name, into: &collector)
         var report = OSMImportReport()
@@ -94,7 +95,7 @@ public enum OSMImporter {
         let contents = MapContents(
             features: features, places: collector.places, levels: LevelSpec.fromZooms(zoomLevels),
             unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM, coverage: coverage, metadata: metadata,
-            classMinZoom: { $0.minZoom })
+            classMinZoom: classMinZoom)
         return (contents, report)
     }
 
