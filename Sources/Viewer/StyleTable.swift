@@ -105,7 +105,7 @@ public enum StyleTable {
         StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15),
         StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 13),
         StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true),
-        StyleRow(role: .credit, ink: 0, color256: 244, color16: 8, reverse: true),
+        StyleRow(role: .credit, ink: 0, color256: 247, color16: 8, reverse: true),
         StyleRow(role: .message, ink: 0, color256: 252, color16: 7),
         StyleRow(role: .error, ink: 0, color256: 203, color16: 9),
         StyleRow(role: .prompt, ink: 0, color256: 222, color16: 11),
