@@ -251,18 +251,7 @@ public enum MapAssetWriter {
         var groupPoints = 0
         func flush() {
             guard let first = group.first else { return }
-            var minX = Int32.max
-            var minY = Int32.max
-            var maxX = Int32.min
-            var maxY = Int32.min
-            for piece in group {
-                for part in piece.parts {
-                    minX = min(minX, part.xs.min() ?? minX)
-                    maxX = max(maxX, part.xs.max() ?? maxX)
-                    minY = min(minY, part.ys.min() ?? minY)
-                    maxY = max(maxY, part.ys.max() ?? maxY)
-                }
-            }
+            let (minX, minY, maxX, maxY) = box(group.lazy.flatMap(\.parts))
             var w = ByteWriter()
             for piece in group {
                 w.varint(UInt64(piece.name + 1))
@@ -300,20 +289,25 @@ public enum MapAssetWriter {
         return chunks
     }
 
-    /// The box of every point, or the world when there is none.
-    static func dataBox(_ features: [Quantized], units: Double) -> CoordinateBounds {
+    /// The box of the points of `parts` in stored units (min x > max x when there are none).
+    static func box<S: Sequence>(_ parts: S) -> (Int32, Int32, Int32, Int32)
+    where S.Element == (xs: [Int32], ys: [Int32]) {
         var minX = Int32.max
         var minY = Int32.max
         var maxX = Int32.min
         var maxY = Int32.min
-        for f in features {
-            for part in f.parts {
-                minX = min(minX, part.xs.min() ?? minX)
-                maxX = max(maxX, part.xs.max() ?? maxX)
-                minY = min(minY, part.ys.min() ?? minY)
-                maxY = max(maxY, part.ys.max() ?? maxY)
-            }
+        for part in parts {
+            minX = min(minX, part.xs.min() ?? minX)
+            maxX = max(maxX, part.xs.max() ?? maxX)
+            minY = min(minY, part.ys.min() ?? minY)
+            maxY = max(maxY, part.ys.max() ?? maxY)
         }
+        return (minX, minY, maxX, maxY)
+    }
+
+    /// The box of every point, or the world when there is none.
+    static func dataBox(_ features: [Quantized], units: Double) -> CoordinateBounds {
+        let (minX, minY, maxX, maxY) = box(features.lazy.flatMap(\.parts))
         guard minX <= maxX else { return CoordinateBounds(north: 90, south: -90, west: -180, east: 180) }
         return CoordinateBounds(
             north: Double(maxY) / units, south: Double(minY) / units, west: Double(minX) / units,

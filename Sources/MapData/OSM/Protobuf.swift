@@ -2,32 +2,15 @@
 /// each field is a varint key (field number << 3 | wire type) and a value: varint (0), 64-bit (1),
 /// length-delimited (2) or 32-bit (5). Every read is bounds-checked; a malformed message gives nil.
 struct ProtobufReader {
-    let bytes: UnsafeRawBufferPointer
-    private(set) var offset: Int
-    let end: Int
+    /// The bytes, read with the map data format's own varint reader (the same LEB128).
+    private var r: ByteReader
 
-    init(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-        offset = 0
-        end = bytes.count
-    }
+    init(_ bytes: UnsafeRawBufferPointer) { r = ByteReader(bytes) }
 
-    var atEnd: Bool { offset >= end }
+    var atEnd: Bool { r.remaining <= 0 }
 
     /// A varint of at most 10 bytes.
-    mutating func varint() -> UInt64? {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while shift < 64 {
-            guard offset < end else { return nil }
-            let byte = bytes[offset]
-            offset += 1
-            result |= UInt64(byte & 0x7f) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-        }
-        return nil
-    }
+    mutating func varint() -> UInt64? { r.varint() }
 
     /// The next field's number and wire type, or nil at the end or on a malformed key.
     mutating func field() -> (number: Int, wireType: Int)? {
@@ -37,10 +20,8 @@ struct ProtobufReader {
 
     /// The bytes of a length-delimited value.
     mutating func lengthDelimited() -> UnsafeRawBufferPointer? {
-        guard let n = varint(), n <= UInt64(end - offset) else { return nil }
-        let start = offset
-        offset += Int(n)
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
+        guard let n = varint(), n <= UInt64(r.remaining) else { return nil }
+        return r.bytes(Int(n))
     }
 
     /// Skips a value of `wireType`; false when it cannot (a group, an unknown type, past the end).
@@ -54,11 +35,7 @@ struct ProtobufReader {
         }
     }
 
-    private mutating func advance(_ n: Int) -> Bool {
-        guard end - offset >= n else { return false }
-        offset += n
-        return true
-    }
+    private mutating func advance(_ n: Int) -> Bool { r.bytes(n) != nil }
 
     /// Zigzag decoding (sint32/sint64).
     static func zigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1))) }
