@@ -24,6 +24,15 @@ struct ProtobufReader {
         return r.bytes(Int(n))
     }
 
+    /// A little-endian fixed 32-bit value (wire type 5).
+    mutating func fixed32() -> UInt32? { r.u32() }
+
+    /// A little-endian fixed 64-bit value (wire type 1).
+    mutating func fixed64() -> UInt64? {
+        guard let lo = r.u32(), let hi = r.u32() else { return nil }
+        return UInt64(lo) | UInt64(hi) << 32
+    }
+
     /// Skips a value of `wireType`; false when it cannot (a group, an unknown type, past the end).
     mutating func skip(_ wireType: Int) -> Bool {
         switch wireType {

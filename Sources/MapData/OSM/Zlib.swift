@@ -1,7 +1,40 @@
 import CZlib
 
-/// zlib's inflate for the compressed blobs of OSM PBF files.
+/// zlib's inflate: the compressed blobs of OSM PBF files, gzip-compressed tiles and directories.
 enum Zlib {
+    /// The bytes of a gzip (RFC 1952) or zlib (RFC 1950) stream, whichever it is, or nil when it is
+    /// neither, is damaged, or would inflate past `limit` bytes.
+    static func inflate(gzipOrZlib input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
+        guard let base = input.baseAddress, input.count > 0 else { return nil }
+        var stream = z_stream()
+        // 15 window bits + 32: detect the gzip or zlib header.
+        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return nil
+        }
+        defer { inflateEnd(&stream) }
+        stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(input.count)
+        var out = [UInt8](repeating: 0, count: min(limit, max(4096, input.count * 4)))
+        var produced = 0
+        while true {
+            if produced == out.count {
+                guard out.count < limit else { return nil }
+                out += [UInt8](repeating: 0, count: min(limit, out.count * 2) - out.count)
+            }
+            let status = out.withUnsafeMutableBytes { o -> Int32 in
+                stream.next_out = o.baseAddress?.assumingMemoryBound(to: Bytef.self).advanced(by: produced)
+                stream.avail_out = uInt(o.count - produced)
+                let s = CZlib.inflate(&stream, Z_NO_FLUSH)
+                produced = o.count - Int(stream.avail_out)
+                return s
+            }
+            if status == Z_STREAM_END { break }
+            guard status == Z_OK else { return nil }
+        }
+        out.removeSubrange(produced...)
+        return out
+    }
+
     /// The bytes of a zlib stream (RFC 1950) that inflate to exactly `size` bytes, or nil.
     static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
         guard size >= 0, size <= 64 << 20, let base = input.baseAddress else { return nil }
