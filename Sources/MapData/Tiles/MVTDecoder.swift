@@ -202,7 +202,8 @@ public enum MVTDecoder {
                     current.append((Int32(x), Int32(y)))
                 }
             case 7:
-                guard count == 1, let first = current.first else { return nil }
+                // Only polygon rings close (spec 4.3.4.4).
+                guard count == 1, type == .polygon, let first = current.first else { return nil }
                 current.append(first)
             default:
                 return nil

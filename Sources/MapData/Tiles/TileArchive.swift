@@ -1,0 +1,90 @@
+import Foundation
+import GeoCore
+
+/// What a tileset says about itself (PMTiles header and metadata, MBTiles `metadata` table).
+public struct TilesetInfo: Sendable {
+    /// `PMTiles v3`, `MBTiles`, `tile server`.
+    public var format: String
+    /// The tileset's name, else the file's.
+    public var name: String
+    /// Zooms the tiles exist at.
+    public var minZoom: Int
+    public var maxZoom: Int
+    /// The area the tiles cover (the whole world when the tileset does not say).
+    public var bounds: CoordinateBounds
+    /// Tiles addressed, when the format says.
+    public var tileCount: Int?
+    /// The credit its data asks for (`attribution`), HTML tags removed.
+    public var attribution: String?
+    /// Its layer names (`vector_layers`), when the metadata lists them.
+    public var layers: [String]
+    /// Tile compression (`gzip`, `none`).
+    public var compression: String
+}
+
+/// Why one tile could not be had; the rest of the map is drawn without it.
+public struct TileFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// A tileset read tile by tile: PMTiles, MBTiles or a tile server.
+public protocol TileArchive: AnyObject, Sendable {
+    /// Its header and metadata.
+    var info: TilesetInfo { get }
+    /// The inflated bytes of each tile asked for (nil: the tileset has no such tile). Several tiles at
+    /// once, so that a remote archive can coalesce their requests.
+    func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>]
+}
+
+/// Limits that keep a hostile tile from costing more than a tile should.
+public enum TileLimits {
+    /// Most bytes of a tile as stored.
+    public static let compressedBytes = 4 << 20
+    /// Most bytes of a tile inflated.
+    public static let inflatedBytes = 32 << 20
+
+    /// A tile's bytes as stored → inflated (gzip or zlib by their magic, else as they are), within limits.
+    static func inflate(_ raw: [UInt8]) -> Result<[UInt8]?, TileFailure> {
+        guard raw.count <= compressedBytes else {
+            return .failure(TileFailure("tile of \(raw.count) bytes (more than \(compressedBytes >> 20) MB)"))
+        }
+        // gzip (1f 8b) or zlib (78 xx with a valid check) streams; MVT itself starts with field 3 (0x1a).
+        let gzip = raw.count >= 2 && raw[0] == 0x1f && raw[1] == 0x8b
+        let zlib = raw.count >= 2 && raw[0] & 0x0f == 8 && (UInt16(raw[0]) << 8 | UInt16(raw[1])) % 31 == 0
+        guard gzip || zlib else { return .success(raw) }
+        guard let out = raw.withUnsafeBytes({ Zlib.inflate(gzipOrZlib: $0, limit: inflatedBytes) }) else {
+            return .failure(TileFailure("tile does not inflate (damaged, or more than \(inflatedBytes >> 20) MB)"))
+        }
+        return .success(out)
+    }
+}
+
+extension TilesetInfo {
+    /// Text of an `attribution` value without its HTML (`<a href=…>© OpenMapTiles</a>` → `© OpenMapTiles`).
+    static func plainAttribution(_ html: String?) -> String? {
+        guard let html else { return nil }
+        var out = ""
+        var inTag = false
+        for ch in html {
+            if ch == "<" { inTag = true } else if ch == ">" { inTag = false } else if !inTag { out.append(ch) }
+        }
+        let text = out.replacingOccurrences(of: "&copy;", with: "©").replacingOccurrences(of: "&amp;", with: "&")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return text.isEmpty ? nil : text
+    }
+
+    /// `vector_layers` ids of a TileJSON-style metadata object.
+    static func layerNames(_ json: [String: Any]) -> [String] {
+        (json["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    /// A `west,south,east,north` bounds value.
+    static func parseBounds(_ text: String?) -> CoordinateBounds? {
+        guard let parts = text?.split(separator: ",").compactMap({ Double($0.trimmingCharacters(in: .whitespaces)) }),
+            parts.count == 4, parts[0] < parts[2], parts[1] < parts[3]
+        else { return nil }
+        return CoordinateBounds(north: parts[3], south: parts[1], west: parts[0], east: parts[2])
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import MapData
+
+/// The MVT decoder against PyPI's `mapbox-vector-tile` on every tile of the fixtures: per layer its
+/// extent and feature count, and the first features' type, geometry and properties.
+@Suite struct MVTDecoderTests {
+    /// A reference geometry (GeoJSON-shaped, y down) as a flat list of parts.
+    static func parts(_ type: String, _ coordinates: Any) -> [[[Int]]] {
+        func point(_ p: Any) -> [Int] { (p as? [Any] ?? []).map { ($0 as? NSNumber)?.intValue ?? Int.min } }
+        func line(_ l: Any) -> [[Int]] { (l as? [Any] ?? []).map(point) }
+        switch type {
+        case "Point": return [[point(coordinates)]]
+        case "MultiPoint": return (coordinates as? [Any] ?? []).map { [point($0)] }
+        case "LineString": return [line(coordinates)]
+        case "MultiLineString", "Polygon": return (coordinates as? [Any] ?? []).map(line)
+        case "MultiPolygon": return (coordinates as? [Any] ?? []).flatMap { ($0 as? [Any] ?? []).map(line) }
+        default: return []
+        }
+    }
+
+    static func same(_ value: MVTValue?, _ reference: Any) -> Bool {
+        let number = (reference as? Double) ?? (reference as? Int).map(Double.init) ?? (reference as? NSNumber)?.doubleValue
+        switch value {
+        case .string(let s)?: return s == reference as? String
+        case .bool(let b)?: return b == reference as? Bool
+        // Foundation's JSON parser may round the last digit of a long decimal: within 1e-12 relative.
+        case .double(let d)?: return number.map { abs(d - $0) <= 1e-12 * abs($0) } ?? false
+        case .int(let i)?: return Double(i) == number
+        case nil: return false
+        }
+    }
+
+    @Test(arguments: ["helsinki-omt.pmtiles", "helsinki-protomaps.pmtiles"])
+    func everyTileMatchesTheReferenceDecoder(_ file: String) throws {
+        let archive = try TileFixtures.archive(file)
+        var features = 0
+        for entry in TileFixtures.tiles(file) {
+            let id = TileFixtures.tileID(entry)
+            let bytes = try #require(try archive.tiles([id])[id]?.get())
+            let layers = try #require(MVTDecoder.decode(bytes), "\(id)")
+            let reference = try #require(entry["mvt"] as? [String: [String: Any]])
+            #expect(Set(layers.map(\.name)) == Set(reference.keys), "\(id)")
+            for layer in layers {
+                let r = try #require(reference[layer.name])
+                #expect(layer.extent == r["extent"] as? Int)
+                #expect(layer.features.count == r["features"] as? Int, "\(id) \(layer.name)")
+                features += layer.features.count
+                for (ours, theirs) in zip(layer.features, r["sample"] as? [[String: Any]] ?? []) {
+                    let type = theirs["type"] as? String ?? ""
+                    let expected = Self.parts(type, theirs["coordinates"] ?? [])
+                    #expect(ours.parts.map { $0.map { [Int($0.x), Int($0.y)] } } == expected, "\(id) \(layer.name)")
+                    let kind: [String: MVTGeometryType] = [
+                        "Point": .point, "MultiPoint": .point, "LineString": .lineString,
+                        "MultiLineString": .lineString, "Polygon": .polygon, "MultiPolygon": .polygon,
+                    ]
+                    #expect(ours.type == kind[type])
+                    let props = theirs["properties"] as? [String: Any] ?? [:]
+                    #expect(Set(ours.properties.keys) == Set(props.keys))
+                    for (k, v) in props { #expect(Self.same(ours.properties[k], v), "\(k)") }
+                }
+            }
+        }
+        #expect(features > 1000)
+    }
+
+    /// A hand-made tile (the spec's example 4.3.5: a polygon from MoveTo(3,6) LineTo(8,12) LineTo(20,34)
+    /// ClosePath) in a layer with one string property.
+    @Test func specPolygonExample() throws {
+        var tile = ProtoBuilder()
+        var layer = ProtoBuilder()
+        layer.string(1, "water")
+        var feature = ProtoBuilder()
+        feature.packed(2, [0, 0])
+        feature.varint(3, 3)
+        feature.packed(4, [9, 6, 12, 18, 10, 12, 24, 44, 15])
+        layer.message(2, feature)
+        layer.string(3, "class")
+        var value = ProtoBuilder()
+        value.string(1, "lake")
+        layer.message(4, value)
+        layer.varint(5, 4096)
+        layer.varint(15, 2)
+        tile.message(3, layer)
+        let layers = try #require(MVTDecoder.decode(tile.bytes))
+        let f = try #require(layers.first?.features.first)
+        #expect(f.type == .polygon)
+        #expect(f.parts.map { $0.map { [$0.x, $0.y] } } == [[[3, 6], [8, 12], [20, 34], [3, 6]]])
+        #expect(f.properties["class"] == .string("lake"))
+    }
+
+    @Test func malformedTilesAreNilNotATrap() {
+        // A LineTo before any MoveTo; a count past the end; a tag index past the values; a bad wire type.
+        var bad: [[UInt8]] = []
+        for geometry: [UInt64] in [[10, 2, 2], [9 + (100 << 3) - 8, 1, 1], [9, 1, 1, 15, 15]] {
+            var f = ProtoBuilder()
+            f.varint(3, 2)
+            f.packed(4, geometry)
+            var l = ProtoBuilder()
+            l.string(1, "x")
+            l.message(2, f)
+            var t = ProtoBuilder()
+            t.message(3, l)
+            bad.append(t.bytes)
+        }
+        var f = ProtoBuilder()
+        f.packed(2, [0, 5])
+        var l = ProtoBuilder()
+        l.message(2, f)
+        var t = ProtoBuilder()
+        t.message(3, l)
+        bad.append(t.bytes)
+        bad.append([0x1f])
+        for b in bad { #expect(MVTDecoder.decode(b) == nil) }
+    }
+}
+
+/// A protobuf message written by hand, for test tiles.
+struct ProtoBuilder {
+    var bytes: [UInt8] = []
+    mutating func key(_ field: Int, _ wire: Int) { raw(UInt64(field << 3 | wire)) }
+    mutating func raw(_ v: UInt64) {
+        var v = v
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7f) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+    mutating func varint(_ field: Int, _ v: UInt64) {
+        key(field, 0)
+        raw(v)
+    }
+    mutating func string(_ field: Int, _ s: String) { data(field, Array(s.utf8)) }
+    mutating func data(_ field: Int, _ d: [UInt8]) {
+        key(field, 2)
+        raw(UInt64(d.count))
+        bytes += d
+    }
+    mutating func message(_ field: Int, _ m: ProtoBuilder) { data(field, m.bytes) }
+    mutating func packed(_ field: Int, _ values: [UInt64]) {
+        var p = ProtoBuilder()
+        for v in values { p.raw(v) }
+        data(field, p.bytes)
+    }
+}
