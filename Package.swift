@@ -14,10 +14,12 @@ let package = Package(
         .systemLibrary(
             name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         // Pure libraries.
         .target(name: "GeoCore", dependencies: ["CProj"]),
-        .target(name: "MapData", dependencies: ["CZlib", "GeoCore"]),
+        .target(name: "MapData", dependencies: ["CSQLite", "CZlib", "GeoCore"]),
         .target(name: "Raster"),
         .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
 

@@ -1,0 +1,148 @@
+import CSQLite
+import Foundation
+import GeoCore
+
+/// An MBTiles 1.3 file (github.com/mapbox/mbtiles-spec): a SQLite database with a `metadata` table of
+/// name/value rows and a `tiles` table of zoom_level, tile_column, tile_row (TMS: counted from the
+/// south, so row = 2^z − 1 − y) and tile_data (MVT, usually gzip-compressed).
+public final class MBTilesArchive: TileArchive, @unchecked Sendable {
+    // @unchecked: the connection and statement are used only under `lock` (SQLite's own serialization
+    // is not assumed).
+    public let info: TilesetInfo
+    /// The `metadata` table.
+    public let metadata: [String: String]
+    private let db: OpaquePointer
+    private let tileQuery: OpaquePointer
+    private let lock = NSLock()
+    private let path: String
+
+    /// Opens `path` read-only and reads its metadata; throws when it is not an MBTiles file.
+    public init(path: String) throws(MapDataError) {
+        self.path = path
+        func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: path, kind) }
+        // SQLite opens any file and fails at the first query: look at the magic first for a clear message.
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw fail(.unreadable("no such file")) }
+        let magic = (try? handle.read(upToCount: 16)) ?? nil
+        try? handle.close()
+        guard magic.map([UInt8].init) == Array("SQLite format 3\0".utf8) else {
+            throw fail(.badInput("not an MBTiles file (not a SQLite database)"))
+        }
+        var opened: OpaquePointer?
+        guard sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+            let opened
+        else {
+            let why = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(opened)
+            throw fail(.unreadable(why))
+        }
+        db = opened
+        var meta: [String: String] = [:]
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "SELECT name, value FROM metadata", -1, &statement, nil) == SQLITE_OK,
+            let statement
+        else {
+            let why = String(cString: sqlite3_errmsg(db))
+            sqlite3_close(db)
+            throw fail(.badInput("not an MBTiles file (\(why))"))
+        }
+        while sqlite3_step(statement) == SQLITE_ROW {
+            if let k = sqlite3_column_text(statement, 0), let v = sqlite3_column_text(statement, 1) {
+                meta[String(cString: k)] = String(cString: v)
+            }
+        }
+        sqlite3_finalize(statement)
+        var query: OpaquePointer?
+        let sql = "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?"
+        guard sqlite3_prepare_v2(db, sql, -1, &query, nil) == SQLITE_OK, let query else {
+            let why = String(cString: sqlite3_errmsg(db))
+            sqlite3_close(db)
+            throw fail(.badInput("not an MBTiles file (\(why))"))
+        }
+        tileQuery = query
+        metadata = meta
+        if let format = meta["format"], format != "pbf" {
+            sqlite3_finalize(query)
+            sqlite3_close(db)
+            throw fail(.badInput("\(format) raster tiles are not supported (vector tiles only)"))
+        }
+        var minZoom = meta["minzoom"].flatMap { Int($0) }
+        var maxZoom = meta["maxzoom"].flatMap { Int($0) }
+        if minZoom == nil || maxZoom == nil {
+            let range = Self.zoomRange(db)
+            minZoom = minZoom ?? range.min
+            maxZoom = maxZoom ?? range.max
+        }
+        var layers: [String] = []
+        if let json = meta["json"].flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: Any] {
+            layers = TilesetInfo.layerNames(json)
+        }
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        info = TilesetInfo(
+            format: "MBTiles", name: meta["name"] ?? file, minZoom: max(0, min(minZoom ?? 0, TileID.maxZoom)),
+            maxZoom: max(0, min(maxZoom ?? 14, TileID.maxZoom)),
+            bounds: TilesetInfo.parseBounds(meta["bounds"]) ?? CoordinateBounds(north: 90, south: -90, west: -180, east: 180),
+            tileCount: nil, attribution: TilesetInfo.plainAttribution(meta["attribution"]), layers: layers,
+            compression: "gzip or none, per tile")
+    }
+
+    deinit {
+        sqlite3_finalize(tileQuery)
+        sqlite3_close(db)
+    }
+
+    /// The lowest and highest zoom of the tiles table (its primary index answers both at once).
+    private static func zoomRange(_ db: OpaquePointer) -> (min: Int?, max: Int?) {
+        var s: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "SELECT MIN(zoom_level), MAX(zoom_level) FROM tiles", -1, &s, nil) == SQLITE_OK,
+            let s
+        else { return (nil, nil) }
+        defer { sqlite3_finalize(s) }
+        guard sqlite3_step(s) == SQLITE_ROW, sqlite3_column_type(s, 0) != SQLITE_NULL else { return (nil, nil) }
+        return (Int(sqlite3_column_int(s, 0)), Int(sqlite3_column_int(s, 1)))
+    }
+
+    /// How many tiles the file holds (a scan of the index: for `termmap data info`, not at start).
+    public func countTiles() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        var s: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM tiles", -1, &s, nil) == SQLITE_OK, let s else { return nil }
+        defer { sqlite3_finalize(s) }
+        return sqlite3_step(s) == SQLITE_ROW ? Int(sqlite3_column_int64(s, 0)) : nil
+    }
+
+    public func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+        lock.lock()
+        defer { lock.unlock() }
+        var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
+        for tile in ids {
+            guard tile.isValid else {
+                out[tile] = .success(nil)
+                continue
+            }
+            sqlite3_reset(tileQuery)
+            sqlite3_bind_int(tileQuery, 1, Int32(tile.z))
+            sqlite3_bind_int(tileQuery, 2, Int32(tile.x))
+            sqlite3_bind_int(tileQuery, 3, Int32((1 << tile.z) - 1 - tile.y))
+            switch sqlite3_step(tileQuery) {
+            case SQLITE_ROW:
+                let count = Int(sqlite3_column_bytes(tileQuery, 0))
+                guard count <= TileLimits.compressedBytes else {
+                    out[tile] = .failure(TileFailure("tile \(tile) of \(count) bytes (more than 4 MB)"))
+                    continue
+                }
+                guard count > 0, let blob = sqlite3_column_blob(tileQuery, 0) else {
+                    out[tile] = .success([])
+                    continue
+                }
+                out[tile] = TileLimits.inflate([UInt8](UnsafeRawBufferPointer(start: blob, count: count)))
+            case SQLITE_DONE:
+                out[tile] = .success(nil)
+            default:
+                out[tile] = .failure(TileFailure("\(path): \(String(cString: sqlite3_errmsg(db)))"))
+            }
+        }
+        sqlite3_reset(tileQuery)
+        return out
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import MapData
+
+/// The MBTiles reader against Python's sqlite3 on the same file, and against the PMTiles copy.
+@Suite struct MBTilesTests {
+    static let file = "helsinki-omt.mbtiles"
+
+    @Test func metadataAndEveryTileMatchTheReference() throws {
+        let a = try MBTilesArchive(path: TileFixtures.path(Self.file))
+        let reference = TileFixtures.reference(Self.file)
+        let metadata = try #require(reference["metadata"] as? [String: String])
+        #expect(a.metadata == metadata)
+        #expect(a.info.minZoom == 0)
+        #expect(a.info.maxZoom == 14)
+        #expect(a.info.attribution == "© OpenStreetMap contributors")
+        #expect(a.info.layers.contains("transportation"))
+        let b = a.info.bounds
+        #expect([b.west, b.south, b.east, b.north] == [24.9352, 60.1642, 24.9534, 60.1791])
+        let tiles = TileFixtures.tiles(Self.file)
+        #expect(a.countTiles() == tiles.count)
+        let got = a.tiles(tiles.map(TileFixtures.tileID))
+        for entry in tiles {
+            let id = TileFixtures.tileID(entry)
+            let bytes = try #require(try got[id]?.get(), "\(id)")
+            #expect(CRC32.checksum(bytes) == entry["crc"] as? UInt32, "\(id)")
+        }
+        // TMS rows: the tile one row south of a stored one, in XYZ, is not there.
+        let first = TileFixtures.tileID(tiles[tiles.count - 1])
+        #expect(try a.tiles([TileID(z: first.z, x: first.x, y: first.y + 5)]).first?.value.get() == .some(nil))
+    }
+
+    /// The same tileset as `.mbtiles` and as `.pmtiles` (pmtiles-convert made one from the other): the
+    /// same tiles with the same contents.
+    @Test func sameTilesAsThePMTilesCopy() throws {
+        let m = try MBTilesArchive(path: TileFixtures.path(Self.file))
+        let p = try TileFixtures.archive("helsinki-omt.pmtiles")
+        let ids = TileFixtures.tiles(Self.file).map(TileFixtures.tileID)
+        let fromM = m.tiles(ids)
+        let fromP = p.tiles(ids)
+        for id in ids { #expect(try fromM[id]?.get() == fromP[id]?.get(), "\(id)") }
+    }
+
+    @Test func openingErrorsNameTheFileInOneLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mbtiles-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("text.mbtiles").path
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        func error(_ path: String) -> String {
+            do {
+                _ = try MBTilesArchive(path: path)
+                return "opened"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error(text) == "\(text): not an MBTiles file (not a SQLite database)")
+        #expect(error(dir.path + "/none.mbtiles") == "\(dir.path)/none.mbtiles: cannot read (no such file)")
+        // A SQLite file without the MBTiles tables: the first 4 KiB page of the fixture only.
+        let cut = dir.appendingPathComponent("cut.mbtiles").path
+        var bytes = TileFixtures.bytes(Self.file)
+        bytes.removeSubrange(4096...)
+        try Data(bytes).write(to: URL(fileURLWithPath: cut))
+        #expect(error(cut).hasPrefix("\(cut): not an MBTiles file ("))
+    }
+}
