@@ -19,7 +19,9 @@ let package = Package(
 
         // Pure libraries.
         .target(name: "GeoCore", dependencies: ["CProj"]),
-        .target(name: "MapData", dependencies: ["CSQLite", "CZlib", "GeoCore"]),
+        // libcurl through dlopen, only when a URL is given (no link-time network library).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "MapData", dependencies: ["CCurl", "CSQLite", "CZlib", "GeoCore"]),
         .target(name: "Raster"),
         .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
 

@@ -49,19 +49,22 @@ public struct DataLocator: Equatable, Sendable {
         return candidates.first { fm.fileExists(atPath: $0 + "/" + worldFileName) }
     }
 
-    /// Every map data file (`*.tmap`) in the search path, folder by folder, each folder's sorted by name.
-    public func allFiles() -> [(folder: String, file: String)] {
-        directories.flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".tmap") }
-                .sorted().map { (folder, $0) }
+    /// Every map data file (`*.tmap`, and with `tilesets` `*.pmtiles` and `*.mbtiles`) in the search
+    /// path, folder by folder, each folder's sorted by name.
+    public func allFiles(tilesets: Bool = false) -> [(folder: String, file: String)] {
+        let suffixes = [".tmap"] + (tilesets ? TileArchives.fileExtensions : [])
+        return directories.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { name in
+                suffixes.contains { name.hasSuffix($0) }
+            }.sorted().map { (folder, $0) }
         }
     }
 
-    /// The street-level files (all `*.tmap` but the world and the shorelines) as full paths, the first of
-    /// each name in search order: the user's imports before the bundled cities.
-    public func detailFiles() -> [String] {
+    /// The street-level files (all `*.tmap` but the world and the shorelines, and with `tilesets` the
+    /// tilesets) as full paths, the first of each name in search order: the user's before the bundled.
+    public func detailFiles(tilesets: Bool = false) -> [String] {
         var seen = Set<String>()
-        return allFiles().filter { entry in
+        return allFiles(tilesets: tilesets).filter { entry in
             ![Self.worldFileName, Self.highResolutionFileName].contains(entry.file) && seen.insert(entry.file).inserted
         }.map { $0.folder + "/" + $0.file }
     }

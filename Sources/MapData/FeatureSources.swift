@@ -24,6 +24,12 @@ public protocol FeatureSource: AnyObject, Sendable {
     func namedFeatures() throws(MapDataError) -> [NamedPlace]
     /// The name of a feature of one of its chunks.
     func featureName(_ index: Int32) -> String?
+    /// How its tiles of the last view stand (map data files have nothing to load).
+    var loadStatus: TileLoadStatus { get }
+}
+
+extension FeatureSource {
+    public var loadStatus: TileLoadStatus { TileLoadStatus() }
 }
 
 extension MapAsset: FeatureSource {

@@ -59,11 +59,14 @@ public struct DecodedChunk: Sendable {
     /// Number of features.
     public var featureCount: Int { featureStarts.count - 1 }
     /// Number of points.
-    public var pointCount: Int { lon.count }
+    public var pointCount: Int { x.count }
 
-    /// Part i in degrees (exact to the stored resolution).
+    /// Part i in degrees (exact to the stored resolution; from Mercator for a tile, which stores none).
     public func coordinates(ofLine i: Int) -> [Coordinate] {
-        (starts[i]..<starts[i + 1]).map {
+        if lon.isEmpty {
+            return (starts[i]..<starts[i + 1]).map { WebMercator.unproject(MercatorPoint(x: x[$0], y: y[$0])) }
+        }
+        return (starts[i]..<starts[i + 1]).map {
             Coordinate(
                 latitude: Double(lat[$0]) * (1 / unitsPerDegree), longitude: Double(lon[$0]) * (1 / unitsPerDegree))
         }
@@ -76,6 +79,29 @@ public struct ChunkHit: Sendable {
     public let chunk: DecodedChunk
     /// World copies to shift by (add `shift` to Mercator x, `360·shift` to longitude).
     public let shift: Int
+    /// For a vector tile's chunk, the tile's square in the unit square: its features reach past it
+    /// into a buffer its neighbours draw, and its areas are cut along the buffer's edge, so it is drawn
+    /// inside the square only. Nil for map data files.
+    public var tile: (minX: Double, minY: Double, size: Double)?
+    /// True when the chunk only names lines drawn from another chunk (OpenMapTiles'
+    /// `transportation_name` repeats `transportation` with names): its lines give labels, not ink.
+    public var namesOnly = false
+
+    /// A chunk of a map data file.
+    public init(chunk: DecodedChunk, shift: Int) {
+        self.chunk = chunk
+        self.shift = shift
+    }
+
+    /// A chunk of a vector tile.
+    public init(
+        chunk: DecodedChunk, shift: Int, tile: (minX: Double, minY: Double, size: Double), namesOnly: Bool
+    ) {
+        self.chunk = chunk
+        self.shift = shift
+        self.tile = tile
+        self.namesOnly = namesOnly
+    }
 }
 
 /// A map data file, validated on load and decoded lazily chunk by chunk. Reads format versions 1

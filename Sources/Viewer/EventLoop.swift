@@ -41,6 +41,7 @@ public enum EventLoop {
         var lastFrame = now()
         var lastInput = lastFrame
         var drawn: ViewerState?
+        var drawnTiles = sources?.tileStatus.generation ?? 0
         var quit = false
         var repaint = false
         func apply(_ event: InputEvent) {
@@ -58,6 +59,13 @@ public enum EventLoop {
             repaint = false
             drawn = state
         }
+        // Tiles load in the background: while some are on their way, look at the animation rate and draw
+        // again when any has arrived (the frame itself never waits for one).
+        func tilesArrived() -> Bool {
+            guard let generation = sources?.tileStatus.generation, generation != drawnTiles else { return false }
+            drawnTiles = generation
+            return true
+        }
         let size = screen.size
         if size.cols != state.terminalCols || size.rows != state.terminalRows {
             apply(.resize(cols: size.cols, rows: size.rows))
@@ -66,7 +74,8 @@ public enum EventLoop {
         while !quit {
             if screen.stopRequested() { return .stopRequested }
             let animating = state.animation != nil
-            let waiting = animating ? animationFrameMilliseconds : idleMilliseconds
+            let loading = (sources?.tileStatus.loading ?? 0) > 0
+            let waiting = animating || loading ? animationFrameMilliseconds : idleMilliseconds
             // An idle timeout with nothing to animate changes nothing on screen: no frame is drawn.
             var changed = animating
             if let event = screen.nextEvent(timeoutMilliseconds: waiting) {
@@ -87,6 +96,7 @@ public enum EventLoop {
                 apply(.tick(seconds: max(0, t - lastFrame)))
             }
             lastFrame = t
+            if tilesArrived() { changed = true }
             if changed && !quit { draw() }
         }
         return .quit

@@ -2,6 +2,9 @@ import GeoCore
 import MapData
 import Raster
 
+/// A rectangle in dots.
+typealias DotRect = (x0: Double, y0: Double, x1: Double, y1: Double)
+
 /// What the feature layer drew, for the rest of the frame: the fill of each cell (a style-table ink
 /// of an area role, 0 for none), the named streets in view for the label engine, the status line's data
 /// label and the credits the data on screen requires.
@@ -10,6 +13,9 @@ struct FeatureLayer {
     var streets: [StreetCandidate] = []
     var label = "no data"
     var credits: [String] = []
+    /// Tiles of the view still loading, and tiles that could not be read.
+    var loading = 0
+    var failed = 0
 
     /// Draws every source's lines and areas in view (FeatureSources chooses which source draws which
     /// class where): lines by their style row's look, areas filled and outlined.
@@ -23,6 +29,9 @@ struct FeatureLayer {
         var labels: [String] = []
         for result in results {
             labels.append(result.source.label + " " + result.source.levelLabel(zoom: view.zoom))
+            let status = result.source.loadStatus
+            layer.loading += status.loading
+            layer.failed += status.failed
             guard !result.hits.isEmpty else { continue }
             // Street-level data must be credited on screen (ODbL); the base and the shorelines are credited
             // by --about.
@@ -69,12 +78,14 @@ struct FeatureLayer {
     /// excluded rectangles, and collects named streets for labels.
     mutating func drawLines(
         _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, row: StyleRow, zoom: Double,
-        excluded: [(x0: Double, y0: Double, x1: Double, y1: Double)], source: any FeatureSource
+        excluded: [DotRect], source: any FeatureSource
     ) {
         let chunk = hit.chunk
         let ws = t.worldSize
         let offsetX = t.originX(copy: hit.shift)
         let offsetY = t.originY
+        let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
+        let outlines = chunk.info.kind == .areas
         let wide = zoom >= row.wideFromZoom
         // Dotted lines keep their dots at world positions, so a pan moves them with the map.
         let phaseX = BrailleCanvas.dot(-offsetX)
@@ -106,9 +117,11 @@ struct FeatureLayer {
                         for i in (start + 1)..<end {
                             let qx = xs[i] * ws + offsetX
                             let qy = ys[i] * ws + offsetY
-                            Self.segment(
-                                &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, phaseX: phaseX,
-                                phaseY: phaseY, wide: wide, excluded: excluded)
+                            if !hit.namesOnly {
+                                Self.segment(
+                                    &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, phaseX: phaseX,
+                                    phaseY: phaseY, wide: wide, excluded: excluded, clip: clip, outline: outlines)
+                            }
                             if name != nil { points.append(DotPoint(x: qx, y: qy)) }
                             px = qx
                             py = qy
@@ -123,11 +136,34 @@ struct FeatureLayer {
         }
     }
 
-    /// One segment, less the parts inside excluded rectangles.
+    /// A tile chunk's square in dots (nil for map data files).
+    static func tileRect(_ hit: ChunkHit, ws: Double, offsetX: Double, offsetY: Double) -> DotRect? {
+        hit.tile.map { s in
+            (s.minX * ws + offsetX, s.minY * ws + offsetY, (s.minX + s.size) * ws + offsetX,
+                (s.minY + s.size) * ws + offsetY)
+        }
+    }
+
+    /// One segment, inside `clip` (a tile's square) and outside excluded rectangles. An area outline
+    /// along the clip's edge is where the tile writer cut the area, not its edge: it is not drawn.
     static func segment(
         _ canvas: inout BrailleCanvas, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int,
-        phaseX: Int, phaseY: Int, wide: Bool, excluded: [(x0: Double, y0: Double, x1: Double, y1: Double)]
+        phaseX: Int, phaseY: Int, wide: Bool, excluded: [DotRect], clip: DotRect? = nil, outline: Bool = false
     ) {
+        var (x0, y0, x1, y1) = (x0, y0, x1, y1)
+        if let c = clip {
+            let e = 1e-6
+            if outline
+                && ((abs(x0 - c.x0) < e && abs(x1 - c.x0) < e) || (abs(x0 - c.x1) < e && abs(x1 - c.x1) < e)
+                    || (abs(y0 - c.y0) < e && abs(y1 - c.y0) < e) || (abs(y0 - c.y1) < e && abs(y1 - c.y1) < e))
+            {
+                return
+            }
+            guard let (a, b) = LineClipper.interval(x0, y0, x1, y1, minX: c.x0, minY: c.y0, maxX: c.x1, maxY: c.y1)
+            else { return }
+            let (dx, dy) = (x1 - x0, y1 - y0)
+            (x0, y0, x1, y1) = (x0 + a * dx, y0 + a * dy, x0 + b * dx, y0 + b * dy)
+        }
         // The common case, nothing excluded and one dot wide, allocates nothing.
         if excluded.isEmpty && !wide {
             canvas.line(x0, y0, x1, y1, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
@@ -160,7 +196,8 @@ struct FeatureLayer {
         }
     }
 
-    /// Marks the cells whose centre lies inside an area (its rings together, even–odd) with `ink`.
+    /// Marks the cells whose centre lies inside an area (its rings together, even–odd) with `ink`; for a
+    /// tile's chunk, only those inside the tile's square.
     mutating func fill(_ hit: ChunkHit, _ t: ViewTransform, ink: UInt8) {
         let chunk = hit.chunk
         let ws = t.worldSize
@@ -168,6 +205,15 @@ struct FeatureLayer {
         let offsetY = t.originY
         let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
         let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
+        // Cell centres (col·2 + 1, row·4 + 2) within the tile's square: [c.x0, c.x1), [c.y0, c.y1).
+        let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
+        let colRange = clip.map { c in
+            (max(0, Int(((c.x0 - 1) / 2).rounded(.up))), min(mapCols - 1, Int(((c.x1 - 1) / 2).rounded(.up)) - 1))
+        } ?? (0, mapCols - 1)
+        let rowRange = clip.map { c in
+            (max(0, Int(((c.y0 - 2) / 4).rounded(.up))), min(mapRows - 1, Int(((c.y1 - 2) / 4).rounded(.up)) - 1))
+        } ?? (0, mapRows - 1)
+        guard colRange.0 <= colRange.1, rowRange.0 <= rowRange.1 else { return }
         for f in 0..<chunk.featureCount {
             let b = 4 * f
             guard chunk.featureBoxes[b + 2] * ws + offsetX >= 0,
@@ -197,8 +243,8 @@ struct FeatureLayer {
                 }
             }
             guard maxX >= 0, minX < Double(mapCols * 2), maxY >= 0, minY < Double(mapRows * 4) else { continue }
-            let firstRow = max(0, Int(((minY - 2) / 4).rounded(.up)))
-            let lastRow = min(mapRows - 1, Int(((maxY - 2) / 4).rounded(.down)))
+            let firstRow = max(rowRange.0, Int(((minY - 2) / 4).rounded(.up)))
+            let lastRow = min(rowRange.1, Int(((maxY - 2) / 4).rounded(.down)))
             guard firstRow <= lastRow else { continue }
             for row in firstRow...lastRow {
                 let y = Double(row) * 4 + 2
@@ -210,8 +256,8 @@ struct FeatureLayer {
                 var k = 0
                 while k + 1 < crossings.count {
                     // Cells whose centre (x = col·2 + 1) lies between a pair of crossings.
-                    let from = max(0, Int(((crossings[k] - 1) / 2).rounded(.up)))
-                    let to = min(mapCols - 1, Int(((crossings[k + 1] - 1) / 2).rounded(.down)))
+                    let from = max(colRange.0, Int(((crossings[k] - 1) / 2).rounded(.up)))
+                    let to = min(colRange.1, Int(((crossings[k + 1] - 1) / 2).rounded(.down)))
                     if from <= to {
                         for col in from...to where fills[row * mapCols + col] < ink { fills[row * mapCols + col] = ink }
                     }

@@ -102,6 +102,19 @@ public final class MapSources: PlaceSearching, Sendable {
         self.init(features: FeatureSources(base: world, shorelines: highResolution, details: details))
     }
 
+    /// How the tile sources' tiles stand: loading and failed in their last views, and a counter that
+    /// moves when tiles arrive.
+    public var tileStatus: TileLoadStatus {
+        var total = TileLoadStatus()
+        for source in features.details {
+            let s = source.loadStatus
+            total.loading += s.loading
+            total.failed += s.failed
+            total.generation += s.generation
+        }
+        return total
+    }
+
     /// Places of every source, cities before suburbs, each kind largest first, with their Mercator
     /// positions (computed once).
     func placesProjected() throws(MapDataError) -> ProjectedPlaces {

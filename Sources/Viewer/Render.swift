@@ -117,8 +117,8 @@ public enum Renderer {
         }
         if state.showHelp { drawHelp(&frame, mapRows: mapRows, ascii: ascii, mode: options.mode) }
         drawStatus(
-            &frame, state, view, dataLabel: layer.label, credits: layer.credits, dataError: dataError, ascii: ascii,
-            mode: options.mode)
+            &frame, state, view, dataLabel: layer.label + Self.tileNote(layer), credits: layer.credits,
+            dataError: dataError, ascii: ascii, mode: options.mode)
         return frame
     }
 
@@ -280,6 +280,15 @@ public enum Renderer {
                 Transliteration.screenText(text, ascii: ascii), col: left, row: top + r,
                 style: StyleTable.style(.help, mode: mode), keepBackground: false)
         }
+    }
+
+    /// ` · loading 3 tiles · 1 tile failed`, or nothing.
+    static func tileNote(_ layer: FeatureLayer) -> String {
+        func count(_ n: Int) -> String { n == 1 ? "1 tile" : "\(n) tiles" }
+        var note = ""
+        if layer.loading > 0 { note += " · loading \(count(layer.loading))" }
+        if layer.failed > 0 { note += " · \(count(layer.failed)) failed" }
+        return note
     }
 
     static func drawStatus(

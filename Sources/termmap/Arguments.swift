@@ -6,13 +6,15 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Options after the subcommand: `--flag`, `--name value` or `--name=value`, and plain operands.
 struct ParsedArguments {
-    private var values: [String: String] = [:]
+    private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
     /// The arguments that are not options.
     private(set) var operands: [String] = []
 
     /// The value given for `option`, if any.
-    func value(_ option: OptionSpec) -> String? { values[option.name] }
+    func value(_ option: OptionSpec) -> String? { values[option.name]?.first }
+    /// Every value given for a repeatable `option`, in order.
+    func allValues(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
     /// True when the flag `option` was given.
     func has(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
 
@@ -20,6 +22,7 @@ struct ParsedArguments {
     init(_ args: [String], for command: CommandName) throws(UsageError) {
         let options = OptionTable.options(of: command)
         let valued = Set(options.filter { $0.value != nil }.map(\.name))
+        let repeatable = Set(options.filter(\.repeatable).map(\.name))
         let allowedFlags = Set(options.filter { $0.value == nil }.map(\.name))
         var i = 0
         while i < args.count {
@@ -45,8 +48,10 @@ struct ParsedArguments {
                     value = args[i]
                     i += 1
                 }
-                guard values[name] == nil else { throw UsageError("option --\(name) is given twice") }
-                values[name] = value
+                guard values[name] == nil || repeatable.contains(name) else {
+                    throw UsageError("option --\(name) is given twice")
+                }
+                values[name, default: []].append(value)
             } else if allowedFlags.contains(name) {
                 guard inline == nil else { throw UsageError("option --\(name) takes no value") }
                 guard !flags.contains(name) else { throw UsageError("option --\(name) is given twice") }

@@ -4,7 +4,13 @@ import Viewer
 
 /// Finds and loads the map data along the search path.
 enum DataLoading {
-    static func load(dataDir: String?, environment: [String: String]) throws -> MapSources {
+    /// The sources of a run: the world, the shorelines, `--tiles` sources, then the data folders'
+    /// imports and tilesets (the data folders' tilesets not in kiosk mode), then the bundled cities.
+    /// `waitForTiles`: frames load their tiles before they return (`render`).
+    static func load(
+        dataDir: String?, environment: [String: String], tiles: [String] = [], tileCacheBytes: Int = TileSource.defaultCacheBytes,
+        waitForTiles: Bool = true, folderTiles: Bool = true
+    ) throws -> MapSources {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
             var isDir: ObjCBool = false
@@ -21,8 +27,20 @@ enum DataLoading {
         if let hiPath = locator.find(DataLocator.highResolutionFileName) {
             high = try MapAsset(path: hiPath)
         }
-        let details = try locator.detailFiles().map { path throws(MapDataError) in try MapAsset(path: path) }
-        return MapSources(world: world, highResolution: high, details: details)
+        func tileSource(_ location: String) throws(MapDataError) -> TileSource {
+            TileSource(
+                archive: try TileArchives.open(location), label: TileArchives.label(location), waits: waitForTiles,
+                cacheBytes: tileCacheBytes)
+        }
+        var details: [any FeatureSource] = try tiles.map(tileSource)
+        for path in locator.detailFiles(tilesets: folderTiles) {
+            if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
+                details.append(try tileSource(path))
+            } else {
+                details.append(try MapAsset(path: path))
+            }
+        }
+        return MapSources(features: FeatureSources(base: world, shorelines: high, details: details))
     }
 
     /// This executable's path (from /proc on Linux, which `swift run` and symlinks do not fool).

@@ -8,7 +8,11 @@ enum InteractiveCommand {
         let parsed = try ParsedArguments(args, for: .viewer)
         let options = try StartupOptions(parsed)
         // Load the data before touching the terminal, so that a data error is a plain line.
-        let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)
+        // Kiosk mode reads tiles named on its command line only (a shared account's data folder is not the
+        // visitor's to fill).
+        let sources = try DataLoading.load(
+            dataDir: options.dataDir, environment: environment, tiles: options.tiles,
+            tileCacheBytes: options.tileCacheBytes, waitForTiles: false, folderTiles: !options.kiosk)
         let screen: CursesScreen
         do {
             screen = try CursesScreen(colorOption: options.color, environment: environment)

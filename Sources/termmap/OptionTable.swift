@@ -1,6 +1,6 @@
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
-    case viewer, render, importGSHHG, importOSM, list, remove, pack
+    case viewer, render, importGSHHG, importOSM, list, remove, pack, info
     /// `--help`, `--version`, `--about`: given alone.
     case general
 }
@@ -16,6 +16,8 @@ struct OptionSpec: Equatable, Sendable {
     let help: String
     /// The commands that take it.
     let commands: [CommandName]
+    /// True when it may be given more than once (each value is kept).
+    var repeatable = false
 
     /// `--size COLSxROWS`.
     var usage: String { "--" + name + (value.map { " " + $0 } ?? "") }
@@ -40,6 +42,13 @@ extension OptionSpec {
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
         commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove])
+    static let tiles = OptionSpec(
+        name: "tiles", value: "PATH|URL",
+        help: "vector tiles: a .pmtiles or .mbtiles file, a .pmtiles URL or an https://host/{z}/{x}/{y}.pbf "
+            + "template (repeatable)", commands: [.viewer, .render], repeatable: true)
+    static let tileCache = OptionSpec(
+        name: "tile-cache", value: "MB", help: "memory for decoded tiles, per tile source (default 64)",
+        commands: [.viewer, .render])
     static let noAnimation = OptionSpec(
         name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer])
     static let kiosk = OptionSpec(
@@ -68,7 +77,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .circle, .radius, .ascii, .color, .data, .noAnimation, .kiosk, .idleTimeout, .size, .keys,
+        .center, .zoom, .circle, .radius, .ascii, .color, .data, .tiles, .tileCache, .noAnimation, .kiosk, .idleTimeout, .size, .keys,
         .json, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 
@@ -82,6 +91,7 @@ enum OptionTable {
             "       termmap render [options]          print the screen (or --json state) without a terminal",
             "       termmap data import-osm FILE.osm.pbf  import an OpenStreetMap extract (streets, water, names)",
             "       termmap data list | remove NAME   the map data installed; remove an import",
+            "       termmap data info FILE|URL        what a .pmtiles or .mbtiles tileset holds",
             "       termmap data import-gshhg PATH    import GSHHG shorelines into the user data folder",
             "       termmap data pack --lines F --out F [--cities F]   build a data file",
             "       termmap help keys | help options  the key or option table as Markdown",
@@ -119,6 +129,7 @@ enum OptionTable {
             case .list: return "data list"
             case .remove: return "data remove"
             case .pack: return "data pack"
+            case .info: return "data info"
             case .general: return "general"
             }
         }

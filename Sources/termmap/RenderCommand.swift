@@ -8,7 +8,9 @@ enum RenderCommand {
         let parsed = try ParsedArguments(args, for: .render)
         let options = try StartupOptions(parsed)
         var state = try options.initialState(cols: options.cols, rows: options.rows)
-        let sources = try DataLoading.load(dataDir: options.dataDir, environment: environment)
+        let sources = try DataLoading.load(
+            dataDir: options.dataDir, environment: environment, tiles: options.tiles,
+            tileCacheBytes: options.tileCacheBytes, waitForTiles: true)
         state.animationsEnabled = false
         for key in options.keys {
             if state.update(.key(key), places: sources).contains(.quit) { break }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapData
 import Viewer
 
 /// Options shared by `termmap` and `termmap render`, validated into typed values.
@@ -15,6 +16,10 @@ struct StartupOptions {
     var ascii = false
     var color: String?
     var dataDir: String?
+    /// `--tiles` sources, in the order given.
+    var tiles: [String] = []
+    /// `--tile-cache`, in bytes.
+    var tileCacheBytes = TileSource.defaultCacheBytes
     var animations = true
     var kiosk = false
     var idleTimeoutMinutes: Double?
@@ -51,6 +56,14 @@ struct StartupOptions {
         if let d = p.value(.data) {
             guard !d.isEmpty else { throw UsageError("--data needs a folder") }
             dataDir = d
+        }
+        tiles = p.allValues(.tiles)
+        if tiles.contains(where: \.isEmpty) { throw UsageError("--tiles needs a file or a URL") }
+        if let m = p.value(.tileCache) {
+            guard let mb = InputParsing.number(m), mb >= 1, mb <= 65_536 else {
+                throw UsageError("--tile-cache '\(m)' must be megabytes, 1 to 65536")
+            }
+            tileCacheBytes = Int(mb * 1_048_576)
         }
         if let t = p.value(.idleTimeout) {
             guard let minutes = InputParsing.number(t), minutes > 0, minutes <= 24 * 60 else {

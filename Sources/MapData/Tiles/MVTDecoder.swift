@@ -5,6 +5,15 @@ public enum MVTValue: Equatable, Sendable {
     case int(Int64)
     case bool(Bool)
 
+    /// The value as a number, if it is one (tile writers store small integers as ints, floats or doubles).
+    public var number: Double? {
+        switch self {
+        case .double(let d): return d
+        case .int(let i): return Double(i)
+        default: return nil
+        }
+    }
+
     /// The value as text (numbers written plainly).
     public var text: String {
         switch self {

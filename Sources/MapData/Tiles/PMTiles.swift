@@ -92,13 +92,15 @@ public struct PMTilesEntry: Equatable, Sendable {
 /// 16 KiB, leaf directories read when a tile needs them (and kept), tiles read together.
 public final class PMTilesArchive: TileArchive {
     public let info: TilesetInfo
-    public let header: PMTilesHeader
+    /// The header (read anew when the file changes on the server).
+    public var header: PMTilesHeader { state.withLock { $0.header } }
     /// The metadata JSON object.
     public let metadata: [String: String]
     private let source: any ByteRangeSource
     private let state: Mutex<State>
 
     private struct State {
+        var header: PMTilesHeader
         var root: [PMTilesEntry]
         /// Leaf directories by offset, with their last use (kept up to `leafCacheLimit`).
         var leaves: [UInt64: (entries: [PMTilesEntry], lastUse: UInt64)] = [:]
@@ -128,7 +130,6 @@ public final class PMTilesArchive: TileArchive {
             }
             throw fail(.badInput("not a PMTiles file (no PMTiles v3 header)"))
         }
-        header = h
         // Unknown (0) tile compression is told by each tile's magic; brotli and zstd have no decoder here.
         for c in [h.internalCompression, h.tileCompression] where c > 2 {
             throw fail(.badInput("\(PMTilesHeader.compressionName(c)) compression is not supported (gzip or none)"))
@@ -167,7 +168,7 @@ public final class PMTilesArchive: TileArchive {
             layers = TilesetInfo.layerNames(json)
         }
         metadata = meta
-        state = Mutex(State(root: root))
+        state = Mutex(State(header: h, root: root))
         let e7 = 1e-7
         var bounds = CoordinateBounds(
             north: Double(h.maxLatE7) * e7, south: Double(h.minLatE7) * e7, west: Double(h.minLonE7) * e7,
@@ -250,22 +251,24 @@ public final class PMTilesArchive: TileArchive {
     public func locate(_ tile: TileID) throws(TileFailure) -> (offset: UInt64, length: Int)? {
         guard tile.isValid else { return nil }
         let id = tile.pmtilesID
+        let header = state.withLock { $0.header }
         var entries = state.withLock { $0.root }
         for _ in 0..<Self.maxDepth {
             guard let e = Self.find(id, in: entries) else { return nil }
             if e.runLength > 0 {
                 let (offset, overflow) = header.tileDataOffset.addingReportingOverflow(e.offset)
-                guard !overflow, e.offset + UInt64(e.length) <= header.tileDataLength || header.tileDataLength == 0
+                // Within the tile data section (subtraction, so that forged offsets cannot overflow).
+                guard !overflow, e.offset <= header.tileDataLength, UInt64(e.length) <= header.tileDataLength - e.offset
                 else { throw TileFailure("tile \(tile) lies past the tile data") }
                 return (offset, Int(e.length))
             }
-            entries = try leaf(at: e.offset, length: Int(e.length))
+            entries = try leaf(at: e.offset, length: Int(e.length), header: header)
         }
         throw TileFailure("tile \(tile): leaf directories nest deeper than \(Self.maxDepth - 1) levels (a loop)")
     }
 
     /// A leaf directory, from the cache or read.
-    private func leaf(at offset: UInt64, length: Int) throws(TileFailure) -> [PMTilesEntry] {
+    private func leaf(at offset: UInt64, length: Int, header: PMTilesHeader) throws(TileFailure) -> [PMTilesEntry] {
         let cached = state.withLock { s -> [PMTilesEntry]? in
             guard let hit = s.leaves[offset] else { return nil }
             s.clock += 1
@@ -278,7 +281,7 @@ public final class PMTilesArchive: TileArchive {
         else { throw TileFailure("leaf directory at \(offset) lies past the leaf section") }
         let bytes: [UInt8]
         do {
-            bytes = try source.read(offset: header.leafOffset + offset, length: length)
+            bytes = try source.read(offset: header.leafOffset &+ offset, length: length)
         } catch {
             throw TileFailure(error.description)
         }
@@ -294,11 +297,20 @@ public final class PMTilesArchive: TileArchive {
         return entries
     }
 
+    /// True when the source found the file changed: the directories are read anew (the tiles' new
+    /// places follow from them).
+    public func refreshIfChanged() -> Bool {
+        guard source.takeChanged() else { return false }
+        try? reloadDirectories()
+        return true
+    }
+
     /// Drops the cached leaf directories and reads the root anew (the file changed on the server).
     func reloadDirectories() throws(MapDataError) {
         let fresh = try PMTilesArchive(source: source)
-        let root = fresh.state.withLock { $0.root }
+        let (header, root) = fresh.state.withLock { ($0.header, $0.root) }
         state.withLock { s in
+            s.header = header
             s.root = root
             s.leaves = [:]
         }

@@ -36,6 +36,13 @@ public protocol TileArchive: AnyObject, Sendable {
     /// The inflated bytes of each tile asked for (nil: the tileset has no such tile). Several tiles at
     /// once, so that a remote archive can coalesce their requests.
     func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>]
+    /// True (once) when the archive found its file changed and read its header anew: tiles read
+    /// before are of the old file.
+    func refreshIfChanged() -> Bool
+}
+
+extension TileArchive {
+    public func refreshIfChanged() -> Bool { false }
 }
 
 /// Limits that keep a hostile tile from costing more than a tile should.

@@ -1,0 +1,131 @@
+/// Vector tile schemas mapped to termmap's feature classes, the same classes (and so the same styles)
+/// as imported OpenStreetMap data: OpenMapTiles (openmaptiles.org/schema, what tilemaker writes) and
+/// Protomaps basemap v4 (docs.protomaps.com/basemaps/layers). Layers neither schema draws here
+/// (`poi`, `place`, `housenumber`, `earth`…) are passed over, as are unknown layers.
+public enum TileSchema: String, Sendable {
+    case openMapTiles = "OpenMapTiles"
+    case protomaps = "Protomaps basemap"
+    case unknown = "unknown"
+
+    /// The schema whose layer names these are (the layers both schemas have decide nothing).
+    public static func detect(layers: [String]) -> TileSchema {
+        let set = Set(layers)
+        if !set.isDisjoint(with: ["transportation", "transportation_name", "building", "waterway", "park"]) {
+            return .openMapTiles
+        }
+        if !set.isDisjoint(with: ["roads", "buildings", "earth", "boundaries", "transit", "pois", "places"]) {
+            return .protomaps
+        }
+        return .unknown
+    }
+
+    /// Every class a tileset of either schema can give.
+    public static let classes: Set<FeatureClass> = [
+        .motorway, .trunk, .primary, .secondary, .tertiary, .minorRoad, .serviceRoad, .path, .rail, .tram, .river,
+        .stream, .water, .park, .wood, .building, .border,
+    ]
+
+    /// How a tile feature is drawn: its class, and whether it only names a line drawn from another
+    /// layer (OpenMapTiles' `transportation_name` repeats `transportation` with names).
+    public struct Mapping: Equatable, Sendable {
+        public var featureClass: FeatureClass
+        public var namesOnly: Bool
+    }
+
+    /// The class of a feature of `layer`, nil when it is not drawn. Lines and areas must come as lines
+    /// and polygons (a polygon in a road layer, such as a pedestrian square, is not a road).
+    public static func map(layer: String, type: MVTGeometryType, _ p: [String: MVTValue]) -> Mapping? {
+        func text(_ key: String) -> String { p[key]?.text ?? "" }
+        var namesOnly = false
+        let featureClass: FeatureClass?
+        switch layer {
+        // OpenMapTiles.
+        case "transportation", "transportation_name":
+            namesOnly = layer == "transportation_name"
+            featureClass = omtTransportation(text("class"), subclass: text("subclass"))
+        case "waterway": featureClass = waterLine(text("class"))
+        case "building": featureClass = .building
+        case "park": featureClass = .park
+        case "boundary":
+            featureClass = p["admin_level"]?.number == 2 && p["maritime"]?.number != 1 ? .border : nil
+        // Both: OpenMapTiles says `class`, Protomaps `kind`.
+        case "water":
+            featureClass = type == .polygon ? (text("class") == "swimming_pool" ? nil : .water) : waterLine(text("kind"))
+        case "landuse":
+            featureClass = landArea(text("class").isEmpty ? text("kind") : text("class"))
+        case "landcover":
+            let c = text("class")
+            featureClass = c == "wood" || text("kind") == "forest" ? .wood : c == "grass" ? landArea(text("subclass")) : nil
+        // Protomaps basemap.
+        case "roads": featureClass = protomapsRoad(text("kind"), detail: text("kind_detail"))
+        case "transit": featureClass = text("kind") == "rail" ? (text("kind_detail") == "tram" ? .tram : .rail) : nil
+        case "buildings": featureClass = .building
+        case "boundaries": featureClass = text("kind") == "country" ? .border : nil
+        default: featureClass = nil
+        }
+        guard let featureClass else { return nil }
+        guard featureClass.isArea ? type == .polygon : type == .lineString else { return nil }
+        return Mapping(featureClass: featureClass, namesOnly: namesOnly)
+    }
+
+    /// A feature's name: `name`, else `name:latin` (tilemaker's OpenMapTiles), else `name_en`.
+    public static func name(_ p: [String: MVTValue]) -> String? {
+        for key in ["name", "name:latin", "name_en"] {
+            if case .string(let s)? = p[key], !s.isEmpty { return s }
+        }
+        return nil
+    }
+
+    /// OpenMapTiles `transportation` class (and subclass for railways).
+    static func omtTransportation(_ c: String, subclass: String) -> FeatureClass? {
+        switch c {
+        case "motorway": return .motorway
+        case "trunk": return .trunk
+        case "primary": return .primary
+        case "secondary": return .secondary
+        case "tertiary": return .tertiary
+        case "minor": return .minorRoad
+        case "service": return .serviceRoad
+        case "track", "path": return .path
+        case "rail", "transit": return subclass == "tram" ? .tram : .rail
+        default: return nil
+        }
+    }
+
+    /// Protomaps `roads` kind and kind_detail (the OSM highway tag).
+    static func protomapsRoad(_ kind: String, detail: String) -> FeatureClass? {
+        let highway = detail.hasSuffix("_link") ? String(detail.dropLast(5)) : detail
+        switch kind {
+        case "highway": return .motorway
+        case "major_road":
+            switch highway {
+            case "trunk": return .trunk
+            case "secondary": return .secondary
+            case "tertiary": return .tertiary
+            default: return .primary
+            }
+        case "minor_road": return highway == "service" ? .serviceRoad : .minorRoad
+        case "path": return .path
+        case "rail": return detail == "tram" ? .tram : .rail
+        default: return nil
+        }
+    }
+
+    /// Waterway lines, as the OSM import classes them.
+    static func waterLine(_ c: String) -> FeatureClass? {
+        switch c {
+        case "river", "canal": return .river
+        case "stream", "ditch", "drain": return .stream
+        default: return nil
+        }
+    }
+
+    /// Land areas drawn here (as the OSM import: parks and green land, woods).
+    static func landArea(_ c: String) -> FeatureClass? {
+        switch c {
+        case "park", "garden", "grass", "recreation_ground", "village_green", "cemetery": return .park
+        case "forest", "wood": return .wood
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,332 @@
+import Dispatch
+import GeoCore
+import Synchronization
+
+/// How the tiles of the last view stand: still loading, failed, and a counter that moves whenever a
+/// tile arrives (the viewer redraws when it moves).
+public struct TileLoadStatus: Equatable, Sendable {
+    public var loading = 0
+    public var failed = 0
+    public var generation = 0
+    public init(loading: Int = 0, failed: Int = 0, generation: Int = 0) {
+        self.loading = loading
+        self.failed = failed
+        self.generation = generation
+    }
+}
+
+/// A vector tileset as a feature source: the tiles of a view at the zoom nearest its detail, decoded
+/// into the classes of the style table, kept in a cache bounded in bytes. The viewer's frames never
+/// wait for a tile (missing tiles load on a background queue and the screen fills in as they arrive);
+/// `render` waits for every tile of its view.
+public final class TileSource: FeatureSource {
+    public let archive: any TileArchive
+    public let label: String
+    public let coverage: CoordinateBounds
+    public let minZoom: Double
+    public let classes: Set<FeatureClass>
+    public let attribution: String?
+    /// The schema its layers follow.
+    public let schema: TileSchema
+    /// True when `chunks` loads missing tiles before it returns (scripted rendering).
+    public let waits: Bool
+    private let state: Mutex<State>
+    private let queue = DispatchQueue(label: "termmap.tiles")
+
+    /// The default bound of decoded tiles kept, in bytes (`--tile-cache`).
+    public static let defaultCacheBytes = 64 << 20
+    /// Tiles loaded in one background batch (a batch's tiles are drawn together).
+    static let batchSize = 8
+
+    private struct State {
+        var cache: ByteBoundedCache<TileID, DecodedTile>
+        var failed: Set<TileID> = []
+        /// Tiles the newest view still needs, nearest its center first.
+        var wanted: [TileID] = []
+        var working = false
+        var status = TileLoadStatus()
+        var names: [String] = []
+        var nameIndex: [String: Int32] = [:]
+    }
+
+    /// A tile's features, grouped into one chunk per class (and names-only lines apart).
+    struct DecodedTile {
+        var chunks: [(chunk: DecodedChunk, namesOnly: Bool)]
+        var bytes: Int
+    }
+
+    /// A source over `archive`, drawn from view zoom `drawFrom` on (by default where imported streets
+    /// start; or the tileset's own lowest zoom when higher), keeping up to `cacheBytes` of decoded tiles.
+    public init(
+        archive: any TileArchive, label: String, drawFrom: Double = OSMImporter.zoomLevels[0], waits: Bool,
+        cacheBytes: Int = TileSource.defaultCacheBytes
+    ) {
+        self.archive = archive
+        let info = archive.info
+        self.label = label
+        coverage = info.bounds
+        minZoom = max(drawFrom, Double(info.minZoom))
+        classes = TileSchema.classes
+        attribution = info.attribution ?? "© OpenStreetMap contributors"
+        schema = TileSchema.detect(layers: info.layers)
+        self.waits = waits
+        state = Mutex(State(cache: ByteBoundedCache(limit: cacheBytes)))
+    }
+
+    /// The tile zoom drawn at a view zoom: the zoom at which a tile is drawn nearest its design size of
+    /// 256 dots (round, as Leaflet's GridLayer picks raster tiles), within the tileset's zooms: deeper
+    /// views scale its deepest tiles (overzoom), shallower ones use its shallowest.
+    public func tileZoom(_ zoom: Double) -> Int {
+        min(archive.info.maxZoom, max(archive.info.minZoom, Int(zoom.rounded())))
+    }
+
+    public func levelLabel(zoom: Double) -> String { "z\(tileZoom(zoom))" }
+
+    public var loadStatus: TileLoadStatus { state.withLock { $0.status } }
+
+    public func places() throws(MapDataError) -> [City] { [] }
+
+    public func namedFeatures() throws(MapDataError) -> [NamedPlace] { [] }
+
+    public func featureName(_ index: Int32) -> String? {
+        state.withLock { s in s.names.indices.contains(Int(index)) ? s.names[Int(index)] : nil }
+    }
+
+    public func chunks(in bounds: CoordinateBounds, zoom: Double, classes wanted: Set<FeatureClass>)
+        throws(MapDataError) -> [ChunkHit]
+    {
+        let z = tileZoom(zoom)
+        let center = WebMercator.project(
+            Coordinate(latitude: (bounds.north + bounds.south) / 2, longitude: (bounds.west + bounds.east) / 2))
+        // Tiles of the view that meet the tileset's bounds, nearest the center first (they load first).
+        let inView = TileID.covering(bounds, zoom: z).filter { Self.meets($0.tile, coverage) }.sorted {
+            Self.distance($0.tile, center) < Self.distance($1.tile, center)
+        }
+        var missing = state.withLock { s in
+            inView.map(\.tile).filter { !s.cache.contains($0) && !s.failed.contains($0) }
+        }
+        if waits && !missing.isEmpty {
+            load(missing)
+            missing = []
+        }
+        var hits: [ChunkHit] = []
+        state.withLock { s in
+            var stillMissing = 0
+            var failed = 0
+            for (tile, shift) in inView {
+                guard let decoded = s.cache.get(tile) else {
+                    if s.failed.contains(tile) { failed += 1 } else { stillMissing += 1 }
+                    continue
+                }
+                let square = tile.unitSquare
+                for c in decoded.chunks where wanted.contains(c.chunk.info.featureClass) {
+                    hits.append(ChunkHit(chunk: c.chunk, shift: shift, tile: square, namesOnly: c.namesOnly))
+                }
+            }
+            s.status.loading = stillMissing
+            s.status.failed = failed
+            s.wanted = missing
+            if !missing.isEmpty && !s.working {
+                s.working = true
+                queue.async { [self] in work() }
+            }
+        }
+        return hits
+    }
+
+    /// The background loop: load what the newest view wants, a batch at a time, until nothing is left.
+    private func work() {
+        while true {
+            let batch: [TileID] = state.withLock { s in
+                let b = Array(s.wanted.prefix(Self.batchSize))
+                s.wanted.removeFirst(b.count)
+                if b.isEmpty { s.working = false }
+                return b
+            }
+            guard !batch.isEmpty else { return }
+            load(batch)
+        }
+    }
+
+    /// Reads and decodes tiles into the cache (failures are remembered and counted, not retried).
+    func load(_ tiles: [TileID]) {
+        var results = archive.tiles(tiles)
+        if archive.refreshIfChanged() {
+            // The file changed under us: what was cached is of the old file; read these tiles anew.
+            state.withLock { s in
+                s.cache.removeAll()
+                s.failed.removeAll()
+            }
+            results = archive.tiles(tiles)
+        }
+        var decoded: [(TileID, DecodedTile?)] = []
+        for tile in tiles {
+            switch results[tile] {
+            case .success(let bytes?):
+                decoded.append((tile, decode(bytes, tile: tile)))
+            case .success(nil):
+                decoded.append((tile, DecodedTile(chunks: [], bytes: 64)))
+            case .failure, nil:
+                decoded.append((tile, nil))
+            }
+        }
+        state.withLock { s in
+            for (tile, d) in decoded {
+                if let d { s.cache.put(tile, d, cost: d.bytes) } else { s.failed.insert(tile) }
+            }
+            s.status.generation += 1
+        }
+    }
+
+    /// An MVT tile → one chunk per class, in the unit square; nil when the tile is not a valid vector tile.
+    func decode(_ bytes: [UInt8], tile: TileID) -> DecodedTile? {
+        guard let layers = MVTDecoder.decode(bytes) else { return nil }
+        var builders: [Int: ChunkBuilder] = [:]
+        let square = tile.unitSquare
+        for layer in layers {
+            let scale = square.size / Double(layer.extent)
+            for feature in layer.features {
+                guard let m = TileSchema.map(layer: layer.name, type: feature.type, feature.properties) else { continue }
+                let key = Int(m.featureClass.rawValue) * 2 + (m.namesOnly ? 1 : 0)
+                var name: Int32 = -1
+                if m.featureClass.isRoad || m.featureClass == .path, let n = TileSchema.name(feature.properties) {
+                    name = intern(n)
+                }
+                // OpenMapTiles' name lines without a name give nothing.
+                if m.namesOnly && name < 0 { continue }
+                builders[key, default: ChunkBuilder(featureClass: m.featureClass, level: tile.z)].add(
+                    feature.parts, name: name, originX: square.minX, originY: square.minY, scale: scale)
+            }
+        }
+        var chunks: [(DecodedChunk, Bool)] = []
+        var bytesUsed = 256
+        for key in builders.keys.sorted() {
+            guard let chunk = builders[key]?.chunk() else { continue }
+            chunks.append((chunk, key % 2 == 1))
+            bytesUsed += 16 * chunk.pointCount + 8 * chunk.polylineCount + 48 * chunk.featureCount + 256
+        }
+        return DecodedTile(chunks: chunks, bytes: bytesUsed)
+    }
+
+    /// The index of a name in this source's name table (added when new).
+    private func intern(_ name: String) -> Int32 {
+        state.withLock { s in
+            if let i = s.nameIndex[name] { return i }
+            let i = Int32(s.names.count)
+            s.names.append(name)
+            s.nameIndex[name] = i
+            return i
+        }
+    }
+
+    /// True when a tile meets a box of degrees.
+    static func meets(_ tile: TileID, _ box: CoordinateBounds) -> Bool {
+        let s = tile.unitSquare
+        let nw = WebMercator.unproject(MercatorPoint(x: s.minX, y: s.minY))
+        let se = WebMercator.unproject(MercatorPoint(x: s.minX + s.size, y: s.minY + s.size))
+        return FeatureSources.meets(CoordinateBounds(north: nw.latitude, south: se.latitude, west: nw.longitude, east: se.longitude), box)
+    }
+
+    /// Squared distance from a tile's center to a unit-square point.
+    static func distance(_ tile: TileID, _ p: MercatorPoint) -> Double {
+        let s = tile.unitSquare
+        let dx = s.minX + s.size / 2 - p.x
+        let dy = s.minY + s.size / 2 - p.y
+        return dx * dx + dy * dy
+    }
+}
+
+/// Collects one class's features of a tile into a `DecodedChunk` (points in the unit square).
+struct ChunkBuilder {
+    let featureClass: FeatureClass
+    let level: Int
+    var x: [Double] = []
+    var y: [Double] = []
+    var starts: [Int] = [0]
+    var featureStarts: [Int] = [0]
+    var names: [Int32] = []
+    var boxes: [Double] = []
+
+    init(featureClass: FeatureClass, level: Int) {
+        self.featureClass = featureClass
+        self.level = level
+    }
+
+    /// Adds a feature's parts (tile units) at `origin + unit · scale`; parts too short to draw are dropped.
+    mutating func add(
+        _ parts: [[(x: Int32, y: Int32)]], name: Int32, originX: Double, originY: Double, scale: Double
+    ) {
+        let minPoints = featureClass.isArea ? 4 : 2
+        var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+        let partsBefore = starts.count
+        for part in parts where part.count >= minPoints {
+            for p in part {
+                let px = originX + Double(p.x) * scale
+                let py = originY + Double(p.y) * scale
+                x.append(px)
+                y.append(py)
+                box = (min(box.0, px), min(box.1, py), max(box.2, px), max(box.3, py))
+            }
+            starts.append(x.count)
+        }
+        guard starts.count > partsBefore else { return }
+        featureStarts.append(starts.count - 1)
+        names.append(name)
+        boxes += [box.0, box.1, box.2, box.3]
+    }
+
+    /// The chunk, nil when no feature was added.
+    func chunk() -> DecodedChunk? {
+        guard !names.isEmpty else { return nil }
+        // A tile's chunk has no stored units: its box and lon/lat stay empty, its points are Mercator.
+        let info = ChunkInfo(
+            featureClass: featureClass, kind: featureClass.isArea ? .areas : .lines, level: level, minX: 0, minY: 0,
+            maxX: 0, maxY: 0, offset: 0, length: 0, featureCount: names.count, checksum: 0)
+        return DecodedChunk(
+            info: info, unitsPerDegree: 1, lon: [], lat: [], x: x, y: y, starts: starts, featureStarts: featureStarts,
+            nameIndex: names, featureBoxes: boxes)
+    }
+}
+
+/// Values kept up to a total cost in bytes; when over, the least recently used go first.
+struct ByteBoundedCache<Key: Hashable, Value> {
+    private var entries: [Key: (value: Value, cost: Int, lastUse: UInt64)] = [:]
+    private var clock: UInt64 = 0
+    private(set) var bytes = 0
+    let limit: Int
+
+    init(limit: Int) { self.limit = max(0, limit) }
+
+    var count: Int { entries.count }
+
+    func contains(_ key: Key) -> Bool { entries[key] != nil }
+
+    /// The value, marked as just used.
+    mutating func get(_ key: Key) -> Value? {
+        guard let e = entries[key] else { return nil }
+        clock += 1
+        entries[key] = (e.value, e.cost, clock)
+        return e.value
+    }
+
+    /// Keeps a value; over the limit, drops the least recently used others until three quarters of the
+    /// limit is used (so that eviction, a sort, runs rarely). The newest value stays even when it alone
+    /// passes the limit (the view being drawn needs it).
+    mutating func put(_ key: Key, _ value: Value, cost: Int) {
+        clock += 1
+        if let old = entries[key] { bytes -= old.cost }
+        entries[key] = (value, cost, clock)
+        bytes += cost
+        guard bytes > limit else { return }
+        for (k, e) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+            guard bytes > limit * 3 / 4, k != key else { continue }
+            entries[k] = nil
+            bytes -= e.cost
+        }
+    }
+
+    mutating func removeAll() {
+        entries.removeAll()
+        bytes = 0
+    }
+}
