@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import MapData
 import Viewer
 
@@ -11,7 +12,7 @@ struct DataFailure: Error, CustomStringConvertible {
 /// `termmap data …`: building and importing map data files.
 enum DataCommands {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let subcommands = "'import-osm', 'list', 'remove', 'import-gshhg' or 'pack'"
+        let subcommands = "'import-osm', 'list', 'info', 'remove', 'import-gshhg' or 'pack'"
         guard let sub = args.first else { throw UsageError("data: expected \(subcommands)") }
         let rest = Array(args.dropFirst())
         switch sub {
@@ -48,6 +49,10 @@ enum DataCommands {
             let p = try ParsedArguments(rest, for: .list)
             guard p.operands.isEmpty else { throw UsageError("data list: takes no operands (see --help)") }
             return try list(dataDir: p.value(.data), environment: environment)
+        case "info":
+            let p = try ParsedArguments(rest, for: .info)
+            guard p.operands.count == 1 else { throw UsageError("data info: expected one FILE or URL (.pmtiles, .mbtiles)") }
+            return try info(p.operands[0])
         case "remove":
             let p = try ParsedArguments(rest, for: .remove)
             guard p.operands.count == 1 else {
@@ -125,23 +130,25 @@ enum DataCommands {
             explicit: dataDir, environment: environment, executablePath: DataLoading.executablePath())
         var rows: [[String]] = [["NAME", "SOURCE", "COVERS (S, W → N, E)", "SIZE", "DATE", "FOLDER"]]
         var seen = Set<String>()
-        for (folder, file) in locator.allFiles() where seen.insert(file).inserted {
+        for (folder, file) in locator.allFiles(tilesets: true) where seen.insert(file).inserted {
             let path = folder + "/" + file
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
             let size = (attributes?[.size] as? Int) ?? 0
             let date = (attributes?[.modificationDate] as? Date).map { Self.day($0) } ?? "?"
             var source = "?"
             var covers = "?"
-            if let asset = try? MapAsset(path: path) {
+            let isTileset = TileArchives.fileExtensions.contains(where: file.hasSuffix)
+            if isTileset, let archive = try? TileArchives.open(path) {
+                source = "\(archive.info.format) z\(archive.info.minZoom)–\(archive.info.maxZoom)"
+                covers = Self.covers(archive.info.bounds)
+            } else if !isTileset, let asset = try? MapAsset(path: path) {
                 source = asset.metadata["source"] ?? asset.label
-                let c = asset.coverage
-                covers =
-                    "\(CoordinateFormat.fixed(c.south, 4)), \(CoordinateFormat.fixed(c.west, 4)) → "
-                    + "\(CoordinateFormat.fixed(c.north, 4)), \(CoordinateFormat.fixed(c.east, 4))"
+                covers = Self.covers(asset.coverage)
             } else {
                 source = "(damaged: not used)"
             }
-            rows.append([String(file.dropLast(5)), source, covers, "\(size / 1024) KB", date, folder])
+            let name = isTileset ? TileArchives.label(file) : String(file.dropLast(5))
+            rows.append([name, source, covers, "\(size / 1024) KB", date, folder])
         }
         let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
         for row in rows {
@@ -149,6 +156,34 @@ enum DataCommands {
                 zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
                     .trimmingCharacters(in: .whitespaces))
         }
+        return 0
+    }
+
+    /// `S, W → N, E` to four decimals.
+    static func covers(_ c: CoordinateBounds) -> String {
+        "\(CoordinateFormat.fixed(c.south, 4)), \(CoordinateFormat.fixed(c.west, 4)) → "
+            + "\(CoordinateFormat.fixed(c.north, 4)), \(CoordinateFormat.fixed(c.east, 4))"
+    }
+
+    /// `termmap data info FILE|URL`: what a tileset is and holds, from its header and metadata.
+    static func info(_ location: String) throws -> Int32 {
+        let archive = try TileArchives.open(location)
+        let i = archive.info
+        let schema = TileSchema.detect(layers: i.layers)
+        var count = i.tileCount
+        if count == nil, let m = archive as? MBTilesArchive { count = m.countTiles() }
+        let rows: [(String, String)] = [
+            ("tileset", location),
+            ("format", i.format + (i.format == "tile server" ? "" : ", tiles \(i.compression)")),
+            ("name", i.name),
+            ("schema", schema == .unknown ? "unknown (no layer termmap draws is listed)" : schema.rawValue),
+            ("zooms", "\(i.minZoom)–\(i.maxZoom) (views deeper than \(i.maxZoom) scale its z\(i.maxZoom) tiles)"),
+            ("bounds", Self.covers(i.bounds) + " (S, W → N, E)"),
+            ("tiles", count.map(String.init) ?? "unknown"),
+            ("layers", i.layers.isEmpty ? "not listed" : i.layers.joined(separator: ", ")),
+            ("attribution", i.attribution ?? "none given (credited as © OpenStreetMap contributors)"),
+        ]
+        for (k, v) in rows { print(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
         return 0
     }
 

@@ -32,7 +32,13 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
                 explicit: nil, environment: environment, executablePath: DataLoading.executablePath())
             if locator.find(DataLocator.highResolutionFileName) != nil { print(About.gshhgAttribution) }
             // Street-level files credit what their metadata says (OpenStreetMap's ODbL for imports).
-            for path in locator.detailFiles() {
+            for path in locator.detailFiles(tilesets: true) {
+                if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
+                    guard let archive = try? TileArchives.open(path) else { continue }
+                    let credit = archive.info.attribution ?? OSMImporter.attribution
+                    print("Tiles: \(TileArchives.label(path)) (\(archive.info.name), \(path)): \(credit).")
+                    continue
+                }
                 guard let asset = try? MapAsset(path: path) else { continue }
                 let credit = asset.attribution ?? "source unknown"
                 let licence = asset.metadata["licence"].map { ", \($0)" } ?? ""

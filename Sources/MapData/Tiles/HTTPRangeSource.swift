@@ -159,7 +159,7 @@ public final class TileServerArchive: TileArchive {
         info = TilesetInfo(
             format: "tile server", name: host, minZoom: 0, maxZoom: 14,
             bounds: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), tileCount: nil, attribution: nil,
-            layers: [], compression: "gzip or none, per tile")
+            layers: [], compression: "gzip or none (told by each tile)")
         let first = url(TileID(z: 0, x: 0, y: 0))
         let r = try client.get(first, range: nil, ifMatch: nil, maxBytes: TileLimits.compressedBytes)
         guard [200, 204, 404].contains(r.status) else {

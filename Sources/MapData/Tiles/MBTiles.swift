@@ -82,7 +82,7 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
             maxZoom: max(0, min(maxZoom ?? 14, TileID.maxZoom)),
             bounds: TilesetInfo.parseBounds(meta["bounds"]) ?? CoordinateBounds(north: 90, south: -90, west: -180, east: 180),
             tileCount: nil, attribution: TilesetInfo.plainAttribution(meta["attribution"]), layers: layers,
-            compression: "gzip or none, per tile")
+            compression: "gzip or none (told by each tile)")
     }
 
     deinit {
