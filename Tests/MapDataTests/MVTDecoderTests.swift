@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MapData
@@ -113,35 +114,5 @@ import Testing
         bad.append(t.bytes)
         bad.append([0x1f])
         for b in bad { #expect(MVTDecoder.decode(b) == nil) }
-    }
-}
-
-/// A protobuf message written by hand, for test tiles.
-struct ProtoBuilder {
-    var bytes: [UInt8] = []
-    mutating func key(_ field: Int, _ wire: Int) { raw(UInt64(field << 3 | wire)) }
-    mutating func raw(_ v: UInt64) {
-        var v = v
-        while v >= 0x80 {
-            bytes.append(UInt8(v & 0x7f) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
-    }
-    mutating func varint(_ field: Int, _ v: UInt64) {
-        key(field, 0)
-        raw(v)
-    }
-    mutating func string(_ field: Int, _ s: String) { data(field, Array(s.utf8)) }
-    mutating func data(_ field: Int, _ d: [UInt8]) {
-        key(field, 2)
-        raw(UInt64(d.count))
-        bytes += d
-    }
-    mutating func message(_ field: Int, _ m: ProtoBuilder) { data(field, m.bytes) }
-    mutating func packed(_ field: Int, _ values: [UInt64]) {
-        var p = ProtoBuilder()
-        for v in values { p.raw(v) }
-        data(field, p.bytes)
     }
 }

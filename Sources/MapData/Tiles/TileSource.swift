@@ -84,6 +84,9 @@ public final class TileSource: FeatureSource {
 
     public var loadStatus: TileLoadStatus { state.withLock { $0.status } }
 
+    /// Bytes and tiles the cache holds now.
+    var cacheUse: (bytes: Int, count: Int) { state.withLock { ($0.cache.bytes, $0.cache.count) } }
+
     public func places() throws(MapDataError) -> [City] { [] }
 
     public func namedFeatures() throws(MapDataError) -> [NamedPlace] { [] }

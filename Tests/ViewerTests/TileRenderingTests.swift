@@ -1,0 +1,236 @@
+import Dispatch
+import Foundation
+import GeoCore
+import Raster
+import TestSupport
+import Testing
+
+@testable import MapData
+@testable import Viewer
+
+/// The tile fixtures of `Tools/make_tile_fixtures.py` drawn by the viewer: against the OpenStreetMap
+/// extract they were made from (pyosmium's geometry in the OSM reference), against each other, and
+/// the tile-specific behaviour (seams, overzoom, loading, failures, the cache bound).
+@Suite("Vector tiles on screen")
+struct TileRenderingTests {
+    static func path(_ file: String) -> String {
+        repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/tiles/\(file)").path
+    }
+
+    /// The world and one tileset (no bundled city: what is drawn at street level comes from the tiles).
+    static func sources(_ file: String, waits: Bool = true) throws -> MapSources {
+        let tiles = TileSource(archive: try TileArchives.open(path(file)), label: "tiles", waits: waits)
+        return MapSources(features: FeatureSources(base: bundledWorld, details: [tiles]))
+    }
+
+    static let bundledWorld: MapAsset = {
+        do {
+            return try MapAsset(path: repositoryRoot.appendingPathComponent("assets/world.tmap").path)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }()
+
+    static func state(_ v: HelsinkiViews.View) throws -> ViewerState {
+        try state(lat: v.lat, lon: v.lon, zoom: v.zoom, cols: v.cols, rows: v.rows + 2)
+    }
+
+    static func state(lat: Double, lon: Double, zoom: Double, cols: Int = 100, rows: Int = 30) throws -> ViewerState {
+        var s = try ViewerState(cols: cols, rows: rows, center: Coordinate(latitude: lat, longitude: lon), zoom: zoom)
+        s.animationsEnabled = false
+        return s
+    }
+
+    static let files = ["helsinki-omt.pmtiles", "helsinki-protomaps.pmtiles"]
+
+    /// Cells that car roads cross (pyosmium, mercantile) show ink within one cell.
+    @Test(arguments: files, HelsinkiViews.all.indices)
+    func carRoadsAreDrawnWhereTheyAre(file: String, index: Int) throws {
+        let v = HelsinkiViews.all[index]
+        let f = Renderer.render(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .plain))
+        var shown = 0
+        for cell in v.carRoadCells
+        where (-1...1).contains(where: { dr in (-1...1).contains { dc in f[cell[0] + dc, cell[1] + dr].glyph != " " } })
+        {
+            shown += 1
+        }
+        #expect(Double(shown) >= 0.9 * Double(v.carRoadCells.count), "\(file) view \(index): \(shown) of \(v.carRoadCells.count)")
+    }
+
+    /// Braille cells of two or more dots drawn from the tiles lie within a cell of an OSM way (or an
+    /// area's outline).
+    @Test(arguments: files, HelsinkiViews.all.indices)
+    func tileInkLiesOnRealWays(file: String, index: Int) throws {
+        let v = HelsinkiViews.all[index]
+        let f = Renderer.render(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .ansi256))
+        var tileStyles = Set<CellStyle>()
+        for c in TileSchema.classes where c != .border { tileStyles.insert(StyleTable.style(.feature(c), mode: .ansi256)) }
+        let mask = v.nearWays.map { Array($0) }
+        var drawn = 0
+        var onWays = 0
+        for row in 0..<v.rows {
+            for col in 0..<v.cols {
+                let cell = f[col, row]
+                guard (0x2800...0x28FF).contains(cell.glyph.value), (cell.glyph.value - 0x2800).nonzeroBitCount >= 2
+                else { continue }
+                var style = cell.style
+                style.background = nil
+                guard tileStyles.contains(style) else { continue }
+                drawn += 1
+                if mask[row][col] == "1" { onWays += 1 }
+            }
+        }
+        #expect(drawn > 100, "\(file) view \(index): \(drawn) cells")
+        #expect(Double(onWays) >= 0.85 * Double(drawn), "\(file) view \(index): \(onWays) of \(drawn) on ways")
+    }
+
+    /// The same tileset as `.pmtiles` and `.mbtiles` gives the same screen, cell for cell and style for
+    /// style, from the zoom tiles are first drawn at to overzoom.
+    @Test(arguments: [11.0, 12.4, 14.0, 15.5, 17.0, 19.0])
+    func pmtilesAndMBTilesGiveTheSameScreen(zoom: Double) throws {
+        let s = try Self.state(lat: 60.1690, lon: 24.9420, zoom: zoom, cols: 120, rows: 40)
+        let a = Renderer.render(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .ansi256))
+        let b = Renderer.render(s, sources: try Self.sources("helsinki-omt.mbtiles"), options: RenderOptions(mode: .ansi256))
+        #expect(a == b)
+        let inked = (0..<38).reduce(0) { n, row in n + (0..<120).filter { a[$0, row].glyph != " " }.count }
+        #expect(inked > 200, "zoom \(zoom): \(inked) cells")
+    }
+
+    /// The tile zoom: the nearest whole zoom within the tileset's 0–14 (12.4 → 12, 12.6 → 13, 19 → 14),
+    /// and the status line names it.
+    @Test func tileZoomRoundsWithinTheTileset() throws {
+        let source = TileSource(archive: try TileArchives.open(Self.path("helsinki-omt.pmtiles")), label: "t", waits: true)
+        #expect([11.0, 12.4, 12.6, 13.5, 14.49, 19, 28].map(source.tileZoom) == [11, 12, 13, 14, 14, 14, 14])
+        let p = TileSource(archive: try TileArchives.open(Self.path("helsinki-protomaps.pmtiles")), label: "p", waits: true)
+        #expect(p.tileZoom(11) == 12 && p.minZoom == 12)
+        let f = Renderer.render(
+            try Self.state(lat: 60.1690, lon: 24.9420, zoom: 19), sources: try Self.sources("helsinki-omt.pmtiles"),
+            options: RenderOptions(mode: .plain))
+        #expect(f.line(28).contains("tiles z14"))
+    }
+
+    /// An area cut at its tile's edge (as tile writers cut what passes the tile's buffer) is filled to
+    /// the edge but has no outline along it: two tiles side by side show one park, not two boxes.
+    @Test func areasCutAtTileEdgesHaveNoOutlineThere() throws {
+        // A park covering the whole of tile 14/9326/4742 and of its east neighbour, cut at the buffer
+        // (−64…4160) in one and exactly at the edge (0…4096) in the other.
+        let buffered = ProtoBuilder.commands([(-64, -64), (-64, 4160), (4160, 4160), (4160, -64)], close: true)
+        let exact = ProtoBuilder.commands([(0, 0), (0, 4096), (4096, 4096), (4096, 0)], close: true)
+        let archive = FakeArchive(tiles: [
+            TileID(z: 14, x: 9326, y: 4742): ProtoBuilder.tile(layer: "park", features: [(3, buffered, [:])]),
+            TileID(z: 14, x: 9327, y: 4742): ProtoBuilder.tile(layer: "park", features: [(3, exact, [:])]),
+        ])
+        let source = TileSource(archive: archive, label: "fake", waits: true)
+        let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
+        // The view: the two tiles' shared edge in the middle, within both tiles' rows.
+        let edge = WebMercator.unproject(MercatorPoint(x: 9327.0 / 16384, y: 4742.5 / 16384))
+        let s = try Self.state(lat: edge.latitude, lon: edge.longitude, zoom: 15, cols: 60, rows: 20)
+        let f = Renderer.render(s, sources: sources, options: RenderOptions(mode: .ansi256))
+        let park = StyleTable.style(.feature(.park), mode: .ansi256)
+        var filled = 0
+        for row in 0..<18 {
+            for col in 0..<60 {
+                if let fill = StyleTable.fill(.feature(.park), mode: .ansi256), f[col, row].style.background == fill {
+                    filled += 1
+                }
+                var style = f[col, row].style
+                style.background = nil
+                #expect(!(style == park && f[col, row].glyph != " "), "park outline at \(col),\(row)")
+            }
+        }
+        #expect(filled >= 60 * 18 - 60, "\(filled) park cells")
+    }
+
+    /// A frame never waits for a tile: the first shows the world and `loading 4 tiles`; once the tiles
+    /// are in, the next shows them; tiles that fail are counted and the rest is drawn.
+    @Test func framesDoNotWaitAndFailuresAreCounted() throws {
+        let v = HelsinkiViews.all[1]
+        let real = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))
+        let gate = DispatchSemaphore(value: 0)
+        let slow = FakeArchive(wrapping: real, gate: gate)
+        let source = TileSource(archive: slow, label: "slow", waits: false)
+        let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
+        let s = try Self.state(v)
+        let first = Renderer.render(s, sources: sources, options: RenderOptions(mode: .plain))
+        let loading = sources.tileStatus.loading
+        #expect(loading >= 1)
+        #expect(first.line(v.rows).contains("loading \(loading) tile"))
+        let before = sources.tileStatus.generation
+        gate.signal()
+        var waited = 0
+        while sources.tileStatus.generation == before && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        let second = Renderer.render(s, sources: sources, options: RenderOptions(mode: .plain))
+        #expect(!second.line(v.rows).contains("loading"))
+        // Its map is that of a render that waited; the first frame's was not.
+        let complete = Renderer.render(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain))
+        #expect((0..<v.rows).allSatisfy { second.line($0) == complete.line($0) })
+        #expect(!(0..<v.rows).allSatisfy { first.line($0) == complete.line($0) })
+
+        let failing = TileSource(archive: FakeArchive(failingAll: real), label: "bad", waits: true)
+        let bad = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [failing]))
+        let f = Renderer.render(s, sources: bad, options: RenderOptions(mode: .plain))
+        let failed = bad.tileStatus.failed
+        #expect(failed >= 1)
+        #expect(f.line(v.rows).contains("\(failed) tile\(failed == 1 ? "" : "s") failed"))
+    }
+
+    /// Panning across many tiles keeps the decoded tiles within the cache's bound.
+    @Test func theCacheStaysWithinItsBound() throws {
+        let archive = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))
+        let limit = 200_000
+        let source = TileSource(archive: archive, label: "t", waits: true, cacheBytes: limit)
+        let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
+        var most = 0
+        for zoom in [12.0, 13, 14, 15, 16] {
+            _ = Renderer.render(try Self.state(lat: 60.1700, lon: 24.9440, zoom: zoom), sources: sources, options: RenderOptions(mode: .plain))
+            let (bytes, count) = source.cacheUse
+            most = max(most, bytes)
+            #expect(count >= 1)
+        }
+        // The newest tiles stay even past the bound; older ones go.
+        #expect(most <= limit + 400_000)
+        #expect(source.cacheUse.bytes <= limit || source.cacheUse.count <= 4)
+    }
+}
+
+/// A tileset in memory: given tiles, or another archive's tiles behind a gate, or failing them all.
+final class FakeArchive: TileArchive, @unchecked Sendable {
+    let info: TilesetInfo
+    private var stored: [TileID: [UInt8]] = [:]
+    private var inner: (any TileArchive)?
+    private var gate: DispatchSemaphore?
+    private var failAll = false
+
+    init(tiles: [TileID: [UInt8]]) {
+        stored = tiles
+        info = TilesetInfo(
+            format: "fake", name: "fake", minZoom: 14, maxZoom: 14,
+            bounds: CoordinateBounds(north: 85, south: -85, west: -180, east: 180), tileCount: tiles.count,
+            attribution: nil, layers: ["park"], compression: "none")
+    }
+
+    init(wrapping inner: any TileArchive, gate: DispatchSemaphore) {
+        self.inner = inner
+        self.gate = gate
+        info = inner.info
+    }
+
+    init(failingAll inner: any TileArchive) {
+        self.inner = inner
+        failAll = true
+        info = inner.info
+    }
+
+    func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+        if let gate {
+            gate.wait()
+            gate.signal()
+        }
+        if failAll { return Dictionary(uniqueKeysWithValues: ids.map { ($0, .failure(TileFailure("bad"))) }) }
+        if let inner { return inner.tiles(ids) }
+        return Dictionary(uniqueKeysWithValues: ids.map { ($0, .success(stored[$0])) })
+    }
+}
