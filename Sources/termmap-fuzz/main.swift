@@ -7,7 +7,8 @@ import Viewer
 
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
 // Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in
-// format versions 1 and 2) and of the OSM PBF reader and importer. Same seed, same cases.
+// format versions 1 and 2), of the OSM PBF reader and importer, and of the PMTiles, MBTiles and MVT
+// readers. Same seed, same cases.
 //   termmap-fuzz [--events N] [--mutations N] [--seed S]
 // Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
 
@@ -247,6 +248,139 @@ func fuzzPBF(_ file: String, mutations: Int, seed: UInt64) -> (tried: Int, error
     return (mutations, errors, slowest)
 }
 
+// MARK: Vector tiles
+
+/// A tileset in memory whose one tile is given (for mutated MVT tiles).
+final class OneTileArchive: TileArchive {
+    let info = TilesetInfo(
+        format: "fuzz", name: "fuzz", minZoom: 14, maxZoom: 14,
+        bounds: CoordinateBounds(north: 85, south: -85, west: -180, east: 180), tileCount: 1, attribution: nil,
+        layers: [], compression: "none")
+    let tile: TileID
+    let bytes: [UInt8]
+    init(tile: TileID, bytes: [UInt8]) {
+        self.tile = tile
+        self.bytes = bytes
+    }
+    func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+        Dictionary(uniqueKeysWithValues: ids.map { ($0, .success($0 == tile ? bytes : nil)) })
+    }
+}
+
+/// Views over the Helsinki fixtures' tiles, at tile zooms 12 to 14.
+let tileViews: [(bounds: CoordinateBounds, zoom: Double)] = [12.0, 13, 14, 16].map { z in
+    (CoordinateBounds(north: 60.18, south: 60.16, west: 24.93, east: 24.96), z)
+}
+
+/// Reads every tile of the views through a tile source: a typed error or tiles, in bounded time.
+func exerciseTiles(_ archive: any TileArchive) {
+    let source = TileSource(archive: archive, label: "fuzz", waits: true, cacheBytes: 1 << 20)
+    for v in tileViews {
+        _ = try? source.chunks(in: v.bounds, zoom: v.zoom, classes: TileSchema.classes)
+    }
+}
+
+/// A byte mutation: truncation, flips, or a run of extreme varint bytes.
+func mutateBytes(_ original: [UInt8], _ i: Int, _ r: inout SeededRandom, from: Int = 0) -> [UInt8] {
+    var b = original
+    guard b.count > from + 1 else { return b }
+    func at() -> Int { from + r.below(b.count - from) }
+    switch i % 4 {
+    case 0: b = Array(b.prefix(from + r.below(b.count - from)))
+    case 1: b[at()] ^= UInt8(1 + r.below(255))
+    case 2: for _ in 0..<(2 + r.below(20)) { b[at()] ^= UInt8(1 + r.below(255)) }
+    default:
+        let p = at()
+        for k in 0..<min(6, b.count - p) { b[p + k] = [0xff, 0x7f, 0x80, 0x00, 0x01][r.below(5)] }
+    }
+    return b
+}
+
+/// PMTiles files mutated: headers (u64 offsets and lengths set to extremes), directories and tiles.
+func fuzzPMTiles(_ original: [UInt8], name: String, mutations: Int, seed: UInt64) -> (tried: Int, opened: Int, slowest: Double) {
+    var r = SeededRandom(state: seed)
+    var opened = 0
+    var slowest = 0.0
+    let extremes: [UInt64] = [0, 1, 126, 127, 16_384, UInt64(original.count), UInt64(original.count) + 1, UInt64.max, 1 << 63]
+    for i in 0..<mutations {
+        var b: [UInt8]
+        if i % 5 == 4 {
+            // A header field (offset, length or count) forged.
+            b = original
+            let field = 8 + 8 * r.below(11)
+            let v = extremes[r.below(extremes.count)]
+            for k in 0..<8 { b[field + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(k))) }
+        } else {
+            b = mutateBytes(original, i, &r)
+        }
+        let t0 = now()
+        do {
+            let archive = try PMTilesArchive(source: LocalFileSource(bytes: b, name: "mutated.pmtiles"))
+            opened += 1
+            exerciseTiles(archive)
+        } catch {
+            if error.description.contains("\n") { fail("\(name) mutation \(i): a message of more than one line") }
+        }
+        let dt = now() - t0
+        slowest = max(slowest, dt)
+        if dt > 2 { fail("\(name) mutation \(i) took \(dt) s") }
+    }
+    return (mutations, opened, slowest)
+}
+
+/// MBTiles files mutated (SQLite pages and tile blobs), opened from a temporary file.
+func fuzzMBTiles(_ file: String, mutations: Int, seed: UInt64) -> (tried: Int, opened: Int, slowest: Double) {
+    let path = packageRoot.appendingPathComponent(file).path
+    guard let data = FileManager.default.contents(atPath: path) else {
+        fail("cannot read \(path)")
+        return (0, 0, 0)
+    }
+    let original = [UInt8](data)
+    let temp = NSTemporaryDirectory() + "termmap-fuzz-\(getpid()).mbtiles"
+    defer { try? FileManager.default.removeItem(atPath: temp) }
+    var r = SeededRandom(state: seed)
+    var opened = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        // Past SQLite's 100-byte header half the time (its pages and the tile blobs).
+        let b = mutateBytes(original, i, &r, from: i % 2 == 0 ? 100 : 0)
+        guard FileManager.default.createFile(atPath: temp, contents: Data(b)) else {
+            fail("cannot write \(temp)")
+            break
+        }
+        let t0 = now()
+        do {
+            let archive = try MBTilesArchive(path: temp)
+            opened += 1
+            exerciseTiles(archive)
+            _ = archive.countTiles()
+        } catch {
+            if error.description.contains("\n") { fail("mbtiles mutation \(i): a message of more than one line") }
+        }
+        let dt = now() - t0
+        slowest = max(slowest, dt)
+        if dt > 2 { fail("mbtiles mutation \(i) took \(dt) s") }
+    }
+    return (mutations, opened, slowest)
+}
+
+/// MVT tiles mutated (the fixture's densest tile, inflated), decoded and drawn into chunks.
+func fuzzMVT(_ tile: [UInt8], at id: TileID, mutations: Int, seed: UInt64) -> (tried: Int, decoded: Int, slowest: Double) {
+    var r = SeededRandom(state: seed)
+    var decoded = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        let b = mutateBytes(tile, i, &r)
+        let t0 = now()
+        if MVTDecoder.decode(b) != nil { decoded += 1 }
+        exerciseTiles(OneTileArchive(tile: id, bytes: b))
+        let dt = now() - t0
+        slowest = max(slowest, dt)
+        if dt > 2 { fail("MVT mutation \(i) took \(dt) s") }
+    }
+    return (mutations, decoded, slowest)
+}
+
 // MARK: Main
 
 var events = 100_000
@@ -306,6 +440,39 @@ for (file, count) in [
     print(
         "pbf: \(p.tried) mutations of \(file.split(separator: "/").last ?? ""): \(p.errors) typed errors, slowest \(CoordinateFormat.fixed(p.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
     )
+}
+do {
+    let folder = "Tests/MapDataTests/Fixtures/tiles/"
+    let pmtiles = [UInt8](FileManager.default.contents(atPath: packageRoot.appendingPathComponent(folder + "helsinki-omt.pmtiles").path) ?? Data())
+    // A leafy archive with uncompressed directories: mutations reach the directory varints.
+    let leafy = PMTilesWriter.archive(
+        tiles: (0..<400).map { (id: TileID(z: 14, x: 9326, y: 4742).pmtilesID + UInt64($0 * 2), data: [UInt8](repeating: 0x1a, count: 3)) },
+        leafSize: 50)
+    for (name, bytes) in [("helsinki-omt.pmtiles", pmtiles), ("leafy.pmtiles", leafy)] {
+        let t1 = now()
+        let p = fuzzPMTiles(bytes, name: name, mutations: 1_000, seed: seed)
+        print(
+            "pmtiles: \(p.tried) mutations of \(name): \(p.opened) opened, slowest \(CoordinateFormat.fixed(p.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
+        )
+    }
+    let t2 = now()
+    let m = fuzzMBTiles(folder + "helsinki-omt.mbtiles", mutations: 1_000, seed: seed)
+    print(
+        "mbtiles: \(m.tried) mutations of helsinki-omt.mbtiles: \(m.opened) opened, slowest \(CoordinateFormat.fixed(m.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t2, 1)) s"
+    )
+    let densest = TileID(z: 14, x: 9327, y: 4742)
+    let archive = try PMTilesArchive(source: LocalFileSource(bytes: pmtiles))
+    if case .success(let tile?)? = archive.tiles([densest])[densest] {
+        let t3 = now()
+        let v = fuzzMVT(tile, at: densest, mutations: 1_000, seed: seed)
+        print(
+            "mvt: \(v.tried) mutations of tile \(densest) (\(tile.count) bytes): \(v.decoded) still decode, slowest \(CoordinateFormat.fixed(v.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t3, 1)) s"
+        )
+    } else {
+        fail("no tile \(densest) in the fixture")
+    }
+} catch {
+    fail("cannot open the tile fixtures: \(error)")
 }
 print("peak RSS: \(CoordinateFormat.fixed(peakRSSMegabytes(), 1)) MB")
 if peakRSSMegabytes() > 1024 { fail("peak RSS above 1 GB") }

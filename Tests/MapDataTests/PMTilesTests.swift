@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MapData
@@ -124,5 +125,29 @@ import Testing
         #expect(error(good) == "x.pmtiles: PNG raster tiles are not supported (vector tiles only)")
         good[99] = 1
         #expect(error(Array(good[0..<140])) == "x.pmtiles: truncated in the root directory")
+    }
+
+    /// Archives written here (uncompressed directories): tiles through leaves, a leaf that points at
+    /// itself, and entries pointing past the data are a failed tile each, never a trap or a hang.
+    @Test func leavesLoopsAndForgedOffsets() throws {
+        let tiles = (0..<300).map { i in (id: UInt64(5 + i * 3), data: [UInt8](repeating: UInt8(i % 251), count: 10 + i % 7)) }
+        let leafy = try PMTilesArchive(source: LocalFileSource(bytes: PMTilesWriter.archive(tiles: tiles, leafSize: 40)))
+        for t in tiles.prefix(50) + tiles.suffix(5) {
+            let id = try #require(TileID(pmtilesID: t.id))
+            #expect(try leafy.tiles([id])[id]?.get() == t.data)
+            // The id just after is in no run.
+            if let next = TileID(pmtilesID: t.id + 1) { #expect(try leafy.tiles([next])[next]?.get() == .some(nil)) }
+        }
+        let looped = try PMTilesArchive(source: LocalFileSource(bytes: PMTilesWriter.archive(tiles: [], loop: true)))
+        let any = TileID(z: 3, x: 2, y: 5)
+        #expect(throws: TileFailure.self) { try looped.locate(any) }
+        #expect(looped.tiles([any])[any].map { if case .failure = $0 { true } else { false } } == true)
+        // Past the data: the last tile's length made larger than the file.
+        var bytes = PMTilesWriter.archive(tiles: [(id: 0, data: [1, 2, 3])])
+        let rootAt = 127
+        bytes[rootAt + 3] = 0x7f  // the one entry's length: 127 bytes of 3
+        let forged = try PMTilesArchive(source: LocalFileSource(bytes: bytes))
+        let zero = TileID(z: 0, x: 0, y: 0)
+        #expect(forged.tiles([zero])[zero].map { if case .failure = $0 { true } else { false } } == true)
     }
 }

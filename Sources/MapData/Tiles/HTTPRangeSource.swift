@@ -81,6 +81,8 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
 
     public func read(offset: UInt64, length: Int) throws(MapDataError) -> [UInt8] {
         guard length > 0 else { return [] }
+        // Offsets from a forged header cannot be asked for (nor overflow the range below).
+        guard offset < 1 << 62 else { throw MapDataError(file: name, .badOffset("range at \(offset)")) }
         lock.lock()
         // A weak ETag cannot be matched by If-Match (RFC 9110 §13.1.1): without a strong one, no check.
         let match = etag.flatMap { $0.hasPrefix("W/") || $0.isEmpty ? nil : $0 }
@@ -117,6 +119,9 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
 
     public func read(ranges: [(offset: UInt64, length: Int)]) throws(MapDataError) -> [[UInt8]] {
         // Sort, join neighbours, fetch each group once, hand each range its slice.
+        if let bad = ranges.first(where: { $0.offset >= 1 << 62 || $0.length < 0 }) {
+            throw MapDataError(file: name, .badOffset("range at \(bad.offset)"))
+        }
         let order = ranges.indices.sorted { ranges[$0].offset < ranges[$1].offset }
         var out = [[UInt8]](repeating: [], count: ranges.count)
         var i = 0

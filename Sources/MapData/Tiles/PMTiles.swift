@@ -142,8 +142,8 @@ public final class PMTilesArchive: TileArchive {
         guard h.rootLength > 0, h.rootLength <= 1 << 24, h.metadataLength <= 1 << 24 else {
             throw fail(.badOffset("header (root directory or metadata length)"))
         }
-        var rootBytes: [UInt8]
-        if h.rootOffset + h.rootLength <= UInt64(head.count) {
+        let rootBytes: [UInt8]
+        if h.rootOffset <= UInt64(head.count), h.rootLength <= UInt64(head.count) - h.rootOffset {
             rootBytes = Array(head[Int(h.rootOffset)..<Int(h.rootOffset + h.rootLength)])
         } else {
             rootBytes = try source.read(offset: h.rootOffset, length: Int(h.rootLength))

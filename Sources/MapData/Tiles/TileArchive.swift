@@ -20,6 +20,15 @@ public struct TilesetInfo: Sendable {
     public var layers: [String]
     /// Tile compression (`gzip`, `none`).
     public var compression: String
+
+    /// A tileset's description.
+    public init(
+        format: String, name: String, minZoom: Int, maxZoom: Int, bounds: CoordinateBounds, tileCount: Int?,
+        attribution: String?, layers: [String], compression: String
+    ) {
+        (self.format, self.name, self.minZoom, self.maxZoom, self.bounds) = (format, name, minZoom, maxZoom, bounds)
+        (self.tileCount, self.attribution, self.layers, self.compression) = (tileCount, attribution, layers, compression)
+    }
 }
 
 /// Why one tile could not be had; the rest of the map is drawn without it.

@@ -1,0 +1,98 @@
+/// Writes small PMTiles v3 archives in memory for tests and fuzzing: directories uncompressed (so that
+/// mutations reach the varints, not gzip's checksum), tiles as given, optionally split into leaf
+/// directories, or a leaf directory that points at itself.
+public enum PMTilesWriter {
+    /// A directory entry: tile id, offset, length, run length (0: a leaf directory).
+    public typealias Entry = (tileID: UInt64, offset: UInt64, length: UInt64, runLength: UInt64)
+
+    /// The bytes of a directory (protomaps/PMTiles spec v3, "Directories"): the count, then per column
+    /// tile id deltas, run lengths, lengths, and offsets + 1 (0 when right after the entry before).
+    public static func directory(_ entries: [Entry]) -> [UInt8] {
+        var out: [UInt8] = []
+        func varint(_ v: UInt64) {
+            var v = v
+            while v >= 0x80 {
+                out.append(UInt8(v & 0x7f) | 0x80)
+                v >>= 7
+            }
+            out.append(UInt8(v))
+        }
+        varint(UInt64(entries.count))
+        var last: UInt64 = 0
+        for e in entries {
+            varint(e.tileID - last)
+            last = e.tileID
+        }
+        for e in entries { varint(e.runLength) }
+        for e in entries { varint(e.length) }
+        for (i, e) in entries.enumerated() {
+            if i > 0, e.offset == entries[i - 1].offset + entries[i - 1].length { varint(0) } else { varint(e.offset + 1) }
+        }
+        return out
+    }
+
+    /// An archive of `tiles` (id and bytes, ascending ids), tile compression `tileCompression`
+    /// (1 none, 2 gzip). With `leafSize`, the entries go into leaf directories of that many each; with
+    /// `loop`, the root points at a leaf that points at itself.
+    public static func archive(
+        tiles: [(id: UInt64, data: [UInt8])], tileCompression: UInt8 = 1, leafSize: Int? = nil, loop: Bool = false,
+        maxZoom: UInt8 = 14
+    ) -> [UInt8] {
+        var data: [UInt8] = []
+        var entries: [Entry] = []
+        for t in tiles {
+            entries.append((t.id, UInt64(data.count), UInt64(t.data.count), 1))
+            data += t.data
+        }
+        var root: [UInt8]
+        var leaves: [UInt8] = []
+        if loop {
+            let leaf = directory([(0, 0, 0, 0)])
+            // The leaf's one entry is itself (offset 0 in the leaf section, its own length).
+            let selfLeaf = directory([(0, 0, UInt64(leaf.count), 0)])
+            leaves = selfLeaf
+            root = directory([(0, 0, UInt64(selfLeaf.count), 0)])
+        } else if let leafSize, leafSize > 0 {
+            var rootEntries: [Entry] = []
+            var i = 0
+            while i < entries.count {
+                let part = Array(entries[i..<min(entries.count, i + leafSize)])
+                let bytes = directory(part)
+                rootEntries.append((part[0].tileID, UInt64(leaves.count), UInt64(bytes.count), 0))
+                leaves += bytes
+                i += leafSize
+            }
+            root = directory(rootEntries)
+        } else {
+            root = directory(entries)
+        }
+        let metadata = Array("{\"name\":\"fuzz\",\"vector_layers\":[{\"id\":\"roads\"}]}".utf8)
+        let rootOffset: UInt64 = 127
+        let metadataOffset = rootOffset + UInt64(root.count)
+        let leafOffset = metadataOffset + UInt64(metadata.count)
+        let dataOffset = leafOffset + UInt64(leaves.count)
+        var h: [UInt8] = Array("PMTiles".utf8) + [3]
+        func u64(_ v: UInt64) { for i in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
+        func i32(_ v: Int32) { for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(i)))) } }
+        u64(rootOffset)
+        u64(UInt64(root.count))
+        u64(metadataOffset)
+        u64(UInt64(metadata.count))
+        u64(leafOffset)
+        u64(UInt64(leaves.count))
+        u64(dataOffset)
+        u64(UInt64(data.count))
+        u64(UInt64(tiles.count))
+        u64(UInt64(tiles.count))
+        u64(UInt64(tiles.count))
+        h += [1, 1, tileCompression, 1, 0, maxZoom]
+        i32(-1_800_000_000)
+        i32(-850_000_000)
+        i32(1_800_000_000)
+        i32(850_000_000)
+        h.append(0)
+        i32(0)
+        i32(0)
+        return h + root + metadata + leaves + data
+    }
+}
