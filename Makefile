@@ -1,8 +1,8 @@
 # termmap: `make run` opens the viewer on the bundled data, `make test` runs every test.
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
-BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev
-TEST_PACKAGES := tmux strace openssh-server openssh-client
+BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev
+TEST_PACKAGES := tmux strace openssh-server openssh-client nginx
 SWIFT_FLAGS ?=
 PREFIX ?= /usr/local
 
@@ -20,6 +20,7 @@ test: deps test-deps
 	python3 Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/hardening_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # Mutation check (minutes, not in CI): each mutant in Tools/mutants.py must make a test fail.
 mutants: deps test-deps
@@ -38,6 +39,8 @@ test-deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
 
 # Installs the Debian packages in PACKAGES that are missing (as root), or prints the apt-get line.
+# A policy-rc.d denies service starts meanwhile: the nginx package would otherwise start a system nginx
+# on port 80 (the tests run their own on 127.0.0.1).
 apt-install:
 	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -45,7 +48,11 @@ apt-install:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	    policy=""; if [ ! -e /usr/sbin/policy-rc.d ]; then \
+	      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && policy=1; fi; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; status=$$?; \
+	    if [ -n "$$policy" ]; then rm -f /usr/sbin/policy-rc.d; fi; \
+	    [ $$status = 0 ] || exit $$status; \
 	  else \
 	    echo "missing Debian packages; run: sudo apt-get install -y$$missing" >&2; exit 1; \
 	  fi; \

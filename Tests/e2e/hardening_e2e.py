@@ -210,5 +210,30 @@ def _():
     return f"import wrote {len(written)} paths, all in the data folder; a cut extract wrote none"
 
 
+@check("tiles from files (--tiles and the data folder): no socket, libcurl never loaded, nothing written")
+def _():
+    work = tempfile.mkdtemp(prefix="termmap-sandbox-")
+    home = os.path.join(work, "home")
+    data = os.path.join(work, "data")
+    os.makedirs(home)
+    os.makedirs(data)
+    tiles = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles")
+    shutil.copy(os.path.join(tiles, "helsinki-omt.mbtiles"), data)
+    env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    args = ["render", "--data", data, "--tiles", os.path.join(tiles, "helsinki-protomaps.pmtiles"), "--center",
+            "60.1690,24.9420", "--zoom", "15", "--size", "120x24"]
+    r, text = strace(args, env, work)
+    assert r.returncode == 0 and "helsinki-protomaps z14" in r.stdout, r.stdout[-300:]
+    assert os.path.join(data, "helsinki-omt.mbtiles") in text, "the data folder's tileset was not opened"
+    assert not re.search(r"\b(socket|connect)\(", text), "opened a socket"
+    # termmap's own HTTP (libcurl.so.4 through dlopen) is never loaded. (PROJ links libcurl-gnutls for its
+    # optional grid downloads, which stay off: no socket above.)
+    assert "libcurl.so.4" not in text, "loaded libcurl"
+    assert len(re.findall(r"\bexecve\(", text)) == 1, "ran another program"
+    assert writes(text) == [], f"render wrote {writes(text)[:5]}"
+    shutil.rmtree(work)
+    return "render over a .pmtiles and a data-folder .mbtiles: no socket, no libcurl"
+
+
 if __name__ == "__main__":
     check.report("hardening")

@@ -5,8 +5,10 @@ import os
 import pty
 import select
 import struct
+import re
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 
@@ -30,6 +32,78 @@ class Tmux:
 
     def kill(self):
         self(*["kill-server"], check=False)
+
+
+class Session:
+    """One tmux session running termmap; the exit status is written to a file when it ends."""
+
+    def __init__(self, tmux, binary, args="", cols=120, rows=40, env="TERM=xterm-256color LANG=C.UTF-8"):
+        self.tmux = tmux
+        self.status_file = tempfile.mktemp(prefix="termmap-status-")
+        self.pid_file = tempfile.mktemp(prefix="termmap-pid-")
+        command = (f"env {env} sh -c 'echo $$ > {self.pid_file}; exec {binary} {args}'; "
+                   f"echo $? > {self.status_file}; sleep 600")
+        tmux.new_session(command, cols, rows)
+        self.wait_for(lambda s: "zoom" in s or "terminal" in s, 10)
+
+    def screen(self, colours=False):
+        return self.tmux("capture-pane", "-p", *(["-e"] if colours else []), "-t", "m")
+
+    def lines(self):
+        return self.screen().rstrip("\n").split("\n")
+
+    def keys(self, *keys, pause=0.35):
+        for k in keys:
+            self.tmux("send-keys", "-t", "m", k)
+        time.sleep(pause)
+
+    def literal(self, text):
+        self.tmux("send-keys", "-t", "m", "-l", "--", text)
+
+    def wait_for(self, predicate, seconds=5.0):
+        end = time.time() + seconds
+        while time.time() < end:
+            s = self.screen()
+            if predicate(s):
+                return s
+            time.sleep(0.05)
+        return self.screen()
+
+    def zoom(self):
+        # The status line's "│ zoom 14.00 │" (ASCII: "| zoom 14.00 |"), not the message's "zoom a → b".
+        m = re.search(r"[│|] zoom (\d+\.\d\d) [│|]", self.screen())
+        return float(m.group(1)) if m else None
+
+    def center(self):
+        m = re.search(r"(\d+\.\d+)°([NS]) (\d+\.\d+)°([EW])", self.screen())
+        return m.group(0) if m else None
+
+    def pid(self):
+        for _ in range(100):
+            try:
+                return int(open(self.pid_file).read())
+            except (OSError, ValueError):
+                time.sleep(0.05)
+        return None
+
+    def exit_status(self, seconds=5.0):
+        end = time.time() + seconds
+        while time.time() < end:
+            try:
+                return int(open(self.status_file).read())
+            except (OSError, ValueError):
+                time.sleep(0.05)
+        return None
+
+    def flags(self):
+        out = self.tmux("display-message", "-p", "-t", "m", "#{alternate_on} #{cursor_flag}").split()
+        return {"alternate": out[0] == "1", "cursor": out[1] == "1"}
+
+    def close(self):
+        self.tmux.kill()
+        for f in (self.status_file, self.pid_file):
+            if os.path.exists(f):
+                os.unlink(f)
 
 
 class PtySession:

@@ -155,7 +155,11 @@ public final class PMTilesArchive: TileArchive {
         var meta: [String: String] = [:]
         var layers: [String] = []
         if h.metadataLength > 0 {
-            let raw = try source.read(offset: h.metadataOffset, length: Int(h.metadataLength))
+            // Usually within the first 16 KiB too (the spec's writer puts it right after the root).
+            let raw: [UInt8] =
+                h.metadataOffset <= UInt64(head.count) && h.metadataLength <= UInt64(head.count) - h.metadataOffset
+                ? Array(head[Int(h.metadataOffset)..<Int(h.metadataOffset + h.metadataLength)])
+                : try source.read(offset: h.metadataOffset, length: Int(h.metadataLength))
             guard raw.count == Int(h.metadataLength) else { throw fail(.truncated("metadata")) }
             let text: [UInt8]? =
                 h.internalCompression == 2 ? raw.withUnsafeBytes { Zlib.inflate(gzipOrZlib: $0, limit: 1 << 26) } : raw

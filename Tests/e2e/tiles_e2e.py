@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""End-to-end tests of remote vector tiles: a real HTTP server (Debian's nginx, its own configuration,
+on 127.0.0.1, started and stopped here) serves the tile fixtures, and the real binary reads them with
+HTTP range requests.
+
+    python3 Tests/e2e/tiles_e2e.py .build/debug/termmap
+
+Prints one line per check and a closing 'N passed, N failed' line.
+"""
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+import harness
+from harness import Checks, Tmux
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FIXTURES = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles")
+tmux = Tmux("termmap-tiles")
+check = Checks(tmux)
+
+CONF = """daemon off;
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 64; }}
+http {{
+    log_format ranges '$request_method $uri|$http_range|$status|$http_if_match';
+    access_log {dir}/access.log ranges;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    default_type application/octet-stream;
+    server {{
+        listen 127.0.0.1:{port};
+        root {dir}/www;
+    }}
+}}
+"""
+
+
+class Nginx:
+    """nginx serving a copy of the fixtures from a temporary folder, on a free loopback port. It runs
+    in the foreground under `timeout`, so that it stops by itself even if this script is killed."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="termmap-nginx-")
+        www = os.path.join(self.dir, "www")
+        os.mkdir(www)
+        for f in ("helsinki-omt.pmtiles", "helsinki-protomaps.pmtiles"):
+            shutil.copy(os.path.join(FIXTURES, f), www)
+        # Workers started by root run as nobody: they must be able to read the folder.
+        for d, _, files in os.walk(self.dir):
+            os.chmod(d, 0o755)
+            for f in files:
+                os.chmod(os.path.join(d, f), 0o644)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        with open(os.path.join(self.dir, "nginx.conf"), "w") as f:
+            f.write(CONF.format(dir=self.dir, port=self.port))
+        self.process = subprocess.Popen(
+            ["timeout", "600", "nginx", "-p", self.dir, "-c", os.path.join(self.dir, "nginx.conf"), "-e",
+             os.path.join(self.dir, "error.log")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("nginx did not start: " + self.error_log())
+
+    def url(self, name):
+        return f"http://127.0.0.1:{self.port}/{name}"
+
+    def replace(self, name, with_file):
+        """Replaces a served file the way a deploy does: a new file renamed over the old."""
+        www = os.path.join(self.dir, "www")
+        tmp = os.path.join(www, ".new")
+        shutil.copy(os.path.join(FIXTURES, with_file), tmp)
+        os.chmod(tmp, 0o644)
+        os.rename(tmp, os.path.join(www, name))
+
+    def access_log(self):
+        try:
+            with open(os.path.join(self.dir, "access.log")) as f:
+                return [line.rstrip("\n").split("|") for line in f if line.strip()]
+        except OSError:
+            return []
+
+    def clear_log(self):
+        open(os.path.join(self.dir, "access.log"), "w").close()
+
+    def error_log(self):
+        try:
+            with open(os.path.join(self.dir, "error.log")) as f:
+                return f.read()[-500:]
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def render(*args):
+    r = subprocess.run([BINARY, "render", "--size", "100x30", *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+VIEWS = [["--center", "60.1690,24.9420", "--zoom", z] for z in ("12", "13.4", "14", "16", "17.5")]
+
+server = Nginx()
+try:
+    @check("render --tiles over HTTP gives exactly the screen of the local file (5 views, with and without colour)")
+    def _():
+        for view in VIEWS:
+            for colour in ("never", "256"):
+                local = render("--tiles", os.path.join(FIXTURES, "helsinki-omt.pmtiles"), *view, "--color", colour)
+                remote = render("--tiles", server.url("helsinki-omt.pmtiles"), *view, "--color", colour)
+                assert remote == local, f"{view} {colour}: screens differ"
+                assert "helsinki-omt z" in local
+        return f"{2 * len(VIEWS)} screens equal"
+
+    @check("the server saw range requests only, neighbouring tiles coalesced, If-Match after the first")
+    def _():
+        server.clear_log()
+        render("--tiles", server.url("helsinki-omt.pmtiles"), "--center", "60.1690,24.9420", "--zoom", "14")
+        log = server.access_log()
+        assert log, "no requests"
+        assert all(entry[1].startswith("bytes=") and entry[2] == "206" for entry in log), log
+        assert log[0][1] == "bytes=0-16383" and log[0][3] == "-", log[0]
+        assert all(entry[3].startswith('\\x22') or entry[3].startswith('"') for entry in log[1:]), log
+        # The view's four z14 tiles lie side by side in the clustered file: one request, after the header.
+        assert len(log) == 2, log
+        return f"{len(log)} requests: " + ", ".join(e[1] for e in log)
+
+    @check("a file replaced on the server is noticed (412), read anew, and drawn from the new file")
+    def _():
+        server.replace("live.pmtiles", "helsinki-omt.pmtiles")
+        server.clear_log()
+        view = "--center 60.1690,24.9420 --zoom 14"
+        s = harness.Session(tmux, BINARY, f"--tiles {server.url('live.pmtiles')} {view} --no-animation", 100, 30)
+        s.wait_for(lambda t: "live z14" in t and "loading" not in t, 10)
+        server.replace("live.pmtiles", "helsinki-protomaps.pmtiles")
+        time.sleep(1.1)  # nginx's ETag is the time and size: a new second makes it differ for sure
+        s.keys("z")  # zoom 13: tiles not read yet
+        s.literal("13")
+        s.keys("Enter")
+        shown = s.wait_for(lambda t: "live z13" in t and "loading" not in t, 10)
+        s.close()
+        log = server.access_log()
+        statuses = [e[2] for e in log]
+        assert "412" in statuses, log
+        after = statuses[statuses.index("412") + 1:]
+        assert after and all(st == "206" for st in after), log
+        # The screen is the new file's, as render draws it from a local copy (in colour, as the terminal
+        # shows it: areas as backgrounds, not stipples).
+        expected = render("--tiles", os.path.join(FIXTURES, "helsinki-protomaps.pmtiles"), "--center",
+                          "60.1690,24.9420", "--zoom", "13", "--color", "256")
+        expected = re.sub(r"\x1b\[[0-9;]*m", "", expected).rstrip("\n").split("\n")
+        got = shown.rstrip("\n").split("\n")
+        wrong = [i for i in range(28) if got[i].rstrip() != expected[i].rstrip()]
+        assert not wrong, f"map rows differ: {wrong[:8]}"
+        return f"{len(log)} requests, {statuses.count('412')} answered 412, then {len(after)} more; 28 map rows equal"
+
+    @check("unreachable and missing URLs fail at start: exit 1, one line naming the URL")
+    def _():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            closed = s.getsockname()[1]
+        cases = [server.url("none.pmtiles"), f"http://127.0.0.1:{closed}/x.pmtiles", server.url("x.mbtiles")]
+        for url in cases:
+            r = subprocess.run([BINARY, "render", "--tiles", url], capture_output=True, text=True, timeout=30)
+            assert r.returncode == 1 and r.stdout == "", (url, r.returncode, r.stdout[:200])
+            assert r.stderr.count("\n") == 1 and url in r.stderr, r.stderr
+        return "; ".join(subprocess.run([BINARY, "render", "--tiles", u], capture_output=True, text=True).stderr.strip()
+                         for u in cases[:2])
+
+    @check("a server that never answers: exit 1 after the 10 s limit, one line")
+    def _():
+        with socket.socket() as silent:
+            silent.bind(("127.0.0.1", 0))
+            silent.listen(1)  # the kernel completes the connection; nothing ever answers
+            url = f"http://127.0.0.1:{silent.getsockname()[1]}/x.pmtiles"
+            t0 = time.time()
+            r = subprocess.run([BINARY, "render", "--tiles", url], capture_output=True, text=True, timeout=60)
+            elapsed = time.time() - t0
+        assert r.returncode == 1 and "no answer within 10 s" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+        assert 9.5 <= elapsed <= 20, elapsed
+        return f"{r.stderr.strip()} after {elapsed:.1f} s"
+
+    @check("a {z}/{x}/{y}.pbf tile server gives the map of the same tiles read from the file")
+    def _():
+        db = sqlite3.connect(os.path.join(FIXTURES, "helsinki-omt.mbtiles"))
+        count = 0
+        for z, x, tms, data in db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles"):
+            folder = os.path.join(server.dir, "www", "tiles", str(z), str(x))
+            os.makedirs(folder, exist_ok=True)
+            os.chmod(folder, 0o755)
+            os.chmod(os.path.dirname(folder), 0o755)
+            path = os.path.join(folder, f"{(1 << z) - 1 - tms}.pbf")
+            with open(path, "wb") as f:
+                f.write(data)
+            os.chmod(path, 0o644)
+            count += 1
+        os.chmod(os.path.join(server.dir, "www", "tiles"), 0o755)
+        template = server.url("tiles/{z}/{x}/{y}.pbf")
+        # Views inside the fixture's bounds: a tile server has no metadata, so it claims the whole world.
+        for view in [["--center", "60.1690,24.9420", "--zoom", z] for z in ("15", "16", "17.5")]:
+            local = render("--tiles", os.path.join(FIXTURES, "helsinki-omt.mbtiles"), *view).split("\n")
+            remote = render("--tiles", template, *view).split("\n")
+            assert remote[:28] == local[:28], f"{view}: map rows differ"
+            assert "127.0.0.1 z" in remote[28], remote[28]
+        return f"{count} tiles served, 3 views equal"
+
+    @check("nginx listened on 127.0.0.1 only")
+    def _():
+        # /proc/net/tcp{,6}: local address as hex IP:port, state 0A = LISTEN.
+        listening = []
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as f:
+                for line in f.readlines()[1:]:
+                    local, state = line.split()[1], line.split()[3]
+                    if state == "0A" and int(local.split(":")[1], 16) == server.port:
+                        listening.append(local)
+        assert listening == ["0100007F:%04X" % server.port], listening
+        return f"listening on {listening[0]} (127.0.0.1:{server.port}) only"
+finally:
+    server.stop()
+
+check.report("tiles e2e")
