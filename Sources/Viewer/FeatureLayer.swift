@@ -151,7 +151,8 @@ struct FeatureLayer {
         phaseX: Int, phaseY: Int, wide: Bool, excluded: [DotRect], clip: DotRect? = nil, outline: Bool = false
     ) {
         var (x0, y0, x1, y1) = (x0, y0, x1, y1)
-        if let c = clip {
+        // Most segments of a tile lie inside its square: nothing to cut.
+        if let c = clip, !(min(x0, x1) > c.x0 && max(x0, x1) < c.x1 && min(y0, y1) > c.y0 && max(y0, y1) < c.y1) {
             let e = 1e-6
             if outline
                 && ((abs(x0 - c.x0) < e && abs(x1 - c.x0) < e) || (abs(x0 - c.x1) < e && abs(x1 - c.x1) < e)

@@ -44,39 +44,61 @@ enum StreetLabels {
     /// that a stretch can run past the junctions. Pieces meet where their end points are the same point
     /// of the data (the same node gives the same dots).
     static func joined(_ streets: [StreetCandidate]) -> [StreetCandidate] {
+        // Ends are keyed by a number per name (hashing two doubles and an int, not a string, per lookup).
         struct End: Hashable {
-            var name: String
+            var name: Int
             var x: Double
             var y: Double
-            init(_ name: String, _ p: DotPoint) {
-                self.name = name
-                x = p.x
-                y = p.y
-            }
         }
         var pieces = streets.filter { $0.points.count >= 2 }
-        var used = [Bool](repeating: false, count: pieces.count)
-        // The pieces at each end point, by name.
-        var atEnd: [End: [Int]] = [:]
-        for (i, p) in pieces.enumerated() {
-            atEnd[End(p.name, p.points[0]), default: []].append(i)
-            atEnd[End(p.name, p.points[p.points.count - 1]), default: []].append(i)
+        var ids: [String: Int] = [:]
+        let nameIDs = pieces.map { p in
+            if let id = ids[p.name] { return id }
+            ids[p.name] = ids.count
+            return ids.count - 1
         }
-        func take(_ name: String, at point: DotPoint) -> Int? {
-            guard let i = atEnd[End(name, point)]?.first(where: { !used[$0] }) else { return nil }
-            used[i] = true
-            return i
+        var used = [Bool](repeating: false, count: pieces.count)
+        // The pieces at each end point, by name: nearly always one or two (a street going on past a
+        // junction), so they are kept inline and only more go into an array.
+        struct Slot {
+            var first = -1
+            var second = -1
+            var more: [Int] = []
+            mutating func add(_ i: Int) {
+                if first < 0 { first = i } else if second < 0 { second = i } else { more.append(i) }
+            }
+        }
+        var atEnd: [End: Slot] = [:]
+        atEnd.reserveCapacity(2 * pieces.count)
+        for (i, p) in pieces.enumerated() {
+            let first = p.points[0]
+            let last = p.points[p.points.count - 1]
+            atEnd[End(name: nameIDs[i], x: first.x, y: first.y), default: Slot()].add(i)
+            atEnd[End(name: nameIDs[i], x: last.x, y: last.y), default: Slot()].add(i)
+        }
+        func take(_ name: Int, at point: DotPoint) -> Int? {
+            guard let slot = atEnd[End(name: name, x: point.x, y: point.y)] else { return nil }
+            var found: Int?
+            if slot.first >= 0, !used[slot.first] {
+                found = slot.first
+            } else if slot.second >= 0, !used[slot.second] {
+                found = slot.second
+            } else {
+                found = slot.more.first { !used[$0] }
+            }
+            if let i = found { used[i] = true }
+            return found
         }
         var out: [StreetCandidate] = []
         for i in pieces.indices where !used[i] {
             used[i] = true
             var line = pieces[i]
             // Grow at the end, then at the start, while another piece of the same name continues it.
-            while let last = line.points.last, let j = take(line.name, at: last) {
+            while let last = line.points.last, let j = take(nameIDs[i], at: last) {
                 let next = pieces[j].points
                 line.points += (next[0] == last ? next : next.reversed()).dropFirst()
             }
-            while let first = line.points.first, let j = take(line.name, at: first) {
+            while let first = line.points.first, let j = take(nameIDs[i], at: first) {
                 let before = pieces[j].points
                 line.points = (before[before.count - 1] == first ? before : before.reversed()).dropLast() + line.points
             }

@@ -14,6 +14,8 @@ struct Scene {
     let zoom: Double
     let circleMeters: Double?
     var needsHighResolution = false
+    /// Drawn from the tile fixture (`.pmtiles`) over the world instead of the bundled city.
+    var tiles = false
 }
 
 let scenes = [
@@ -26,6 +28,8 @@ let scenes = [
     Scene(name: "Helsinki demo city z14", lat: 60.16878, lon: 24.94164, zoom: 14, circleMeters: nil),
     Scene(name: "Helsinki demo city z16", lat: 60.16878, lon: 24.94164, zoom: 16, circleMeters: nil),
     Scene(name: "Helsinki demo city z18", lat: 60.16878, lon: 24.94164, zoom: 18, circleMeters: nil),
+    Scene(name: "Helsinki .pmtiles z14", lat: 60.1690, lon: 24.9420, zoom: 14, circleMeters: nil, tiles: true),
+    Scene(name: "Helsinki .pmtiles z17", lat: 60.1690, lon: 24.9420, zoom: 17, circleMeters: nil, tiles: true),
     Scene(
         name: "GSHHG full z12 (Oslofjord)", lat: 59.7, lon: 10.6, zoom: 12, circleMeters: nil, needsHighResolution: true
     ),
@@ -90,6 +94,37 @@ func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frame
         if i >= 10 { times.append((t1 - t0) * 1e6) }  // the first 10 frames warm the chunk cache
     }
     precondition(sink > 0)
+    return times
+}
+
+// MARK: Tiles
+
+let tileFixture = packageRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/tiles/helsinki-omt.pmtiles").path
+
+/// The world and the tile fixture, with an empty tile cache.
+func tileSources(_ world: MapAsset) throws -> MapSources {
+    let source = TileSource(archive: try TileArchives.open(tileFixture), label: "tiles", waits: true)
+    return MapSources(features: FeatureSources(base: world, details: [source]))
+}
+
+/// A new view from a local `.pmtiles`: the time of its first frame, every tile read, decoded and drawn
+/// (a fresh source each run: nothing cached but the file's pages), in microseconds.
+func newViewTimes(_ scene: Scene, cols: Int, rows: Int, world: MapAsset, runs: Int) throws -> [Double] {
+    var state = try ViewerState(
+        cols: cols, rows: rows, center: Coordinate(latitude: scene.lat, longitude: scene.lon), zoom: scene.zoom)
+    state.animationsEnabled = false
+    var times: [Double] = []
+    var far = state
+    far.view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 3, size: state.view.size)
+    for _ in 0..<runs {
+        let sources = try tileSources(world)
+        // A running viewer has drawn before: its places and their names are ready, its tile cache empty.
+        _ = Renderer.render(far, sources: sources, options: RenderOptions(mode: .ansi256))
+        let t0 = nowSeconds()
+        let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: .ansi256))
+        times.append((nowSeconds() - t0) * 1e6)
+        precondition(frame.cells.count == cols * rows && sources.tileStatus.loading == 0)
+    }
     return times
 }
 
@@ -230,12 +265,18 @@ func main() throws {
     let sources = MapSources(world: world, highResolution: high, details: [city])
 
     var rows: [(String, Int, Int, Double, Double)] = []
+    // Per tile scene at 200x60: the steady frame's median, a new view's first frame (median and worst).
+    var newViews: [(String, Double, Double, Double)] = []
     for scene in scenes {
         if scene.needsHighResolution && high == nil { continue }
         if let only, !scene.name.contains(only) { continue }
         for (c, r) in sizes {
-            let t = try frameTimes(scene, cols: c, rows: r, sources: sources, frames: frames)
+            let t = try frameTimes(scene, cols: c, rows: r, sources: scene.tiles ? try tileSources(world) : sources, frames: frames)
             rows.append((scene.name, c, r, median(t), percentile(t, 0.99)))
+            if scene.tiles && c == 200 {
+                let cold = try newViewTimes(scene, cols: c, rows: r, world: world, runs: 20)
+                newViews.append((scene.name, median(t), median(cold), cold.max() ?? 0))
+            }
         }
     }
 
@@ -255,7 +296,7 @@ func main() throws {
     for scene in scenes where !scene.needsHighResolution || high != nil {
         var a =
             ["render", "--size", "400x120", "--center", "\(scene.lat),\(scene.lon)", "--zoom", "\(scene.zoom)"]
-            + dataArgs
+            + dataArgs + (scene.tiles ? ["--tiles", tileFixture] : [])
         if let r = scene.circleMeters { a += ["--circle", "--radius", "\(r)"] }
         peak = max(peak, try runProcess(binary, a).peakMegabytes)
     }
@@ -288,7 +329,8 @@ func main() throws {
                 + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
                 + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
                 + "\"import\":{\"millis\":\(round(median(imports) * 10) / 10),\"peakRSSMegabytes\":\(round(importPeak * 10) / 10),"
-                + "\"bytes\":\(imported),\"pbfBytes\":\(pbfSize)}}")
+                + "\"bytes\":\(imported),\"pbfBytes\":\(pbfSize)},"
+                + "\"newTileViews\":[\(newViews.map { "{\"name\":\"\($0.0)\",\"steadyMicros\":\(Int($0.1)),\"firstMedianMicros\":\(Int($0.2)),\"firstMaxMicros\":\(Int($0.3))}" }.joined(separator: ","))]}")
         return
     }
     func f(_ v: Double, _ d: Int) -> String { CoordinateFormat.fixed(v, d) }
@@ -300,6 +342,12 @@ func main() throws {
             r.0.padding(toLength: 37, withPad: " ", startingAt: 0)
                 + size.padding(toLength: 10, withPad: " ", startingAt: 0)
                 + f(r.3, 0).leftPad(9) + f(r.4, 0).leftPad(9))
+    }
+    print("\na new view from a local .pmtiles at 200x60 (fresh cache, 20 runs): first frame, every tile drawn")
+    for v in newViews {
+        print(
+            "  \(v.0): \(f(v.2 / 1000, 2)) ms median, \(f(v.3 / 1000, 2)) ms worst; "
+                + "\(f((v.2 - v.1) / 1000, 2)) ms over the steady frame (\(f(v.1 / 1000, 2)) ms)")
     }
     print("\nasset load (median of 20):              \(f(median(loads), 2)) ms")
     print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
