@@ -282,6 +282,9 @@ func main() throws {
 
     if only != nil {
         for r in rows { print("\(r.0) \(r.1)x\(r.2): median \(Int(r.3)) µs, p99 \(Int(r.4)) µs") }
+        for v in newViews {
+            print("\(v.0) new view: first frame \(Int(v.2)) µs median, \(Int(v.3)) µs worst, steady \(Int(v.1)) µs")
+        }
         return
     }
     let binary = try termmapBinary()

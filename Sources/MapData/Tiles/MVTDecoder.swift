@@ -46,6 +46,51 @@ public struct MVTLayer: Sendable {
     public var features: [MVTFeature]
 }
 
+/// A layer's shared tables as the visitor sees them: its name, extent, keys and values.
+public struct MVTLayerTables: Sendable {
+    public var name: String
+    public var extent: Int
+    public var keys: [String]
+    public var values: [MVTValue]
+    /// Key → its index (for looking up a few properties without a dictionary per feature).
+    public var keyIndex: [String: Int]
+}
+
+/// One feature as the visitor sees it: its type, its tags (key and value indices, checked against the
+/// layer's tables) and its geometry commands, decoded on demand.
+public struct MVTRawFeature {
+    public var type: MVTGeometryType
+    let tags: [UInt32]
+    let geometry: [UInt32]
+
+    /// The value of property `key` of this feature in `layer`.
+    public func value(_ key: String, in layer: MVTLayerTables) -> MVTValue? {
+        guard let k = layer.keyIndex[key] else { return nil }
+        var i = 0
+        while i + 1 < tags.count {
+            if tags[i] == UInt32(k) { return layer.values[Int(tags[i + 1])] }
+            i += 2
+        }
+        return nil
+    }
+
+    /// Every property (a dictionary: for tests and tools, not the drawing path).
+    public func properties(in layer: MVTLayerTables) -> [String: MVTValue] {
+        var out: [String: MVTValue] = [:]
+        var i = 0
+        while i + 1 < tags.count {
+            out[layer.keys[Int(tags[i])]] = layer.values[Int(tags[i + 1])]
+            i += 2
+        }
+        return out
+    }
+
+    /// Its parts (points, lines or rings) in tile units, y down; nil when the commands are malformed.
+    public func parts(points: inout Int) -> [[(x: Int32, y: Int32)]]? {
+        MVTDecoder.decodeGeometry(geometry, type: type, points: &points)
+    }
+}
+
 /// Decodes Mapbox Vector Tiles 2.1 (github.com/mapbox/vector-tile-spec) by hand: layers (3) of
 /// name (1), features (2), keys (3), values (4), extent (5); features of tags (2, key and value index
 /// pairs), type (3) and geometry (4), a stream of commands MoveTo (1), LineTo (2) and ClosePath (7)
@@ -54,20 +99,41 @@ public enum MVTDecoder {
     /// Most points a tile may hold (a guard against a forged command count).
     static let maxPoints = 4_000_000
 
-    /// The layers of a tile (already inflated), or nil when it is not a valid vector tile.
-    public static func decode(_ bytes: UnsafeRawBufferPointer) -> [MVTLayer]? {
+    /// Visits the features of the layers `wanted` accepts (other layers are not decoded past their
+    /// name): for each, the layer's tables and the raw feature. False when the tile (or a visited
+    /// layer) is not a valid vector tile.
+    public static func visit(
+        _ bytes: UnsafeRawBufferPointer, wanted: (String) -> Bool, layer: (MVTLayerTables) -> Void = { _ in },
+        _ body: (MVTLayerTables, MVTRawFeature) -> Void
+    ) -> Bool {
         var r = ProtobufReader(bytes)
-        var layers: [MVTLayer] = []
-        var points = 0
         while let (field, wire) = r.field() {
             if field == 3, wire == 2 {
-                guard let l = r.lengthDelimited(), let layer = decodeLayer(l, points: &points) else { return nil }
-                layers.append(layer)
+                guard let l = r.lengthDelimited(), visitLayer(l, wanted: wanted, layer, body) else { return false }
             } else if !r.skip(wire) {
-                return nil
+                return false
             }
         }
-        return r.atEnd ? layers : nil
+        return r.atEnd
+    }
+
+    /// The layers of a tile (already inflated), or nil when it is not a valid vector tile.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) -> [MVTLayer]? {
+        var layers: [MVTLayer] = []
+        var points = 0
+        var ok = true
+        let valid = visit(
+            bytes, wanted: { _ in true },
+            layer: { layers.append(MVTLayer(name: $0.name, extent: $0.extent, features: [])) }
+        ) { tables, feature in
+            guard ok, let parts = feature.parts(points: &points) else {
+                ok = false
+                return
+            }
+            layers[layers.count - 1].features.append(
+                MVTFeature(type: feature.type, parts: parts, properties: feature.properties(in: tables)))
+        }
+        return valid && ok ? layers : nil
     }
 
     /// The layers of a tile given as an array.
@@ -75,42 +141,46 @@ public enum MVTDecoder {
         bytes.withUnsafeBytes { decode($0) }
     }
 
-    static func decodeLayer(_ bytes: UnsafeRawBufferPointer, points: inout Int) -> MVTLayer? {
+    static func visitLayer(
+        _ bytes: UnsafeRawBufferPointer, wanted: (String) -> Bool, _ start: (MVTLayerTables) -> Void,
+        _ body: (MVTLayerTables, MVTRawFeature) -> Void
+    ) -> Bool {
         var r = ProtobufReader(bytes)
-        var name = ""
-        var extent = 4096
-        var keys: [String] = []
-        var values: [MVTValue] = []
+        var tables = MVTLayerTables(name: "", extent: 4096, keys: [], values: [], keyIndex: [:])
         var raw: [UnsafeRawBufferPointer] = []
+        // The name comes first in every writer's output: a layer not wanted is passed over from there.
         while let (field, wire) = r.field() {
             switch (field, wire) {
             case (1, 2):
-                guard let s = r.lengthDelimited() else { return nil }
-                name = String(decoding: s, as: UTF8.self)
+                guard let s = r.lengthDelimited() else { return false }
+                tables.name = String(decoding: s, as: UTF8.self)
+                if !wanted(tables.name) { return true }
             case (2, 2):
-                guard let f = r.lengthDelimited() else { return nil }
+                guard let f = r.lengthDelimited() else { return false }
                 raw.append(f)
             case (3, 2):
-                guard let s = r.lengthDelimited() else { return nil }
-                keys.append(String(decoding: s, as: UTF8.self))
+                guard let s = r.lengthDelimited() else { return false }
+                tables.keys.append(String(decoding: s, as: UTF8.self))
             case (4, 2):
-                guard let v = r.lengthDelimited(), let value = decodeValue(v) else { return nil }
-                values.append(value)
+                guard let v = r.lengthDelimited(), let value = decodeValue(v) else { return false }
+                tables.values.append(value)
             case (5, 0):
-                guard let e = r.varint(), e >= 1, e <= 1 << 20 else { return nil }
-                extent = Int(e)
+                guard let e = r.varint(), e >= 1, e <= 1 << 20 else { return false }
+                tables.extent = Int(e)
             default:
-                guard r.skip(wire) else { return nil }
+                guard r.skip(wire) else { return false }
             }
         }
-        guard r.atEnd else { return nil }
-        var features: [MVTFeature] = []
-        features.reserveCapacity(raw.count)
+        guard r.atEnd else { return false }
+        for (i, k) in tables.keys.enumerated() where tables.keyIndex[k] == nil { tables.keyIndex[k] = i }
+        start(tables)
         for f in raw {
-            guard let feature = decodeFeature(f, keys: keys, values: values, points: &points) else { return nil }
-            features.append(feature)
+            guard let feature = decodeFeature(f, keyCount: tables.keys.count, valueCount: tables.values.count) else {
+                return false
+            }
+            body(tables, feature)
         }
-        return MVTLayer(name: name, extent: extent, features: features)
+        return true
     }
 
     /// Value: string (1), float (2), double (3), int (4), uint (5), sint (6), bool (7).
@@ -143,19 +213,23 @@ public enum MVTDecoder {
         return r.atEnd ? value : nil
     }
 
-    /// Feature: id (1), tags (2), type (3), geometry (4).
-    static func decodeFeature(
-        _ bytes: UnsafeRawBufferPointer, keys: [String], values: [MVTValue], points: inout Int
-    ) -> MVTFeature? {
+    /// Feature: id (1), tags (2), type (3), geometry (4); tags checked against the layer's tables.
+    static func decodeFeature(_ bytes: UnsafeRawBufferPointer, keyCount: Int, valueCount: Int) -> MVTRawFeature? {
         var r = ProtobufReader(bytes)
-        var tags: [UInt64] = []
+        var tags: [UInt32] = []
         var type = MVTGeometryType.unknown
         var geometry: [UInt32] = []
         while let (field, wire) = r.field() {
             switch (field, wire) {
             case (2, 2):
                 guard let p = r.lengthDelimited(), let t = ProtobufReader.packed(p, { $0 }) else { return nil }
-                tags = t
+                guard t.count % 2 == 0 else { return nil }
+                var i = 0
+                while i < t.count {
+                    guard t[i] < UInt64(keyCount), t[i + 1] < UInt64(valueCount) else { return nil }
+                    i += 2
+                }
+                tags = t.map { UInt32($0) }
             case (3, 0):
                 guard let v = r.varint() else { return nil }
                 type = MVTGeometryType(rawValue: Int(truncatingIfNeeded: v)) ?? .unknown
@@ -167,16 +241,8 @@ public enum MVTDecoder {
                 guard r.skip(wire) else { return nil }
             }
         }
-        guard r.atEnd, tags.count % 2 == 0 else { return nil }
-        var properties: [String: MVTValue] = [:]
-        var i = 0
-        while i < tags.count {
-            guard tags[i] < UInt64(keys.count), tags[i + 1] < UInt64(values.count) else { return nil }
-            properties[keys[Int(tags[i])]] = values[Int(tags[i + 1])]
-            i += 2
-        }
-        guard let parts = decodeGeometry(geometry, type: type, points: &points) else { return nil }
-        return MVTFeature(type: type, parts: parts, properties: properties)
+        guard r.atEnd else { return nil }
+        return MVTRawFeature(type: type, tags: tags, geometry: geometry)
     }
 
     /// The command stream: each command integer is (count << 3 | id); MoveTo starts a part, LineTo

@@ -35,7 +35,18 @@ public enum TileSchema: String, Sendable {
     /// The class of a feature of `layer`, nil when it is not drawn. Lines and areas must come as lines
     /// and polygons (a polygon in a road layer, such as a pedestrian square, is not a road).
     public static func map(layer: String, type: MVTGeometryType, _ p: [String: MVTValue]) -> Mapping? {
-        func text(_ key: String) -> String { p[key]?.text ?? "" }
+        map(layer: layer, type: type) { p[$0] }
+    }
+
+    /// The layers either schema draws from (a tile's other layers are not decoded).
+    public static let drawnLayers: Set<String> = [
+        "transportation", "transportation_name", "waterway", "building", "park", "boundary", "water", "landuse",
+        "landcover", "roads", "transit", "buildings", "boundaries",
+    ]
+
+    /// `map` with properties looked up one by one (no dictionary a feature on the drawing path).
+    public static func map(layer: String, type: MVTGeometryType, _ p: (String) -> MVTValue?) -> Mapping? {
+        func text(_ key: String) -> String { p(key)?.text ?? "" }
         var namesOnly = false
         let featureClass: FeatureClass?
         switch layer {
@@ -47,7 +58,7 @@ public enum TileSchema: String, Sendable {
         case "building": featureClass = .building
         case "park": featureClass = .park
         case "boundary":
-            featureClass = p["admin_level"]?.number == 2 && p["maritime"]?.number != 1 ? .border : nil
+            featureClass = p("admin_level")?.number == 2 && p("maritime")?.number != 1 ? .border : nil
         // Both: OpenMapTiles says `class`, Protomaps `kind`.
         case "water":
             featureClass = type == .polygon ? (text("class") == "swimming_pool" ? nil : .water) : waterLine(text("kind"))
@@ -55,7 +66,8 @@ public enum TileSchema: String, Sendable {
             featureClass = landArea(text("class").isEmpty ? text("kind") : text("class"))
         case "landcover":
             let c = text("class")
-            featureClass = c == "wood" || text("kind") == "forest" ? .wood : c == "grass" ? landArea(text("subclass")) : nil
+            featureClass =
+                c == "wood" || text("kind") == "forest" ? .wood : c == "grass" ? landArea(text("subclass")) : nil
         // Protomaps basemap.
         case "roads": featureClass = protomapsRoad(text("kind"), detail: text("kind_detail"))
         case "transit": featureClass = text("kind") == "rail" ? (text("kind_detail") == "tram" ? .tram : .rail) : nil
@@ -69,9 +81,9 @@ public enum TileSchema: String, Sendable {
     }
 
     /// A feature's name: `name`, else `name:latin` (tilemaker's OpenMapTiles), else `name_en`.
-    public static func name(_ p: [String: MVTValue]) -> String? {
+    public static func name(_ p: (String) -> MVTValue?) -> String? {
         for key in ["name", "name:latin", "name_en"] {
-            if case .string(let s)? = p[key], !s.isEmpty { return s }
+            if case .string(let s)? = p(key), !s.isEmpty { return s }
         }
         return nil
     }

@@ -183,24 +183,31 @@ public final class TileSource: FeatureSource {
 
     /// An MVT tile → one chunk per class, in the unit square; nil when the tile is not a valid vector tile.
     func decode(_ bytes: [UInt8], tile: TileID) -> DecodedTile? {
-        guard let layers = MVTDecoder.decode(bytes) else { return nil }
         var builders: [Int: ChunkBuilder] = [:]
         let square = tile.unitSquare
-        for layer in layers {
-            let scale = square.size / Double(layer.extent)
-            for feature in layer.features {
-                guard let m = TileSchema.map(layer: layer.name, type: feature.type, feature.properties) else { continue }
-                let key = Int(m.featureClass.rawValue) * 2 + (m.namesOnly ? 1 : 0)
+        var points = 0
+        var geometryOK = true
+        let valid = bytes.withUnsafeBytes { raw in
+            MVTDecoder.visit(raw, wanted: TileSchema.drawnLayers.contains) { layer, feature in
+                let property = { (key: String) in feature.value(key, in: layer) }
+                guard let m = TileSchema.map(layer: layer.name, type: feature.type, property) else { return }
                 var name: Int32 = -1
-                if m.featureClass.isRoad || m.featureClass == .path, let n = TileSchema.name(feature.properties) {
+                if m.featureClass.isRoad || m.featureClass == .path, let n = TileSchema.name(property) {
                     name = intern(n)
                 }
                 // OpenMapTiles' name lines without a name give nothing.
-                if m.namesOnly && name < 0 { continue }
+                if m.namesOnly && name < 0 { return }
+                guard let parts = feature.parts(points: &points) else {
+                    geometryOK = false
+                    return
+                }
+                let key = Int(m.featureClass.rawValue) * 2 + (m.namesOnly ? 1 : 0)
                 builders[key, default: ChunkBuilder(featureClass: m.featureClass, level: tile.z)].add(
-                    feature.parts, name: name, originX: square.minX, originY: square.minY, scale: scale)
+                    parts, name: name, originX: square.minX, originY: square.minY,
+                    scale: square.size / Double(layer.extent))
             }
         }
+        guard valid && geometryOK else { return nil }
         var chunks: [(DecodedChunk, Bool)] = []
         var bytesUsed = 256
         for key in builders.keys.sorted() {
