@@ -196,6 +196,46 @@ struct TileRenderingTests {
     }
 }
 
+extension TileRenderingTests {
+    /// From a remote archive, a tile whose decoded form the cache let go is decoded again from its kept
+    /// bytes: going back to a view asks the server for nothing.
+    @Test func remoteTilesAreKeptRawWhenTheirDecodedFormGoes() throws {
+        // Two tiles of 300 minor roads of 20 points each: decoded, each costs about five times its bytes.
+        func roads(_ seed: Int64) -> [UInt8] {
+            ProtoBuilder.tile(
+                layer: "roads",
+                features: (0..<300).map { i in
+                    let points = (0..<20).map { k in (Int64(k * 200 + (i * 7 + Int(seed)) % 100), Int64(i * 13 % 4000 + k)) }
+                    return (2, ProtoBuilder.commands(points, close: false), ["kind": "minor_road"])
+                })
+        }
+        let west = TileID(z: 14, x: 9326, y: 4742)
+        let east = TileID(z: 14, x: 9327, y: 4742)
+        let archive = FakeArchive(tiles: [west: roads(1), east: roads(2)])
+        archive.isRemote = true
+        let rawBytes = roads(1).count
+        let probe = TileSource(archive: archive, label: "probe", waits: true)
+        let decodedBytes = probe.decode(roads(1), tile: west)?.bytes ?? 0
+        #expect(decodedBytes > 4 * rawBytes)
+        // Room for one decoded tile but both tiles' bytes: each new view evicts the other's decoded tile.
+        let source = TileSource(archive: archive, label: "remote", waits: true, cacheBytes: 10 * rawBytes)
+        #expect(decodedBytes < 10 * rawBytes * 3 / 4 && 2 * decodedBytes > 10 * rawBytes * 3 / 4)
+        let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
+        func center(_ t: TileID) -> Coordinate {
+            WebMercator.unproject(MercatorPoint(x: (Double(t.x) + 0.5) / 16384, y: (Double(t.y) + 0.5) / 16384))
+        }
+        let a = try Self.state(lat: center(west).latitude, lon: center(west).longitude, zoom: 17)
+        let b = try Self.state(lat: center(east).latitude, lon: center(east).longitude, zoom: 17)
+        let first = Renderer.render(a, sources: sources, options: RenderOptions(mode: .plain))
+        _ = Renderer.render(b, sources: sources, options: RenderOptions(mode: .plain))
+        #expect(archive.fetched == 2)
+        #expect(source.cacheUse.count == 1, "the first tile's decoded form went")
+        let again = Renderer.render(a, sources: sources, options: RenderOptions(mode: .plain))
+        #expect(archive.fetched == 2, "asked the server again")
+        #expect(again == first)
+    }
+}
+
 /// A tileset in memory: given tiles, or another archive's tiles behind a gate, or failing them all.
 final class FakeArchive: TileArchive, @unchecked Sendable {
     let info: TilesetInfo
@@ -203,6 +243,9 @@ final class FakeArchive: TileArchive, @unchecked Sendable {
     private var inner: (any TileArchive)?
     private var gate: DispatchSemaphore?
     private var failAll = false
+    /// Pretends to be remote (its tiles' bytes are then kept); counts the tiles asked for.
+    var isRemote = false
+    private(set) var fetched = 0
 
     init(tiles: [TileID: [UInt8]]) {
         stored = tiles
@@ -225,6 +268,7 @@ final class FakeArchive: TileArchive, @unchecked Sendable {
     }
 
     func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+        fetched += ids.count
         if let gate {
             gate.wait()
             gate.signal()

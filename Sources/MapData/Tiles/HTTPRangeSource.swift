@@ -172,6 +172,8 @@ public final class TileServerArchive: TileArchive {
         }
     }
 
+    public var isRemote: Bool { true }
+
     func url(_ tile: TileID) -> String {
         template.replacingOccurrences(of: "{z}", with: String(tile.z)).replacingOccurrences(of: "{x}", with: String(tile.x))
             .replacingOccurrences(of: "{y}", with: String(tile.y))

@@ -301,6 +301,8 @@ public final class PMTilesArchive: TileArchive {
         return entries
     }
 
+    public var isRemote: Bool { source is HTTPRangeSource }
+
     /// True when the source found the file changed: the directories are read anew (the tiles' new
     /// places follow from them).
     public func refreshIfChanged() -> Bool {

@@ -48,10 +48,13 @@ public protocol TileArchive: AnyObject, Sendable {
     /// True (once) when the archive found its file changed and read its header anew: tiles read
     /// before are of the old file.
     func refreshIfChanged() -> Bool
+    /// True when tiles come over the network (their bytes are worth keeping).
+    var isRemote: Bool { get }
 }
 
 extension TileArchive {
     public func refreshIfChanged() -> Bool { false }
+    public var isRemote: Bool { false }
 }
 
 /// Limits that keep a hostile tile from costing more than a tile should.

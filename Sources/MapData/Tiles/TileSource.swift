@@ -40,6 +40,9 @@ public final class TileSource: FeatureSource {
 
     private struct State {
         var cache: ByteBoundedCache<TileID, DecodedTile>
+        /// For a remote archive, tiles' bytes as fetched: a tile whose decoded form was evicted is decoded
+        /// again without a request (a quarter of the budget; local files are mapped, nothing to keep).
+        var raw: ByteBoundedCache<TileID, [UInt8]>
         var failed: Set<TileID> = []
         /// Tiles the newest view still needs, nearest its center first.
         var wanted: [TileID] = []
@@ -70,7 +73,9 @@ public final class TileSource: FeatureSource {
         attribution = info.attribution ?? "© OpenStreetMap contributors"
         schema = TileSchema.detect(layers: info.layers)
         self.waits = waits
-        state = Mutex(State(cache: ByteBoundedCache(limit: cacheBytes)))
+        let rawShare = archive.isRemote ? cacheBytes / 4 : 0
+        state = Mutex(
+            State(cache: ByteBoundedCache(limit: cacheBytes - rawShare), raw: ByteBoundedCache(limit: rawShare)))
     }
 
     /// The tile zoom drawn at a view zoom: the zoom at which a tile is drawn nearest its design size of
@@ -84,8 +89,10 @@ public final class TileSource: FeatureSource {
 
     public var loadStatus: TileLoadStatus { state.withLock { $0.status } }
 
-    /// Bytes and tiles the cache holds now.
-    var cacheUse: (bytes: Int, count: Int) { state.withLock { ($0.cache.bytes, $0.cache.count) } }
+    /// Bytes and tiles the cache holds now (decoded and, for a remote archive, raw).
+    var cacheUse: (bytes: Int, count: Int) {
+        state.withLock { ($0.cache.bytes + $0.raw.bytes, $0.cache.count) }
+    }
 
     public func places() throws(MapDataError) -> [City] { [] }
 
@@ -153,11 +160,17 @@ public final class TileSource: FeatureSource {
 
     /// Reads and decodes tiles into the cache (failures are remembered and counted, not retried).
     func load(_ tiles: [TileID]) {
-        var results = archive.tiles(tiles)
+        var results: [TileID: Result<[UInt8]?, TileFailure>] = [:]
+        state.withLock { s in
+            for tile in tiles { if let bytes = s.raw.get(tile) { results[tile] = .success(bytes) } }
+        }
+        let fetch = tiles.filter { results[$0] == nil }
+        if !fetch.isEmpty { results.merge(archive.tiles(fetch)) { $1 } }
         if archive.refreshIfChanged() {
             // The file changed under us: what was cached is of the old file; read these tiles anew.
             state.withLock { s in
                 s.cache.removeAll()
+                s.raw.removeAll()
                 s.failed.removeAll()
             }
             results = archive.tiles(tiles)
@@ -176,6 +189,9 @@ public final class TileSource: FeatureSource {
         state.withLock { s in
             for (tile, d) in decoded {
                 if let d { s.cache.put(tile, d, cost: d.bytes) } else { s.failed.insert(tile) }
+                if s.raw.limit > 0, d != nil, case .success(let bytes?)? = results[tile] {
+                    s.raw.put(tile, bytes, cost: bytes.count + 64)
+                }
             }
             s.status.generation += 1
         }
