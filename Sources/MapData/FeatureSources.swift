@@ -26,10 +26,14 @@ public protocol FeatureSource: AnyObject, Sendable {
     func featureName(_ index: Int32) -> String?
     /// How its tiles of the last view stand (map data files have nothing to load).
     var loadStatus: TileLoadStatus { get }
+    /// True when it draws the shore itself within its coverage, so that coarser coastlines and lake
+    /// shores stay out of it: street-level data (OpenStreetMap has coastline ways and water areas).
+    var claimsShorelines: Bool { get }
 }
 
 extension FeatureSource {
     public var loadStatus: TileLoadStatus { TileLoadStatus() }
+    public var claimsShorelines: Bool { classes.contains { $0.isRoad || $0.isArea } }
 }
 
 extension MapAsset: FeatureSource {
@@ -98,11 +102,10 @@ public final class FeatureSources: Sendable {
     /// Every source, finest first.
     public var all: [any FeatureSource] { details + (shorelines.map { [$0] } ?? []) + [base] }
 
-    /// The classes a source takes over from coarser ones within its coverage: its own, and for
-    /// street-level data (roads or areas) the shorelines as well.
+    /// The classes a source takes over from coarser ones within its coverage: its own, and the
+    /// shorelines when it draws the shore itself.
     static func claims(_ source: any FeatureSource) -> Set<FeatureClass> {
-        let c = source.classes
-        return c.contains { $0.isRoad || $0.isArea } ? c.union([.coastline, .lake]) : c
+        source.claimsShorelines ? source.classes.union([.coastline, .lake]) : source.classes
     }
 
     /// What to draw for a view, finest source first.
@@ -130,7 +133,8 @@ public final class FeatureSources: Sendable {
                 let hits = try source.chunks(in: bounds, zoom: zoom, classes: classes)
                 out.append(SourceHits(source: source, hits: hits, excluded: excluded))
             }
-            // The base covers the world but claims nothing from sources after it (there are none).
+            // The base covers the world but claims nothing from sources after it (there are none). Claims
+            // are read after the source's chunks: a tileset knows whether it has the sea once it has tiles.
             for c in Self.claims(source) { claimed[c, default: []].append(source.coverage) }
         }
         return out

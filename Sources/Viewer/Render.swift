@@ -117,7 +117,7 @@ public enum Renderer {
         }
         if state.showHelp { drawHelp(&frame, mapRows: mapRows, ascii: ascii, mode: options.mode) }
         drawStatus(
-            &frame, state, view, dataLabel: layer.label + Self.tileNote(layer), credits: layer.credits,
+            &frame, state, view, dataLabel: layer.label, tileNote: Self.tileNote(layer), credits: layer.credits,
             dataError: dataError, ascii: ascii, mode: options.mode)
         return frame
     }
@@ -282,18 +282,18 @@ public enum Renderer {
         }
     }
 
-    /// ` · loading 3 tiles · 1 tile failed`, or nothing.
-    static func tileNote(_ layer: FeatureLayer) -> String {
+    /// `loading 3 tiles · 1 tile failed`, or nil.
+    static func tileNote(_ layer: FeatureLayer) -> String? {
         func count(_ n: Int) -> String { n == 1 ? "1 tile" : "\(n) tiles" }
-        var note = ""
-        if layer.loading > 0 { note += " · loading \(count(layer.loading))" }
-        if layer.failed > 0 { note += " · \(count(layer.failed)) failed" }
-        return note
+        var notes: [String] = []
+        if layer.loading > 0 { notes.append("loading \(count(layer.loading))") }
+        if layer.failed > 0 { notes.append("\(count(layer.failed)) failed") }
+        return notes.isEmpty ? nil : notes.joined(separator: " · ")
     }
 
     static func drawStatus(
-        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, credits: [String],
-        dataError: String?, ascii: Bool, mode: ColorMode
+        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, tileNote: String? = nil,
+        credits: [String], dataError: String?, ascii: Bool, mode: ColorMode
     ) {
         let statusRow = frame.rows - 2
         let messageRow = frame.rows - 1
@@ -305,6 +305,8 @@ public enum Renderer {
             scaleBar(view),
         ]
         if let c = state.circle { parts.append("circle \(Formatting.distance(c.circle.radiusMeters))") }
+        // Tiles on their way come before the data label, which may be cut at the screen's edge.
+        if let tileNote { parts.append(tileNote) }
         parts.append(dataLabel)
         let status = Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii)
         frame.write(status, col: 0, row: statusRow, style: StyleTable.style(.status, mode: mode))

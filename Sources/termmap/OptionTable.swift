@@ -52,7 +52,7 @@ extension OptionSpec {
     static let noAnimation = OptionSpec(
         name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer])
     static let kiosk = OptionSpec(
-        name: "kiosk", value: nil, help: "shared demo account: welcome line, 10 min idle timeout, --data fixed",
+        name: "kiosk", value: nil, help: "shared demo account: welcome line, 10 min idle timeout, data only from the command line",
         commands: [.viewer])
     static let idleTimeout = OptionSpec(
         name: "idle-timeout", value: "M", help: "quit after M minutes without a key", commands: [.viewer])

@@ -236,6 +236,29 @@ extension TileRenderingTests {
     }
 }
 
+extension TileRenderingTests {
+    /// A tileset takes the shore over from the world's coastline only when it has the sea: without an
+    /// ocean polygon (tilemaker without its shapefile) the world's coastline is still drawn there.
+    @Test(arguments: [true, false])
+    func theShoreIsTakenOverOnlyWithTheSea(ocean: Bool) throws {
+        let tile = TileID(z: 14, x: 9326, y: 4742)
+        let square = ProtoBuilder.commands([(0, 0), (0, 4096), (4096, 4096), (4096, 0)], close: true)
+        let archive = FakeArchive(tiles: [
+            tile: ProtoBuilder.tile(layer: "water", features: [(3, square, ["class": ocean ? "ocean" : "lake"])])
+        ])
+        let source = TileSource(archive: archive, label: "sea", waits: true)
+        let features = FeatureSources(base: Self.bundledWorld, details: [source])
+        let c = WebMercator.unproject(MercatorPoint(x: 9326.5 / 16384, y: 4742.5 / 16384))
+        let view = try Self.state(lat: c.latitude, lon: c.longitude, zoom: 15).view
+        #expect(!FeatureSources.claims(source).contains(.coastline), "nothing is known before a tile is read")
+        let hits = try features.query(bounds: view.bounds, zoom: 15, metersPerDot: view.metersPerDot)
+        // The tileset covers the world here: with the sea, the world is left only its borders… which the
+        // tileset claims too; without, the world still draws its coastline and lakes.
+        #expect(hits.contains { $0.source === Self.bundledWorld } == !ocean)
+        #expect(FeatureSources.claims(source).contains(.coastline) == ocean)
+    }
+}
+
 /// A tileset in memory: given tiles, or another archive's tiles behind a gate, or failing them all.
 final class FakeArchive: TileArchive, @unchecked Sendable {
     let info: TilesetInfo

@@ -50,6 +50,8 @@ public final class TileSource: FeatureSource {
         var status = TileLoadStatus()
         var names: [String] = []
         var nameIndex: [String: Int32] = [:]
+        /// True once a tile had sea (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
+        var sawOcean = false
     }
 
     /// A tile's features, grouped into one chunk per class (and names-only lines apart).
@@ -88,6 +90,10 @@ public final class TileSource: FeatureSource {
     public func levelLabel(zoom: Double) -> String { "z\(tileZoom(zoom))" }
 
     public var loadStatus: TileLoadStatus { state.withLock { $0.status } }
+
+    /// A tileset draws the shore itself only when it has the sea: tilemaker's OpenMapTiles output
+    /// without its ocean shapefile has none, and the world's coastline must then stay.
+    public var claimsShorelines: Bool { state.withLock { $0.sawOcean } }
 
     /// Bytes and tiles the cache holds now (decoded and, for a remote archive, raw).
     var cacheUse: (bytes: Int, count: Int) {
@@ -203,9 +209,13 @@ public final class TileSource: FeatureSource {
         let square = tile.unitSquare
         var points = 0
         var geometryOK = true
+        var ocean = false
         let valid = bytes.withUnsafeBytes { raw in
             MVTDecoder.visit(raw, wanted: TileSchema.drawnLayers.contains) { layer, feature in
                 let property = { (key: String) in feature.value(key, in: layer) }
+                if !ocean, layer.name == "water", property("class")?.text == "ocean" || property("kind")?.text == "ocean" {
+                    ocean = true
+                }
                 guard let m = TileSchema.map(layer: layer.name, type: feature.type, property) else { return }
                 var name: Int32 = -1
                 if m.featureClass.isRoad || m.featureClass == .path, let n = TileSchema.name(property) {
@@ -224,6 +234,7 @@ public final class TileSource: FeatureSource {
             }
         }
         guard valid && geometryOK else { return nil }
+        if ocean { state.withLock { $0.sawOcean = true } }
         var chunks: [(DecodedChunk, Bool)] = []
         var bytesUsed = 256
         for key in builders.keys.sorted() {
