@@ -3,6 +3,8 @@
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev
 TEST_PACKAGES := tmux strace openssh-server openssh-client nginx
+# GNU time measures each process's own peak memory for the benchmark.
+BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
 PREFIX ?= /usr/local
 
@@ -27,6 +29,7 @@ mutants: deps test-deps
 	python3 Tools/mutants.py
 
 bench: deps
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"
 	swift run -c release termmap-bench
 
 build: deps

@@ -147,7 +147,7 @@ try:
         assert all(entry[1].startswith("bytes=") and entry[2] == "206" for entry in log), log
         assert log[0][1] == "bytes=0-16383" and log[0][3] == "-", log[0]
         assert all(entry[3].startswith('\\x22') or entry[3].startswith('"') for entry in log[1:]), log
-        # The view's four z14 tiles lie side by side in the clustered file: one request, after the header.
+        # The view's two z14 tiles lie side by side in the clustered file: one request, after the header.
         assert len(log) == 2, log
         return f"{len(log)} requests: " + ", ".join(e[1] for e in log)
 
