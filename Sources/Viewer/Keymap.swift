@@ -42,14 +42,14 @@ public struct Binding: Sendable {
 public enum Keymap {
     /// Every binding, in help order.
     public static let bindings: [Binding] = [
-        Binding(keys: [.char("+"), .char("=")], command: .zoomIn, help: "zoom in: seed 004, region metres ×0.4"),
-        Binding(keys: [.char("-"), .char("_")], command: .zoomOut, help: "zoom out: seed 004, region metres ×3"),
+        Binding(keys: [.char("+"), .char("=")], command: .zoomIn, help: "zoom in: MapKit zoom button, region ×0.4"),
+        Binding(keys: [.char("-"), .char("_")], command: .zoomOut, help: "zoom out: MapKit zoom button, region ×3"),
         Binding(
-            keys: [.char("z")], command: .zoomPrompt, help: "set the zoom level (seed 000, 0–28, fractional allowed)"),
+            keys: [.char("z")], command: .zoomPrompt, help: "set the zoom level (0–28, fractions allowed)"),
         Binding(keys: [.char("c")], command: .toggleCircle, help: "inverted circle at the map center on/off"),
         Binding(
             keys: [.char("r")], command: .radiusPrompt, help: "circle radius (500, 2km, 1.5mi, 800ft); turns it on"),
-        Binding(keys: [.char("f")], command: .fitCircle, help: "fit the view to the circle (seed 002 B, corrected)"),
+        Binding(keys: [.char("f")], command: .fitCircle, help: "fit the view to the circle"),
         Binding(keys: [.left, .char("h")], command: .panLeft, help: "pan left a quarter view"),
         Binding(keys: [.down, .char("j")], command: .panDown, help: "pan down a quarter view"),
         Binding(keys: [.up, .char("k")], command: .panUp, help: "pan up a quarter view"),

@@ -115,7 +115,7 @@ public enum Renderer {
                 }
             }
         }
-        if state.showHelp { drawHelp(&frame, mapRows: mapRows, ascii: ascii, mode: options.mode) }
+        if state.showHelp { drawHelp(&frame, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode) }
         drawStatus(
             &frame, state, view, dataLabel: layer.label, tileNote: Self.tileNote(layer), credits: layer.credits,
             dataError: dataError, ascii: ascii, mode: options.mode)
@@ -259,9 +259,35 @@ public enum Renderer {
 
     // MARK: Overlays
 
-    static func drawHelp(_ frame: inout Frame, mapRows: Int, ascii: Bool, mode: ColorMode) {
-        let lines = ["termmap keys (any key closes)"] + Keymap.helpLines
-        let width = min(frame.cols - 2, (lines.map(\.count).max() ?? 0) + 4)
+    /// How the help is laid out on a map of `mapRows` rows: key lines a page and pages. When it does
+    /// not fit at once, each page ends in a line saying that more follows.
+    static func helpLayout(mapRows: Int) -> (perPage: Int, pages: Int) {
+        let count = Keymap.helpLines.count
+        // Two border rows and the title.
+        let room = max(1, mapRows - 3)
+        if count <= room { return (count, 1) }
+        let perPage = max(1, room - 1)
+        return (perPage, (count + perPage - 1) / perPage)
+    }
+
+    /// Pages of the help on this state's screen.
+    public static func helpPageCount(_ state: ViewerState) -> Int {
+        helpLayout(mapRows: max(1, state.terminalRows - ViewerState.statusRows)).pages
+    }
+
+    static func drawHelp(_ frame: inout Frame, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode) {
+        let layout = helpLayout(mapRows: mapRows)
+        let page = min(max(0, page), layout.pages - 1)
+        let keys = Keymap.helpLines
+        let shown = Array(keys[(page * layout.perPage)..<min(keys.count, (page + 1) * layout.perPage)])
+        var lines: [String]
+        if layout.pages == 1 {
+            lines = ["termmap keys (any key closes)"] + shown
+        } else {
+            lines = ["termmap keys, page \(page + 1) of \(layout.pages)"] + shown
+            lines.append(page + 1 < layout.pages ? "Space: more · any other key closes" : "end · any key closes")
+        }
+        let width = min(frame.cols - 2, ((keys + lines).map(\.count).max() ?? 0) + 4)
         let height = min(mapRows, lines.count + 2)
         guard width > 4, height > 2 else { return }
         let left = (frame.cols - width) / 2

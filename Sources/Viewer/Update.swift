@@ -59,8 +59,14 @@ extension ViewerState {
                 return []
             }
             if showHelp {
-                showHelp = false
-                if key == .char("?") || key == .escape { return [] }
+                // A key that closes the help does nothing else; Space turns its page when it has more.
+                if key == .char(" "), helpPage + 1 < Renderer.helpPageCount(self) {
+                    helpPage += 1
+                } else {
+                    showHelp = false
+                    helpPage = 0
+                }
+                return []
             }
             guard let command = Keymap.command(for: key) else {
                 if key != .escape { setError("no command on key \(key.label); press ? for help") }
@@ -106,10 +112,10 @@ extension ViewerState {
 
     // MARK: View changes
 
-    /// Records the old view for undo and starts an animation when enabled.
-    private mutating func commit(from old: MapView, animate: Bool = true) {
+    /// Records the old view for undo (with what changed it) and starts an animation when enabled.
+    private mutating func commit(from old: MapView, change: String, animate: Bool = true) {
         guard old != view else { return }
-        history.append(old)
+        history.append(HistoryEntry(view: old, change: change))
         if history.count > ViewerState.historyLimit { history.removeFirst() }
         animation = animationsEnabled && animate ? ViewAnimation(from: old, progress: 0) : nil
     }
@@ -117,7 +123,7 @@ extension ViewerState {
     private mutating func zoomButton(_ direction: ZoomDirection) {
         let old = view
         let step = view.zoomButton(direction)
-        commit(from: old)
+        commit(from: old, change: direction.rawValue)
         lastAction = LastAction(
             name: direction == .zoomIn ? .zoomIn : .zoomOut, zoomBefore: step.zoomBefore, zoomAfter: step.zoomAfter,
             fallback: step.usedFallback)
@@ -142,7 +148,7 @@ extension ViewerState {
         let cols = (fx * Double(view.size.cols)).rounded()
         let rows = (fy * Double(view.size.rows)).rounded()
         view.pan(dx: cols * Double(ViewSize.dotsPerCellX), dy: rows * Double(ViewSize.dotsPerCellY))
-        commit(from: old, animate: false)
+        commit(from: old, change: "pan", animate: false)
         lastAction = LastAction(name: .pan, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage("pan to \(CoordinateFormat.hemispheres(view.center, decimals: 5))")
     }
@@ -152,22 +158,29 @@ extension ViewerState {
         let s = view.size
         let z = MapView.clampZoom(min(log2(s.widthDots / 256), log2(s.heightDots / 256)))
         _ = try? view.setCenter(Coordinate(latitude: 0, longitude: 0), zoomLevel: z)
-        commit(from: old)
+        commit(from: old, change: "whole world")
         lastAction = LastAction(name: .world, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage("whole world: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
     }
 
     private mutating func undo() {
-        guard var previous = history.popLast() else {
+        guard let entry = history.popLast() else {
             setError("nothing to undo")
             return
         }
         let old = view
+        var previous = entry.view
         previous.resize(to: view.size)
         view = previous
         animation = animationsEnabled ? ViewAnimation(from: old, progress: 0) : nil
         lastAction = LastAction(name: .undo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
-        setMessage("undo: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
+        // Say what was undone, and what of the view it gave back.
+        var text = "undo \(entry.change): back to"
+        if old.zoom != view.zoom { text += " zoom \(Formatting.zoom(view.zoom)) (from \(Formatting.zoom(old.zoom)))" }
+        if old.center != view.center {
+            text += (old.zoom != view.zoom ? "," : "") + " \(CoordinateFormat.hemispheres(view.center, decimals: 5))"
+        }
+        setMessage(text)
     }
 
     private mutating func toggleCircle() {
@@ -204,7 +217,7 @@ extension ViewerState {
             setError(error.description)
             return
         }
-        commit(from: old)
+        commit(from: old, change: "fit circle")
         lastAction = LastAction(
             name: .fitCircle, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage(
@@ -284,11 +297,11 @@ extension ViewerState {
         let old = view
         do {
             let outcome = try view.setCenter(view.center, zoomLevel: z)
-            commit(from: old)
+            commit(from: old, change: "zoom level")
             lastAction = LastAction(
                 name: .setZoom, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
             var text = "zoom level: \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
-            if outcome.wasClamped { text += " (\(CoordinateFormat.fixed(z, 2)) clamped to 28, as the seed does)" }
+            if outcome.wasClamped { text += " (\(CoordinateFormat.fixed(z, 2)) clamped to 28)" }
             setMessage(text)
         } catch {
             setError(error.description + "; view unchanged")
@@ -303,7 +316,7 @@ extension ViewerState {
             setError(error.description + "; view unchanged")
             return
         }
-        commit(from: old)
+        commit(from: old, change: "go to")
         lastAction = LastAction(name: .goTo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         setMessage("go to \(label)")
     }
@@ -326,7 +339,7 @@ extension ViewerState {
             var probe = view
             let step = probe.zoomButton(direction)
             view.setZoom(step.zoomAfter, around: p)
-            commit(from: old, animate: false)
+            commit(from: old, change: direction == .zoomIn ? "wheel zoom in" : "wheel zoom out", animate: false)
             lastAction = LastAction(
                 name: direction == .zoomIn ? .wheelIn : .wheelOut, zoomBefore: old.zoom, zoomAfter: view.zoom,
                 fallback: step.usedFallback)

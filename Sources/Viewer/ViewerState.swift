@@ -91,10 +91,12 @@ public struct ViewerState: Equatable, Sendable {
     public var messageIsError = false
     /// What the last view change did.
     public var lastAction: LastAction?
-    /// Earlier views, newest last (for `u`).
-    public var history: [MapView] = []
+    /// Earlier views, newest last (for `u`), each with what left it.
+    public var history: [HistoryEntry] = []
     /// The help overlay is shown.
     public var showHelp = false
+    /// The help page shown (when the help does not fit at once).
+    public var helpPage = 0
     /// View changes are animated.
     public var animationsEnabled = true
     /// The change being animated, if any.
@@ -106,6 +108,12 @@ public struct ViewerState: Equatable, Sendable {
     public static let minimumCols = 20
     /// Below this size the screen says so instead of drawing the map.
     public static let minimumRows = 6
+    /// An earlier view and what changed it (`pan`, `zoom in`…), so that undo can say what it undid.
+    public struct HistoryEntry: Equatable, Sendable {
+        public var view: MapView
+        public var change: String
+    }
+
     /// Views kept for undo.
     public static let historyLimit = 100
 

@@ -117,7 +117,7 @@ struct ViewerLogicTests {
         let target = s.view.zoom
         s.update(.key(.char("+")))
         #expect(s.history.count == 2)
-        #expect(s.history.last?.zoom == target)
+        #expect(s.history.last?.view.zoom == target)
         s.update(.tick(seconds: 1))
         #expect(s.animation == nil && s.displayedView == s.view)
     }
@@ -157,7 +157,7 @@ struct ViewerLogicTests {
         #expect(s.showHelp)
         let text = screen(s).text
         #expect(text.contains("termmap keys"))
-        #expect(text.contains("zoom in: seed 004"))
+        #expect(text.contains("zoom in: MapKit zoom button"))
         s.update(.key(.escape))
         #expect(!s.showHelp)
     }
