@@ -219,3 +219,20 @@ public struct MapView: Equatable, Sendable {
         Coordinate(latitude: WebMercator.clampLatitude(c.latitude), longitude: WebMercator.wrapLongitude(c.longitude))
     }
 }
+
+extension MapView {
+    /// The view's size on the ground: its width along the center's parallel, N(φ)·cos φ·Δλ (the
+    /// parallel is a circle of that radius on the WGS84 ellipsoid; Torge & Müller, *Geodesy*, §4.1), and
+    /// its height along the center's meridian between its top and bottom edges (a geodesic: meridians
+    /// are). Both grow with the window, unlike the seed's east–west chord (`regionMeters`), which is
+    /// shortest the other way round the world once a view passes 180°.
+    public func extentMeters() -> RegionMeters {
+        let phi = center.latitude * .pi / 180
+        let parallelRadius = WGS84.primeVerticalRadius(latitude: center.latitude) * cos(phi)
+        let longitudeSpan = 2 * .pi * size.widthDots / worldSize
+        let b = bounds
+        let north = Coordinate(latitude: b.north, longitude: center.longitude)
+        let south = Coordinate(latitude: b.south, longitude: center.longitude)
+        return RegionMeters(latitudinal: Geodesic.distance(south, north), longitudinal: parallelRadius * longitudeSpan)
+    }
+}

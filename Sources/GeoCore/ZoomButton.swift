@@ -15,9 +15,11 @@ public enum ZoomDirection: String, Equatable, Sendable {
 
 /// The region's size in metres measured as seed 004's `getCurrentMapLocation` does.
 public struct RegionMeters: Equatable, Sendable {
-    /// Geodesic distance between the midpoints of the bottom and top edges.
+    /// North–south metres: for `regionMeters`, the geodesic between the midpoints of the bottom and top
+    /// edges; for `extentMeters`, the same along the center's meridian.
     public var latitudinal: Double
-    /// Geodesic distance between the midpoints of the left and right edges (a chord, not the parallel).
+    /// East–west metres: for `regionMeters`, the geodesic between the midpoints of the left and right
+    /// edges (a chord, not the parallel); for `extentMeters`, the length along the center's parallel.
     public var longitudinal: Double
 
     /// Metres in both directions.

@@ -10,9 +10,11 @@ public enum Formatting {
         if m >= 10_000 { return CoordinateFormat.fixed(m / 1000, 1) + " km" }
         if m >= 1000 { return CoordinateFormat.fixed(m / 1000, 2) + " km" }
         if m >= 1 { return CoordinateFormat.fixed(m, 0) + " m" }
-        if m >= 0.1 { return CoordinateFormat.fixed(m, 3) + " m" }
-        if m >= 0.01 { return CoordinateFormat.fixed(m, 4) + " m" }
-        return CoordinateFormat.fixed(m, 5) + " m"
+        // Below a metre, centimetres and millimetres with three significant digits.
+        if m >= 0.1 { return CoordinateFormat.fixed(m * 100, 1) + " cm" }
+        if m >= 0.01 { return CoordinateFormat.fixed(m * 100, 2) + " cm" }
+        if m >= 0.001 { return CoordinateFormat.fixed(m * 1000, 2) + " mm" }
+        return CoordinateFormat.fixed(m * 1000, 3) + " mm"
     }
 
     /// Zoom with two decimals: `zoom 14.00`.

@@ -323,26 +323,40 @@ public enum Renderer {
     ) {
         let statusRow = frame.rows - 2
         let messageRow = frame.rows - 1
-        let meters = view.regionMeters()
-        var parts = [
-            CoordinateFormat.hemispheres(view.center, decimals: 5),
-            "zoom \(Formatting.zoom(view.zoom))",
-            "\(Formatting.distance(meters.longitudinal)) × \(Formatting.distance(meters.latitudinal))",
-            scaleBar(view),
+        // The view's size along the center's parallel and meridian (a wider window is never reported
+        // narrower; the zoom message keeps the seed's east–west chord).
+        let meters = view.extentMeters()
+        let zoom = "zoom \(Formatting.zoom(view.zoom))"
+        var fields: [StatusLine.Field] = [
+            .init(text: CoordinateFormat.hemispheres(view.center, decimals: 5), rank: 3),
+            .init(text: zoom, rank: 0),
+            .init(text: "\(Formatting.distance(meters.longitudinal)) × \(Formatting.distance(meters.latitudinal))", rank: 4),
+            .init(text: scaleBar(view), rank: 5),
         ]
-        if let c = state.circle { parts.append("circle \(Formatting.distance(c.circle.radiusMeters))") }
-        // Tiles on their way come before the data label, which may be cut at the screen's edge.
-        if let tileNote { parts.append(tileNote) }
-        parts.append(dataLabel)
-        let status = Transliteration.screenText(parts.joined(separator: " │ "), ascii: ascii)
-        frame.write(status, col: 0, row: statusRow, style: StyleTable.style(.status, mode: mode))
-        if !credits.isEmpty {
-            // Data that must be credited on screen (OpenStreetMap's ODbL): at the end of the status line,
-            // in full where it fits after the status, else short.
-            var credit = credits.joined(separator: "; ")
-            if status.count + 3 + credit.count > frame.cols {
-                credit = credits.map { $0.contains("OpenStreetMap") ? "© OSM" : $0 }.joined(separator: "; ")
-            }
+        var compact = "z" + Formatting.zoom(view.zoom)
+        if let c = state.circle {
+            fields.append(.init(text: "circle \(Formatting.distance(c.circle.radiusMeters))", rank: 1))
+            compact += " r" + Formatting.distance(c.circle.radiusMeters).replacingOccurrences(of: " ", with: "")
+        }
+        if let tileNote { fields.append(.init(text: tileNote, rank: 6)) }
+        // The data sources, finest first: each may drop on its own, the coarsest first.
+        for (i, part) in dataLabel.components(separatedBy: " · ").enumerated() {
+            fields.append(.init(text: part, rank: 7 + i, separator: i == 0 ? " │ " : " · "))
+        }
+        // Data that must be credited on screen (OpenStreetMap's ODbL): at the end of the line, in full
+        // where it fits, else short.
+        let credit: (full: String, short: String)? =
+            credits.isEmpty
+            ? nil
+            : (
+                credits.joined(separator: "; "),
+                credits.map { $0.contains("OpenStreetMap") ? "© OSM" : $0 }.joined(separator: "; ")
+            )
+        let line = StatusLine.layout(fields, credit: credit, compact: compact, cols: frame.cols)
+        frame.write(
+            Transliteration.screenText(line.left, ascii: ascii), col: 0, row: statusRow,
+            style: StyleTable.style(.status, mode: mode))
+        if let credit = line.credit {
             let text = Transliteration.screenText(credit, ascii: ascii)
             frame.write(
                 text, col: max(0, frame.cols - text.count), row: statusRow, style: StyleTable.style(.credit, mode: mode)

@@ -129,7 +129,7 @@ extension ViewerState {
             fallback: step.usedFallback)
         let factor = direction == .zoomIn ? "×0.4" : "×3"
         var text =
-            "\(direction.rawValue) \(factor): \(Formatting.distance(step.metersBefore.longitudinal)) → "
+            "\(direction.rawValue) \(factor): east–west chord \(Formatting.distance(step.metersBefore.longitudinal)) → "
             + "\(Formatting.distance(step.metersRequested.longitudinal)), "
             + "zoom \(Formatting.zoom(step.zoomBefore)) → \(Formatting.zoom(step.zoomAfter))"
         if step.usedFallback {

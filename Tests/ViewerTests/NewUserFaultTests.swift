@@ -56,4 +56,74 @@ struct NewUserFaultTests {
         for line in Keymap.helpLines { #expect(!line.contains("seed"), "\(line)") }
         #expect(!(try state("z31<Enter>")).message.contains("seed"))
     }
+
+    func statusLine(_ s: ViewerState) -> String {
+        let f = Renderer.render(s, sources: bundledCitySources, options: RenderOptions(mode: .plain))
+        return f.line(f.rows - 2)
+    }
+
+    /// 7. At 80×24 the status drops whole fields from the least important (the radius always shows);
+    /// below 30 columns only zoom and radius remain, abbreviated at 20.
+    @Test func theStatusLineDropsWholeFieldsByRank() throws {
+        let wide = try scripted(cols: 160, rows: 24, lat: 60.16878, lon: 24.94164, zoom: 14, circle: 2000)
+        let allFields = statusLine(wide).replacingOccurrences(of: "© OpenStreetMap contributors", with: "")
+            .components(separatedBy: " │ ").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(allFields.count >= 6, "\(allFields)")
+        // The size differs with the window: it must be whole, `<n> <unit> × <n> <unit>`.
+        let size = /^[0-9.]+ (km|m|cm|mm) × [0-9.]+ (km|m|cm|mm)$/
+        for cols in [100, 80, 60, 40] {
+            let s = try scripted(cols: cols, rows: 24, lat: 60.16878, lon: 24.94164, zoom: 14, circle: 2000)
+            let line = statusLine(s)
+            #expect(line.contains("zoom 14.00") && line.contains("circle 2.00 km"), "\(cols): \(line)")
+            var shown = line.components(separatedBy: " │ ").map { $0.trimmingCharacters(in: .whitespaces) }
+            // The credit sits at the end, apart.
+            if let last = shown.last, last.hasSuffix("© OSM") {
+                shown[shown.count - 1] = last.replacingOccurrences(of: "© OSM", with: "").trimmingCharacters(in: .whitespaces)
+                if shown[shown.count - 1].isEmpty { shown.removeLast() }
+            }
+            for field in shown {
+                #expect(allFields.contains(field) || field.wholeMatch(of: size) != nil, "\(cols): '\(field)' was cut")
+            }
+        }
+        let narrow = try scripted(cols: 25, rows: 24, lat: 60.16878, lon: 24.94164, zoom: 14, circle: 2000)
+        // "zoom 14.00 │ circle 2.00 km" is 27 columns: at 25 the abbreviated form.
+        #expect(statusLine(narrow).trimmingCharacters(in: .whitespaces) == "z14.00 r2.00km")
+        let n29 = try scripted(cols: 29, rows: 24, lat: 60.16878, lon: 24.94164, zoom: 14, circle: 2000)
+        #expect(statusLine(n29).trimmingCharacters(in: .whitespaces) == "zoom 14.00 │ circle 2.00 km")
+        let tiny = try scripted(cols: 20, rows: 24, lat: 60.16878, lon: 24.94164, zoom: 14, circle: 2000)
+        #expect(statusLine(tiny).trimmingCharacters(in: .whitespaces) == "z14.00 r2.00km")
+    }
+
+    /// 8. Centimetres and millimetres below a metre.
+    @Test func smallLengthsInCentimetresAndMillimetres() throws {
+        #expect(Formatting.distance(0.155) == "15.5 cm")
+        #expect(Formatting.distance(0.0889) == "8.89 cm")
+        #expect(Formatting.distance(0.005) == "5.00 mm")
+        #expect(Formatting.distance(2.5) == "3 m")
+        let deep = statusLine(try scripted(cols: 100, rows: 30, lat: 48.8584, lon: 2.2945, zoom: 28))
+        #expect(deep.contains(" cm × ") && deep.contains(" mm │"), "\(deep)")
+        #expect(!deep.contains("0.0"), "\(deep)")
+    }
+
+    /// 9. The status gives the view's size along the center's parallel and meridian: a wider window is
+    /// never reported narrower, and at the equator the width is the arc 2πa·(view width / world width).
+    @Test func theStatusSizeGrowsWithTheWindow() throws {
+        func width(_ s: ViewerState) -> Double { s.view.extentMeters().longitudinal }
+        var last = 0.0
+        for cols in [40, 80, 120, 160, 200] {
+            let w = width(try scripted(cols: cols, rows: 24, lat: 0, lon: 0, zoom: 0))
+            #expect(w > last)
+            last = w
+        }
+        let world = try scripted(cols: 160, rows: 48, lat: 0, lon: 0, zoom: 0)
+        // 320 dots of a 256-dot world: 1.25 × WGS84's equator, 40,075,016.686 m.
+        #expect(abs(width(world) - 1.25 * 40_075_016.686) < 0.01)
+        #expect(statusLine(world).contains("50094 km × "))
+        // After + the status shows the new view's own size.
+        var s = world
+        s.update(.key(.char("+")))
+        let m = s.view.extentMeters()
+        #expect(statusLine(s).contains("\(Formatting.distance(m.longitudinal)) × \(Formatting.distance(m.latitudinal))"))
+        #expect(s.message.contains("east–west chord"))
+    }
 }
