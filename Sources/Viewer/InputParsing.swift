@@ -43,15 +43,19 @@ public enum InputParsing {
         return .success(meters)
     }
 
-    /// `lat, lon` or `lat lon` in degrees, latitude within ±90.
+    /// A latitude and longitude as people write them (`CoordinateParsing`: signed decimals, hemisphere
+    /// letters, degrees–minutes–seconds, and whatever the status line prints), latitude within ±90.
     public static func coordinate(_ text: String) -> Result<Coordinate, InputError> {
-        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        guard parts.count == 2, let lat = number(parts[0]), let lon = number(parts[1]) else {
-            return .failure(InputError("expected latitude, longitude in degrees, e.g. 33.7773, -84.3973"))
+        guard let c = CoordinateParsing.parse(text) else {
+            return .failure(
+                InputError("expected latitude, longitude, e.g. 33.7773, -84.3973 or 48°51′30″N 2°17′40″E"))
         }
-        guard abs(lat) <= 90 else { return .failure(InputError("latitude \(parts[0]) is outside -90…90")) }
-        guard abs(lon) <= 1e6 else { return .failure(InputError("longitude \(parts[1]) is too large")) }
-        return .success(Coordinate(latitude: lat, longitude: lon))
+        func plain(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
+        guard abs(c.latitude) <= 90 else {
+            return .failure(InputError("latitude \(plain(c.latitude)) is outside -90…90"))
+        }
+        guard abs(c.longitude) <= 1e6 else { return .failure(InputError("longitude \(plain(c.longitude)) is too large")) }
+        return .success(c)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import Raster
+import TestSupport
 import Testing
 
 @testable import Viewer
@@ -125,5 +126,49 @@ struct NewUserFaultTests {
         let m = s.view.extentMeters()
         #expect(statusLine(s).contains("\(Formatting.distance(m.longitudinal)) × \(Formatting.distance(m.latitudinal))"))
         #expect(s.message.contains("east–west chord"))
+    }
+
+    /// 5. `g` accepts what people type and whatever termmap prints: decimals with hemisphere letters
+    /// (the status line's form), spaces before the letter, degrees–minutes–seconds with marks or spaces.
+    @Test(arguments: [
+        ("48.85840°N 2.29450°E", 48.8584, 2.2945),
+        ("40.7128° N, 74.0060° W", 40.7128, -74.006),
+        ("48°51′30″N 2°17′40″E", 48 + 51 / 60.0 + 30 / 3600.0, 2 + 17 / 60.0 + 40 / 3600.0),
+        ("48 51 30 N 2 17 40 E", 48 + 51 / 60.0 + 30 / 3600.0, 2 + 17 / 60.0 + 40 / 3600.0),
+        ("48°51'30\"N 2°17'40\"E", 48 + 51 / 60.0 + 30 / 3600.0, 2 + 17 / 60.0 + 40 / 3600.0),
+        ("33.8688° S, 151.2093° E", -33.8688, 151.2093),
+        ("2.29 E, 48.85 N", 48.85, 2.29),
+        ("-33.86 151.2", -33.86, 151.2),
+        ("48.8584, 2.2945", 48.8584, 2.2945),
+    ])
+    func goToReadsEveryWayOfWritingACoordinate(text: String, lat: Double, lon: Double) throws {
+        let s = try state("g" + text.replacingOccurrences(of: "<", with: "<lt>") + "<Enter>")
+        #expect(!s.messageIsError, "\(text): \(s.message)")
+        #expect(abs(s.view.center.latitude - lat) < 1e-9 && abs(s.view.center.longitude - lon) < 1e-9, "\(text)")
+    }
+
+    /// 5. Whatever the status line and the grid print, `g` reads back (within the printed precision);
+    /// what is not a coordinate is still refused.
+    @Test func whatTermmapPrintsParsesBack() {
+        var r = SeededRandom(state: 14)
+        for _ in 0..<500 {
+            let c = Coordinate(latitude: -85 + 170 * r.unit(), longitude: -180 + 360 * r.unit())
+            guard case .success(let back) = InputParsing.coordinate(CoordinateFormat.hemispheres(c, decimals: 5)) else {
+                Issue.record("status form of \(c) refused")
+                continue
+            }
+            #expect(abs(back.latitude - c.latitude) <= 5e-6 && abs(back.longitude - c.longitude) <= 5e-6)
+            let grid =
+                Graticule.label(c.latitude, spacing: 1 / 3600.0, positive: "N", negative: "S") + " "
+                + Graticule.label(c.longitude, spacing: 1 / 3600.0, positive: "E", negative: "W")
+            guard case .success(let g) = InputParsing.coordinate(grid) else {
+                Issue.record("grid form '\(grid)' refused")
+                continue
+            }
+            #expect(abs(g.latitude - c.latitude) <= 1 / 3600.0 && abs(g.longitude - c.longitude) <= 1 / 3600.0)
+        }
+        for bad in ["91,0", "1,2,3", "nan,0", "0,inf", "0x10,0", "abc", "", "48 N 2 N", "-48 S 2 E", "48 61 0 N 2 E", "1e5,0"] {
+            if case .success = InputParsing.coordinate(bad) { Issue.record("'\(bad)' accepted") }
+        }
     }
 }
