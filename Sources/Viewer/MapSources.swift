@@ -10,8 +10,19 @@ public struct SearchHit: Equatable, Sendable {
     public var coordinate: Coordinate
     /// Said after the name: `FI, pop. 558457`, `street`.
     public var detail: String
-    /// Go at least this close (a city at 10, a street at 16).
-    public var minimumZoom: Double
+    /// How far around it to show: the view is fitted to a circle of this radius (a city's from its
+    /// population, a suburb's, a street's).
+    public var radiusMeters: Double
+
+    /// The radius a city of `population` is framed with: a disc at 5,000 people a km² (a city's built-up
+    /// core), from 700 m to 30 km.
+    public static func cityRadius(population: Int) -> Double {
+        let km2 = Double(max(0, population)) / 5000
+        return min(30_000, max(700, (km2 / .pi).squareRoot() * 1000))
+    }
+
+    /// The radius suburbs, neighbourhoods and streets are framed with.
+    public static let suburbRadius = 800.0, neighbourhoodRadius = 300.0, streetRadius = 60.0
 }
 
 /// Finds a place by name prefix (the gazetteer and the street names behind `/`).
@@ -155,13 +166,18 @@ public final class MapSources: PlaceSearching, Sendable {
         guard !key.isEmpty, let places = try? placesProjected().cities else { return nil }
         if let city = places.first(where: { NameFolding.fold($0.name).hasPrefix(key) }) {
             let detail = city.kind == .city ? "\(city.countryCode) (pop. \(city.population))" : "\(city.kind)"
-            return SearchHit(
-                name: city.name, coordinate: city.coordinate, detail: detail, minimumZoom: city.kind == .city ? 10 : 14)
+            let radius: Double
+            switch city.kind {
+            case .city: radius = SearchHit.cityRadius(population: city.population)
+            case .suburb: radius = SearchHit.suburbRadius
+            default: radius = SearchHit.neighbourhoodRadius
+            }
+            return SearchHit(name: city.name, coordinate: city.coordinate, detail: detail, radiusMeters: radius)
         }
         for source in features.details {
             guard let names = try? source.namedFeatures() else { continue }
             if let street = names.first(where: { NameFolding.fold($0.name).hasPrefix(key) }) {
-                return SearchHit(name: street.name, coordinate: street.coordinate, detail: "street", minimumZoom: 16)
+                return SearchHit(name: street.name, coordinate: street.coordinate, detail: "street", radiusMeters: SearchHit.streetRadius)
             }
         }
         return nil

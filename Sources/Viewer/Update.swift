@@ -288,7 +288,7 @@ extension ViewerState {
                 setError("no place or street starts with '\(query)'")
                 return
             }
-            goTo(hit.coordinate, label: "\(hit.name), \(hit.detail)", minimumZoom: hit.minimumZoom)
+            frame(hit)
         }
     }
 
@@ -308,10 +308,24 @@ extension ViewerState {
         }
     }
 
-    private mutating func goTo(_ c: Coordinate, label: String, minimumZoom: Double = 0) {
+    /// A search result framed: the view fitted to the place's extent, whatever the zoom was.
+    private mutating func frame(_ hit: SearchHit) {
         let old = view
         do {
-            try view.setCenter(c, zoomLevel: max(view.zoom, minimumZoom))
+            try view.fit(try GeodesicCircle(center: hit.coordinate, radiusMeters: hit.radiusMeters))
+        } catch {
+            setError(error.description + "; view unchanged")
+            return
+        }
+        commit(from: old, change: "search")
+        lastAction = LastAction(name: .goTo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+        setMessage("\(hit.name), \(hit.detail): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
+    }
+
+    private mutating func goTo(_ c: Coordinate, label: String) {
+        let old = view
+        do {
+            try view.setCenter(c, zoomLevel: view.zoom)
         } catch {
             setError(error.description + "; view unchanged")
             return

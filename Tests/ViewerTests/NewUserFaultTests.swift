@@ -171,4 +171,22 @@ struct NewUserFaultTests {
             if case .success = InputParsing.coordinate(bad) { Issue.record("'\(bad)' accepted") }
         }
     }
+
+    /// 4. A search result frames the place, whatever the zoom was: from zoom 28, `/Helsinki` shows the
+    /// city, and a bigger city is shown from farther out.
+    @Test func aSearchResultFramesThePlace() throws {
+        func search(_ name: String, from zoom: Double) throws -> ViewerState {
+            var s = try scripted(cols: 120, rows: 40, lat: 0, lon: 0, zoom: zoom)
+            for k in "/" + name { s.update(.key(.char(k)), places: bundledCitySources) }
+            s.update(.key(.enter), places: bundledCitySources)
+            return s
+        }
+        let deep = try search("Helsinki", from: 28)
+        let shallow = try search("Helsinki", from: 2)
+        #expect(deep.view.zoom == shallow.view.zoom)
+        #expect(deep.view.zoom > 9 && deep.view.zoom < 13, "\(deep.view.zoom)")
+        let m = deep.view.extentMeters()
+        #expect(m.longitudinal > 5_000 && m.latitudinal > 5_000, "a city, not a street: \(m)")
+        #expect(try search("Tokyo", from: 28).view.zoom < deep.view.zoom)
+    }
 }
