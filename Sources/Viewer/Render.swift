@@ -52,25 +52,8 @@ public enum Renderer {
                 dataError = error.description
             }
         }
-        let labels = drawGraticule(&canvas, view)
-        var texts: [MapLabel] = labels
-        if let sources, let placed = try? placeCities(&canvas, view, sources, ascii: ascii) {
-            texts += placed
-        }
-        if !layer.streets.isEmpty {
-            // Street names go where no grid or place label is.
-            var occupied = [Bool](repeating: false, count: view.size.cols * mapRows)
-            for label in texts where label.row >= 0 && label.row < mapRows {
-                let end = min(view.size.cols, label.col + label.text.count)
-                if label.col < end {
-                    for c in max(0, label.col)..<end { occupied[label.row * view.size.cols + c] = true }
-                }
-            }
-            let t = view.transform
-            texts += StreetLabels.place(
-                layer.streets, cols: view.size.cols, rows: mapRows, worldLeft: t.center.x * t.worldSize - t.halfWidth,
-                worldTop: t.center.y * t.worldSize - t.halfHeight, occupied: &occupied, ascii: ascii)
-        }
+        let engine = placeLabels(&canvas, view, sources: sources, streets: layer.streets, ascii: ascii)
+        let texts = engine.labels
         var shade: [Bool] = []
         if let overlay = state.circle {
             shade = CircleRaster.draw(overlay.circle, view, &canvas)
@@ -96,6 +79,13 @@ public enum Renderer {
                 }
             }
         }
+        if ascii {
+            // One marker for a city in ASCII, wherever its dot fell in its cell (a dot alone would read
+            // as ', , or | by its place).
+            for m in engine.markers {
+                frame[m.col, m.row] = Cell(glyph: "*", style: StyleTable.style(.city, mode: options.mode))
+            }
+        }
         for label in texts {
             frame.write(
                 Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row,
@@ -108,7 +98,10 @@ public enum Renderer {
                 for col in 0..<view.size.cols where shade[row * view.size.cols + col] {
                     if let background {
                         frame.setBackground(col: col, row: row, background)
-                    } else if frame[col, row].glyph == " ", (col + row) % 2 == 0 {
+                    } else if frame[col, row].glyph == " ", (col + row) % 2 == 0,
+                        !engine.taken[row * view.size.cols + col]
+                    {
+                        // Never inside a label or the cell beside it.
                         // Without colour the shade must show in the glyphs: a light stipple in empty cells.
                         frame[col, row] = stipple
                     }
@@ -123,6 +116,23 @@ public enum Renderer {
     }
 
     // MARK: Layers
+
+    /// Every label of a view through one engine: the grid's first (drawing its lines), then places
+    /// (drawing their markers), then streets.
+    static func placeLabels(
+        _ canvas: inout BrailleCanvas, _ view: MapView, sources: MapSources?, streets: [StreetCandidate], ascii: Bool
+    ) -> LabelEngine {
+        var engine = LabelEngine(cols: view.size.cols, rows: view.size.rows)
+        for label in drawGraticule(&canvas, view) { engine.place(label) }
+        if let sources { try? placeCities(&canvas, view, sources, ascii: ascii, engine: &engine) }
+        if !streets.isEmpty {
+            let t = view.transform
+            StreetLabels.place(
+                streets, worldLeft: t.center.x * t.worldSize - t.halfWidth,
+                worldTop: t.center.y * t.worldSize - t.halfHeight, engine: &engine, ascii: ascii)
+        }
+        return engine
+    }
 
     /// Dotted lines where the square Mercator world ends (±85.0511°).
     static func drawEdges(_ canvas: inout BrailleCanvas, _ view: MapView) {
@@ -192,16 +202,14 @@ public enum Renderer {
     static func dotPhase(_ v: Double) -> Int { ((BrailleCanvas.dot(v) % 4) + 4) % 4 }
 
     /// Largest places first, a dot at each and its name to the right, never overlapping.
-    static func placeCities(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources, ascii: Bool)
-        throws(MapDataError) -> [MapLabel]
-    {
+    static func placeCities(
+        _ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources, ascii: Bool, engine: inout LabelEngine
+    ) throws(MapDataError) {
         let places = try sources.placesProjected()
-        let names = try sources.labelTexts(ascii: ascii)
         let cols = view.size.cols
         let rows = view.size.rows
         let maxLabels = max(3, cols * rows / 200)
-        var taken = [Bool](repeating: false, count: cols * rows)
-        var out: [MapLabel] = []
+        var placed = 0
         let t = view.transform
         // One cell of margin: a place's label may start just outside the map's edge.
         let margin = 4 / t.worldSize
@@ -215,7 +223,8 @@ public enum Renderer {
         } else {
             nearby = Array(places.cities.indices)
         }
-        // Largest first; after this many places in view the rest would rarely find room.
+        // Most important first (places are kept in rank order); after this many places in view the
+        // rest would rarely find room.
         var candidates = 0
         for i in nearby where candidates < 4000 {
             // Suburbs from zoom 13, neighbourhoods from 15 (cities come first in the list, so these only
@@ -230,31 +239,17 @@ public enum Renderer {
             let y = BrailleCanvas.dot(yd)
             guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
             candidates += 1
-            let col = x / 2
-            let row = y / 4
-            let name = names[i]
-            let end = col + 1 + name.count
-            guard end < cols else { continue }
-            let lo = max(0, col - 1)
-            let hi = min(cols - 1, end)
-            var free = true
-            for cc in lo...hi where taken[row * cols + cc] {
-                free = false
-                break
-            }
-            guard free else { continue }
-            for r in max(0, row - 1)...min(rows - 1, row + 1) {
-                for cc in lo...hi { taken[r * cols + cc] = true }
-            }
-            if kind == .city {
-                canvas.set(x: x, y: y, ink: StyleTable.ink(.city))
-                out.append(MapLabel(text: name, col: col + 1, row: row, role: .cityLabel))
-            } else {
-                out.append(MapLabel(text: name, col: col + 1, row: row, role: .placeLabel))
-            }
-            if out.count >= maxLabels { break }
+            let name = try sources.labelText(i, ascii: ascii)
+            let role: StyleRole = kind.isCity ? .cityLabel : .placeLabel
+            guard
+                engine.placeBeside(
+                    name, role: role, markerCol: x / 2, markerRow: y / 4, drawsMarker: kind.isCity, canvas: canvas)
+                    != nil
+            else { continue }
+            if kind.isCity { canvas.set(x: x, y: y, ink: StyleTable.ink(.city)) }
+            placed += 1
+            if placed >= maxLabels { break }
         }
-        return out
     }
 
     // MARK: Overlays

@@ -142,9 +142,8 @@ enum StreetLabels {
     /// Places street names on free cells; `occupied` (cols × rows) is marked with what is placed.
     /// `worldLeft` and `worldTop` are the world dots of the screen's corner (they pin the anchors to the map).
     static func place(
-        _ streets: [StreetCandidate], cols: Int, rows: Int, worldLeft: Double, worldTop: Double,
-        occupied: inout [Bool], ascii: Bool
-    ) -> [MapLabel] {
+        _ streets: [StreetCandidate], worldLeft: Double, worldTop: Double, engine: inout LabelEngine, ascii: Bool
+    ) {
         let lines = joined(streets)
         var all = lines.flatMap { stretches($0, vertical: false) } + lines.flatMap { stretches($0, vertical: true) }
         // Major streets first (roads are numbered by importance), horizontal stretches before vertical ones,
@@ -153,7 +152,6 @@ enum StreetLabels {
             ($0.featureClass.rawValue, $0.vertical ? 1 : 0, -$0.length, $0.name)
                 < ($1.featureClass.rawValue, $1.vertical ? 1 : 0, -$1.length, $1.name)
         }
-        var placed: [MapLabel] = []
         var named = Set<String>()
         let k = Double(anchorDots)
         for s in all where !named.contains(s.name) {
@@ -188,17 +186,11 @@ enum StreetLabels {
                     row = Int((v / 4).rounded(.down))
                     col = Int((anchor / 2).rounded(.down)) - width / 2
                 }
-                guard row >= 0, row < rows, col >= 0, col + width <= cols else { continue }
                 // One free cell around the text on its row, none taken on it.
-                let lo = max(0, col - 1)
-                let hi = min(cols - 1, col + width)
-                guard !(lo...hi).contains(where: { occupied[row * cols + $0] }) else { continue }
-                for c in lo...hi { occupied[row * cols + c] = true }
-                placed.append(MapLabel(text: s.name, col: col, row: row, role: .streetLabel))
+                guard engine.place(MapLabel(text: text, col: col, row: row, role: .streetLabel)) else { continue }
                 named.insert(s.name)
                 break
             }
         }
-        return placed
     }
 }

@@ -189,4 +189,37 @@ struct NewUserFaultTests {
         #expect(m.longitudinal > 5_000 && m.latitudinal > 5_000, "a city, not a street: \(m)")
         #expect(try search("Tokyo", from: 28).view.zoom < deep.view.zoom)
     }
+
+    /// 12. In ASCII a city's marker is one character, wherever its dot fell in its cell.
+    @Test func asciiMarksEveryCityTheSameWay() throws {
+        let s = try scripted(cols: 120, rows: 40, lat: 35.68, lon: 139.7, zoom: 7, ascii: true)
+        let f = Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .plain))
+        var canvas = BrailleCanvas(cols: 120, rows: 38)
+        let engine = Renderer.placeLabels(&canvas, s.view, sources: bundledSources, streets: [], ascii: true)
+        #expect(engine.markers.count >= 5)
+        for m in engine.markers { #expect(f[m.col, m.row].glyph == "*", "marker at \(m.col),\(m.row)") }
+    }
+
+    /// 3. Without colour the shade's stipple never lands in a label or beside it: every label reads whole
+    /// (`Frankfurt am Main`, not `Frankfurt am·Main`).
+    @Test func theShadeNeverBreaksALabel() throws {
+        // A small circle far from Frankfurt: Frankfurt lies in the shade.
+        var s = try scripted(cols: 160, rows: 48, lat: 50.11, lon: 8.68, zoom: 7, circle: 5000)
+        s.circle = CircleOverlay(
+            circle: try GeodesicCircle(center: Coordinate(latitude: 52.5, longitude: 13.4), radiusMeters: 5000),
+            ratio: CircleFit.defaultRatio)
+        let f = Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .plain))
+        var canvas = BrailleCanvas(cols: 160, rows: 46)
+        let engine = Renderer.placeLabels(&canvas, s.view, sources: bundledSources, streets: [], ascii: false)
+        #expect(engine.labels.contains { $0.text == "Frankfurt am Main" })
+        #expect(f.text.contains("·"), "the shade is drawn")
+        for label in engine.labels {
+            let line = Array(f.line(label.row).unicodeScalars)
+            let shown = String(String.UnicodeScalarView(line[label.col..<(label.col + label.text.unicodeScalars.count)]))
+            #expect(shown == label.text, "'\(label.text)' reads '\(shown)'")
+            for c in [label.col - 1, label.col + label.text.count] where c >= 0 && c < 160 {
+                #expect(line[c] != "·", "stipple beside '\(label.text)'")
+            }
+        }
+    }
 }

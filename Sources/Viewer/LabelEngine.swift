@@ -1,0 +1,77 @@
+import Raster
+
+/// Where text goes on the map, decided in one place: labels are placed in order of importance (the
+/// grid's first, then places, then streets); a label never covers another label or a place's marker,
+/// and keeps one clear cell on either side on its row (no other label, no shade stipple there). For a
+/// place, the engine tries the four positions around its marker (right, left, above, below) and takes
+/// the free one over the fewest drawn dots, as an atlas keeps names off the lines.
+struct LabelEngine {
+    let cols: Int
+    let rows: Int
+    /// Cells no later label may use: every label's cells and margins, and the markers.
+    private(set) var taken: [Bool]
+    /// Every label placed, in the order placed.
+    private(set) var labels: [MapLabel] = []
+    /// The marker cells of the cities labelled (a suburb's name stands without a marker).
+    private(set) var markers: [(col: Int, row: Int)] = []
+
+    init(cols: Int, rows: Int) {
+        self.cols = cols
+        self.rows = rows
+        taken = [Bool](repeating: false, count: max(0, cols * rows))
+    }
+
+    /// True when `width` cells from `col` on `row` lie on the map and they and the cell on either side
+    /// (where it is on the map) are free.
+    func isFree(col: Int, row: Int, width: Int) -> Bool {
+        guard row >= 0, row < rows, col >= 0, width > 0, col + width <= cols else { return false }
+        let lo = max(0, col - 1)
+        let hi = min(cols - 1, col + width)
+        for c in lo...hi where taken[row * cols + c] { return false }
+        return true
+    }
+
+    /// Takes a label's cells and its margins.
+    private mutating func take(col: Int, row: Int, width: Int) {
+        for c in max(0, col - 1)...min(cols - 1, col + width) { taken[row * cols + c] = true }
+    }
+
+    /// Places `label` where it is, if it fits there.
+    @discardableResult
+    mutating func place(_ label: MapLabel) -> Bool {
+        guard isFree(col: label.col, row: label.row, width: label.text.count) else { return false }
+        take(col: label.col, row: label.row, width: label.text.count)
+        labels.append(label)
+        return true
+    }
+
+    /// Where a place's name may go around its marker cell, in the order ties are broken.
+    static func candidates(markerCol m: Int, markerRow r: Int, width w: Int) -> [(col: Int, row: Int)] {
+        [(m + 1, r), (m - w, r), (m - w / 2, r - 1), (m - w / 2, r + 1)]
+    }
+
+    /// Places a place's name beside its marker (which it then takes too): the free candidate over the
+    /// fewest drawn dots. Nil when none is free; the marker is then not taken.
+    mutating func placeBeside(
+        _ text: String, role: StyleRole, markerCol m: Int, markerRow r: Int, drawsMarker: Bool, canvas: BrailleCanvas
+    ) -> MapLabel? {
+        guard m >= 0, r >= 0, m < cols, r < rows, !taken[r * cols + m] else { return nil }
+        let w = text.count
+        var best: (col: Int, row: Int, dots: Int)?
+        for c in Self.candidates(markerCol: m, markerRow: r, width: w) {
+            // Beside the marker its own cell may be the margin, never a cell of the text.
+            guard isFree(col: c.col, row: c.row, width: w), !(c.row == r && (c.col...(c.col + w - 1)).contains(m))
+            else { continue }
+            var dots = 0
+            for col in c.col..<(c.col + w) { dots += canvas.pattern(col: col, row: c.row).nonzeroBitCount }
+            if best == nil || dots < (best?.dots ?? 0) { best = (c.col, c.row, dots) }
+        }
+        guard let b = best else { return nil }
+        let label = MapLabel(text: text, col: b.col, row: b.row, role: role)
+        take(col: b.col, row: b.row, width: w)
+        taken[r * cols + m] = true
+        labels.append(label)
+        if drawsMarker { markers.append((m, r)) }
+        return label
+    }
+}
