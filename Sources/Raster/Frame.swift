@@ -6,6 +6,23 @@ public struct PaletteColor: Hashable, Sendable {
 
     /// The colour at `index`.
     public init(_ index: UInt8) { self.index = index }
+
+    /// A colour that reads on this one: an ANSI colour's bright form (or a bright one's plain form);
+    /// for the cube and the greys, black on light and white on dark (by the xterm palette's luminance).
+    public var contrasting: PaletteColor {
+        switch index {
+        case 0..<8: return PaletteColor(index + 8)
+        case 8..<16: return PaletteColor(index - 8)
+        case 16..<232:
+            // The 6×6×6 cube: levels 0, 95, 135, 175, 215, 255 (xterm's 256colres.pl).
+            let i = Int(index) - 16
+            let level = [0.0, 95, 135, 175, 215, 255]
+            let (r, g, b) = (level[i / 36], level[(i / 6) % 6], level[i % 6])
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128 ? PaletteColor(0) : PaletteColor(15)
+        default:
+            return Int(index - 232) * 10 + 8 > 128 ? PaletteColor(0) : PaletteColor(15)
+        }
+    }
 }
 
 /// How a cell looks, in concrete terms (ratatui's `Cell { fg, bg, modifier }`): colours and attributes.
@@ -115,6 +132,16 @@ public struct Frame: Equatable, Sendable {
     /// Sets the background of a cell.
     public mutating func setBackground(col: Int, row: Int, _ color: PaletteColor?) {
         if contains(col: col, row: row) { cells[row * cols + col].style.background = color }
+    }
+
+    /// No glyph in its own background colour: where the two are the same (a blue lake under a blue
+    /// shade in 16 colours), the glyph takes a colour that reads on it.
+    public mutating func makeGlyphsReadable() {
+        for i in cells.indices where cells[i].glyph != " " {
+            if let fg = cells[i].style.foreground, fg == cells[i].style.background {
+                cells[i].style.foreground = fg.contrasting
+            }
+        }
     }
 
     /// One line of glyphs.

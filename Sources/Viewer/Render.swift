@@ -108,6 +108,7 @@ public enum Renderer {
                 }
             }
         }
+        frame.makeGlyphsReadable()
         if state.showHelp { drawHelp(&frame, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode) }
         drawStatus(
             &frame, state, view, dataLabel: layer.label, tileNote: Self.tileNote(layer), credits: layer.credits,

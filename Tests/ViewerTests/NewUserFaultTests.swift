@@ -222,4 +222,28 @@ struct NewUserFaultTests {
             }
         }
     }
+
+    /// 2. No glyph is ever drawn in its own background colour: lakes under the circle's shade in 16
+    /// colours (Balaton, Lake Geneva), and any view with colour.
+    @Test(arguments: [ColorMode.ansi16, .ansi256])
+    func noGlyphInItsOwnBackground(mode: ColorMode) throws {
+        var r = SeededRandom(state: 2)
+        var views = [(46.85, 17.75, 8.0), (46.45, 6.55, 9.0)]
+        for _ in 0..<20 { views.append((-60 + 120 * r.unit(), -180 + 360 * r.unit(), 2 + 10 * r.unit())) }
+        var shaded = 0
+        for (lat, lon, zoom) in views {
+            var s = try scripted(cols: 120, rows: 40, lat: lat, lon: lon, zoom: zoom)
+            // A small circle off to one side: most of the view is shaded.
+            s.circle = CircleOverlay(
+                circle: try GeodesicCircle(center: s.view.coordinate(col: 5, row: 5), radiusMeters: 100),
+                ratio: CircleFit.defaultRatio)
+            let f = Renderer.render(s, sources: bundledCitySources, options: RenderOptions(mode: mode))
+            for cell in f.cells where cell.glyph != " " {
+                if cell.style.background != nil { shaded += 1 }
+                #expect(cell.style.foreground == nil || cell.style.foreground != cell.style.background,
+                    "\(cell.glyph) in its own colour at \(lat), \(lon) z\(zoom)")
+            }
+        }
+        #expect(shaded > 1000)
+    }
 }
