@@ -19,8 +19,15 @@ attr_t termmap_a_underline(void) { return A_UNDERLINE; }
 int termmap_color_pairs(void) { return COLOR_PAIRS; }
 attr_t termmap_a_visible_on_blank(void) { return A_REVERSE | A_UNDERLINE | A_STANDOUT | A_BLINK; }
 
-mmask_t termmap_mouse_mask(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED; }
-int termmap_is_click(mmask_t s) { return (s & (BUTTON1_CLICKED | BUTTON1_PRESSED)) != 0; }
+// No BUTTON1_CLICKED: asked for clicks, ncurses holds a release back (waiting to make it a click)
+// until more input comes, and an animation started by the press stops on screen until then.
+// Presses, releases and motion (for dragging) are reported as they come; termmap makes clicks itself.
+mmask_t termmap_mouse_mask(void) {
+    return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
+}
+int termmap_is_press(mmask_t s) { return (s & BUTTON1_PRESSED) != 0; }
+int termmap_is_release(mmask_t s) { return (s & BUTTON1_RELEASED) != 0; }
+int termmap_is_motion(mmask_t s) { return (s & REPORT_MOUSE_POSITION) != 0; }
 int termmap_is_wheel_up(mmask_t s) { return (s & BUTTON4_PRESSED) != 0; }
 int termmap_is_wheel_down(mmask_t s) { return (s & BUTTON5_PRESSED) != 0; }
 

@@ -18,6 +18,8 @@ public final class CursesScreen: Screen {
     public let unicode: Bool
     private var screen: OpaquePointer?
     private var closed = false
+    /// Presses, releases and motion made into clicks and drags.
+    private var gestures = PointerGestures()
 
     /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours.
     public init(colorOption: String?, environment: [String: String]) throws(TerminalError) {
@@ -231,7 +233,11 @@ public final class CursesScreen: Screen {
                 let row = Int(m.y)
                 if termmap_is_wheel_up(m.bstate) != 0 { return .mouse(.wheelUp(col: col, row: row)) }
                 if termmap_is_wheel_down(m.bstate) != 0 { return .mouse(.wheelDown(col: col, row: row)) }
-                if termmap_is_click(m.bstate) != 0 { return .mouse(.click(col: col, row: row)) }
+                let report: PointerGestures.Report? =
+                    termmap_is_press(m.bstate) != 0
+                    ? .press
+                    : termmap_is_release(m.bstate) != 0 ? .release : termmap_is_motion(m.bstate) != 0 ? .motion : nil
+                if let report, let event = gestures.next(report, col: col, row: row) { return .mouse(event) }
                 return nextEvent(timeoutMilliseconds: 0)
             default:
                 return nextEvent(timeoutMilliseconds: 0)

@@ -85,7 +85,7 @@ public enum Keymap {
     public static var helpLines: [String] {
         let width = bindings.map { keyList($0).count }.max() ?? 0
         return bindings.map { keyList($0).padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.help }
-            + ["mouse wheel  zoom step around the pointer; click: center there"]
+            + ["mouse wheel  zoom step around the pointer; click: center there; drag: move the map"]
     }
 
     /// The README's key table (Markdown), generated from the same bindings.
@@ -95,7 +95,7 @@ public enum Keymap {
             let keys = b.keys.map { "`\($0.label)`" }.joined(separator: " ")
             lines.append("| \(keys) | \(b.help) |")
         }
-        lines.append("| mouse wheel | zoom step around the pointer; click: center there |")
+        lines.append("| mouse | wheel: zoom step around the pointer; click: center there; drag: move the map |")
         return lines.joined(separator: "\n")
     }
 }

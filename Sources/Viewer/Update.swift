@@ -7,6 +7,8 @@ public enum MouseEvent: Equatable, Sendable {
     case wheelUp(col: Int, row: Int)
     case wheelDown(col: Int, row: Int)
     case click(col: Int, row: Int)
+    /// The pointer moved `dx` columns and `dy` rows with the button down: the map follows it.
+    case drag(dx: Int, dy: Int)
 }
 
 /// Everything that can happen to the viewer.
@@ -360,6 +362,15 @@ extension ViewerState {
             setMessage(
                 "\(direction.rawValue) at pointer: zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
             )
+        case .drag(let dx, let dy):
+            // The map follows the pointer; one drag is one step of undo however many reports it took.
+            let old = view
+            view.pan(dx: Double(-dx * ViewSize.dotsPerCellX), dy: Double(-dy * ViewSize.dotsPerCellY))
+            if lastAction?.name != .drag {
+                commit(from: old, change: "drag", animate: false)
+            }
+            lastAction = LastAction(name: .drag, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+            setMessage("drag to \(CoordinateFormat.hemispheres(view.center, decimals: 5))")
         case .click(let col, let row):
             guard let p = dot(col, row) else { return }
             let target = view.coordinate(at: p).wrapped

@@ -44,7 +44,7 @@ public struct CircleOverlay: Equatable, Sendable {
 
 /// The view changes that `--json` reports as `lastAction.name`.
 public enum ActionName: String, Equatable, Sendable, Encodable {
-    case zoomIn, zoomOut, setZoom, fitCircle, pan, world, undo, goTo, wheelIn, wheelOut
+    case zoomIn, zoomOut, setZoom, fitCircle, pan, world, undo, goTo, wheelIn, wheelOut, drag
 }
 
 /// What the last key did to the view, for the status line and `--json`.

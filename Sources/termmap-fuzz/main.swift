@@ -52,7 +52,8 @@ func randomEvent(_ r: inout SeededRandom, _ s: ViewerState) -> InputEvent {
     case 0..<70: return .key(randomKey(&r))
     case 70..<78: return .mouse(.wheelUp(col: col, row: row))
     case 78..<86: return .mouse(.wheelDown(col: col, row: row))
-    case 86..<90: return .mouse(.click(col: col, row: row))
+    case 86..<88: return .mouse(.click(col: col, row: row))
+    case 88..<90: return .mouse(.drag(dx: r.below(41) - 20, dy: r.below(21) - 10))
     case 90..<95: return .tick(seconds: [0.0, 0.016, 0.1, 1, -1, .nan, .infinity][r.below(7)])
     default:
         // Mostly terminal-like sizes, sometimes tiny or huge.

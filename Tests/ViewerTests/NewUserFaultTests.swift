@@ -246,4 +246,33 @@ struct NewUserFaultTests {
         }
         #expect(shaded > 1000)
     }
+
+    /// 10. A click is made from a press and its release (ncurses, asked for clicks, held the release
+    /// back, and the animation the press started stopped on screen until the next key); motion with the
+    /// button down drags the map.
+    @Test func pointerGesturesMakeClicksAndDrags() throws {
+        var g = PointerGestures()
+        #expect(g.next(.press, col: 10, row: 5) == nil)
+        #expect(g.next(.release, col: 10, row: 5) == .click(col: 10, row: 5))
+        #expect(g.next(.release, col: 10, row: 5) == nil, "a release without a press")
+        #expect(g.next(.press, col: 10, row: 5) == nil)
+        #expect(g.next(.motion, col: 13, row: 5) == .drag(dx: 3, dy: 0))
+        #expect(g.next(.motion, col: 13, row: 5) == nil)
+        #expect(g.next(.motion, col: 12, row: 7) == .drag(dx: -1, dy: 2))
+        #expect(g.next(.release, col: 12, row: 7) == nil, "a drag ends without a click")
+        #expect(g.next(.motion, col: 20, row: 7) == nil, "motion without the button")
+        #expect(g.next(.press, col: 1, row: 1) == nil)
+        #expect(g.next(.release, col: 4, row: 1) == .drag(dx: 3, dy: 0), "no motion reports: a drag to the release")
+
+        // The map follows the pointer, and a whole drag is one undo step.
+        var s = try state("")
+        let start = s.view
+        let point = s.view.coordinate(col: 30, row: 10)
+        s.update(.mouse(.drag(dx: 4, dy: 0)))
+        s.update(.mouse(.drag(dx: 3, dy: 2)))
+        let moved = s.view.coordinate(col: 37, row: 12)
+        #expect(abs(moved.latitude - point.latitude) < 1e-9 && abs(moved.longitude - point.longitude) < 1e-9)
+        s.update(.key(.char("u")))
+        #expect(s.view == start)
+    }
 }

@@ -45,7 +45,7 @@ def _():
     s = Session()
     s.literal("/Helsinki")
     s.keys("Enter")
-    s.wait_for(lambda t: "go to Helsinki" in t)
+    s.wait_for(lambda t: "Helsinki, FI" in t)
     s.keys("z", "1", "6", "Enter")
     screen = s.wait_for(lambda t: "zoom 16.00" in t and "© OSM" in t)
     streets = sorted(set(re.findall(r"\w+(?:katu|tie|puisto|aukio)\b", screen)))
@@ -53,6 +53,31 @@ def _():
     assert re.search(r"[\u2801-\u28ff]", screen), "no braille map on screen"
     s.close()
     return ", ".join(streets)
+
+
+@check("mouse: a click right after a wheel zoom, its release mid-animation, ends where it said; a drag moves the map")
+def _():
+    s = Session("--center 51,0 --zoom 6", cols=100, rows=30)
+    s.literal("\x1b[<64;50;15M")  # wheel up at column 50, row 15 (SGR, 1-based)
+    s.wait_for(lambda t: "zoom in at pointer" in t)
+    time.sleep(0.3)
+    s.literal("\x1b[<0;70;10M")  # press …
+    time.sleep(0.05)
+    s.literal("\x1b[<0;70;10m")  # … and its release while the animation runs
+    screen = s.wait_for(lambda t: (m := re.search(r"go to (\S+ \S+)", t)) is not None and s.center() == m.group(1), 5)
+    target = re.search(r"go to (\S+ \S+)", screen)
+    assert target and s.center() == target.group(1), f"status {s.center()} against {target and target.group(1)}"
+    # A drag: press, move 10 columns left, release.
+    before = s.center()
+    s.literal("\x1b[<0;60;10M")
+    s.literal("\x1b[<32;55;10M")
+    s.literal("\x1b[<32;50;10M")
+    s.literal("\x1b[<0;50;10m")
+    moved = s.wait_for(lambda t: "drag to" in t, 5)
+    after = s.center()
+    s.close()
+    assert "drag to" in moved and after != before, (before, after)
+    return f"click ended at {target.group(1)}; drag {before} → {after}"
 
 
 @check("+ raises the zoom by log2(2.5) and explains it; - lowers it by log2(3)")

@@ -19,7 +19,9 @@ attr_t termmap_a_visible_on_blank(void);
 
 // The mouse events termmap asks for, and what an event was.
 mmask_t termmap_mouse_mask(void);
-int termmap_is_click(mmask_t state);
+int termmap_is_press(mmask_t state);
+int termmap_is_release(mmask_t state);
+int termmap_is_motion(mmask_t state);
 int termmap_is_wheel_up(mmask_t state);
 int termmap_is_wheel_down(mmask_t state);
 
