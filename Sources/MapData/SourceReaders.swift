@@ -34,16 +34,19 @@ public enum SourceReaders {
         var out: [City] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard f.count == 5, let lat = Double(f[1]), let lon = Double(f[2]), let pop = Int(f[4]),
-                abs(lat) <= 90, abs(lon) <= 180
+            // A sixth field, when there, is the place kind (3 a country's capital).
+            guard f.count == 5 || f.count == 6, let lat = Double(f[1]), let lon = Double(f[2]), let pop = Int(f[4]),
+                abs(lat) <= 90, abs(lon) <= 180,
+                let kind = f.count == 6 ? UInt8(f[5]).flatMap(PlaceKind.init(rawValue:)) : .city
             else {
-                throw MapDataError(file: name, .badInput("line \(n + 1) is not name, lat, lon, country, population"))
+                throw MapDataError(
+                    file: name, .badInput("line \(n + 1) is not name, lat, lon, country, population[, kind]"))
             }
             out.append(
                 City(
                     name: String(f[0]), coordinate: Coordinate(latitude: lat, longitude: lon),
                     countryCode: String(f[3]),
-                    population: pop))
+                    population: pop, kind: kind))
         }
         return out
     }

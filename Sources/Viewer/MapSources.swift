@@ -166,9 +166,9 @@ public final class MapSources: PlaceSearching, Sendable {
         return text
     }
 
-    /// How places rank for labels: by population, a country's capital counted three times (so it wins
+    /// How places rank for labels: by population, a country's capital counted half again (so it wins
     /// over a city of its size, not over a much larger one).
-    static func rank(_ c: City) -> Int { c.kind == .capital ? 3 * c.population : c.population }
+    static func rank(_ c: City) -> Int { c.kind == .capital ? c.population * 3 / 2 : c.population }
 
     public func search(_ prefix: String) -> SearchHit? {
         let key = NameFolding.fold(prefix)

@@ -209,7 +209,7 @@ public enum Renderer {
         let places = try sources.placesProjected()
         let cols = view.size.cols
         let rows = view.size.rows
-        let maxLabels = max(3, cols * rows / 200)
+        let maxLabels = max(3, cols * rows / 160)
         var placed = 0
         let t = view.transform
         // One cell of margin: a place's label may start just outside the map's edge.
@@ -241,7 +241,7 @@ public enum Renderer {
             guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
             candidates += 1
             let name = try sources.labelText(i, ascii: ascii)
-            let role: StyleRole = kind.isCity ? .cityLabel : .placeLabel
+            let role: StyleRole = kind == .capital ? .capitalLabel : kind.isCity ? .cityLabel : .placeLabel
             guard
                 engine.placeBeside(
                     name, role: role, markerCol: x / 2, markerRow: y / 4, drawsMarker: kind.isCity, canvas: canvas)

@@ -7,12 +7,12 @@ public enum StyleRole: Hashable, Sendable {
     /// Features of a class (coastlines, motorways, buildings…).
     case feature(FeatureClass)
     case plain, grid, gridLabel, city, cityLabel, circleOutline, edge, streetLabel, placeLabel
-    case status, credit, message, error, prompt, help
+    case status, credit, message, error, prompt, help, capitalLabel
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] = [
         .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
-        .credit, .message, .error, .prompt, .help,
+        .credit, .message, .error, .prompt, .help, .capitalLabel,
     ]
 
     /// Every role: the screen's, then one a feature class.
@@ -37,6 +37,7 @@ public enum StyleRole: Hashable, Sendable {
         case .error: return 12
         case .prompt: return 13
         case .help: return 14
+        case .capitalLabel: return 15
         }
     }
 
@@ -64,6 +65,8 @@ struct StyleRow: Sendable {
     var fill256: UInt8?
     var fill16: UInt8?
     var stipple: Unicode.Scalar?
+    /// Bold wherever the terminal shows attributes (a capital's name).
+    var bold = false
 }
 
 /// The one table from roles to concrete cell styles, per colour mode (the seed: red circle, blue 20 %
@@ -102,6 +105,7 @@ public enum StyleTable {
         StyleRow(role: .circleOutline, ink: 23, color256: 196, color16: 9),
         StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7),
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11),
+        StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true),
         StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15),
         StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 13),
         StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true),
@@ -164,11 +168,11 @@ public enum StyleTable {
         guard let row = byRole[role.index] else { return .plain }
         switch mode {
         case .plain: return .plain
-        case .monochrome: return CellStyle(reverse: row.reverse)
+        case .monochrome: return CellStyle(bold: row.bold, reverse: row.reverse)
         case .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
-            return CellStyle(foreground: PaletteColor(row.color16))
-        case .ansi256: return CellStyle(foreground: PaletteColor(row.color256))
+            return CellStyle(foreground: PaletteColor(row.color16), bold: row.bold)
+        case .ansi256: return CellStyle(foreground: PaletteColor(row.color256), bold: row.bold)
         }
     }
 

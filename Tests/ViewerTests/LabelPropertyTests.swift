@@ -59,7 +59,7 @@ struct LabelPropertyTests {
         let view = try view(Self.views[index])
         var canvas = BrailleCanvas(cols: view.size.cols, rows: view.size.rows)
         let engine = Renderer.placeLabels(&canvas, view, sources: bundledCitySources, streets: [], ascii: false)
-        let places = engine.labels.filter { $0.role == .cityLabel || $0.role == .placeLabel }
+        let places = engine.labels.filter { [.cityLabel, .capitalLabel, .placeLabel].contains($0.role) }
         // At street level a view may hold no place at all; there the grid's labels are what is checked.
         #expect(places.count >= (view.zoom < 12 ? 3 : 0), "view \(index): \(places.count) place labels")
         Self.checkNoOverlap(engine, "view \(index)")

@@ -58,6 +58,14 @@ struct NewUserFaultTests {
         #expect(!(try state("z31<Enter>")).message.contains("seed"))
     }
 
+    /// The labels of a state as `Renderer.render` places them (over the features it draws first).
+    func labelsAsRendered(_ s: ViewerState, _ sources: MapSources, ascii: Bool) throws -> LabelEngine {
+        var canvas = BrailleCanvas(cols: s.view.size.cols, rows: s.view.size.rows)
+        Renderer.drawEdges(&canvas, s.displayedView)
+        let layer = try FeatureLayer.draw(&canvas, s.displayedView, sources)
+        return Renderer.placeLabels(&canvas, s.displayedView, sources: sources, streets: layer.streets, ascii: ascii)
+    }
+
     func statusLine(_ s: ViewerState) -> String {
         let f = Renderer.render(s, sources: bundledCitySources, options: RenderOptions(mode: .plain))
         return f.line(f.rows - 2)
@@ -194,8 +202,7 @@ struct NewUserFaultTests {
     @Test func asciiMarksEveryCityTheSameWay() throws {
         let s = try scripted(cols: 120, rows: 40, lat: 35.68, lon: 139.7, zoom: 7, ascii: true)
         let f = Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .plain))
-        var canvas = BrailleCanvas(cols: 120, rows: 38)
-        let engine = Renderer.placeLabels(&canvas, s.view, sources: bundledSources, streets: [], ascii: true)
+        let engine = try labelsAsRendered(s, bundledSources, ascii: true)
         #expect(engine.markers.count >= 5)
         for m in engine.markers { #expect(f[m.col, m.row].glyph == "*", "marker at \(m.col),\(m.row)") }
     }
@@ -209,8 +216,7 @@ struct NewUserFaultTests {
             circle: try GeodesicCircle(center: Coordinate(latitude: 52.5, longitude: 13.4), radiusMeters: 5000),
             ratio: CircleFit.defaultRatio)
         let f = Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .plain))
-        var canvas = BrailleCanvas(cols: 160, rows: 46)
-        let engine = Renderer.placeLabels(&canvas, s.view, sources: bundledSources, streets: [], ascii: false)
+        let engine = try labelsAsRendered(s, bundledSources, ascii: false)
         #expect(engine.labels.contains { $0.text == "Frankfurt am Main" })
         #expect(f.text.contains("·"), "the shade is drawn")
         for label in engine.labels {
@@ -274,5 +280,31 @@ struct NewUserFaultTests {
         #expect(abs(moved.latitude - point.latitude) < 1e-9 && abs(moved.longitude - point.longitude) < 1e-9)
         s.update(.key(.char("u")))
         #expect(s.view == start)
+    }
+
+    /// 1 (small scale). On the world and continents, the ten most populous places in view (after
+    /// dropping any within 3 cells of a more populous one) are nearly all labelled: at least 7.
+    @Test(arguments: [(0.0, 0.0, 0.0, 160, 48), (0, 0, 0, 200, 60), (50, 10, 2, 160, 48), (35, 105, 2, 160, 48),
+        (10, -70, 1.5, 160, 48), (5, 20, 3, 160, 48)])
+    func theLargestPlacesAreLabelledOnSmallScales(lat: Double, lon: Double, zoom: Double, cols: Int, rows: Int) throws {
+        let s = try scripted(cols: cols, rows: rows, lat: lat, lon: lon, zoom: zoom)
+        let engine = try labelsAsRendered(s, bundledSources, ascii: false)
+        let places = try bundledSources.placesProjected()
+        let t = s.view.transform
+        var inView: [(name: String, pop: Int, col: Int, row: Int)] = []
+        for (i, c) in places.cities.enumerated() where c.kind.isCity {
+            let x = t.nearestDotX(places.x[i])
+            let y = t.dotY(places.y[i])
+            guard x >= 0, y >= 0, x < s.view.size.widthDots, y < s.view.size.heightDots else { continue }
+            inView.append((c.name, c.population, Int(x) / 2, Int(y) / 4))
+        }
+        inView.sort { $0.pop > $1.pop }
+        var top: [(name: String, pop: Int, col: Int, row: Int)] = []
+        for p in inView where top.count < 10 {
+            if top.contains(where: { abs($0.col - p.col) <= 3 && abs($0.row - p.row) <= 3 }) { continue }
+            top.append(p)
+        }
+        let labelled = top.filter { p in engine.labels.contains { $0.text == p.name } }
+        #expect(labelled.count >= 7, "\(labelled.count) of \(top.map(\.name)): missing \(top.filter { p in !labelled.contains { $0.name == p.name } }.map(\.name))")
     }
 }

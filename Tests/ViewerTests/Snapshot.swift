@@ -86,6 +86,7 @@ func roleMap(_ frame: Frame) -> String {
         .feature(.serviceRoad): "v", .feature(.path): ":", .feature(.rail): "#", .feature(.tram): "t",
         .feature(.river): "W", .feature(.stream): "w", .feature(.water): "A", .feature(.park): "K",
         .feature(.wood): "D", .feature(.building): "b", .streetLabel: "N", .placeLabel: "Q", .credit: "c",
+        .capitalLabel: "m",
     ]
     var byStyle: [CellStyle: Character] = [.plain: "."]
     for role in StyleRole.allCases where byStyle[StyleTable.style(role, mode: .ansi256)] == nil {
