@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapData
 import Testing
 
 @Suite("Facts about the bundled data")
@@ -37,6 +38,27 @@ struct BundledDataTests {
         #expect(abs((hanoi?.coordinate.latitude ?? 0) - 21.0245) < 1e-5)
         #expect(abs((hanoi?.coordinate.longitude ?? 0) - 105.84117) < 1e-5)
         #expect(try bundledWorld.searchCities("sao paulo", limit: 1).first?.name == "São Paulo")
+    }
+
+    /// Each country's capital is marked (Paris, Tokyo, Canberra; not Sydney, Ürümqi or New York), and
+    /// the corrections of `Tools/geonames_overrides.tsv` are in: Suginami in Tokyo, not Ibaraki; the
+    /// Wakayama district "Minato" without a whole city's population.
+    @Test func capitalsAndGeoNamesCorrections() throws {
+        let cities = try bundledWorld.cities()
+        func city(_ name: String, _ cc: String) -> City? {
+            cities.filter { $0.name == name && $0.countryCode == cc }.max { $0.population < $1.population }
+        }
+        for (name, cc) in [("Paris", "FR"), ("Tokyo", "JP"), ("Canberra", "AU"), ("Ottawa", "CA"), ("Nairobi", "KE")] {
+            #expect(city(name, cc)?.kind == .capital, "\(name)")
+        }
+        for (name, cc) in [("Sydney", "AU"), ("Ürümqi", "CN"), ("New York City", "US"), ("Mumbai", "IN")] {
+            #expect(city(name, cc)?.kind == .city, "\(name)")
+        }
+        #expect(cities.filter { $0.kind == .capital }.count == 241)
+        let suginami = try #require(city("Suginami", "JP"))
+        #expect(abs(suginami.coordinate.latitude - 35.69938) < 1e-5 && abs(suginami.coordinate.longitude - 139.63623) < 1e-5)
+        let minato = cities.filter { $0.name == "Minato" && $0.countryCode == "JP" }
+        #expect(minato.allSatisfy { $0.population < 375_339 }, "\(minato.map(\.population))")
     }
 
     @Test func noCoastlineRunsAlongTheAntimeridianOrTheSouthPole() throws {
