@@ -60,7 +60,7 @@ public struct BrailleCanvas: Sendable {
     /// is a multiple of `every` (pass the world position of the screen's edge to pin the dots to the map);
     /// `phaseY`, when given, is the phase of lines that run along y.
     public mutating func line(
-        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int = 1, phase: Int = 0,
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int = 1, on: Int = 1, phase: Int = 0,
         phaseY: Int? = nil
     ) {
         let m = 1.0
@@ -79,9 +79,18 @@ public struct BrailleCanvas: Sendable {
         guard lo <= hi else { return }
         let uMin = min(u0, u1)
         let uMax = max(u0, u1)
-        // Dotted: start at the first index the pattern sets, then step over the skipped ones.
         let step = max(1, every)
         let p = alongX ? phase : phaseY ?? phase
+        if on > 1 && on < step {
+            // Dashed: `on` dots of every `step`, counted from the world's corner like the dots.
+            for i in lo...hi where ((i + p) % step + step) % step < on {
+                let u = min(max(Double(i) + 0.5, uMin), uMax)
+                let j = Self.dot(v0 + slope * (u - u0))
+                if alongX { set(x: i, y: j, ink: ink) } else { set(x: j, y: i, ink: ink) }
+            }
+            return
+        }
+        // Dotted: start at the first index the pattern sets, then step over the skipped ones.
         let offset = ((lo + p) % step + step) % step  // how far lo is past a set dot
         var i = offset == 0 ? lo : lo + step - offset
         while i <= hi {

@@ -119,7 +119,7 @@ struct FeatureLayer {
                             let qy = ys[i] * ws + offsetY
                             if !hit.namesOnly {
                                 Self.segment(
-                                    &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, phaseX: phaseX,
+                                    &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, on: row.dashOn, phaseX: phaseX,
                                     phaseY: phaseY, wide: wide, excluded: excluded, clip: clip, outline: outlines)
                             }
                             if name != nil { points.append(DotPoint(x: qx, y: qy)) }
@@ -148,6 +148,7 @@ struct FeatureLayer {
     /// along the clip's edge is where the tile writer cut the area, not its edge: it is not drawn.
     static func segment(
         _ canvas: inout BrailleCanvas, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int,
+        on: Int = 1,
         phaseX: Int, phaseY: Int, wide: Bool, excluded: [DotRect], clip: DotRect? = nil, outline: Bool = false
     ) {
         var (x0, y0, x1, y1) = (x0, y0, x1, y1)
@@ -167,7 +168,7 @@ struct FeatureLayer {
         }
         // The common case, nothing excluded and one dot wide, allocates nothing.
         if excluded.isEmpty && !wide {
-            canvas.line(x0, y0, x1, y1, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+            canvas.line(x0, y0, x1, y1, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
             return
         }
         var pieces: [(Double, Double)] = [(0, 1)]
@@ -185,13 +186,13 @@ struct FeatureLayer {
         let dy = y1 - y0
         for (a, b) in pieces {
             let (ax, ay, bx, by) = (x0 + a * dx, y0 + a * dy, x0 + b * dx, y0 + b * dy)
-            canvas.line(ax, ay, bx, by, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+            canvas.line(ax, ay, bx, by, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
             if wide {
                 // The second dot row (or column) of a road two dots wide.
                 if abs(dx) >= abs(dy) {
-                    canvas.line(ax, ay + 1, bx, by + 1, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+                    canvas.line(ax, ay + 1, bx, by + 1, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
                 } else {
-                    canvas.line(ax + 1, ay, bx + 1, by, ink: ink, every: every, phase: phaseX, phaseY: phaseY)
+                    canvas.line(ax + 1, ay, bx + 1, by, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
                 }
             }
         }

@@ -93,7 +93,8 @@ public enum Renderer {
         }
         if !shade.isEmpty {
             let background = StyleTable.shade(mode: options.mode)
-            let stipple = Cell(glyph: ascii ? "." : "·", style: StyleTable.style(.plain, mode: options.mode))
+            // A glyph nothing else draws (the grid is braille dots, areas `~` and `'`).
+            let stipple = Cell(glyph: ascii ? ":" : "░", style: StyleTable.style(.plain, mode: options.mode))
             for row in 0..<mapRows {
                 for col in 0..<view.size.cols where shade[row * view.size.cols + col] {
                     if let background {

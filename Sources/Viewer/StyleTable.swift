@@ -61,6 +61,8 @@ struct StyleRow: Sendable {
     let color16: UInt8
     var reverse = false
     var dotEvery = 1
+    /// Dashed: this many dots on of every `dotEvery` (1: dotted, one dot of every `dotEvery`).
+    var dashOn = 1
     var wideFromZoom = Double.infinity
     var fill256: UInt8?
     var fill16: UInt8?
@@ -87,7 +89,9 @@ public enum StyleTable {
             role: .feature(.park), ink: 5, minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
         StyleRow(role: .feature(.building), ink: 6, minZoom: 15, color256: 180, color16: 5),
         StyleRow(role: .feature(.stream), ink: 7, minZoom: 13, color256: 32, color16: 4, dotEvery: 2),
-        StyleRow(role: .feature(.lake), ink: 8, color256: 33, color16: 4),
+        // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
+        // dashes, borders in long ones.
+        StyleRow(role: .feature(.lake), ink: 8, color256: 33, color16: 4, dotEvery: 3, dashOn: 2),
         StyleRow(role: .feature(.river), ink: 9, minZoom: 11, color256: 39, color16: 12),
         StyleRow(role: .feature(.path), ink: 10, minZoom: 15, color256: 138, color16: 5, dotEvery: 2),
         StyleRow(role: .feature(.serviceRoad), ink: 11, minZoom: 15, color256: 244, color16: 8),
@@ -99,7 +103,7 @@ public enum StyleTable {
         StyleRow(role: .feature(.primary), ink: 17, minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16),
         StyleRow(role: .feature(.trunk), ink: 18, minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16),
         StyleRow(role: .feature(.motorway), ink: 19, minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16),
-        StyleRow(role: .feature(.border), ink: 20, color256: 179, color16: 3),
+        StyleRow(role: .feature(.border), ink: 20, color256: 179, color16: 3, dotEvery: 6, dashOn: 4),
         StyleRow(role: .feature(.coastline), ink: 21, color256: 45, color16: 6),
         StyleRow(role: .city, ink: 22, color256: 220, color16: 11),
         StyleRow(role: .circleOutline, ink: 23, color256: 196, color16: 9),

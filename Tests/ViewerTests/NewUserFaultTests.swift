@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapData
 import Raster
 import TestSupport
 import Testing
@@ -218,13 +219,13 @@ struct NewUserFaultTests {
         let f = Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .plain))
         let engine = try labelsAsRendered(s, bundledSources, ascii: false)
         #expect(engine.labels.contains { $0.text == "Frankfurt am Main" })
-        #expect(f.text.contains("·"), "the shade is drawn")
+        #expect(f.text.contains("░"), "the shade is drawn")
         for label in engine.labels {
             let line = Array(f.line(label.row).unicodeScalars)
             let shown = String(String.UnicodeScalarView(line[label.col..<(label.col + label.text.unicodeScalars.count)]))
             #expect(shown == label.text, "'\(label.text)' reads '\(shown)'")
             for c in [label.col - 1, label.col + label.text.count] where c >= 0 && c < 160 {
-                #expect(line[c] != "·", "stipple beside '\(label.text)'")
+                #expect(line[c] != "░", "stipple beside '\(label.text)'")
             }
         }
     }
@@ -306,5 +307,29 @@ struct NewUserFaultTests {
         }
         let labelled = top.filter { p in engine.labels.contains { $0.text == p.name } }
         #expect(labelled.count >= 7, "\(labelled.count) of \(top.map(\.name)): missing \(top.filter { p in !labelled.contains { $0.name == p.name } }.map(\.name))")
+    }
+
+    /// 2 (looks). Without colour each line keeps a look of its own: coasts solid, lake shores in short
+    /// dashes, borders in long ones (the Adriatic coast and the Slovenian border no longer look the
+    /// same), and the shade's stipple is a glyph neither the grid nor an area uses.
+    @Test func linesAndTheShadeHaveLooksWithoutColour() throws {
+        func pattern(_ c: FeatureClass) -> String {
+            var canvas = BrailleCanvas(cols: 12, rows: 1)
+            let row = StyleTable.row(.feature(c))
+            canvas.line(0, 1, 23, 1, ink: 1, every: row?.dotEvery ?? 1, on: row?.dashOn ?? 1, phase: 0)
+            return String((0..<24).map { x in canvas.pattern(col: x / 2, row: 0) & (x % 2 == 0 ? 0x02 : 0x10) != 0 ? "█" : " " })
+        }
+        #expect(pattern(.coastline) == String(repeating: "█", count: 24))
+        #expect(pattern(.border) == String(repeating: "████  ", count: 4))
+        #expect(pattern(.lake) == String(repeating: "██ ", count: 8))
+        var s = try scripted(cols: 100, rows: 30, lat: 45.6, lon: 13.8, zoom: 7)
+        s.circle = CircleOverlay(
+            circle: try GeodesicCircle(center: Coordinate(latitude: 45.6, longitude: 13.8), radiusMeters: 20_000),
+            ratio: CircleFit.defaultRatio)
+        let f = Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .plain))
+        #expect(f.text.contains("░"))
+        let grid = Renderer.render(try scripted(cols: 100, rows: 30, lat: 45.6, lon: 13.8, zoom: 7), sources: nil,
+            options: RenderOptions(mode: .plain))
+        #expect(!grid.text.contains("░"))
     }
 }

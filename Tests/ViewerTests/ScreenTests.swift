@@ -56,7 +56,7 @@ struct ScreenTests {
         let frame = screen(s, mode: .ansi256)
         assertSnapshot("roles-sf-circle-5km", roleMap(frame))
         // With colour the shade is a background only: no stipple glyphs.
-        #expect(!frame.text.contains("·"))
+        #expect(!frame.text.contains("░"))
         let ansi = AnsiWriter.text(frame, mode: .ansi256)
         #expect(ansi.contains("48;5;17"))  // the shade's navy background
         #expect(ansi.contains("38;5;196"))  // the red outline
