@@ -119,6 +119,13 @@ public enum Renderer {
 
     // MARK: Layers
 
+    /// The smallest city (by rank) a zoom names: 4 million people for the world at zoom 0, half that a
+    /// zoom step further in, every city of the gazetteer (15,000 and more) from zoom 7.
+    static func populationFloor(zoom: Double) -> Int {
+        guard zoom < 7 else { return 0 }
+        return Int(4_000_000 * exp2(-max(0, zoom)))
+    }
+
     /// Every label of a view through one engine: the grid's first (drawing its lines), then places
     /// (drawing their markers), then streets.
     static func placeLabels(
@@ -210,8 +217,10 @@ public enum Renderer {
         let places = try sources.placesProjected()
         let cols = view.size.cols
         let rows = view.size.rows
-        let maxLabels = max(3, cols * rows / 160)
-        var placed = 0
+        // Which places a zoom names is set by the zoom alone (a population floor), and where names
+        // go by who came first: a count budget made names come and go all over the screen whenever a
+        // pan brought a larger place into view.
+        let floor = Self.populationFloor(zoom: view.zoom)
         let t = view.transform
         // One cell of margin: a place's label may start just outside the map's edge.
         let margin = 4 / t.worldSize
@@ -227,12 +236,13 @@ public enum Renderer {
         }
         // Most important first (places are kept in rank order); after this many places in view the
         // rest would rarely find room.
-        var candidates = 0
-        for i in nearby where candidates < 4000 {
+        for i in nearby {
             // Suburbs from zoom 13, neighbourhoods from 15 (cities come first in the list, so these only
             // take room that no city wants).
             let kind = places.cities[i].kind
             if kind == .suburb && view.zoom < 13 || kind == .neighbourhood && view.zoom < 15 { continue }
+            // Places come in rank order: past the floor, none is left to name.
+            if kind.isCity && MapSources.rank(places.cities[i]) < floor { continue }
             let xd = t.nearestDotX(places.x[i])
             let yd = t.dotY(places.y[i])
             // Most places are off screen: reject them on the Doubles before any rounding.
@@ -240,7 +250,6 @@ public enum Renderer {
             let x = BrailleCanvas.dot(xd)
             let y = BrailleCanvas.dot(yd)
             guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
-            candidates += 1
             let name = try sources.labelText(i, ascii: ascii)
             let role: StyleRole = kind == .capital ? .capitalLabel : kind.isCity ? .cityLabel : .placeLabel
             guard
@@ -249,8 +258,6 @@ public enum Renderer {
                     != nil
             else { continue }
             if kind.isCity { canvas.set(x: x, y: y, ink: StyleTable.ink(.city)) }
-            placed += 1
-            if placed >= maxLabels { break }
         }
     }
 
