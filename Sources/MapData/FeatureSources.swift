@@ -33,6 +33,13 @@ public protocol FeatureSource: AnyObject, Sendable {
 
 extension FeatureSource {
     public var loadStatus: TileLoadStatus { TileLoadStatus() }
+    /// The short name its data is credited with at the screen's bottom right (`Natural Earth`, `GSHHG`),
+    /// for data whose licence does not ask for more (what must be credited is `attribution`).
+    public var creditName: String? {
+        if label.hasPrefix("NE") { return "Natural Earth" }
+        if label == "GSHHG" { return "GSHHG" }
+        return nil
+    }
     public var claimsShorelines: Bool { classes.contains { $0.isRoad || $0.isArea } }
 }
 

@@ -13,6 +13,8 @@ struct FeatureLayer {
     var streets: [StreetCandidate] = []
     var label = "no data"
     var credits: [String] = []
+    /// Short names of the other data drawn (`Natural Earth`), for the bottom right when there is room.
+    var dataNames: [String] = []
     /// Tiles of the view still loading, and tiles that could not be read.
     var loading = 0
     var failed = 0
@@ -39,6 +41,7 @@ struct FeatureLayer {
             if isDetail, let credit = result.source.attribution, !layer.credits.contains(credit) {
                 layer.credits.append(credit)
             }
+            if let name = result.source.creditName, !layer.dataNames.contains(name) { layer.dataNames.append(name) }
             // The boxes where finer sources draw a class, in dots.
             let excluded = result.excluded.mapValues { boxes in boxes.map { Self.dotRect($0, view) } }
             for hit in result.hits {

@@ -111,9 +111,15 @@ public enum Renderer {
         }
         frame.makeGlyphsReadable()
         if state.showHelp { drawHelp(&frame, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode) }
+        // The names of the data shown, as web maps credit theirs: the map data, then the gazetteer when a
+        // place is named.
+        var dataNames = layer.dataNames
+        if engine.labels.contains(where: { [.cityLabel, .capitalLabel, .placeLabel].contains($0.role) }) {
+            dataNames.append("GeoNames")
+        }
         drawStatus(
             &frame, state, view, dataLabel: layer.label, tileNote: Self.tileNote(layer), credits: layer.credits,
-            dataError: dataError, ascii: ascii, mode: options.mode)
+            dataNames: dataNames, dataError: dataError, ascii: ascii, mode: options.mode)
         return frame
     }
 
@@ -323,7 +329,7 @@ public enum Renderer {
 
     static func drawStatus(
         _ frame: inout Frame, _ state: ViewerState, _ view: MapView, dataLabel: String, tileNote: String? = nil,
-        credits: [String], dataError: String?, ascii: Bool, mode: ColorMode
+        credits: [String], dataNames: [String] = [], dataError: String?, ascii: Bool, mode: ColorMode
     ) {
         let statusRow = frame.rows - 2
         let messageRow = frame.rows - 1
@@ -379,12 +385,21 @@ public enum Renderer {
                 style: StyleTable.style(.error, mode: mode))
         } else {
             let role: StyleRole = state.messageIsError ? .error : .message
-            let text = state.message.isEmpty ? "? help  q quit" : state.message
+            let text = state.message.isEmpty ? Self.startHint : state.message
             frame.write(
                 Transliteration.screenText(text, ascii: ascii), col: 0, row: messageRow,
                 style: StyleTable.style(role, mode: mode))
+            // The short attribution at the bottom right, where the message leaves room for it.
+            let names = Transliteration.screenText("© " + dataNames.joined(separator: " · "), ascii: ascii)
+            if !dataNames.isEmpty, text.count + 2 + names.count <= frame.cols {
+                frame.write(
+                    names, col: frame.cols - names.count, row: messageRow, style: StyleTable.style(.attribution, mode: mode))
+            }
         }
     }
+
+    /// What the message line says until a key has been pressed.
+    static let startHint = "? help  / find a place  g go to  q quit"
 
     /// `├───┤ 500 m`: a round length at most 10 cells long at the center's scale.
     static func scaleBar(_ view: MapView) -> String {

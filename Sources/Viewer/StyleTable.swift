@@ -7,12 +7,12 @@ public enum StyleRole: Hashable, Sendable {
     /// Features of a class (coastlines, motorways, buildings…).
     case feature(FeatureClass)
     case plain, grid, gridLabel, city, cityLabel, circleOutline, edge, streetLabel, placeLabel
-    case status, credit, message, error, prompt, help, capitalLabel
+    case status, credit, message, error, prompt, help, capitalLabel, attribution
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] = [
         .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
-        .credit, .message, .error, .prompt, .help, .capitalLabel,
+        .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution,
     ]
 
     /// Every role: the screen's, then one a feature class.
@@ -38,6 +38,7 @@ public enum StyleRole: Hashable, Sendable {
         case .prompt: return 13
         case .help: return 14
         case .capitalLabel: return 15
+        case .attribution: return 16
         }
     }
 
@@ -118,6 +119,7 @@ public enum StyleTable {
         StyleRow(role: .error, ink: 0, color256: 203, color16: 9),
         StyleRow(role: .prompt, ink: 0, color256: 222, color16: 11),
         StyleRow(role: .help, ink: 0, color256: 255, color16: 7, reverse: true),
+        StyleRow(role: .attribution, ink: 0, color256: 243, color16: 8),
     ]
 
     /// The zoom from which features of `c` are drawn (and kept by an import).

@@ -25,7 +25,7 @@ enum InteractiveCommand {
         if !screen.unicode { state.glyphMode = .ascii }
         if state.message.isEmpty {
             state.message =
-                options.kiosk ? kioskWelcome : "termmap: + - zoom, z level, c circle, f fit, arrows pan, ? help, q quit"
+                options.kiosk ? kioskWelcome : "termmap: + - zoom, / find a place, g go to, c circle, f fit, arrows pan, ? help, q quit"
         }
         EventLoop.run(
             &state, sources: sources, screen: screen, now: monotonicSeconds,
@@ -35,7 +35,7 @@ enum InteractiveCommand {
 
     /// The one-line welcome of a shared demo account.
     static let kioskWelcome =
-        "welcome to the termmap demo: + - zoom, z level, c circle, f fit, arrows pan, ? help, q leave"
+        "welcome to the termmap demo: + - zoom, / find a place, g go to, c circle, arrows pan, ? help, q leave"
 
     /// Seconds from a monotonic clock (animations must not jump when the wall clock does).
     static func monotonicSeconds() -> Double {
