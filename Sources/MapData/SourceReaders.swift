@@ -3,15 +3,18 @@ import GeoCore
 /// Readers of the inputs the encoder accepts; all take bytes or text, never a path.
 public enum SourceReaders {
     /// The intermediate lines file written by `Tools/build_assets.py`: magic `TMRAW001`, then records of
-    /// u8 class (0 coastline, 1 lake, 2 border), u32 point count, and that many little-endian f64
-    /// (longitude, latitude) pairs.
+    /// u8 class (0 coastline, 1 lake, 2 border, 3 land, 4 state border, 5 lake water; plus 0x80 for
+    /// another ring of the area before), u32 point count, and that many little-endian f64 (longitude,
+    /// latitude) pairs.
     public static func rawLines(_ bytes: [UInt8], name: String) throws(MapDataError) -> [SourceFeature] {
         let result: [SourceFeature]? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw)
             guard let magic = r.bytes(8), Array(magic) == Array("TMRAW001".utf8) else { return nil }
             var lines: [SourceFeature] = []
             while r.remaining > 0 {
-                guard let classRaw = r.u8(), let featureClass = FeatureClass(rawValue: classRaw), classRaw <= 2,
+                // The high bit: another ring of the area before (a hole, or another island of one shape).
+                guard let tag = r.u8(), let featureClass = FeatureClass(rawValue: tag & 0x7f), tag & 0x7f <= 5,
+                    tag & 0x80 == 0 || (lines.last?.featureClass == featureClass && featureClass.isArea),
                     let n = r.u32(),
                     Int(n) <= r.remaining / 16
                 else { return nil }
@@ -21,7 +24,11 @@ public enum SourceReaders {
                     guard let lon = r.f64(), let lat = r.f64() else { return nil }
                     points.append(Coordinate(latitude: lat, longitude: lon))
                 }
-                lines.append(SourceFeature(featureClass, line: points))
+                if tag & 0x80 != 0 {
+                    lines[lines.count - 1].parts.append(points)
+                } else {
+                    lines.append(SourceFeature(featureClass, line: points))
+                }
             }
             return lines
         }

@@ -15,6 +15,8 @@ struct FeatureLayer {
     var credits: [String] = []
     /// Short names of the other data drawn (`Natural Earth`), for the bottom right when there is room.
     var dataNames: [String] = []
+    /// True when the world's land is drawn: cells outside it are sea.
+    var showsSea = false
     /// Tiles of the view still loading, and tiles that could not be read.
     var loading = 0
     var failed = 0
@@ -34,6 +36,11 @@ struct FeatureLayer {
             let status = result.source.loadStatus
             layer.loading += status.loading
             layer.failed += status.failed
+            if let land = StyleTable.row(.feature(.land)), result.source.classes.contains(.land),
+                view.zoom >= land.minZoom, view.zoom < land.maxZoom
+            {
+                layer.showsSea = true
+            }
             guard !result.hits.isEmpty else { continue }
             // Street-level data must be credited on screen (ODbL); the base and the shorelines are credited
             // by --about.
@@ -41,17 +48,20 @@ struct FeatureLayer {
             if isDetail, let credit = result.source.attribution, !layer.credits.contains(credit) {
                 layer.credits.append(credit)
             }
-            if let name = result.source.creditName, !layer.dataNames.contains(name) { layer.dataNames.append(name) }
             // The boxes where finer sources draw a class, in dots.
             let excluded = result.excluded.mapValues { boxes in boxes.map { Self.dotRect($0, view) } }
             for hit in result.hits {
                 let featureClass = hit.chunk.info.featureClass
                 // The zoom ladder: a class is drawn from its row's zoom on.
-                guard let row = StyleTable.row(.feature(featureClass)), view.zoom >= row.minZoom else { continue }
+                guard let row = StyleTable.row(.feature(featureClass)), view.zoom >= row.minZoom, view.zoom < row.maxZoom
+                else { continue }
+                if let name = result.source.creditName, !layer.dataNames.contains(name) { layer.dataNames.append(name) }
                 let clip = excluded[featureClass] ?? []
                 if hit.chunk.info.kind == .areas, row.fill256 != nil {
                     layer.fill(hit, t, ink: row.ink)
                 }
+                // A background area's edge is another class's line (the coast, a lake's shore).
+                if featureClass.isFillOnly { continue }
                 layer.drawLines(hit, t, &canvas, row: row, zoom: view.zoom, excluded: clip, source: result.source)
             }
         }

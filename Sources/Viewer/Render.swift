@@ -59,6 +59,10 @@ public enum Renderer {
             shade = CircleRaster.draw(overlay.circle, view, &canvas)
         }
 
+        let sea = layer.showsSea ? StyleTable.sea(mode: options.mode) : nil
+        // The sea ends with the world: rows wholly between the Mercator limits (±85.05°, the edge's rows
+        // stay blank).
+        let worldRows = Int((view.transform.dotY(0) / 4).rounded(.up))..<Int((view.transform.dotY(1) / 4).rounded(.down))
         // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
         // colour, a sparse stipple in empty cells without.
         for row in 0..<mapRows {
@@ -70,7 +74,10 @@ public enum Renderer {
                     frame[col, row] = Cell(glyph: glyph, style: StyleTable.style(role, mode: options.mode))
                 }
                 let fill = layer.fills.isEmpty ? 0 : layer.fills[row * view.size.cols + col]
-                guard fill != 0 else { continue }
+                guard fill != 0 else {
+                    if let sea, worldRows.contains(row) { frame.setBackground(col: col, row: row, sea) }
+                    continue
+                }
                 let area = StyleTable.role(ink: fill)
                 if let background = StyleTable.fill(area, mode: options.mode) {
                     frame.setBackground(col: col, row: row, background)

@@ -58,6 +58,8 @@ struct StyleRow: Sendable {
     let role: StyleRole
     let ink: UInt8
     var minZoom = 0.0
+    /// The zoom from which it is no longer drawn.
+    var maxZoom = Double.infinity
     let color256: UInt8
     let color16: UInt8
     var reverse = false
@@ -81,33 +83,38 @@ public enum StyleTable {
         StyleRow(role: .plain, ink: 0, color256: 250, color16: 7),
         StyleRow(role: .grid, ink: 1, color256: 240, color16: 8),
         StyleRow(role: .edge, ink: 2, color256: 238, color16: 8),
+        // The world's land and lakes: background tints only, drawn until street-level data takes over
+        // (Natural Earth's shore is too coarse for streets); the sea is the cells with no land.
+        StyleRow(role: .feature(.land), ink: 3, maxZoom: 13, color256: 235, color16: 0, fill256: 235),
+        StyleRow(role: .feature(.lakeWater), ink: 4, maxZoom: 13, color256: 23, color16: 4, fill256: 23, fill16: 4),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance.
         StyleRow(
-            role: .feature(.water), ink: 3, minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~"),
+            role: .feature(.water), ink: 5, minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~"),
         StyleRow(
-            role: .feature(.wood), ink: 4, minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
+            role: .feature(.wood), ink: 6, minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
         StyleRow(
-            role: .feature(.park), ink: 5, minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
-        StyleRow(role: .feature(.building), ink: 6, minZoom: 15, color256: 180, color16: 5),
-        StyleRow(role: .feature(.stream), ink: 7, minZoom: 13, color256: 32, color16: 4, dotEvery: 2),
+            role: .feature(.park), ink: 7, minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
+        StyleRow(role: .feature(.building), ink: 8, minZoom: 15, color256: 180, color16: 5),
+        StyleRow(role: .feature(.stream), ink: 9, minZoom: 13, color256: 32, color16: 4, dotEvery: 2),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
-        StyleRow(role: .feature(.lake), ink: 8, color256: 33, color16: 4, dotEvery: 3, dashOn: 2),
-        StyleRow(role: .feature(.river), ink: 9, minZoom: 11, color256: 39, color16: 12),
-        StyleRow(role: .feature(.path), ink: 10, minZoom: 15, color256: 138, color16: 5, dotEvery: 2),
-        StyleRow(role: .feature(.serviceRoad), ink: 11, minZoom: 15, color256: 244, color16: 8),
-        StyleRow(role: .feature(.tram), ink: 12, minZoom: 13, color256: 139, color16: 5, dotEvery: 4),
-        StyleRow(role: .feature(.rail), ink: 13, minZoom: 11, color256: 246, color16: 8, dotEvery: 3),
-        StyleRow(role: .feature(.minorRoad), ink: 14, minZoom: 13, color256: 252, color16: 7),
-        StyleRow(role: .feature(.tertiary), ink: 15, minZoom: 13, color256: 253, color16: 15),
-        StyleRow(role: .feature(.secondary), ink: 16, minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16),
-        StyleRow(role: .feature(.primary), ink: 17, minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16),
-        StyleRow(role: .feature(.trunk), ink: 18, minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16),
-        StyleRow(role: .feature(.motorway), ink: 19, minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16),
-        StyleRow(role: .feature(.border), ink: 20, color256: 179, color16: 3, dotEvery: 6, dashOn: 4),
-        StyleRow(role: .feature(.coastline), ink: 21, color256: 45, color16: 6),
-        StyleRow(role: .city, ink: 22, color256: 220, color16: 11),
-        StyleRow(role: .circleOutline, ink: 23, color256: 196, color16: 9),
+        StyleRow(role: .feature(.lake), ink: 10, color256: 33, color16: 4, dotEvery: 3, dashOn: 2),
+        StyleRow(role: .feature(.river), ink: 11, minZoom: 11, color256: 39, color16: 12),
+        StyleRow(role: .feature(.path), ink: 12, minZoom: 15, color256: 138, color16: 5, dotEvery: 2),
+        StyleRow(role: .feature(.serviceRoad), ink: 13, minZoom: 15, color256: 244, color16: 8),
+        StyleRow(role: .feature(.tram), ink: 14, minZoom: 13, color256: 139, color16: 5, dotEvery: 4),
+        StyleRow(role: .feature(.rail), ink: 15, minZoom: 11, color256: 246, color16: 8, dotEvery: 3),
+        StyleRow(role: .feature(.minorRoad), ink: 16, minZoom: 13, color256: 252, color16: 7),
+        StyleRow(role: .feature(.tertiary), ink: 17, minZoom: 13, color256: 253, color16: 15),
+        StyleRow(role: .feature(.secondary), ink: 18, minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16),
+        StyleRow(role: .feature(.primary), ink: 19, minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16),
+        StyleRow(role: .feature(.trunk), ink: 20, minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16),
+        StyleRow(role: .feature(.motorway), ink: 21, minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16),
+        StyleRow(role: .feature(.stateBorder), ink: 22, minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2),
+        StyleRow(role: .feature(.border), ink: 23, color256: 179, color16: 3, dotEvery: 6, dashOn: 4),
+        StyleRow(role: .feature(.coastline), ink: 24, color256: 45, color16: 6),
+        StyleRow(role: .city, ink: 25, color256: 220, color16: 11),
+        StyleRow(role: .circleOutline, ink: 26, color256: 196, color16: 9),
         StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7),
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11),
         StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true),
@@ -137,6 +144,9 @@ public enum StyleTable {
         case .plain, .monochrome: return nil
         }
     }
+
+    /// The sea's background where the world's land is drawn (the water areas' tint).
+    static func sea(mode: ColorMode) -> PaletteColor? { fill(.feature(.water), mode: mode) }
 
     /// The circle's shade, a background: navy (256) or blue (16).
     static let shade256: UInt8 = 17

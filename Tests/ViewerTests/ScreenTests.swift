@@ -75,7 +75,9 @@ struct FramePropertyTests {
                 let d = Geodesic.distance(s.circle?.circle.center ?? view.center, view.coordinate(col: col, row: row))
                 // Away from the outline (one cell), shaded ⇔ outside.
                 if d > 2000 + 2 * 4 * view.metersPerDot { #expect(frame[col, row].style.background == shade) }
-                if d < 2000 - 2 * 4 * view.metersPerDot { #expect(frame[col, row].style.background == nil) }
+                // Inside, the map's own background: the land's or the sea's tint, never the shade.
+                let own: [PaletteColor?] = [StyleTable.fill(.feature(.land), mode: .ansi256), StyleTable.sea(mode: .ansi256)]
+                if d < 2000 - 2 * 4 * view.metersPerDot { #expect(own.contains(frame[col, row].style.background)) }
             }
         }
     }
