@@ -34,7 +34,7 @@ public enum Renderer {
         guard state.isLargeEnough else {
             let lines = ["too small", "need \(ViewerState.minimumCols)x\(ViewerState.minimumRows)"]
             for (i, line) in lines.enumerated() where i < frame.rows {
-                frame.write(line, col: 0, row: i, style: StyleTable.style(.error, mode: options.mode))
+                frame.write(line, col: 0, row: i, style: StyleTable.style(.error, mode: options.mode, theme: state.theme))
             }
             return frame
         }
@@ -59,7 +59,7 @@ public enum Renderer {
             shade = CircleRaster.draw(overlay.circle, view, &canvas)
         }
 
-        let sea = layer.showsSea ? StyleTable.sea(mode: options.mode) : nil
+        let sea = layer.showsSea ? StyleTable.sea(mode: options.mode, theme: state.theme) : nil
         // The sea ends with the world: rows wholly between the Mercator limits (±85.05°, the edge's rows
         // stay blank).
         let worldRows = Int((view.transform.dotY(0) / 4).rounded(.up))..<Int((view.transform.dotY(1) / 4).rounded(.down))
@@ -71,7 +71,7 @@ public enum Renderer {
                 if p != 0 {
                     let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
                     let role = StyleTable.role(ink: canvas.ink(col: col, row: row))
-                    frame[col, row] = Cell(glyph: glyph, style: StyleTable.style(role, mode: options.mode))
+                    frame[col, row] = Cell(glyph: glyph, style: StyleTable.style(role, mode: options.mode, theme: state.theme))
                 }
                 let fill = layer.fills.isEmpty ? 0 : layer.fills[row * view.size.cols + col]
                 guard fill != 0 else {
@@ -79,10 +79,10 @@ public enum Renderer {
                     continue
                 }
                 let area = StyleTable.role(ink: fill)
-                if let background = StyleTable.fill(area, mode: options.mode) {
+                if let background = StyleTable.fill(area, mode: options.mode, theme: state.theme) {
                     frame.setBackground(col: col, row: row, background)
                 } else if p == 0, col % 3 == 0, row % 2 == 0, let stipple = StyleTable.row(area)?.stipple {
-                    frame[col, row] = Cell(glyph: stipple, style: StyleTable.style(area, mode: options.mode))
+                    frame[col, row] = Cell(glyph: stipple, style: StyleTable.style(area, mode: options.mode, theme: state.theme))
                 }
             }
         }
@@ -90,18 +90,18 @@ public enum Renderer {
             // One marker for a city in ASCII, wherever its dot fell in its cell (a dot alone would read
             // as ', , or | by its place).
             for m in engine.markers {
-                frame[m.col, m.row] = Cell(glyph: "*", style: StyleTable.style(.city, mode: options.mode))
+                frame[m.col, m.row] = Cell(glyph: "*", style: StyleTable.style(.city, mode: options.mode, theme: state.theme))
             }
         }
         for label in texts {
             frame.write(
                 Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row,
-                style: StyleTable.style(label.role, mode: options.mode))
+                style: StyleTable.style(label.role, mode: options.mode, theme: state.theme))
         }
         if !shade.isEmpty {
-            let background = StyleTable.shade(mode: options.mode)
+            let background = StyleTable.shade(mode: options.mode, theme: state.theme)
             // A glyph nothing else draws (the grid is braille dots, areas `~` and `'`).
-            let stipple = Cell(glyph: ascii ? ":" : "░", style: StyleTable.style(.plain, mode: options.mode))
+            let stipple = Cell(glyph: ascii ? ":" : "░", style: StyleTable.style(.plain, mode: options.mode, theme: state.theme))
             for row in 0..<mapRows {
                 for col in 0..<view.size.cols where shade[row * view.size.cols + col] {
                     if let background {
@@ -117,7 +117,7 @@ public enum Renderer {
             }
         }
         frame.makeGlyphsReadable()
-        if state.showHelp { drawHelp(&frame, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode) }
+        if state.showHelp { drawHelp(&frame, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode, theme: state.theme) }
         // The names of the data shown, as web maps credit theirs: the map data, then the gazetteer when a
         // place is named.
         var dataNames = layer.dataNames
@@ -292,7 +292,7 @@ public enum Renderer {
         helpLayout(mapRows: max(1, state.terminalRows - ViewerState.statusRows)).pages
     }
 
-    static func drawHelp(_ frame: inout Frame, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode) {
+    static func drawHelp(_ frame: inout Frame, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode, theme: Theme = .dark) {
         let layout = helpLayout(mapRows: mapRows)
         let page = min(max(0, page), layout.pages - 1)
         let keys = Keymap.helpLines
@@ -321,7 +321,7 @@ public enum Renderer {
             }
             frame.write(
                 Transliteration.screenText(text, ascii: ascii), col: left, row: top + r,
-                style: StyleTable.style(.help, mode: mode), keepBackground: false)
+                style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
         }
     }
 
@@ -372,11 +372,11 @@ public enum Renderer {
         let line = StatusLine.layout(fields, credit: credit, compact: compact, cols: frame.cols)
         frame.write(
             Transliteration.screenText(line.left, ascii: ascii), col: 0, row: statusRow,
-            style: StyleTable.style(.status, mode: mode))
+            style: StyleTable.style(.status, mode: mode, theme: state.theme))
         if let credit = line.credit {
             let text = Transliteration.screenText(credit, ascii: ascii)
             frame.write(
-                text, col: max(0, frame.cols - text.count), row: statusRow, style: StyleTable.style(.credit, mode: mode)
+                text, col: max(0, frame.cols - text.count), row: statusRow, style: StyleTable.style(.credit, mode: mode, theme: state.theme)
             )
         }
         if let prompt = state.prompt {
@@ -385,22 +385,22 @@ public enum Renderer {
             let shown = text.count > frame.cols ? String(text.suffix(frame.cols)) : text
             frame.write(
                 Transliteration.screenText(shown, ascii: ascii), col: 0, row: messageRow,
-                style: StyleTable.style(.prompt, mode: mode))
+                style: StyleTable.style(.prompt, mode: mode, theme: state.theme))
         } else if let dataError {
             frame.write(
                 Transliteration.screenText(dataError, ascii: ascii), col: 0, row: messageRow,
-                style: StyleTable.style(.error, mode: mode))
+                style: StyleTable.style(.error, mode: mode, theme: state.theme))
         } else {
             let role: StyleRole = state.messageIsError ? .error : .message
             let text = state.message.isEmpty ? Self.startHint : state.message
             frame.write(
                 Transliteration.screenText(text, ascii: ascii), col: 0, row: messageRow,
-                style: StyleTable.style(role, mode: mode))
+                style: StyleTable.style(role, mode: mode, theme: state.theme))
             // The short attribution at the bottom right, where the message leaves room for it.
             let names = Transliteration.screenText("© " + dataNames.joined(separator: " · "), ascii: ascii)
             if !dataNames.isEmpty, text.count + 2 + names.count <= frame.cols {
                 frame.write(
-                    names, col: frame.cols - names.count, row: messageRow, style: StyleTable.style(.attribution, mode: mode))
+                    names, col: frame.cols - names.count, row: messageRow, style: StyleTable.style(.attribution, mode: mode, theme: state.theme))
             }
         }
     }

@@ -72,6 +72,16 @@ struct StyleRow: Sendable {
     var stipple: Unicode.Scalar?
     /// Bold wherever the terminal shows attributes (a capital's name).
     var bold = false
+    /// The light theme's colours (a light terminal background): foreground and fill in 256 colours,
+    /// and a foreground in 16 where the dark theme's would not read on white.
+    var light256: UInt8
+    var light16: UInt8?
+    var lightFill256: UInt8?
+}
+
+/// The palette's theme: for a dark terminal background (the default) or a light one.
+public enum Theme: String, CaseIterable, Sendable {
+    case dark, light
 }
 
 /// The one table from roles to concrete cell styles, per colour mode (the seed: red circle, blue 20 %
@@ -80,53 +90,53 @@ struct StyleRow: Sendable {
 /// buildings from 15). Adding a class of features is one row here (and its tags in the importer).
 public enum StyleTable {
     static let rows: [StyleRow] = [
-        StyleRow(role: .plain, ink: 0, color256: 250, color16: 7),
-        StyleRow(role: .grid, ink: 1, color256: 240, color16: 8),
-        StyleRow(role: .edge, ink: 2, color256: 238, color16: 8),
+        StyleRow(role: .plain, ink: 0, color256: 250, color16: 7, light256: 238, light16: 0),
+        StyleRow(role: .grid, ink: 1, color256: 240, color16: 8, light256: 250),
+        StyleRow(role: .edge, ink: 2, color256: 238, color16: 8, light256: 252),
         // The world's land and lakes: background tints only, drawn until street-level data takes over
         // (Natural Earth's shore is too coarse for streets); the sea is the cells with no land.
-        StyleRow(role: .feature(.land), ink: 3, maxZoom: 13, color256: 235, color16: 0, fill256: 235),
-        StyleRow(role: .feature(.lakeWater), ink: 4, maxZoom: 13, color256: 23, color16: 4, fill256: 23, fill16: 4),
+        StyleRow(role: .feature(.land), ink: 3, maxZoom: 13, color256: 235, color16: 0, fill256: 235, light256: 230, lightFill256: 230),
+        StyleRow(role: .feature(.lakeWater), ink: 4, maxZoom: 13, color256: 16, color16: 4, fill256: 16, fill16: 4, light256: 195, lightFill256: 195),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance.
         StyleRow(
-            role: .feature(.water), ink: 5, minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~"),
+            role: .feature(.water), ink: 5, minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.wood), ink: 6, minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
+            role: .feature(.wood), ink: 6, minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 22, lightFill256: 194),
         StyleRow(
-            role: .feature(.park), ink: 7, minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'"),
-        StyleRow(role: .feature(.building), ink: 8, minZoom: 15, color256: 180, color16: 5),
-        StyleRow(role: .feature(.stream), ink: 9, minZoom: 13, color256: 32, color16: 4, dotEvery: 2),
+            role: .feature(.park), ink: 7, minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 28, lightFill256: 194),
+        StyleRow(role: .feature(.building), ink: 8, minZoom: 15, color256: 180, color16: 5, light256: 131),
+        StyleRow(role: .feature(.stream), ink: 9, minZoom: 13, color256: 32, color16: 4, dotEvery: 2, light256: 25),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
-        StyleRow(role: .feature(.lake), ink: 10, color256: 33, color16: 4, dotEvery: 3, dashOn: 2),
-        StyleRow(role: .feature(.river), ink: 11, minZoom: 11, color256: 39, color16: 12),
-        StyleRow(role: .feature(.path), ink: 12, minZoom: 15, color256: 138, color16: 5, dotEvery: 2),
-        StyleRow(role: .feature(.serviceRoad), ink: 13, minZoom: 15, color256: 244, color16: 8),
-        StyleRow(role: .feature(.tram), ink: 14, minZoom: 13, color256: 139, color16: 5, dotEvery: 4),
-        StyleRow(role: .feature(.rail), ink: 15, minZoom: 11, color256: 246, color16: 8, dotEvery: 3),
-        StyleRow(role: .feature(.minorRoad), ink: 16, minZoom: 13, color256: 252, color16: 7),
-        StyleRow(role: .feature(.tertiary), ink: 17, minZoom: 13, color256: 253, color16: 15),
-        StyleRow(role: .feature(.secondary), ink: 18, minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16),
-        StyleRow(role: .feature(.primary), ink: 19, minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16),
-        StyleRow(role: .feature(.trunk), ink: 20, minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16),
-        StyleRow(role: .feature(.motorway), ink: 21, minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16),
-        StyleRow(role: .feature(.stateBorder), ink: 22, minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2),
-        StyleRow(role: .feature(.border), ink: 23, color256: 179, color16: 3, dotEvery: 6, dashOn: 4),
-        StyleRow(role: .feature(.coastline), ink: 24, color256: 45, color16: 6),
-        StyleRow(role: .city, ink: 25, color256: 220, color16: 11),
-        StyleRow(role: .circleOutline, ink: 26, color256: 196, color16: 9),
-        StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7),
-        StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11),
-        StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true),
-        StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15),
-        StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 13),
-        StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true),
-        StyleRow(role: .credit, ink: 0, color256: 247, color16: 8, reverse: true),
-        StyleRow(role: .message, ink: 0, color256: 252, color16: 7),
-        StyleRow(role: .error, ink: 0, color256: 203, color16: 9),
-        StyleRow(role: .prompt, ink: 0, color256: 222, color16: 11),
-        StyleRow(role: .help, ink: 0, color256: 255, color16: 7, reverse: true),
-        StyleRow(role: .attribution, ink: 0, color256: 243, color16: 8),
+        StyleRow(role: .feature(.lake), ink: 10, color256: 33, color16: 4, dotEvery: 3, dashOn: 2, light256: 26),
+        StyleRow(role: .feature(.river), ink: 11, minZoom: 11, color256: 39, color16: 12, light256: 26),
+        StyleRow(role: .feature(.path), ink: 12, minZoom: 15, color256: 138, color16: 5, dotEvery: 2, light256: 95),
+        StyleRow(role: .feature(.serviceRoad), ink: 13, minZoom: 15, color256: 244, color16: 8, light256: 244),
+        StyleRow(role: .feature(.tram), ink: 14, minZoom: 13, color256: 139, color16: 5, dotEvery: 4, light256: 96),
+        StyleRow(role: .feature(.rail), ink: 15, minZoom: 11, color256: 246, color16: 8, dotEvery: 3, light256: 242),
+        StyleRow(role: .feature(.minorRoad), ink: 16, minZoom: 13, color256: 252, color16: 7, light256: 240, light16: 0),
+        StyleRow(role: .feature(.tertiary), ink: 17, minZoom: 13, color256: 253, color16: 15, light256: 238, light16: 0),
+        StyleRow(role: .feature(.secondary), ink: 18, minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16, light256: 136, light16: 3),
+        StyleRow(role: .feature(.primary), ink: 19, minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16, light256: 130, light16: 3),
+        StyleRow(role: .feature(.trunk), ink: 20, minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16, light256: 166),
+        StyleRow(role: .feature(.motorway), ink: 21, minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16, light256: 160),
+        StyleRow(role: .feature(.stateBorder), ink: 22, minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
+        StyleRow(role: .feature(.border), ink: 23, color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
+        StyleRow(role: .feature(.coastline), ink: 24, color256: 45, color16: 6, light256: 24),
+        StyleRow(role: .city, ink: 25, color256: 220, color16: 11, light256: 160, light16: 1),
+        StyleRow(role: .circleOutline, ink: 26, color256: 196, color16: 9, light256: 196),
+        StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7, light256: 242, light16: 8),
+        StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11, light256: 235, light16: 0),
+        StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true, light256: 232, light16: 0),
+        StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15, light256: 236, light16: 0),
+        StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 13, light256: 91),
+        StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
+        StyleRow(role: .credit, ink: 0, color256: 247, color16: 8, reverse: true, light256: 240, light16: 8),
+        StyleRow(role: .message, ink: 0, color256: 252, color16: 7, light256: 236, light16: 0),
+        StyleRow(role: .error, ink: 0, color256: 203, color16: 9, light256: 160),
+        StyleRow(role: .prompt, ink: 0, color256: 222, color16: 11, light256: 94, light16: 3),
+        StyleRow(role: .help, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
+        StyleRow(role: .attribution, ink: 0, color256: 243, color16: 8, light256: 242),
     ]
 
     /// The zoom from which features of `c` are drawn (and kept by an import).
@@ -136,21 +146,26 @@ public enum StyleTable {
     static func row(_ role: StyleRole) -> StyleRow? { byRole[role.index] }
 
     /// The background that fills an area of `role` in `mode`, if it has one there.
-    static func fill(_ role: StyleRole, mode: ColorMode) -> PaletteColor? {
+    static func fill(_ role: StyleRole, mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
         guard let row = byRole[role.index] else { return nil }
         switch mode {
-        case .ansi256: return row.fill256.map(PaletteColor.init)
+        case .ansi256: return (theme == .light ? row.lightFill256 : row.fill256).map(PaletteColor.init)
         case .ansi16: return row.fill16.map(PaletteColor.init)
         case .plain, .monochrome: return nil
         }
     }
 
-    /// The sea's background where the world's land is drawn (the water areas' tint).
-    static func sea(mode: ColorMode) -> PaletteColor? { fill(.feature(.water), mode: mode) }
+    /// The sea's background where the world's land is drawn: the lakes' (black on a dark terminal, as
+    /// dark web maps draw water; pale cyan on a light one; blue in 16 colours).
+    static func sea(mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
+        fill(.feature(.lakeWater), mode: mode, theme: theme)
+    }
 
     /// The circle's shade, a background: navy (256) or blue (16).
     static let shade256: UInt8 = 17
     static let shade16: UInt8 = 4
+    /// The light theme's shade: lavender, a fifth of blue over white.
+    static let lightShade256: UInt8 = 189
 
     // Arrays, not dictionaries: these are read for every cell of every frame.
     private static let byRole: [StyleRow?] = {
@@ -163,13 +178,15 @@ public enum StyleTable {
         for row in rows where row.ink > 0 { table[Int(row.ink)] = row.role }
         return table
     }()
-    private static let styles: [[CellStyle]] = [ColorMode.plain, .monochrome, .ansi16, .ansi256].map { mode in
-        StyleRole.allCases.map { makeStyle($0, mode: mode) }
+    private static let styles: [[[CellStyle]]] = Theme.allCases.map { theme in
+        [ColorMode.plain, .monochrome, .ansi16, .ansi256].map { mode in
+            StyleRole.allCases.map { makeStyle($0, mode: mode, theme: theme) }
+        }
     }
 
     /// How `role` looks in `mode`.
     @inline(__always)
-    public static func style(_ role: StyleRole, mode: ColorMode) -> CellStyle {
+    public static func style(_ role: StyleRole, mode: ColorMode, theme: Theme = .dark) -> CellStyle {
         let m: Int
         switch mode {
         case .plain: m = 0
@@ -177,26 +194,28 @@ public enum StyleTable {
         case .ansi16: m = 2
         case .ansi256: m = 3
         }
-        return styles[m][role.index]
+        return styles[theme == .dark ? 0 : 1][m][role.index]
     }
 
-    private static func makeStyle(_ role: StyleRole, mode: ColorMode) -> CellStyle {
+    private static func makeStyle(_ role: StyleRole, mode: ColorMode, theme: Theme) -> CellStyle {
         guard let row = byRole[role.index] else { return .plain }
         switch mode {
         case .plain: return .plain
         case .monochrome: return CellStyle(bold: row.bold, reverse: row.reverse)
         case .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
-            return CellStyle(foreground: PaletteColor(row.color16), bold: row.bold)
-        case .ansi256: return CellStyle(foreground: PaletteColor(row.color256), bold: row.bold)
+            let color = theme == .light ? row.light16 ?? row.color16 : row.color16
+            return CellStyle(foreground: PaletteColor(color), bold: row.bold)
+        case .ansi256:
+            return CellStyle(foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold)
         }
     }
 
     /// The background of the shade outside the circle, or nil where it shows as a stipple instead.
-    public static func shade(mode: ColorMode) -> PaletteColor? {
+    public static func shade(mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
         switch mode {
         case .ansi16: return PaletteColor(shade16)
-        case .ansi256: return PaletteColor(shade256)
+        case .ansi256: return PaletteColor(theme == .light ? lightShade256 : shade256)
         case .plain, .monochrome: return nil
         }
     }

@@ -83,6 +83,8 @@ public struct ViewerState: Equatable, Sendable {
     public var radiusMeters: Double = GeodesicCircle.defaultRadius
     /// Braille or ASCII.
     public var glyphMode: GlyphMode = .braille
+    /// The palette for a dark or a light terminal background.
+    public var theme: Theme = .dark
     /// An open prompt.
     public var prompt: Prompt?
     /// The message line.

@@ -39,6 +39,9 @@ extension OptionSpec {
     static let color = OptionSpec(
         name: "color", value: "WHEN", help: "never, always, 16 or 256 (default: as the terminal and NO_COLOR say)",
         commands: [.viewer, .render])
+    static let theme = OptionSpec(
+        name: "theme", value: "NAME", help: "dark or light: colours for the terminal's background (default dark)",
+        commands: [.viewer, .render])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
         commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove])
@@ -77,7 +80,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .circle, .radius, .ascii, .color, .data, .tiles, .tileCache, .noAnimation, .kiosk, .idleTimeout, .size, .keys,
+        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .noAnimation, .kiosk, .idleTimeout, .size, .keys,
         .json, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 

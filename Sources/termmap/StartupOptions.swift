@@ -15,6 +15,7 @@ struct StartupOptions {
     var json = false
     var ascii = false
     var color: String?
+    var theme = Theme.dark
     var dataDir: String?
     /// `--tiles` sources, in the order given.
     var tiles: [String] = []
@@ -52,6 +53,10 @@ struct StartupOptions {
                 throw UsageError("--color '\(c)' must be never, always, 16 or 256")
             }
             color = c
+        }
+        if let t = p.value(.theme) {
+            guard let chosen = Theme(rawValue: t) else { throw UsageError("--theme '\(t)' must be dark or light") }
+            theme = chosen
         }
         if let d = p.value(.data) {
             guard !d.isEmpty else { throw UsageError("--data needs a folder") }
@@ -95,13 +100,14 @@ struct StartupOptions {
             var state = try ViewerState(cols: cols, rows: rows, center: center, zoom: min(zoom, 28))
             state.radiusMeters = radius
             state.glyphMode = ascii ? .ascii : .braille
+            state.theme = theme
             state.animationsEnabled = animations
             if circle {
                 state.circle = CircleOverlay(
                     circle: try GeodesicCircle(center: state.view.center, radiusMeters: radius),
                     ratio: CircleFit.defaultRatio)
             }
-            if zoom > 28 { state.message = "zoom \(zoom) clamped to 28, as the seed does" }
+            if zoom > 28 { state.message = "zoom \(zoom) is past the deepest level: clamped to 28" }
             return state
         } catch {
             throw UsageError(error.description)

@@ -36,7 +36,7 @@ struct CLITests {
     @Test(arguments: [
         ["render", "--size", "0x0"], ["render", "--center", "91,0"], ["render", "--zoom", "-1"],
         ["render", "--zoom", "abc"], ["render", "--bogus"], ["render", "--keys", "<Nope>"],
-        ["render", "--size", "100"], ["render", "--zoom"], ["render", "--color", "pink"],
+        ["render", "--size", "100"], ["render", "--zoom"], ["render", "--color", "pink"], ["render", "--theme", "blue"],
         ["render", "--radius", "0"], ["render", "--zoom", "nan"], ["render", "--zoom", "inf"],
         ["render", "--zoom", "1", "--zoom", "2"], ["render", "--center", ""], ["render", "stray"],
         ["nonsense"], ["render", "--size", "99999x5"], ["render", "--center", "1e400,0"],
