@@ -7,6 +7,9 @@ public struct DataLocator: Equatable, Sendable {
     public static let worldFileName = "world.tmap"
     /// The imported high-resolution file's name.
     public static let highResolutionFileName = "gshhg.tmap"
+    /// GSHHG's rivers, imported beside its shorelines (a street-level file as far as precedence goes:
+    /// drawn from its zoom on, wherever no finer data draws rivers).
+    public static let riversFileName = "gshhg-rivers.tmap"
 
     /// Folders in search order.
     public var directories: [String]

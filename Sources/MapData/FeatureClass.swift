@@ -1,4 +1,4 @@
-/// What a map feature is. The bundled world has the first six classes; OpenStreetMap data (and
+/// What a map feature is. The bundled world has the first six classes, a GSHHG import the seventh; OpenStreetMap data (and
 /// later vector tiles) the others, after the OpenMapTiles schema. The raw value is stored in map
 /// data files, so existing values never change.
 public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
@@ -12,6 +12,9 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     case stateBorder = 4
     /// Natural Earth lake polygons: a background tint only (`lake` draws the shore).
     case lakeWater = 5
+    /// Rivers of world-wide data (GSHHG's WDBII rivers), drawn at regional zooms until street-level
+    /// data (OSM waterways) takes over.
+    case worldRiver = 6
     // Roads by importance (OSM `highway=*`), railways.
     case motorway = 10
     case trunk = 11

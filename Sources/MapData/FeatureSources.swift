@@ -87,8 +87,8 @@ public struct SourceHits: Sendable {
 
 /// Every source of a run, finest first, and the one choice of which is drawn where: for each class,
 /// the first active source whose coverage meets the view draws it there, and coarser sources leave its
-/// coverage box alone. Street-level sources also take the shoreline classes (coastline, lake, and the
-/// world's land and lake tints) within their box: where OpenStreetMap data covers the view it replaces the coarser shoreline.
+/// coverage box alone. Street-level sources also take the shoreline classes (coastline, lake, the world's
+/// land and lake tints and its rivers) within their box: where OpenStreetMap data covers the view it replaces the coarser shoreline.
 public final class FeatureSources: Sendable {
     /// Sources drawn from their zoom on, finest (and the user's own) first: imports, tiles, bundled cities.
     public let details: [any FeatureSource]
@@ -112,7 +112,7 @@ public final class FeatureSources: Sendable {
     /// The classes a source takes over from coarser ones within its coverage: its own, and the
     /// shorelines when it draws the shore itself.
     static func claims(_ source: any FeatureSource) -> Set<FeatureClass> {
-        source.claimsShorelines ? source.classes.union([.coastline, .lake, .lakeWater, .land]) : source.classes
+        source.claimsShorelines ? source.classes.union([.coastline, .lake, .lakeWater, .land, .worldRiver]) : source.classes
     }
 
     /// What to draw for a view, finest source first.

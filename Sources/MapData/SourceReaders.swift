@@ -62,7 +62,23 @@ public enum SourceReaders {
     /// byte_count id` and `gshhs_X.dat` little-endian float32 (lon, lat) pairs of closed rings.
     /// Levels 1 and 3 (land, island in lake) become coastline, 2 and 4 (lake, pond) lake shore.
     public static func gshhg(meta: String, data: [UInt8], name: String) throws(MapDataError) -> [SourceFeature] {
-        var out: [SourceFeature] = []
+        try records(meta: meta, data: data, name: name).map { level, points in
+            SourceFeature((level == 2 || level == 4) ? .lake : .coastline, line: points)
+        }
+    }
+
+    /// The WDBII rivers shipped beside GSHHG (`riversmeta_X.dat`, `rivers_X.dat`, the same layout): the
+    /// permanent rivers (levels 1–4: double-lined, major, additional major, additional), not the minor,
+    /// intermittent ones or canals (GSHHG's README, "WDBII rivers").
+    public static func gshhgRivers(meta: String, data: [UInt8], name: String) throws(MapDataError) -> [SourceFeature] {
+        try records(meta: meta, data: data, name: name).compactMap { level, points in
+            (1...4).contains(level) ? SourceFeature(.worldRiver, line: points) : nil
+        }
+    }
+
+    /// The level and points of each meta line's record (basemap's `_readboundarydata` reads them so).
+    static func records(meta: String, data: [UInt8], name: String) throws(MapDataError) -> [(Int, [Coordinate])] {
+        var out: [(Int, [Coordinate])] = []
         for (n, line) in meta.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
             guard f.count >= 7, let level = Int(f[0]), let npts = Int(f[2]), let offset = Int(f[5]),
@@ -71,7 +87,6 @@ public enum SourceReaders {
             else {
                 throw MapDataError(file: name, .badInput("meta line \(n + 1) is malformed or points outside the data"))
             }
-            let featureClass: FeatureClass = (level == 2 || level == 4) ? .lake : .coastline
             var points: [Coordinate] = []
             points.reserveCapacity(npts)
             data.withUnsafeBytes { raw in
@@ -83,7 +98,7 @@ public enum SourceReaders {
                     points.append(Coordinate(latitude: lat, longitude: WebMercator.wrapLongitude(lon)))
                 }
             }
-            if points.count >= 2 { out.append(SourceFeature(featureClass, line: points)) }
+            if points.count >= 2 { out.append((level, points)) }
         }
         return out
     }

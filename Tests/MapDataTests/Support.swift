@@ -58,7 +58,7 @@ func nearest(_ featureClass: FeatureClass, to p: Coordinate, in asset: MapAsset)
 let zoomLadder: @Sendable (FeatureClass) -> Double = { c in
     switch c {
     case .coastline, .lake, .border, .land, .lakeWater: return 0
-    case .stateBorder: return 4
+    case .stateBorder, .worldRiver: return 4
     case .motorway, .trunk, .primary, .secondary, .rail, .river, .water: return 11
     case .tertiary, .minorRoad, .park, .wood, .stream, .tram: return 13
     case .serviceRoad, .path, .building: return 15

@@ -86,7 +86,8 @@ func roleMap(_ frame: Frame) -> String {
         .feature(.serviceRoad): "v", .feature(.path): ":", .feature(.rail): "#", .feature(.tram): "t",
         .feature(.river): "W", .feature(.stream): "w", .feature(.water): "A", .feature(.park): "K",
         .feature(.wood): "D", .feature(.building): "b", .streetLabel: "N", .placeLabel: "Q", .credit: "c",
-        .capitalLabel: "m",
+        .capitalLabel: "m", .feature(.worldRiver): "W", .feature(.stateBorder): "s", .feature(.land): "l",
+        .feature(.lakeWater): "a", .attribution: "x",
     ]
     var byStyle: [CellStyle: Character] = [.plain: "."]
     for role in StyleRole.allCases where byStyle[StyleTable.style(role, mode: .ansi256)] == nil {

@@ -159,6 +159,13 @@ def _():
         f.write(b"".join(struct.pack("<ff", *p) for p in ring))
     with open(os.path.join(src, "gshhsmeta_h.dat"), "w") as f:
         f.write(f"1 1.0 {len(ring)} 46 46.5 0 {len(ring) * 8} 0\n")
+    # And its WDBII rivers beside it: a major river (level 2) is kept, a minor one (level 5) is not.
+    major = [(8.0, 45.0), (9.0, 45.3), (10.0, 45.1)]
+    minor = [(8.0, 44.0), (9.0, 44.2)]
+    with open(os.path.join(src, "rivers_h.dat"), "wb") as f:
+        f.write(b"".join(struct.pack("<ff", *p) for p in major + minor))
+    with open(os.path.join(src, "riversmeta_h.dat"), "w") as f:
+        f.write(f"2 -1 3 45 45.3 0 24\n5 -1 2 44 44.2 24 16\n")
     env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
     r, text = strace(["data", "import-gshhg", os.path.join(src, "gshhs_h.dat"), "--data", data], env, work)
     assert r.returncode == 0, r.stderr
@@ -170,13 +177,18 @@ def _():
     assert not re.search(r"\b(socket|connect)\(", text), "opened a socket"
     assert sorted(os.listdir(work)) == ["data", "home", "src"], os.listdir(work)
     assert os.listdir(home) == [], os.listdir(home)
-    assert os.listdir(data) == ["gshhg.tmap"], os.listdir(data)
+    assert sorted(os.listdir(data)) == ["gshhg-rivers.tmap", "gshhg.tmap"], os.listdir(data)
+    assert "imported 1 rivers" in r.stdout, r.stdout
     # The imported data is used: the status line says GSHHG below 150 m per dot.
     shutil.copy(os.path.join(ROOT, "assets", "world.tmap"), data)
     r, text = strace(["render", "--data", data, "--center", "46.2,10.25", "--zoom", "12", "--size", "120x24"], env, work)
     assert r.returncode == 0 and "GSHHG L" in r.stdout, r.stdout[-400:]
     assert writes(text) == [], f"render wrote {writes(text)[:5]}"
     assert len(re.findall(r"\bexecve\(", text)) == 1 and not re.search(r"\b(socket|connect)\(", text)
+    # The river is drawn at a regional zoom, in the rivers' colour, and GSHHG is credited.
+    r = subprocess.run([BINARY, "render", "--data", data, "--center", "45.2,9", "--zoom", "6", "--size", "100x30",
+                        "--color", "256"], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and re.search(r"38;5;39[;m]", r.stdout) and "GSHHG" in r.stdout, r.stdout[-300:]
     shutil.rmtree(work)
     return f"import wrote {len(written)} paths, all in the data folder"
 
