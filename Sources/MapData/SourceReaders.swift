@@ -67,12 +67,13 @@ public enum SourceReaders {
         }
     }
 
-    /// The WDBII rivers shipped beside GSHHG (`riversmeta_X.dat`, `rivers_X.dat`, the same layout): the
-    /// permanent rivers (levels 1–4: double-lined, major, additional major, additional), not the minor,
-    /// intermittent ones or canals (GSHHG's README, "WDBII rivers").
+    /// The WDBII rivers shipped beside GSHHG (`riversmeta_X.dat`, `rivers_X.dat`, the same layout): where
+    /// a record has its WDBII level, the permanent rivers (1–4: double-lined, major, additional major,
+    /// additional), not the minor, intermittent ones or canals (GSHHG's README, "WDBII rivers"); basemap's
+    /// files give every record level -1 (unknown), and those are all kept.
     public static func gshhgRivers(meta: String, data: [UInt8], name: String) throws(MapDataError) -> [SourceFeature] {
         try records(meta: meta, data: data, name: name).compactMap { level, points in
-            (1...4).contains(level) ? SourceFeature(.worldRiver, line: points) : nil
+            level <= 4 ? SourceFeature(.worldRiver, line: points) : nil
         }
     }
 

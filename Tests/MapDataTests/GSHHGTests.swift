@@ -56,11 +56,12 @@ struct GSHHGTests {
 
 extension GSHHGTests {
     /// WDBII rivers (basemap's `rivers_X.dat` beside the shorelines, the same record layout): the
-    /// permanent ones (levels 1–4) are kept as world rivers, minor and intermittent ones and canals not.
+    /// permanent ones (levels 1–4) are kept as world rivers, minor and intermittent ones and canals not;
+    /// a record without its level (basemap writes -1 for all) is kept.
     @Test func riversKeepThePermanentOnes() throws {
         var w = ByteWriter()
         var meta: [String] = []
-        for (level, lon) in [(1, 10.0), (2, 11.0), (4, 12.0), (5, 13.0), (6, 14.0), (9, 15.0)] {
+        for (level, lon) in [(1, 10.0), (2, 11.0), (4, 12.0), (5, 13.0), (6, 14.0), (9, 15.0), (-1, 16.0)] {
             let start = w.bytes.count
             let pts: [(Float, Float)] = [(Float(lon), 45), (Float(lon) + 0.5, 45.25), (Float(lon) + 1, 45)]
             for (x, y) in pts {
@@ -70,7 +71,7 @@ extension GSHHGTests {
             meta.append("\(level) -1 3 45 45.25 \(start) \(w.bytes.count - start)")
         }
         let rivers = try SourceReaders.gshhgRivers(meta: meta.joined(separator: "\n"), data: w.bytes, name: "rivers_f.dat")
-        #expect(rivers.map(\.parts[0][0].longitude) == [10, 11, 12])
+        #expect(rivers.map(\.parts[0][0].longitude) == [10, 11, 12, 16])
         #expect(rivers.allSatisfy { $0.featureClass == .worldRiver && $0.parts[0].count == 3 })
         #expect(rivers[1].parts[0][1] == Coordinate(latitude: 45.25, longitude: 11.5))
     }
