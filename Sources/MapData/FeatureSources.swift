@@ -20,6 +20,8 @@ public protocol FeatureSource: AnyObject, Sendable {
     func levelLabel(zoom: Double) -> String
     /// Its places (cities, suburbs).
     func places() throws(MapDataError) -> [City]
+    /// Each place's region and other names, in the order of `places()`.
+    func placeNames() throws(MapDataError) -> [PlaceNames]
     /// Its named features (streets), for search.
     func namedFeatures() throws(MapDataError) -> [NamedPlace]
     /// The name of a feature of one of its chunks.
@@ -33,6 +35,7 @@ public protocol FeatureSource: AnyObject, Sendable {
 
 extension FeatureSource {
     public var loadStatus: TileLoadStatus { TileLoadStatus() }
+    public func placeNames() throws(MapDataError) -> [PlaceNames] { try places().map { _ in PlaceNames() } }
     /// The short name its data is credited with at the screen's bottom right (`Natural Earth`, `GSHHG`),
     /// for data whose licence does not ask for more (what must be credited is `attribution`).
     public var creditName: String? {

@@ -105,11 +105,11 @@ public struct ChunkHit: Sendable {
 }
 
 /// A map data file, validated on load and decoded lazily chunk by chunk. Reads format versions 1
-/// and 2. Safe to share between threads: decoded chunks, places and names are cached behind a lock.
+/// to 3. Safe to share between threads: decoded chunks, places and names are cached behind a lock.
 public final class MapAsset: Sendable {
     /// The file's name, for messages.
     public let name: String
-    /// Format version, 1 or 2.
+    /// Format version, 1 to 3.
     public let version: Int
     /// Levels of detail, coarse to fine.
     public let levels: [DetailLevel]
@@ -133,10 +133,12 @@ public final class MapAsset: Sendable {
     private let dataOffset: Int
     private let cityRange: Range<Int>
     private let nameRange: Range<Int>
+    private let searchRange: Range<Int>
     private struct Cache {
         var chunks = ChunkCache(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
         var names: [NamedPlace]?
+        var placeNames: [PlaceNames]?
         /// Each level's grid index, built on the level's first query (loading stays cheap).
         var indexes: [Int: ChunkIndex] = [:]
     }
@@ -243,6 +245,7 @@ public final class MapAsset: Sendable {
         self.dataOffset = h.dataOffset
         self.cityRange = h.cityOffset..<(h.cityOffset + h.cityLength)
         self.nameRange = h.nameOffset..<(h.nameOffset + h.nameLength)
+        self.searchRange = h.searchRange
         self.cityCount = h.cities
         self.nameCount = h.names
         self.unitsPerDegree = units
@@ -261,6 +264,7 @@ public final class MapAsset: Sendable {
         var unitsPerDegree = MapAssetFormat.unitsPerDegreeV1
         var coverage = CoordinateBounds(north: 90, south: -90, west: -180, east: 180)
         var metadata: [String: String] = [:]
+        var searchRange = 0..<0
 
         init(_ bytes: Data, name: String) throws(MapDataError) {
             let f = MapAssetFormat.self
@@ -314,6 +318,12 @@ public final class MapAsset: Sendable {
                     north: Double(north) / u, south: Double(south) / u, west: Double(west) / u, east: Double(east) / u)
                 (self.nameOffset, self.nameLength, self.names) = (Int(nameOffset), Int(nameLength), Int(names))
                 metaRange = Int(metaOffset)..<(Int(metaOffset) + Int(metaLength))
+                guard version >= 3 else { return }
+                guard let searchOffset = r.u32(), let searchLength = r.u32() else {
+                    fault = .truncated("header")
+                    return
+                }
+                searchRange = Int(searchOffset)..<(Int(searchOffset) + Int(searchLength))
             }
             if let fault { throw fail(fault) }
             guard levels >= 1, levels <= f.maxLevels, chunks <= f.maxChunks, cities <= f.maxCities, names <= f.maxNames
@@ -327,7 +337,7 @@ public final class MapAsset: Sendable {
             guard cityOffset <= bytes.count else { throw fail(.truncated("chunk data")) }
             guard cityOffset + cityLength <= bytes.count else { throw fail(.truncated("city section")) }
             // Version 2: the name table and the metadata follow the places, and the file ends there.
-            let end: Int
+            var end: Int
             if version == 1 {
                 end = cityOffset + cityLength
             } else {
@@ -336,6 +346,12 @@ public final class MapAsset: Sendable {
                 }
                 guard metaRange.upperBound <= bytes.count else { throw fail(.truncated("name table or metadata")) }
                 end = metaRange.upperBound
+            }
+            // Version 3: the search section follows the metadata, and the file ends there.
+            if version >= 3 {
+                guard searchRange.lowerBound == end else { throw fail(.badOffset("header (search section offset)")) }
+                guard searchRange.upperBound <= bytes.count else { throw fail(.truncated("search section")) }
+                end = searchRange.upperBound
             }
             guard end == bytes.count else { throw fail(.corrupt("file length")) }
             if !metaRange.isEmpty {
@@ -515,6 +531,38 @@ public final class MapAsset: Sendable {
             if out.count >= limit { break }
         }
         return out
+    }
+
+    /// Each place's region and other names, in the order of `cities()` (decoded on first use; empty
+    /// names for files without a search section).
+    public func placeNames() throws(MapDataError) -> [PlaceNames] {
+        if let n = cache.withLock({ $0.placeNames }) { return n }
+        let count = cityCount
+        let range = searchRange
+        let decoded: [PlaceNames]? = range.isEmpty
+            ? [PlaceNames](repeating: PlaceNames(), count: count)
+            : bytes.withUnsafeBytes { raw in
+                var r = ByteReader(raw, from: range.lowerBound, to: range.upperBound)
+                func text() -> String? {
+                    guard let n = r.varint(), n <= 255, let b = r.bytes(Int(n)) else { return nil }
+                    return String(decoding: b, as: UTF8.self)
+                }
+                var out: [PlaceNames] = []
+                out.reserveCapacity(count)
+                for _ in 0..<count {
+                    guard let region = text(), let n = r.varint(), n <= 255 else { return nil }
+                    var alternates: [String] = []
+                    for _ in 0..<n {
+                        guard let a = text() else { return nil }
+                        alternates.append(a)
+                    }
+                    out.append(PlaceNames(region: region, alternates: alternates))
+                }
+                return r.remaining == 0 ? out : nil
+            }
+        guard let names = decoded else { throw MapDataError(file: name, .corrupt("search section")) }
+        cache.withLock { $0.placeNames = names }
+        return names
     }
 
     /// The name table: each named feature's name and a point on it (decoded on first use).

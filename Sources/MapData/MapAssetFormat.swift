@@ -5,9 +5,9 @@ public enum MapAssetFormat {
     /// The first 8 bytes of every file.
     public static let magic: [UInt8] = Array("TMAPDAT\u{0}".utf8)
     /// The version this code writes.
-    public static let version: UInt16 = 2
+    public static let version: UInt16 = 3
     /// The versions this code reads.
-    public static let readableVersions: ClosedRange<UInt16> = 1...2
+    public static let readableVersions: ClosedRange<UInt16> = 1...3
     /// Size of the fixed header in version 1 and in version 2.
     public static let headerSizeV1 = 48
     public static let headerSize = 96
@@ -58,6 +58,9 @@ public enum MapAssetFormat {
         /// v2: the metadata section's offset and length (UTF-8 `key=value` lines).
         public static let metadataOffset = 80
         public static let metadataLength = 84
+        /// v3: the search section's offset and length (places' regions and other names).
+        public static let searchOffset = 88
+        public static let searchLength = 92
     }
     /// Stored units per degree of version 1 files: 1e-5° ≈ 1.1 m.
     public static let unitsPerDegreeV1 = 100_000
@@ -132,17 +135,40 @@ public struct City: Equatable, Sendable {
     public var population: Int
     /// City, suburb or neighbourhood.
     public var kind: PlaceKind
+    /// For search only, so not decoded with the places (`MapAsset.placeNames()` reads them): the
+    /// region it lies in (a US state), and its other names (`München`).
+    public var names: PlaceNames
 
     /// A place.
     public init(
-        name: String, coordinate: Coordinate, countryCode: String, population: Int, kind: PlaceKind = .city
+        name: String, coordinate: Coordinate, countryCode: String, population: Int, kind: PlaceKind = .city,
+        names: PlaceNames = PlaceNames()
     ) {
         self.name = name
         self.coordinate = coordinate
         self.countryCode = countryCode
         self.population = population
         self.kind = kind
+        self.names = names
     }
+}
+
+/// What search knows of a place beyond its name: the first-level region it lies in (a US state; empty
+/// when unknown) and other names it goes by.
+public struct PlaceNames: Equatable, Sendable {
+    /// The region (`Oregon`), or empty.
+    public var region: String
+    /// Other names (`München`, `Muenchen`).
+    public var alternates: [String]
+
+    /// Names.
+    public init(region: String = "", alternates: [String] = []) {
+        self.region = region
+        self.alternates = alternates
+    }
+
+    /// True when there is nothing beyond the name.
+    public var isEmpty: Bool { region.isEmpty && alternates.isEmpty }
 }
 
 /// A named feature of the name table: its name and a point on it (a street's middle), for search.

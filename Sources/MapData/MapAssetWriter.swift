@@ -386,6 +386,22 @@ public enum MapAssetWriter {
             placeSection.u8(cc.count > 1 ? cc[1] : 32)
             placeSection.u8(city.kind.rawValue)
         }
+        // Version 3: what search needs beyond names, kept apart so that loading places stays cheap.
+        var searchSection = ByteWriter()
+        if ordered.contains(where: { !$0.names.isEmpty }) {
+            for city in ordered {
+                let region = Array(city.names.region.utf8.prefix(255))
+                searchSection.varint(UInt64(region.count))
+                searchSection.append(region)
+                let alternates = city.names.alternates.prefix(255)
+                searchSection.varint(UInt64(alternates.count))
+                for alternate in alternates {
+                    let text = Array(alternate.utf8.prefix(255))
+                    searchSection.varint(UInt64(text.count))
+                    searchSection.append(text)
+                }
+            }
+        }
         var nameSection = ByteWriter()
         for entry in names {
             let text = Array(entry.name.utf8.prefix(1024))
@@ -428,6 +444,8 @@ public enum MapAssetWriter {
         out.u32(UInt32(names.count))
         out.u32(UInt32(metadataOffset))
         out.u32(UInt32(metadata.count))
+        out.u32(UInt32(metadataOffset + metadata.count))
+        out.u32(UInt32(searchSection.bytes.count))
         while out.bytes.count < f.headerSize { out.u8(0) }
         for level in levelRanges {
             out.f64(level.spec.toleranceDegrees)
@@ -440,6 +458,7 @@ public enum MapAssetWriter {
         out.append(placeSection.bytes)
         out.append(nameSection.bytes)
         out.append(metadata)
+        out.append(searchSection.bytes)
         out.patchU32(
             MapAsset.metadataChecksum(out.bytes, dataOffset: dataOffset, cityOffset: cityOffset),
             at: f.HeaderField.checksum)

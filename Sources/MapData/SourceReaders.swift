@@ -36,24 +36,28 @@ public enum SourceReaders {
         return lines
     }
 
-    /// Tab-separated places: name, latitude, longitude, country code, population (one per line).
+    /// Tab-separated places: name, latitude, longitude, country code, population, and optionally the
+    /// kind (3 a country's capital), the region (a US state) and other names separated by `|` (one
+    /// place per line).
     public static func citiesTSV(_ text: String, name: String) throws(MapDataError) -> [City] {
         var out: [City] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            // A sixth field, when there, is the place kind (3 a country's capital).
-            guard f.count == 5 || f.count == 6, let lat = Double(f[1]), let lon = Double(f[2]), let pop = Int(f[4]),
+            guard (5...8).contains(f.count), let lat = Double(f[1]), let lon = Double(f[2]), let pop = Int(f[4]),
                 abs(lat) <= 90, abs(lon) <= 180,
-                let kind = f.count == 6 ? UInt8(f[5]).flatMap(PlaceKind.init(rawValue:)) : .city
+                let kind = f.count >= 6 ? UInt8(f[5]).flatMap(PlaceKind.init(rawValue:)) : .city
             else {
                 throw MapDataError(
-                    file: name, .badInput("line \(n + 1) is not name, lat, lon, country, population[, kind]"))
+                    file: name,
+                    .badInput("line \(n + 1) is not name, lat, lon, country, population[, kind[, region[, other names]]]"))
             }
+            let region = f.count >= 7 ? String(f[6]) : ""
+            let alternates = f.count >= 8 ? f[7].split(separator: "|").map(String.init) : []
             out.append(
                 City(
                     name: String(f[0]), coordinate: Coordinate(latitude: lat, longitude: lon),
                     countryCode: String(f[3]),
-                    population: pop, kind: kind))
+                    population: pop, kind: kind, names: PlaceNames(region: region, alternates: alternates)))
         }
         return out
     }

@@ -59,7 +59,7 @@ public enum Keymap {
         Binding(keys: [.char("K")], command: .pageUp, help: "pan up a whole view"),
         Binding(keys: [.char("L")], command: .pageRight, help: "pan right a whole view"),
         Binding(keys: [.char("g")], command: .goToPrompt, help: "go to a latitude, longitude"),
-        Binding(keys: [.char("/")], command: .search, help: "search a place or street by name; Enter jumps there"),
+        Binding(keys: [.char("/")], command: .search, help: "find a place or street (↑↓ choose a match, Enter goes)"),
         Binding(keys: [.char("0")], command: .world, help: "whole world"),
         Binding(keys: [.char("u")], command: .undo, help: "undo the last view change"),
         Binding(keys: [.char("a")], command: .toggleAnimations, help: "animations on/off"),

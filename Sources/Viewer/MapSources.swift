@@ -6,9 +6,11 @@ import Synchronization
 public struct SearchHit: Equatable, Sendable {
     /// The name found.
     public var name: String
+    /// Where it is, as a list of matches says it: `Portland, Oregon, US`, `Mannerheimintie, street`.
+    public var label: String = ""
     /// Where to go.
     public var coordinate: Coordinate
-    /// Said after the name: `FI, pop. 558457`, `street`.
+    /// Said after the label in the message: `pop. 558457` (or nothing).
     public var detail: String
     /// How far around it to show: the view is fitted to a circle of this radius (a city's from its
     /// population, a suburb's, a street's).
@@ -25,11 +27,15 @@ public struct SearchHit: Equatable, Sendable {
     public static let suburbRadius = 800.0, neighbourhoodRadius = 300.0, streetRadius = 60.0
 }
 
-/// Finds a place by name prefix (the gazetteer and the street names behind `/`).
+/// Finds places by name (the gazetteer and the street names behind `/`).
 public protocol PlaceSearching {
-    /// The largest place whose name starts with `prefix` (case and accents ignored), else the first
-    /// street that does.
-    func search(_ prefix: String) -> SearchHit?
+    /// Up to `limit` places and streets for what was typed, best first (`PlaceSearch` says how they rank).
+    func matches(_ query: String, limit: Int) -> [SearchHit]
+}
+
+extension PlaceSearching {
+    /// The best match, if any.
+    public func search(_ query: String) -> SearchHit? { matches(query, limit: 1).first }
 }
 
 /// The map data the viewer draws from (MapData's `FeatureSources`: the bundled world, finer
@@ -42,6 +48,8 @@ public final class MapSources: PlaceSearching, Sendable {
     /// Places ready to label: where each is in the unit square.
     struct ProjectedPlaces: Sendable {
         var cities: [City]
+        /// Each place's index in the base's places (-1 for the street-level sources' suburbs).
+        var baseIndex: [Int]
         var x: [Double]
         var y: [Double]
     }
@@ -101,6 +109,7 @@ public final class MapSources: PlaceSearching, Sendable {
     private struct Cache {
         var projected: ProjectedPlaces?
         var grid: PlaceGrid?
+        var search: PlaceSearch?
         /// Display texts made so far, per glyph mode (only for places a view has tried to label).
         var labels: [Bool: [Int: String]] = [:]
     }
@@ -140,10 +149,10 @@ public final class MapSources: PlaceSearching, Sendable {
                 < ($1.element.kind.rawValue, -$1.element.population, $1.offset)
         }.map(\.element)
         // The gazetteer by rank (a stable sort: equals keep the file's order).
-        let base = try features.base.places().enumerated().sorted {
+        let ranked = try features.base.places().enumerated().sorted {
             (-Self.rank($0.element), $0.offset) < (-Self.rank($1.element), $1.offset)
-        }.map(\.element)
-        let cities = base + extra
+        }
+        let cities = ranked.map(\.element) + extra
         var xs: [Double] = []
         var ys: [Double] = []
         xs.reserveCapacity(cities.count)
@@ -153,7 +162,8 @@ public final class MapSources: PlaceSearching, Sendable {
             xs.append(p.x)
             ys.append(p.y)
         }
-        let projected = ProjectedPlaces(cities: cities, x: xs, y: ys)
+        let projected = ProjectedPlaces(
+            cities: cities, baseIndex: ranked.map(\.offset) + extra.map { _ in -1 }, x: xs, y: ys)
         cache.withLock { $0.projected = projected }
         return projected
     }
@@ -170,25 +180,50 @@ public final class MapSources: PlaceSearching, Sendable {
     /// over a city of its size, not over a much larger one).
     static func rank(_ c: City) -> Int { c.kind == .capital ? c.population * 3 / 2 : c.population }
 
-    public func search(_ prefix: String) -> SearchHit? {
-        let key = NameFolding.fold(prefix)
-        guard !key.isEmpty, let places = try? placesProjected().cities else { return nil }
-        if let city = places.first(where: { NameFolding.fold($0.name).hasPrefix(key) }) {
-            let detail = city.kind.isCity ? "\(city.countryCode) (pop. \(city.population))" : "\(city.kind)"
-            let radius: Double
-            switch city.kind {
-            case .city, .capital: radius = SearchHit.cityRadius(population: city.population)
-            case .suburb: radius = SearchHit.suburbRadius
-            default: radius = SearchHit.neighbourhoodRadius
-            }
-            return SearchHit(name: city.name, coordinate: city.coordinate, detail: detail, radiusMeters: radius)
-        }
+    public func matches(_ query: String, limit: Int) -> [SearchHit] {
+        guard let index = try? searchIndex(), let places = try? placesProjected() else { return [] }
+        let found = index.matches(query, limit: limit)
+        var hits = found.map { i in Self.hit(places.cities[i], region: index.regions[i]) }
+        guard hits.count < limit else { return hits }
+        // Then streets of the street-level sources, names starting with what was typed.
+        let key = PlaceSearch.key(query)
+        guard !key.isEmpty else { return hits }
         for source in features.details {
             guard let names = try? source.namedFeatures() else { continue }
-            if let street = names.first(where: { NameFolding.fold($0.name).hasPrefix(key) }) {
-                return SearchHit(name: street.name, coordinate: street.coordinate, detail: "street", radiusMeters: SearchHit.streetRadius)
+            for street in names where PlaceSearch.key(street.name).hasPrefix(key) {
+                guard !hits.contains(where: { $0.name == street.name }) else { continue }
+                hits.append(
+                    SearchHit(
+                        name: street.name, label: street.name + ", street", coordinate: street.coordinate,
+                        detail: "", radiusMeters: SearchHit.streetRadius))
+                if hits.count >= limit { return hits }
             }
         }
-        return nil
+        return hits
+    }
+
+    /// A place as a search result: framed by its kind and size, labelled with region and country.
+    static func hit(_ city: City, region: String) -> SearchHit {
+        let radius: Double
+        switch city.kind {
+        case .city, .capital: radius = SearchHit.cityRadius(population: city.population)
+        case .suburb: radius = SearchHit.suburbRadius
+        default: radius = SearchHit.neighbourhoodRadius
+        }
+        let detail = city.kind.isCity ? "pop. \(city.population)" : ""
+        let label = ([city.name, region, city.kind.isCity ? city.countryCode : "\(city.kind)"].filter { !$0.isEmpty })
+            .joined(separator: ", ")
+        return SearchHit(name: city.name, label: label, coordinate: city.coordinate, detail: detail, radiusMeters: radius)
+    }
+
+    /// The search keys of every place (made on the first search).
+    func searchIndex() throws(MapDataError) -> PlaceSearch {
+        if let s = cache.withLock({ $0.search }) { return s }
+        let places = try placesProjected()
+        let names = try features.base.placeNames()
+        let extras = places.baseIndex.map { $0 >= 0 && $0 < names.count ? names[$0] : PlaceNames() }
+        let index = PlaceSearch(names: places.cities.map(\.name), extras: extras)
+        cache.withLock { $0.search = index }
+        return index
     }
 }

@@ -380,6 +380,7 @@ public enum Renderer {
             )
         }
         if let prompt = state.prompt {
+            drawChoices(&frame, prompt, bottom: statusRow, ascii: ascii, mode: mode, theme: state.theme)
             let text = prompt.kind.question + prompt.text + "_"
             // Keep the end of a long input visible.
             let shown = text.count > frame.cols ? String(text.suffix(frame.cols)) : text
@@ -402,6 +403,22 @@ public enum Renderer {
                 frame.write(
                     names, col: frame.cols - names.count, row: messageRow, style: StyleTable.style(.attribution, mode: mode, theme: state.theme))
             }
+        }
+    }
+
+    /// A search's matches while typing, in a box just above the status line, the chosen one marked.
+    static func drawChoices(_ frame: inout Frame, _ prompt: Prompt, bottom: Int, ascii: Bool, mode: ColorMode, theme: Theme) {
+        guard !prompt.choices.isEmpty else { return }
+        let lines = prompt.choices.enumerated().map { i, hit in
+            (i == prompt.chosen ? "> " : "  ") + Transliteration.screenText(hit.label, ascii: ascii) + " "
+        }
+        let width = min(frame.cols, lines.map(\.count).max() ?? 0)
+        let top = max(0, bottom - lines.count)
+        for (i, line) in lines.enumerated() where top + i < bottom {
+            let cut = String(line.prefix(width))
+            let padded = cut + String(repeating: " ", count: max(0, width - cut.count))
+            frame.write(
+                padded, col: 0, row: top + i, style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
         }
     }
 

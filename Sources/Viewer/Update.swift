@@ -237,10 +237,20 @@ extension ViewerState {
             setMessage("cancelled")
         case .backspace:
             if !edited.text.isEmpty { edited.text.removeLast() }
+            prompt = Self.withChoices(edited, places: places)
+        case .up, .down:
+            // ↑/↓ choose among a search's matches.
+            guard !edited.choices.isEmpty else { return }
+            let step = key == .up ? -1 : 1
+            edited.chosen = (edited.chosen + step + edited.choices.count) % edited.choices.count
             prompt = edited
         case .enter:
             prompt = nil
-            submit(edited, places: places)
+            if edited.kind == .search, edited.chosen < edited.choices.count {
+                frame(edited.choices[edited.chosen])
+            } else {
+                submit(edited, places: places)
+            }
         case .char(let c):
             // Keep printable characters only; a long paste is cut (and then refused when submitted).
             if edited.text.count < Prompt.maxLength + 1,
@@ -248,10 +258,20 @@ extension ViewerState {
             {
                 edited.text.append(c)
             }
-            prompt = edited
+            prompt = Self.withChoices(edited, places: places)
         default:
             break
         }
+    }
+
+    /// A search prompt with the matches of its text (the first chosen); other prompts as they are.
+    private static func withChoices(_ prompt: Prompt, places: PlaceSearching?) -> Prompt {
+        guard prompt.kind == .search else { return prompt }
+        var p = prompt
+        let query = p.text.trimmingCharacters(in: .whitespaces)
+        p.choices = query.isEmpty ? [] : places?.matches(query, limit: Prompt.maxChoices) ?? []
+        p.chosen = 0
+        return p
     }
 
     private mutating func submit(_ submitted: Prompt, places: PlaceSearching?) {
@@ -287,7 +307,7 @@ extension ViewerState {
                 return
             }
             guard let hit = places.search(query) else {
-                setError("no place or street starts with '\(query)'")
+                setError("no place or street is called '\(query)'")
                 return
             }
             frame(hit)
@@ -321,7 +341,8 @@ extension ViewerState {
         }
         commit(from: old, change: "search")
         lastAction = LastAction(name: .goTo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
-        setMessage("\(hit.name), \(hit.detail): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
+        let what = (hit.label.isEmpty ? hit.name : hit.label) + (hit.detail.isEmpty ? "" : " (\(hit.detail))")
+        setMessage("\(what): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
     }
 
     private mutating func goTo(_ c: Coordinate, label: String) {

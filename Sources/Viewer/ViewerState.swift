@@ -24,8 +24,13 @@ public struct Prompt: Equatable, Sendable {
     public var kind: PromptKind
     /// The input so far.
     public var text: String
+    /// A search's matches while typing (up to `maxChoices`), and the one ↑/↓ chose.
+    public var choices: [SearchHit] = []
+    public var chosen = 0
     /// Longest input kept (a long paste is cut, then refused as invalid).
     public static let maxLength = 64
+    /// Most matches listed while typing a search.
+    public static let maxChoices = 5
 }
 
 /// The inverted circle: where it is anchored and how big it is.

@@ -165,6 +165,7 @@ func exercise(_ bytes: [UInt8], _ r: inout SeededRandom) -> (loaded: Bool, error
         }
         _ = try asset.cities()
         _ = try asset.names()
+        _ = try asset.placeNames()
         return (true, false)
     } catch {
         return (false, true)

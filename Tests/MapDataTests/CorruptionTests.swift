@@ -79,9 +79,9 @@ struct CorruptionTests {
             try MapAsset(bytes: Array("\u{89}PNG\r\n\u{1a}\n and some more bytes of an image".utf8), name: "x.png")
         }
         #expect(throws: MapDataError(file: "empty", .truncated("header"))) { try MapAsset(bytes: [], name: "empty") }
-        var v3 = FormatTests.sampleBytes
-        v3[8] = 3
-        #expect(throws: MapDataError(file: "v3", .unsupportedVersion(3))) { try MapAsset(bytes: v3, name: "v3") }
+        var v4 = FormatTests.sampleBytes
+        v4[8] = 4
+        #expect(throws: MapDataError(file: "v4", .unsupportedVersion(4))) { try MapAsset(bytes: v4, name: "v4") }
     }
 
     @Test func forgedCountsWithAMatchingChecksumAreRefused() throws {

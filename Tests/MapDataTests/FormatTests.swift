@@ -55,7 +55,7 @@ struct FormatTests {
                 }
             }
         }
-        for line in Self.sampleLines() {
+        for line in FormatTests.sampleLines() {
             for p in line.parts[0] {
                 let q: [Int32] = [Int32((p.longitude * 1e5).rounded()), Int32((p.latitude * 1e5).rounded())]
                 #expect(decoded[line.featureClass]?.contains(q) == true)
@@ -89,7 +89,7 @@ struct FormatTests {
     }
 
     @Test func sameInputSameBytes() {
-        #expect(MapAssetWriter.encode(lines: Self.sampleLines(), cities: Self.sampleCities) == Self.sampleBytes)
+        #expect(MapAssetWriter.encode(lines: FormatTests.sampleLines(), cities: FormatTests.sampleCities) == Self.sampleBytes)
     }
 
     @Test func citiesAreLargestFirstAndSearchIgnoresCaseAndAccents() throws {
@@ -167,8 +167,8 @@ struct FormatTests {
         #expect(v1.version == 1 && v1.unitsPerDegree == 100_000 && v1.nameCount == 0)
         #expect(v1.levels.map(\.toleranceDegrees) == MapAssetWriter.defaultTolerances)
         let v2 = try MapAsset(
-            bytes: MapAssetWriter.encode(lines: Array(Self.sampleLines().prefix(6)), cities: Self.sampleCities))
-        #expect(v2.version == 2)
+            bytes: MapAssetWriter.encode(lines: Array(FormatTests.sampleLines().prefix(6)), cities: FormatTests.sampleCities))
+        #expect(v2.version == 3)
         #expect(try v1.cities() == v2.cities())
         // Every level holds the same points in both versions, class by class.
         for level in v1.levels.indices {
@@ -203,5 +203,21 @@ struct DataLocatorTests {
         #expect(
             DataLocator.userDataDirectory(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "relative"])
                 == "/home/u/.local/share/termmap")
+    }
+}
+
+extension FormatTests {
+    /// Version 3: places' regions and other names in a section of their own, read only for search; a
+    /// file whose places have none has an empty section and every place reads empty names.
+    @Test func placeNamesRoundTrip() throws {
+        var cities = Self.sampleCities
+        cities[0].names = PlaceNames(region: "Oregon", alternates: ["Rose City", "PDX town"])
+        let asset = try MapAsset(bytes: MapAssetWriter.encode(lines: Array(Self.sampleLines().prefix(6)), cities: cities))
+        let byName = Dictionary(uniqueKeysWithValues: zip(try asset.cities().map { $0.name }, try asset.placeNames()))
+        #expect(byName[cities[0].name] == PlaceNames(region: "Oregon", alternates: ["Rose City", "PDX town"]))
+        #expect(byName.values.filter { !$0.isEmpty }.count == 1)
+        #expect(try asset.cities().allSatisfy { $0.names.isEmpty }, "places load without their search names")
+        let plain = try MapAsset(bytes: MapAssetWriter.encode(lines: [], cities: Self.sampleCities))
+        #expect(try plain.placeNames() == Self.sampleCities.map { _ in PlaceNames() })
     }
 }

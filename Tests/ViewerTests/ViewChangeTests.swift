@@ -127,7 +127,7 @@ struct ViewChangeTests {
         ("r30000km", "radius must be more than 0 and at most 20000 km; circle unchanged"),
         ("r5 parsecs", "radius must be a distance like 500, 2km, 1.5mi or 800ft; circle unchanged"),
         ("/", "type a place or street name"),
-        ("/zzzzqqq", "no place or street starts with 'zzzzqqq'"),
+        ("/zzzzqqq", "no place or street is called 'zzzzqqq'"),
     ])
     func promptRefusalsSayWhy(input: String, message: String) throws {
         let before = try start()

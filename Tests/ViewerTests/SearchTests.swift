@@ -1,0 +1,69 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import TestSupport
+import Testing
+
+@testable import Viewer
+
+/// Search that finds what people type (the cartography issue, section 4): other names, substrings,
+/// abbreviations, a list of matches with region and country while typing, ↑/↓ to choose, Enter to go.
+@Suite("Search")
+struct SearchTests {
+    func labels(_ query: String) -> [String] { bundledCitySources.matches(query, limit: 5).map(\.label) }
+
+    /// Places of one name are told apart by US state and country, largest first.
+    @Test func samePlaceNamesAreToldApart() {
+        let found = labels("portland")
+        #expect(Array(found.prefix(3)) == ["Portland, Oregon, US", "Portland, Maine, US", "Portland, Texas, US"])
+    }
+
+    /// Other names (GeoNames alternatenames), accents ignored: `Munchen` finds Munich before the towns
+    /// whose own name holds the word.
+    @Test func otherNames() {
+        #expect(labels("Munchen").first == "Munich, DE")
+        #expect(labels("München").first == "Munich, DE")
+        #expect(labels("Lisboa").first == "Lisbon, PT")
+    }
+
+    /// `St` and `Saint` are one word: St Petersburg is Russia's, the largest of that name.
+    @Test func abbreviations() {
+        #expect(labels("St Petersburg").prefix(2) == ["Saint Petersburg, RU", "St. Petersburg, Florida, US"])
+        #expect(labels("saint peter").first == "Saint Petersburg, RU")
+    }
+
+    /// Inside a name: at a word's start (`fulton` → South Fulton) and anywhere (`ngeles` → Los Angeles).
+    @Test func substrings() {
+        #expect(labels("ngeles").first == "Los Angeles, California, US")
+        #expect(labels("south fulton").first == "South Fulton, Georgia, US")
+        #expect(labels("fulton").contains("South Fulton, Georgia, US"))
+    }
+
+    /// Typing lists up to five matches, ↓ and ↑ choose (wrapping), Enter goes to the chosen one; the list
+    /// is drawn above the status line with the chosen one marked.
+    @Test func chooseWithArrows() throws {
+        var s = try scripted(cols: 80, rows: 24, lat: 0, lon: 0, zoom: 2)
+        for c in "/portland" { s.update(.key(.char(c)), places: bundledCitySources) }
+        let prompt = try #require(s.prompt)
+        #expect(prompt.choices.count == 5 && prompt.chosen == 0)
+        let frame = Renderer.render(s, sources: bundledCitySources, options: RenderOptions(mode: .plain))
+        let screen = (0..<frame.rows).map { frame.line($0) }
+        #expect(screen[17].hasPrefix("> Portland, Oregon, US") && screen[18].hasPrefix("  Portland, Maine, US"))
+        #expect(screen[23].hasPrefix("search place or street: portland_"))
+        s.update(.key(.up), places: bundledCitySources)
+        #expect(s.prompt?.chosen == 4)
+        s.update(.key(.down), places: bundledCitySources)
+        s.update(.key(.down), places: bundledCitySources)
+        s.update(.key(.enter), places: bundledCitySources)
+        #expect(s.prompt == nil)
+        // Portland, Maine: 43.66°N 70.26°W.
+        #expect(abs(s.view.center.latitude - 43.66) < 0.01 && abs(s.view.center.longitude + 70.26) < 0.01)
+        #expect(s.message.hasPrefix("Portland, Maine, US (pop. "), "\(s.message)")
+    }
+
+    /// Streets follow places, from the street-level data.
+    @Test func streetsToo() {
+        #expect(labels("Mannerheimintie").first == "Mannerheimintie, street")
+    }
+}
