@@ -17,6 +17,10 @@ struct FeatureLayer {
     var dataNames: [String] = []
     /// True when the world's land is drawn: cells outside it are sea.
     var showsSea = false
+    /// Street-level coastline segments in view (in dots, in their ways' direction), and from them each
+    /// cell's side of the coast where the world's land is no longer drawn (empty otherwise).
+    var coast: [CoastSides.Segment] = []
+    var sides: [CoastSides.Side] = []
     /// Tiles of the view still loading, and tiles that could not be read.
     var loading = 0
     var failed = 0
@@ -62,8 +66,15 @@ struct FeatureLayer {
                 }
                 // A background area's edge is another class's line (the coast, a lake's shore).
                 if featureClass.isFillOnly { continue }
-                layer.drawLines(hit, t, &canvas, row: row, zoom: view.zoom, excluded: clip, source: result.source)
+                layer.drawLines(
+                    hit, t, &canvas, row: row, zoom: view.zoom, excluded: clip, source: result.source,
+                    collectsCoast: featureClass == .coastline && result.source.claimsShorelines)
             }
+        }
+        // Past the zoom where the world's land stops (its shore is too coarse there), the street-level
+        // coastline tells land from sea.
+        if !layer.coast.isEmpty, let land = StyleTable.row(.feature(.land)), view.zoom >= land.maxZoom {
+            layer.sides = CoastSides.classify(layer.coast, cols: canvas.cols, rows: canvas.rows)
         }
         // The finest source first: `OSM helsinki L3/4 · NE10m L6/6`.
         if !labels.isEmpty { layer.label = labels.joined(separator: " · ") }
@@ -91,7 +102,7 @@ struct FeatureLayer {
     /// excluded rectangles, and collects named streets for labels.
     mutating func drawLines(
         _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, row: StyleRow, zoom: Double,
-        excluded: [DotRect], source: any FeatureSource
+        excluded: [DotRect], source: any FeatureSource, collectsCoast: Bool = false
     ) {
         let chunk = hit.chunk
         let ws = t.worldSize
@@ -136,6 +147,7 @@ struct FeatureLayer {
                                     phaseY: phaseY, wide: wide, excluded: excluded, clip: clip, outline: outlines)
                             }
                             if name != nil { points.append(DotPoint(x: qx, y: qy)) }
+                            if collectsCoast { coast.append((px, py, qx, qy)) }
                             px = qx
                             py = qy
                         }

@@ -59,7 +59,9 @@ public enum Renderer {
             shade = CircleRaster.draw(overlay.circle, view, &canvas)
         }
 
-        let sea = layer.showsSea ? StyleTable.sea(mode: options.mode, theme: state.theme) : nil
+        let seaTint = StyleTable.sea(mode: options.mode, theme: state.theme)
+        let landTint = StyleTable.fill(.feature(.land), mode: options.mode, theme: state.theme)
+        let sea = layer.showsSea ? seaTint : nil
         // The sea ends with the world: rows wholly between the Mercator limits (±85.05°, the edge's rows
         // stay blank).
         let worldRows = Int((view.transform.dotY(0) / 4).rounded(.up))..<Int((view.transform.dotY(1) / 4).rounded(.down))
@@ -75,7 +77,15 @@ public enum Renderer {
                 }
                 let fill = layer.fills.isEmpty ? 0 : layer.fills[row * view.size.cols + col]
                 guard fill != 0 else {
-                    if let sea, worldRows.contains(row) { frame.setBackground(col: col, row: row, sea) }
+                    if !layer.sides.isEmpty {
+                        switch layer.sides[row * view.size.cols + col] {
+                        case .sea: if let seaTint { frame.setBackground(col: col, row: row, seaTint) }
+                        case .land: if let landTint { frame.setBackground(col: col, row: row, landTint) }
+                        case .unknown: break
+                        }
+                    } else if let sea, worldRows.contains(row) {
+                        frame.setBackground(col: col, row: row, sea)
+                    }
                     continue
                 }
                 let area = StyleTable.role(ink: fill)
