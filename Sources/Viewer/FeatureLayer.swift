@@ -141,6 +141,12 @@ struct FeatureLayer {
                         for i in (start + 1)..<end {
                             let qx = xs[i] * ws + offsetX
                             let qy = ys[i] * ws + offsetY
+                            // A point within a dot of the last one drawn to adds nothing a dot can show
+                            // (at small scales most do): go on to the next, but always to a part's end.
+                            if i < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 {
+                                if name != nil { points.append(DotPoint(x: qx, y: qy)) }
+                                continue
+                            }
                             if !hit.namesOnly {
                                 Self.segment(
                                     &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, on: row.dashOn, phaseX: phaseX,
@@ -241,6 +247,9 @@ struct FeatureLayer {
             (max(0, Int(((c.y0 - 2) / 4).rounded(.up))), min(mapRows - 1, Int(((c.y1 - 2) / 4).rounded(.up)) - 1))
         } ?? (0, mapRows - 1)
         guard colRange.0 <= colRange.1, rowRange.0 <= rowRange.1 else { return }
+        // Per map row, the x where the feature's edges cross the row's centre line: each edge goes to the
+        // rows it spans, so a frame costs the edges plus their crossings, not rows × edges.
+        var crossings = [[Double]](repeating: [], count: mapRows)
         for f in 0..<chunk.featureCount {
             let b = 4 * f
             guard chunk.featureBoxes[b + 2] * ws + offsetX >= 0,
@@ -248,48 +257,41 @@ struct FeatureLayer {
                 chunk.featureBoxes[b + 3] * ws + offsetY >= 0,
                 chunk.featureBoxes[b + 1] * ws + offsetY < Double(mapRows * 4)
             else { continue }
-            var edges: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
-            var minY = Double.infinity
-            var maxY = -Double.infinity
-            var minX = Double.infinity
-            var maxX = -Double.infinity
+            var touched: [Int] = []
             for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
                 let start = chunk.starts[part]
                 let end = chunk.starts[part + 1]
                 for i in start..<end {
                     let j = i + 1 < end ? i + 1 : start
-                    let e = (
-                        chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY, chunk.x[j] * ws + offsetX,
-                        chunk.y[j] * ws + offsetY
-                    )
-                    edges.append(e)
-                    minY = min(minY, e.1)
-                    maxY = max(maxY, e.1)
-                    minX = min(minX, e.0)
-                    maxX = max(maxX, e.0)
+                    let y0 = chunk.y[i] * ws + offsetY
+                    let y1 = chunk.y[j] * ws + offsetY
+                    guard y0 != y1 else { continue }
+                    // Row centres (row·4 + 2) in [min, max): the half-open rule counts a shared vertex once.
+                    let first = max(rowRange.0, Int(((min(y0, y1) - 2) / 4).rounded(.up)))
+                    let last = min(rowRange.1, Int(((max(y0, y1) - 2) / 4).rounded(.up)) - 1)
+                    guard first <= last else { continue }
+                    let x0 = chunk.x[i] * ws + offsetX
+                    let slope = (chunk.x[j] * ws + offsetX - x0) / (y1 - y0)
+                    for row in first...last {
+                        if crossings[row].isEmpty { touched.append(row) }
+                        crossings[row].append(x0 + (Double(row) * 4 + 2 - y0) * slope)
+                    }
                 }
             }
-            guard maxX >= 0, minX < Double(mapCols * 2), maxY >= 0, minY < Double(mapRows * 4) else { continue }
-            let firstRow = max(rowRange.0, Int(((minY - 2) / 4).rounded(.up)))
-            let lastRow = min(rowRange.1, Int(((maxY - 2) / 4).rounded(.down)))
-            guard firstRow <= lastRow else { continue }
-            for row in firstRow...lastRow {
-                let y = Double(row) * 4 + 2
-                var crossings: [Double] = []
-                for e in edges where (e.y0 > y) != (e.y1 > y) {
-                    crossings.append(e.x0 + (y - e.y0) / (e.y1 - e.y0) * (e.x1 - e.x0))
-                }
-                crossings.sort()
+            for row in touched {
+                crossings[row].sort()
+                let line = crossings[row]
                 var k = 0
-                while k + 1 < crossings.count {
+                while k + 1 < line.count {
                     // Cells whose centre (x = col·2 + 1) lies between a pair of crossings.
-                    let from = max(colRange.0, Int(((crossings[k] - 1) / 2).rounded(.up)))
-                    let to = min(colRange.1, Int(((crossings[k + 1] - 1) / 2).rounded(.down)))
+                    let from = max(colRange.0, Int(((line[k] - 1) / 2).rounded(.up)))
+                    let to = min(colRange.1, Int(((line[k + 1] - 1) / 2).rounded(.down)))
                     if from <= to {
                         for col in from...to where fills[row * mapCols + col] < ink { fills[row * mapCols + col] = ink }
                     }
                     k += 2
                 }
+                crossings[row].removeAll(keepingCapacity: true)
             }
         }
     }

@@ -65,6 +65,10 @@ public enum Renderer {
         // The sea ends with the world: rows wholly between the Mercator limits (±85.05°, the edge's rows
         // stay blank).
         let worldRows = Int((view.transform.dotY(0) / 4).rounded(.up))..<Int((view.transform.dotY(1) / 4).rounded(.down))
+        // Each ink's look, once a frame (not a table lookup a cell).
+        let inkFills = (0...255).map { StyleTable.fill(StyleTable.role(ink: UInt8($0)), mode: options.mode, theme: state.theme) }
+        let inkStipples = (0...255).map { StyleTable.row(StyleTable.role(ink: UInt8($0)))?.stipple }
+        let inkStyles = (0...255).map { StyleTable.style(StyleTable.role(ink: UInt8($0)), mode: options.mode, theme: state.theme) }
         // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
         // colour, a sparse stipple in empty cells without.
         for row in 0..<mapRows {
@@ -72,8 +76,7 @@ public enum Renderer {
                 let p = canvas.pattern(col: col, row: row)
                 if p != 0 {
                     let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
-                    let role = StyleTable.role(ink: canvas.ink(col: col, row: row))
-                    frame[col, row] = Cell(glyph: glyph, style: StyleTable.style(role, mode: options.mode, theme: state.theme))
+                    frame[col, row] = Cell(glyph: glyph, style: inkStyles[Int(canvas.ink(col: col, row: row))])
                 }
                 let fill = layer.fills.isEmpty ? 0 : layer.fills[row * view.size.cols + col]
                 guard fill != 0 else {
@@ -88,11 +91,10 @@ public enum Renderer {
                     }
                     continue
                 }
-                let area = StyleTable.role(ink: fill)
-                if let background = StyleTable.fill(area, mode: options.mode, theme: state.theme) {
+                if let background = inkFills[Int(fill)] {
                     frame.setBackground(col: col, row: row, background)
-                } else if p == 0, col % 3 == 0, row % 2 == 0, let stipple = StyleTable.row(area)?.stipple {
-                    frame[col, row] = Cell(glyph: stipple, style: StyleTable.style(area, mode: options.mode, theme: state.theme))
+                } else if p == 0, col % 3 == 0, row % 2 == 0, let stipple = inkStipples[Int(fill)] {
+                    frame[col, row] = Cell(glyph: stipple, style: inkStyles[Int(fill)])
                 }
             }
         }
@@ -252,20 +254,22 @@ public enum Renderer {
         let (minX, maxX) = (t.center.x - halfX, t.center.x + halfX)
         let (minY, maxY) = (t.center.y - halfY, t.center.y + halfY)
         let nearby: [Int]
-        if MapSources.PlaceGrid.pays(minX: minX, maxX: maxX, minY: minY, maxY: maxY) {
+        if floor > 0 {
+            // Above the floor are few places (1,500 at zoom 4): all of them, in rank order, until the floor.
+            nearby = Array(places.cities.indices)
+        } else if MapSources.PlaceGrid.pays(minX: minX, maxX: maxX, minY: minY, maxY: maxY) {
             nearby = try sources.placeGrid().near(minX: minX, maxX: maxX, minY: minY, maxY: maxY)
         } else {
             nearby = Array(places.cities.indices)
         }
-        // Most important first (places are kept in rank order); after this many places in view the
-        // rest would rarely find room.
+        // Most important first (places are kept in rank order).
         for i in nearby {
             // Suburbs from zoom 13, neighbourhoods from 15 (cities come first in the list, so these only
             // take room that no city wants).
             let kind = places.cities[i].kind
+            // Cities come first, in rank order: past the floor (below zoom 7) none is left to name.
+            if floor > 0 && (!kind.isCity || MapSources.rank(places.cities[i]) < floor) { break }
             if kind == .suburb && view.zoom < 13 || kind == .neighbourhood && view.zoom < 15 { continue }
-            // Places come in rank order: past the floor, none is left to name.
-            if kind.isCity && MapSources.rank(places.cities[i]) < floor { continue }
             let xd = t.nearestDotX(places.x[i])
             let yd = t.dotY(places.y[i])
             // Most places are off screen: reject them on the Doubles before any rounding.
