@@ -112,12 +112,16 @@ public enum Renderer {
         }
         if !shade.isEmpty {
             let background = StyleTable.shade(mode: options.mode, theme: state.theme)
+            // Land keeps its difference from the sea under the shade: a lighter blue over land.
+            let landBackground = StyleTable.shade(mode: options.mode, theme: state.theme, overLand: true)
+            let water: Set<PaletteColor?> = [nil, seaTint, StyleTable.fill(.feature(.water), mode: options.mode, theme: state.theme)]
             // A glyph nothing else draws (the grid is braille dots, areas `~` and `'`).
             let stipple = Cell(glyph: ascii ? ":" : "░", style: StyleTable.style(.plain, mode: options.mode, theme: state.theme))
             for row in 0..<mapRows {
                 for col in 0..<view.size.cols where shade[row * view.size.cols + col] {
                     if let background {
-                        frame.setBackground(col: col, row: row, background)
+                        let overLand = !water.contains(frame[col, row].style.background)
+                        frame.setBackground(col: col, row: row, overLand ? landBackground ?? background : background)
                     } else if frame[col, row].glyph == " ", (col + row) % 2 == 0,
                         !engine.taken[row * view.size.cols + col]
                     {

@@ -167,6 +167,10 @@ public enum StyleTable {
     static let shade16: UInt8 = 4
     /// The light theme's shade: lavender, a fifth of blue over white.
     static let lightShade256: UInt8 = 189
+    /// The shade over land, where the world's land is drawn (a fifth of blue over its tint): a lighter
+    /// navy than over the sea (dark), a bluer cyan than the lavender (light).
+    static let landShade256: UInt8 = 18
+    static let lightSeaShade256: UInt8 = 153
 
     // Arrays, not dictionaries: these are read for every cell of every frame.
     private static let byRole: [StyleRow?] = {
@@ -213,10 +217,16 @@ public enum StyleTable {
     }
 
     /// The background of the shade outside the circle, or nil where it shows as a stipple instead.
-    public static func shade(mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
+    public static func shade(mode: ColorMode, theme: Theme = .dark, overLand: Bool = false) -> PaletteColor? {
         switch mode {
         case .ansi16: return PaletteColor(shade16)
-        case .ansi256: return PaletteColor(theme == .light ? lightShade256 : shade256)
+        case .ansi256:
+            switch (theme, overLand) {
+            case (.dark, false): return PaletteColor(shade256)
+            case (.dark, true): return PaletteColor(landShade256)
+            case (.light, false): return PaletteColor(lightSeaShade256)
+            case (.light, true): return PaletteColor(lightShade256)
+            }
         case .plain, .monochrome: return nil
         }
     }

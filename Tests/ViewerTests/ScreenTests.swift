@@ -70,16 +70,22 @@ struct FramePropertyTests {
         let frame = screen(s, mode: .ansi256)
         let shade = StyleTable.shade(mode: .ansi256)
         let view = s.view
+        var overLand: [Bool: Bool] = [:]
         for row in 0..<view.size.rows {
             for col in 0..<view.size.cols {
                 let d = Geodesic.distance(s.circle?.circle.center ?? view.center, view.coordinate(col: col, row: row))
                 // Away from the outline (one cell), shaded ⇔ outside.
-                if d > 2000 + 2 * 4 * view.metersPerDot { #expect(frame[col, row].style.background == shade) }
+                // Outside, the shade: over land a lighter navy than over the sea, so both still show.
+                let shades = [shade, StyleTable.shade(mode: .ansi256, overLand: true)]
+                if d > 2000 + 2 * 4 * view.metersPerDot { #expect(shades.contains(frame[col, row].style.background)) }
                 // Inside, the map's own background: the land's or the sea's tint, never the shade.
                 let own: [PaletteColor?] = [StyleTable.fill(.feature(.land), mode: .ansi256), StyleTable.sea(mode: .ansi256)]
                 if d < 2000 - 2 * 4 * view.metersPerDot { #expect(own.contains(frame[col, row].style.background)) }
+                if d > 2000 + 2 * 4 * view.metersPerDot { overLand[frame[col, row].style.background == shades[1]] = true }
             }
         }
+        // San Francisco at zoom 12 has both outside the circle: the city's land and the bay.
+        #expect(overLand[true] == true && overLand[false] == true)
     }
 
     @Test func zoomMessageExplainsTheStep() throws {

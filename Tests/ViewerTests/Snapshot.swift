@@ -93,7 +93,7 @@ func roleMap(_ frame: Frame) -> String {
     for role in StyleRole.allCases where byStyle[StyleTable.style(role, mode: .ansi256)] == nil {
         byStyle[StyleTable.style(role, mode: .ansi256)] = letters[role] ?? "?"
     }
-    let shade = StyleTable.shade(mode: .ansi256)
+    let shades = [StyleTable.shade(mode: .ansi256), StyleTable.shade(mode: .ansi256, overLand: true)]
     func letter(_ c: Cell) -> Character {
         var s = c.style
         s.background = nil
@@ -101,7 +101,7 @@ func roleMap(_ frame: Frame) -> String {
     }
     let rows = 0..<frame.rows
     let roles = rows.map { row in String((0..<frame.cols).map { letter(frame[$0, row]) }) }
-    let shaded = rows.map { row in String((0..<frame.cols).map { frame[$0, row].style.background == shade ? "~" : "." })
+    let shaded = rows.map { row in String((0..<frame.cols).map { shades.contains(frame[$0, row].style.background) ? "~" : "." })
     }
     return (roles + [""] + shaded).joined(separator: "\n")
 }
