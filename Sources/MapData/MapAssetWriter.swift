@@ -55,13 +55,16 @@ public struct MapContents: Sendable {
     /// The least Douglas–Peucker tolerance of a class in degrees at any level (nil: none), for classes
     /// that need less than every point even where the others keep them all.
     public var classMinTolerance: (@Sendable (FeatureClass) -> Double)?
+    /// A class's tolerance as a multiple of the level's (nil: 1).
+    public var classToleranceScale: (@Sendable (FeatureClass) -> Double)?
 
     /// Contents.
     public init(
         features: [SourceFeature], places: [City] = [], levels: [LevelSpec],
         unitsPerDegree: Int = MapAssetFormat.unitsPerDegreeV1, coverage: CoordinateBounds? = nil,
         metadata: [(String, String)] = [], classMinZoom: (@Sendable (FeatureClass) -> Double)? = nil,
-        cutsArtificialEdges: Bool = false, classMinTolerance: (@Sendable (FeatureClass) -> Double)? = nil
+        cutsArtificialEdges: Bool = false, classMinTolerance: (@Sendable (FeatureClass) -> Double)? = nil,
+        classToleranceScale: (@Sendable (FeatureClass) -> Double)? = nil
     ) {
         self.features = features
         self.places = places
@@ -72,6 +75,7 @@ public struct MapContents: Sendable {
         self.classMinZoom = classMinZoom
         self.cutsArtificialEdges = cutsArtificialEdges
         self.classMinTolerance = classMinTolerance
+        self.classToleranceScale = classToleranceScale
     }
 }
 
@@ -120,6 +124,11 @@ public enum MapAssetWriter {
         }
     }
 
+    /// How much coarser than the level a class is simplified in the world file: state lines, dashed
+    /// and dense (a country's départements at zoom 4), three times (at most 1.7 dots off at the level's
+    /// first zoom), which halves what a small-scale frame draws of them.
+    public static func worldToleranceScale(_ c: FeatureClass) -> Double { c == .stateBorder ? 3 : 1 }
+
     /// The file's bytes for Natural Earth–style lines (world-wide, 1e-5°, the default levels).
     public static func encode(
         lines: [SourceFeature], cities: [City], tolerances: [Double] = defaultTolerances,
@@ -129,7 +138,7 @@ public enum MapAssetWriter {
             MapContents(
                 features: lines, places: cities, levels: LevelSpec.fromTolerances(tolerances),
                 coverage: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), metadata: metadata,
-                cutsArtificialEdges: true, classMinTolerance: worldMinTolerance))
+                cutsArtificialEdges: true, classMinTolerance: worldMinTolerance, classToleranceScale: worldToleranceScale))
     }
 
     /// The file's bytes for `contents`.
@@ -143,7 +152,9 @@ public enum MapAssetWriter {
             let first = chunks.count
             let nextZoom = levelIndex + 1 < contents.levels.count ? contents.levels[levelIndex + 1].minZoom : .infinity
             let shown = features.filter { (contents.classMinZoom?($0.featureClass) ?? 0) < nextZoom }
-            let pieces = simplify(shown, spec: spec, units: units, minTolerance: contents.classMinTolerance)
+            let pieces = simplify(
+                shown, spec: spec, units: units, minTolerance: contents.classMinTolerance,
+                scale: contents.classToleranceScale)
             chunks += pack(pieces, level: levelIndex)
             levelRanges.append((spec, first, chunks.count - first))
         }
@@ -207,14 +218,15 @@ public enum MapAssetWriter {
 
     static func simplify(
         _ features: [Quantized], spec: LevelSpec, units: Double,
-        minTolerance: (@Sendable (FeatureClass) -> Double)? = nil
+        minTolerance: (@Sendable (FeatureClass) -> Double)? = nil, scale: (@Sendable (FeatureClass) -> Double)? = nil
     ) -> [Piece] {
         // Grid cells about two views wide at the level's first zoom, so that a view touches few chunks.
         let cellDegrees = min(max(720 / exp2(spec.minZoom), 0.005), 90)
         let cellUnits = max(1, Int(cellDegrees * units))
         var pieces: [Piece] = []
         for (order, feature) in features.enumerated() {
-            let tolerance = max(spec.toleranceDegrees, minTolerance?(feature.featureClass) ?? 0) * units
+            let c = feature.featureClass
+            let tolerance = max(spec.toleranceDegrees * (scale?(c) ?? 1), minTolerance?(c) ?? 0) * units
             var kept: [(xs: [Int32], ys: [Int32])] = []
             for part in feature.parts {
                 if tolerance > 0 {
