@@ -96,7 +96,7 @@ public enum StyleTable {
         // The world's land and lakes: background tints only, drawn until street-level data takes over
         // (Natural Earth's shore is too coarse for streets); the sea is the cells with no land.
         StyleRow(role: .feature(.land), ink: 3, maxZoom: 13, color256: 235, color16: 0, fill256: 235, light256: 230, lightFill256: 230),
-        StyleRow(role: .feature(.lakeWater), ink: 4, maxZoom: 13, color256: 16, color16: 4, fill256: 16, fill16: 4, light256: 195, lightFill256: 195),
+        StyleRow(role: .feature(.lakeWater), ink: 4, maxZoom: 13, color256: 16, color16: 4, fill16: 4, light256: 195, lightFill256: 195),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance.
         StyleRow(
             role: .feature(.water), ink: 5, minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
@@ -156,8 +156,9 @@ public enum StyleTable {
         }
     }
 
-    /// The sea's background where the world's land is drawn: the lakes' (black on a dark terminal, as
-    /// dark web maps draw water; pale cyan on a light one; blue in 16 colours).
+    /// The sea's background where the world's land is drawn: the lakes' (on a dark terminal its own
+    /// background, as dark web maps draw water, which also costs no bytes; pale cyan on a light one;
+    /// blue in 16 colours).
     static func sea(mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
         fill(.feature(.lakeWater), mode: mode, theme: theme)
     }
