@@ -231,8 +231,9 @@ extension MapView {
         let parallelRadius = WGS84.primeVerticalRadius(latitude: center.latitude) * cos(phi)
         let longitudeSpan = 2 * .pi * size.widthDots / worldSize
         let b = bounds
-        let north = Coordinate(latitude: b.north, longitude: center.longitude)
-        let south = Coordinate(latitude: b.south, longitude: center.longitude)
-        return RegionMeters(latitudinal: Geodesic.distance(south, north), longitudinal: parallelRadius * longitudeSpan)
+        // The meridian arc in closed form: the geodesic between two points of one meridian, without
+        // loading PROJ for a plain view.
+        let latitudinal = abs(WGS84.meridianDistance(latitude: b.north) - WGS84.meridianDistance(latitude: b.south))
+        return RegionMeters(latitudinal: latitudinal, longitudinal: parallelRadius * longitudeSpan)
     }
 }

@@ -29,6 +29,25 @@ struct GeodesicTests {
         }
     }
 
+    /// The meridian arc in closed form (Helmert's series) equals GeographicLib's geodesic between two
+    /// points of one meridian: the quarter meridian, a degree at the equator, and the 34 arcs between
+    /// the top and bottom of the zoom-button views (from 84°N to 60°S, 0.1 m to 20,000 km).
+    @Test func meridianArcMatchesGeographicLib() throws {
+        for c in f.geodesicInverse where c.lon1 == c.lon2 {
+            let arc = abs(WGS84.meridianDistance(latitude: c.lat2) - WGS84.meridianDistance(latitude: c.lat1))
+            #expect(abs(arc - c.distance) <= 1e-6, "\(c.lat1) → \(c.lat2): \(arc) against \(c.distance)")
+        }
+        for c in f.zoomButton {
+            let r = try MapView(
+                center: Coordinate(latitude: c.lat, longitude: c.lon), zoom: c.zoom, size: ViewSize(cols: c.cols, rows: c.rows)
+            ).region
+            let south = max(-90, r.center.latitude - r.span.latitudeDelta / 2)
+            let north = min(90, r.center.latitude + r.span.latitudeDelta / 2)
+            let arc = WGS84.meridianDistance(latitude: north) - WGS84.meridianDistance(latitude: south)
+            #expect(abs(arc - c.latitudinalMetersBefore) <= 1e-6, "\(south) → \(north)")
+        }
+    }
+
     @Test func regionFromMetersMatchesReference() {
         for c in f.regionFromMeters {
             let r = CoordinateRegion(
