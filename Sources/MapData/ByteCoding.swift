@@ -1,3 +1,4 @@
+import CZlib
 /// Bounds-checked little-endian reads over bytes; every read that would pass the end returns nil.
 struct ByteReader {
     let bytes: UnsafeRawBufferPointer
@@ -99,18 +100,22 @@ struct ByteWriter {
 
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum of zlib and PNG.
 enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
+    /// CRC-32 (IEEE 802.3, as zlib, PNG and gzip) continued over `bytes`: zlib's `crc32`, several times
+    /// faster than a byte-a-time table (the check of a file's index and places at open is a tenth of a
+    /// whole `termmap render`).
     static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var c = ~crc
-        table.withUnsafeBufferPointer { t in
-            for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xff)] ^ (c >> 8) }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
+        var c = UInt(crc)
+        var p = base.assumingMemoryBound(to: UInt8.self)
+        var left = bytes.count
+        // zlib takes a 32-bit length.
+        while left > 0 {
+            let n = min(left, 1 << 30)
+            c = UInt(crc32(c, p, UInt32(n)))
+            p += n
+            left -= n
         }
-        return ~c
+        return UInt32(truncatingIfNeeded: c)
     }
 
     static func checksum(_ bytes: [UInt8]) -> UInt32 {
