@@ -17,14 +17,16 @@ enum RenderCommand {
         }
         if options.json {
             print(try StateJSON.encode(state))
-            return 0
+            exit(0)
         }
         let mode = ColorMode.choose(
             option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
             isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment))
         let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: mode))
         print(AnsiWriter.text(frame, mode: mode))
-        return 0
+        // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
+        // takes the whole address space back at once).
+        exit(0)
     }
 
     /// Colours of the terminal `render` prints to, as far as TERM tells (nil when `--color` decides).
