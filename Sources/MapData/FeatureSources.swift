@@ -22,6 +22,8 @@ public protocol FeatureSource: AnyObject, Sendable {
     func places() throws(MapDataError) -> [City]
     /// Each place's region and other names, in the order of `places()`.
     func placeNames() throws(MapDataError) -> [PlaceNames]
+    /// Its places of at least `population` people, in the order of `places()`.
+    func places(populationAtLeast population: Int) throws(MapDataError) -> [City]
     /// Its named features (streets), for search.
     func namedFeatures() throws(MapDataError) -> [NamedPlace]
     /// The name of a feature of one of its chunks.
@@ -36,6 +38,9 @@ public protocol FeatureSource: AnyObject, Sendable {
 extension FeatureSource {
     public var loadStatus: TileLoadStatus { TileLoadStatus() }
     public func placeNames() throws(MapDataError) -> [PlaceNames] { try places().map { _ in PlaceNames() } }
+    public func places(populationAtLeast population: Int) throws(MapDataError) -> [City] {
+        try places().filter { $0.population >= population }
+    }
     /// The short name its data is credited with at the screen's bottom right (`Natural Earth`, `GSHHG`),
     /// for data whose licence does not ask for more (what must be credited is `attribution`).
     public var creditName: String? {
@@ -71,6 +76,10 @@ extension MapAsset: FeatureSource {
     public func levelLabel(zoom: Double) -> String { "L\(level(forZoom: zoom) + 1)/\(levels.count)" }
 
     public func places() throws(MapDataError) -> [City] { try cities() }
+
+    public func places(populationAtLeast population: Int) throws(MapDataError) -> [City] {
+        try cities(populationAtLeast: population)
+    }
 
     public func namedFeatures() throws(MapDataError) -> [NamedPlace] { try names() }
 

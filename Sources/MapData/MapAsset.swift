@@ -490,12 +490,27 @@ public final class MapAsset: Sendable {
     /// All places, largest first (decoded on first use).
     public func cities() throws(MapDataError) -> [City] {
         if let c = cache.withLock({ $0.cities }) { return c }
+        let cities = try decodeCities(populationAtLeast: 0)
+        cache.withLock { $0.cities = cities }
+        return cities
+    }
+
+    /// The places of at least `population` people: the place section's first ones (it is stored
+    /// largest first), decoded without the rest (a small-scale view needs a few hundred of 34,006).
+    public func cities(populationAtLeast population: Int) throws(MapDataError) -> [City] {
+        if let c = cache.withLock({ $0.cities }) { return Array(c.prefix { $0.population >= population }) }
+        return try decodeCities(populationAtLeast: population)
+    }
+
+    /// Places from the start of the section until one has fewer than `minimum` people (0: all, and the
+    /// section must end with the last).
+    private func decodeCities(populationAtLeast minimum: Int) throws(MapDataError) -> [City] {
         let units = unitsPerDegree
         let v1 = version == 1
         let decoded: [City]? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: cityRange.lowerBound, to: cityRange.upperBound)
             var out: [City] = []
-            out.reserveCapacity(min(cityCount, r.remaining / 6))
+            out.reserveCapacity(minimum > 0 ? 1024 : min(cityCount, r.remaining / 6))
             for _ in 0..<cityCount {
                 guard let n = r.varint(), n <= 255, let nameBytes = r.bytes(Int(n)),
                     let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(),
@@ -507,6 +522,7 @@ public final class MapAsset: Sendable {
                     guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
                     kind = k
                 }
+                if Int(pop) < minimum { return out }
                 out.append(
                     City(
                         name: String(decoding: nameBytes, as: UTF8.self),
@@ -517,7 +533,6 @@ public final class MapAsset: Sendable {
             return r.remaining == 0 ? out : nil
         }
         guard let cities = decoded else { throw MapDataError(file: name, .corrupt("city section")) }
-        cache.withLock { $0.cities = cities }
         return cities
     }
 

@@ -110,6 +110,8 @@ public final class MapSources: PlaceSearching, Sendable {
         var projected: ProjectedPlaces?
         var grid: PlaceGrid?
         var search: PlaceSearch?
+        /// Small-scale views' places (`topPlaces`), by integer zoom.
+        var tiers: [Int: ProjectedPlaces] = [:]
         /// Display texts made so far, per glyph mode (only for places a view has tried to label).
         var labels: [Bool: [Int: String]] = [:]
     }
@@ -171,11 +173,28 @@ public final class MapSources: PlaceSearching, Sendable {
     }
 
     /// A place's name as the glyph mode shows it, made when first asked for and kept.
-    func labelText(_ index: Int, ascii: Bool) throws(MapDataError) -> String {
+    func labelText(_ index: Int, of places: ProjectedPlaces, ascii: Bool) -> String {
         if let t = cache.withLock({ $0.labels[ascii]?[index] }) { return t }
-        let text = Transliteration.screenText(try placesProjected().cities[index].name, ascii: ascii)
+        let text = Transliteration.screenText(places.cities[index].name, ascii: ascii)
         cache.withLock { $0.labels[ascii, default: [:]][index] = text }
         return text
+    }
+
+    /// The places a view at zoom `tier` … `tier` + 1 (below 7) may name, ranked and projected: the
+    /// world's places of at least two-thirds of the next zoom's floor (a capital ranks half again its
+    /// population), decoded without the rest. Those ranked at or above that floor are, in the same
+    /// order, the first places of `placesProjected()`, so an index means the same place in both.
+    func topPlaces(tier: Int, floor: Int) throws(MapDataError) -> ProjectedPlaces {
+        if let p = cache.withLock({ $0.projected }) { return p }
+        if let p = cache.withLock({ $0.tiers[tier] }) { return p }
+        let base = try features.base.places(populationAtLeast: floor * 2 / 3)
+        let ranks = base.map(Self.rank)
+        let order = base.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
+        let cities = order.map { base[$0] }
+        let points = cities.map { WebMercator.project($0.coordinate) }
+        let top = ProjectedPlaces(cities: cities, baseIndex: order, x: points.map(\.x), y: points.map(\.y))
+        cache.withLock { $0.tiers[tier] = top }
+        return top
     }
 
     /// How places rank for labels: by population, a country's capital counted half again (so it wins

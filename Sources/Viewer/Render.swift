@@ -243,13 +243,18 @@ public enum Renderer {
     static func placeCities(
         _ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources, ascii: Bool, engine: inout LabelEngine
     ) throws(MapDataError) {
-        let places = try sources.placesProjected()
         let cols = view.size.cols
         let rows = view.size.rows
         // Which places a zoom names is set by the zoom alone (a population floor), and where names
         // go by who came first: a count budget made names come and go all over the screen whenever a
         // pan brought a larger place into view.
         let floor = Self.populationFloor(zoom: view.zoom)
+        // Below zoom 7 only the places above the next whole zoom's floor are decoded (the floor formula,
+        // not cut to 0 at zoom 7).
+        let tier = Int(view.zoom.rounded(.down))
+        let places = floor > 0
+            ? try sources.topPlaces(tier: tier, floor: Int(4_000_000 * exp2(-Double(tier + 1))))
+            : try sources.placesProjected()
         let t = view.transform
         // One cell of margin: a place's label may start just outside the map's edge.
         let margin = 4 / t.worldSize
@@ -281,7 +286,7 @@ public enum Renderer {
             let x = BrailleCanvas.dot(xd)
             let y = BrailleCanvas.dot(yd)
             guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
-            let name = try sources.labelText(i, ascii: ascii)
+            let name = sources.labelText(i, of: places, ascii: ascii)
             let role: StyleRole = kind == .capital ? .capitalLabel : kind.isCity ? .cityLabel : .placeLabel
             guard
                 engine.placeBeside(

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapData
 import Raster
 import Testing
 
@@ -120,6 +121,23 @@ struct LabelPropertyTests {
             #expect(appeared.count <= 2, "\(key) at \(lat),\(lon): new \(appeared.map(\.text))")
             #expect(kept >= 3, "\(key) at \(lat),\(lon): \(kept) kept")
         }
+    }
+
+    /// Below zoom 7 a frame decodes only the places above the next zoom's floor: its labels are the
+    /// ones it would place from all 34,006 places, at 12 zooms from 0 to 6.9.
+    @Test func smallScaleViewsNameTheSameFromTheirFewPlaces() throws {
+        let world = repositoryRoot.appendingPathComponent("assets/world.tmap").path
+        let few = MapSources(world: try MapAsset(path: world))
+        let all = MapSources(world: try MapAsset(path: world))
+        _ = try all.placesProjected()
+        for (i, zoom) in [0.0, 0.5, 1, 1.7, 2, 3.2, 4, 4.9, 5, 5.5, 6, 6.9].enumerated() {
+            let s = try scripted(cols: 160, rows: 48, lat: [48.0, 35, -20][i % 3], lon: [10.0, 100, -50][i % 3], zoom: zoom)
+            let a = Renderer.render(s, sources: few, options: RenderOptions(mode: .plain)).text
+            let b = Renderer.render(s, sources: all, options: RenderOptions(mode: .plain)).text
+            #expect(a == b, "zoom \(zoom)")
+        }
+        let counts = try [0, 4].map { try few.topPlaces(tier: $0, floor: Int(4_000_000 * exp2(-Double($0 + 1)))).cities.count }
+        #expect(counts[0] < 400 && counts[1] < 34_006 / 3, "the tiers hold the few, not all: \(counts)")
     }
 
     /// The ladder of grid spacings, coarse to fine (degrees): 30°, 10°, 5°, 2°, 1°, 30′ … 1″, 0.5″ … 0.00001″.
