@@ -141,6 +141,8 @@ public final class MapAsset: Sendable {
         var placeNames: [PlaceNames]?
         /// Each level's grid index, built on the level's first query (loading stays cheap).
         var indexes: [Int: ChunkIndex] = [:]
+        /// Levels queried once (their grid is built on the second query).
+        var queried: Set<Int> = []
     }
     private let cache = Mutex(Cache())
     /// Points kept decoded (bounds memory on long sessions); the least recently used go first.
@@ -446,26 +448,34 @@ public final class MapAsset: Sendable {
         let firstShift = Int(((bounds.west - 540) / 360).rounded(.up))
         let lastShift = Int(((bounds.east + 540) / 360).rounded(.down))
         guard firstShift <= lastShift else { return [] }
-        let index =
-            cache.withLock { $0.indexes[level] }
-            ?? {
-                let built = ChunkIndex(chunks: chunks, range: levels[level].chunks)
-                cache.withLock { $0.indexes[level] = built }
-                return built
-            }()
-        var candidates = Set<Int>()
-        let shifts = firstShift...min(lastShift, firstShift + 64)
-        for shift in shifts {
-            let west = max(-540, bounds.west - 360 * Double(shift))
-            let east = min(540, bounds.east - 360 * Double(shift))
-            guard west <= east else { continue }
-            candidates.formUnion(
-                index.candidates(
-                    minX: Int64((west * u).rounded(.down)), minY: Int64((bounds.south * u).rounded(.down)),
-                    maxX: Int64((east * u).rounded(.up)), maxY: Int64((bounds.north * u).rounded(.up))))
+        // A level's first query tests every chunk's box (a one-frame `render` would spend more building
+        // the grid than it saves); from its second on, the grid is built and used.
+        let (cached, firstQuery) = cache.withLock { c in (c.indexes[level], c.queried.insert(level).inserted) }
+        var index = cached
+        if index == nil && !firstQuery {
+            let built = ChunkIndex(chunks: chunks, range: levels[level].chunks)
+            cache.withLock { $0.indexes[level] = built }
+            index = built
+        }
+        // Chunks in index order (the order they were written).
+        let ordered: [Int]
+        if let index {
+            var candidates = Set<Int>()
+            for shift in firstShift...min(lastShift, firstShift + 64) {
+                let west = max(-540, bounds.west - 360 * Double(shift))
+                let east = min(540, bounds.east - 360 * Double(shift))
+                guard west <= east else { continue }
+                candidates.formUnion(
+                    index.candidates(
+                        minX: Int64((west * u).rounded(.down)), minY: Int64((bounds.south * u).rounded(.down)),
+                        maxX: Int64((east * u).rounded(.up)), maxY: Int64((bounds.north * u).rounded(.up))))
+            }
+            ordered = candidates.sorted()
+        } else {
+            ordered = Array(levels[level].chunks)
         }
         var hits: [ChunkHit] = []
-        for i in candidates.sorted() {
+        for i in ordered {
             let c = chunks[i]
             guard classes.contains(c.featureClass) else { continue }
             guard Double(c.maxY) / u >= bounds.south, Double(c.minY) / u <= bounds.north else { continue }
