@@ -33,7 +33,7 @@ let package = Package(
 
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal.
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
-        .executableTarget(name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "Viewer"]),
+        .executableTarget(name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "Raster", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"]),
 

@@ -38,38 +38,61 @@ public enum AnsiWriter {
         guard mode != .plain else { return frame.text }
         var out: [UInt8] = []
         out.reserveCapacity(frame.cells.count * 4)
-        for row in 0..<frame.rows {
-            var last: CellStyle?
-            for col in 0..<frame.cols {
-                let cell = frame[col, row]
-                if last != cell.style {
-                    out += sgr(cell.style).utf8
-                    last = cell.style
+        frame.cells.withUnsafeBufferPointer { cells in
+            for row in 0..<frame.rows {
+                var last: CellStyle?
+                let start = row * frame.cols
+                for i in start..<(start + frame.cols) {
+                    let cell = cells[i]
+                    if last != cell.style {
+                        appendSGR(cell.style, to: &out)
+                        last = cell.style
+                    }
+                    UTF8Bytes.append(cell.glyph, to: &out)
                 }
-                UTF8Bytes.append(cell.glyph, to: &out)
+                out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D])  // ESC[0m
+                if row < frame.rows - 1 { out.append(0x0A) }
             }
-            out += "\u{1b}[0m".utf8
-            if row < frame.rows - 1 { out.append(0x0A) }
         }
         return String(decoding: out, as: UTF8.self)
     }
 
     /// `ESC[0;…m` for a style: 30–37/90–97 and 40–47/100–107 for the 16 colours, 38;5;n and 48;5;n above.
     public static func sgr(_ s: CellStyle) -> String {
-        var codes = ["0"]
-        if s.bold { codes.append("1") }
-        if s.underline { codes.append("4") }
-        if s.reverse { codes.append("7") }
-        if let fg = s.foreground { codes.append(color(fg, base: 30, bright: 90, extended: 38)) }
-        if let bg = s.background { codes.append(color(bg, base: 40, bright: 100, extended: 48)) }
-        return "\u{1b}[" + codes.joined(separator: ";") + "m"
+        var bytes: [UInt8] = []
+        appendSGR(s, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func color(_ c: PaletteColor, base: Int, bright: Int, extended: Int) -> String {
+    /// The bytes of `sgr(s)`, written straight into `out` (a style change is most of a colour frame's
+    /// text: no string is made for it).
+    static func appendSGR(_ s: CellStyle, to out: inout [UInt8]) {
+        out.append(contentsOf: [0x1B, 0x5B, 0x30])  // ESC[0
+        if s.bold { out.append(contentsOf: [0x3B, 0x31]) }
+        if s.underline { out.append(contentsOf: [0x3B, 0x34]) }
+        if s.reverse { out.append(contentsOf: [0x3B, 0x37]) }
+        if let fg = s.foreground { appendColor(fg, base: 30, bright: 90, extended: 38, to: &out) }
+        if let bg = s.background { appendColor(bg, base: 40, bright: 100, extended: 48, to: &out) }
+        out.append(0x6D)  // m
+    }
+
+    /// `;n` for a colour: its SGR code among the 16, or `;38;5;n` (`;48;5;n`) above.
+    static func appendColor(_ c: PaletteColor, base: Int, bright: Int, extended: Int, to out: inout [UInt8]) {
+        out.append(0x3B)
         switch c.index {
-        case 0..<8: return String(base + Int(c.index))
-        case 8..<16: return String(bright + Int(c.index) - 8)
-        default: return "\(extended);5;\(c.index)"
+        case 0..<8: appendNumber(base + Int(c.index), to: &out)
+        case 8..<16: appendNumber(bright + Int(c.index) - 8, to: &out)
+        default:
+            appendNumber(extended, to: &out)
+            out.append(contentsOf: [0x3B, 0x35, 0x3B])  // ;5;
+            appendNumber(Int(c.index), to: &out)
         }
+    }
+
+    /// A number below 1000 in decimal digits.
+    static func appendNumber(_ n: Int, to out: inout [UInt8]) {
+        if n >= 100 { out.append(UInt8(48 + n / 100)) }
+        if n >= 10 { out.append(UInt8(48 + n / 10 % 10)) }
+        out.append(UInt8(48 + n % 10))
     }
 }

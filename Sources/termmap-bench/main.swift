@@ -2,6 +2,7 @@ import CPty
 import Foundation
 import GeoCore
 import MapData
+import Raster
 import Viewer
 
 // termmap-bench: frame time per scene, asset load, whole-process render, peak memory, and bytes
@@ -95,6 +96,25 @@ func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frame
     }
     precondition(sink > 0)
     return times
+}
+
+/// The time to turn a 400×120 colour frame (San Francisco, a circle: many style changes) into text
+/// with SGR sequences, in milliseconds, 50 runs.
+func textTimes(sources: MapSources) throws -> [Double] {
+    var state = try ViewerState(cols: 400, rows: 120, center: Coordinate(latitude: 37.7749, longitude: -122.4194), zoom: 12)
+    state.circle = CircleOverlay(
+        circle: try GeodesicCircle(center: state.view.center, radiusMeters: 5000), ratio: CircleFit.defaultRatio)
+    let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: .ansi256))
+    var times: [Double] = []
+    var sink = 0
+    for _ in 0..<55 {
+        let t0 = nowSeconds()
+        let text = AnsiWriter.text(frame, mode: .ansi256)
+        times.append((nowSeconds() - t0) * 1000)
+        sink &+= text.utf8.count
+    }
+    precondition(sink > 0)
+    return Array(times.dropFirst(5))
 }
 
 // MARK: Tiles
@@ -293,8 +313,10 @@ func main() throws {
         }
     }
 
+    let text = try textTimes(sources: sources)
     if only != nil {
         for r in rows { print("\(r.0) \(r.1)x\(r.2): median \(Int(r.3)) µs, p99 \(Int(r.4)) µs") }
+        print("text of a 400x120 colour frame: \(CoordinateFormat.fixed(median(text), 2)) ms median of 50")
         for v in newViews {
             print("\(v.0) new view: first frame \(Int(v.2)) µs median, \(Int(v.3)) µs worst, steady \(Int(v.1)) µs")
         }
@@ -341,7 +363,7 @@ func main() throws {
             "{\"name\":\"\($0.0)\",\"cols\":\($0.1),\"rows\":\($0.2),\"medianMicros\":\(Int($0.3.rounded())),\"p99Micros\":\(Int($0.4.rounded()))}"
         }
         print(
-            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
+            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"textMillis\":\(round(median(text) * 100) / 100),\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
                 + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
                 + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
                 + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
@@ -366,7 +388,8 @@ func main() throws {
             "  \(v.0): \(f(v.2 / 1000, 2)) ms median, \(f(v.3 / 1000, 2)) ms worst; "
                 + "\(f((v.2 - v.1) / 1000, 2)) ms over the steady frame (\(f(v.1 / 1000, 2)) ms)")
     }
-    print("\nasset load (median of 20):              \(f(median(loads), 2)) ms")
+    print("\ntext of a 400x120 colour frame (median of 50): \(f(median(text), 2)) ms")
+    print("asset load (median of 20):              \(f(median(loads), 2)) ms")
     print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
     print("peak RSS of termmap render (all scenes):  \(f(peak, 1)) MB")
     print("")
