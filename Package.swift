@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "termmap", targets: ["termmap"]),
         .executable(name: "termmap-bench", targets: ["termmap-bench"]),
+        .executable(name: "termmap-bare", targets: ["termmap-bare"]),
     ],
     // Each target lists exactly the targets its files import.
     targets: [
@@ -33,6 +34,7 @@ let package = Package(
 
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal.
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
+        .executableTarget(name: "termmap-bare"),
         .executableTarget(name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "Raster", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"]),

@@ -60,17 +60,42 @@ func binDirectory() -> URL {
     return URL(fileURLWithPath: exe).deletingLastPathComponent()
 }
 
-/// The release `termmap` beside this binary, built on demand.
-func termmapBinary() throws -> String {
-    let path = binDirectory().appendingPathComponent("termmap").path
-    if FileManager.default.isExecutableFile(atPath: path) { return path }
+/// The release `termmap` beside this binary, built (or brought up to date) first.
+func termmapBinary() throws -> String { try releaseBinary("termmap") }
+
+/// A release product of the package beside this binary, built (or brought up to date) first.
+func releaseBinary(_ product: String) throws -> String {
+    let path = binDirectory().appendingPathComponent(product).path
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["swift", "build", "-c", "release", "--product", "termmap", "--package-path", packageRoot.path]
+    p.arguments = ["swift", "build", "-c", "release", "--product", product, "--package-path", packageRoot.path]
+    p.standardOutput = FileHandle.nullDevice
     try p.run()
     p.waitUntilExit()
-    guard FileManager.default.isExecutableFile(atPath: path) else { throw Failure(description: "cannot build termmap") }
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw Failure(description: "cannot build \(product)") }
     return path
+}
+
+/// Start-up against a bare Swift program (Foundation, one line printed): the median, over 15 pairs run
+/// in turn, of termmap's wall time over the bare program's, per command line.
+func startupRatios(termmap: String, bare: String, dataArgs: [String]) throws -> [(String, Double)] {
+    let cases: [(String, [String])] = [
+        ("render, the world z0", ["render", "--size", "200x60", "--zoom", "0"]),
+        ("render, Europe z4", ["render", "--size", "200x60", "--center", "48,10", "--zoom", "4"]),
+        ("render, a street view z16", ["render", "--size", "200x60", "--center", "60.1699,24.9384", "--zoom", "16"]),
+        ("--version", ["--version"]),
+    ]
+    var out: [(String, Double)] = []
+    for (name, args) in cases {
+        var ratios: [Double] = []
+        for _ in 0..<16 {
+            let t = try runProcess(termmap, args + (args.first == "render" ? dataArgs : []), measurePeak: false).millis
+            let b = try runProcess(bare, [], measurePeak: false).millis
+            ratios.append(t / b)
+        }
+        out.append((name, median(Array(ratios.dropFirst()))))
+    }
+    return out
 }
 
 // MARK: Frame times
@@ -339,6 +364,7 @@ func main() throws {
         if let r = scene.circleMeters { a += ["--circle", "--radius", "\(r)"] }
         peak = max(peak, try runProcess(binary, a).peakMegabytes)
     }
+    let startup = try startupRatios(termmap: binary, bare: try releaseBinary("termmap-bare"), dataArgs: dataArgs)
     let bytes = try terminalBytes(binary: binary, dataArgs: dataArgs)
     let cityBytes = try terminalBytes(binary: binary, dataArgs: dataArgs, center: "60.16878,24.94164", zoom: "16")
     // The import of the demo city's extract, whole process, into a scratch folder.
@@ -363,7 +389,7 @@ func main() throws {
             "{\"name\":\"\($0.0)\",\"cols\":\($0.1),\"rows\":\($0.2),\"medianMicros\":\(Int($0.3.rounded())),\"p99Micros\":\(Int($0.4.rounded()))}"
         }
         print(
-            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"textMillis\":\(round(median(text) * 100) / 100),\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
+            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"startupRatios\":{\(startup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"textMillis\":\(round(median(text) * 100) / 100),\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
                 + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
                 + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
                 + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
@@ -392,6 +418,8 @@ func main() throws {
     print("asset load (median of 20):              \(f(median(loads), 2)) ms")
     print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
     print("peak RSS of termmap render (all scenes):  \(f(peak, 1)) MB")
+    print("\nstart-up against a bare Swift program (Foundation, one line; wall time, median of 15 pairs):")
+    for (name, ratio) in startup { print("  \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(f(ratio, 2))×") }
     print("")
     for (title, steps) in [("Europe z5", bytes), ("the Helsinki demo city z16", cityBytes)] {
         print("bytes to a 200x60 xterm-256color pty, \(title), animation off;")
