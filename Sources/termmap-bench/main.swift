@@ -25,6 +25,9 @@ let scenes = [
     Scene(name: "Norwegian coast z7", lat: 62.5, lon: 6.5, zoom: 7, circleMeters: nil),
     Scene(name: "San Francisco z12 + 5 km circle", lat: 37.7749, lon: -122.4194, zoom: 12, circleMeters: 5000),
     Scene(name: "Georgia Tech z14", lat: 33.777328, lon: -84.397348, zoom: 14, circleMeters: nil),
+    // Sparse views: open sea (at z10 every cell has the sea's background), and a small island.
+    Scene(name: "open Pacific z10", lat: 0, lon: -140, zoom: 10, circleMeters: nil),
+    Scene(name: "Pitcairn Island z14", lat: -25.066, lon: -130.1, zoom: 14, circleMeters: nil),
     Scene(name: "Fiji antimeridian z6", lat: -17.7, lon: 179.5, zoom: 6, circleMeters: nil),
     Scene(name: "Helsinki demo city z14", lat: 60.16878, lon: 24.94164, zoom: 14, circleMeters: nil),
     Scene(name: "Helsinki demo city z16", lat: 60.16878, lon: 24.94164, zoom: 16, circleMeters: nil),
