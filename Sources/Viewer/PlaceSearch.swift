@@ -28,6 +28,36 @@ struct PlaceSearch: Sendable {
 
     /// `"Saint-Pétersbourg"` → `"saint petersbourg"`: folded, punctuation as single spaces.
     static func key(_ text: String) -> String {
+        // Most names are ASCII: folding them is lowercasing, done on bytes (the first search makes the
+        // keys of 67,000 names; Unicode decomposition for each took about a second).
+        // Latin letters with accents fold through a table made once (Latin-1 and Latin Extended-A and
+        // -B); a name with anything else takes the general path.
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var gap = false
+        var latin = true
+        for u in text.unicodeScalars {
+            let v = u.value
+            if v < 0x80 {
+                let b = UInt8(v)
+                let lower = b >= 0x41 && b <= 0x5A ? b + 32 : b
+                if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
+                    if gap && !out.isEmpty { out.append(0x20) }
+                    gap = false
+                    out.append(lower)
+                } else {
+                    gap = true
+                }
+            } else if v <= 0x24F, let folded = latinFolds[Int(v) - 0x80] {
+                if gap && !out.isEmpty { out.append(0x20) }
+                gap = false
+                out.append(contentsOf: folded)
+            } else {
+                latin = false
+                break
+            }
+        }
+        if latin { return String(decoding: out, as: UTF8.self) }
         var words: [String] = []
         var current = ""
         for ch in NameFolding.fold(text) {
@@ -42,12 +72,26 @@ struct PlaceSearch: Sendable {
         return words.joined(separator: " ")
     }
 
+    /// Each Latin letter from U+0080 to U+024F folded to ASCII letters (`é` → `e`, `ß` → `ss`), or nil
+    /// where it folds to something else (a sign: a word break; or a letter of no ASCII form).
+    static let latinFolds: [[UInt8]?] = (0x80...0x24F).map { v in
+        guard let u = Unicode.Scalar(v), u.properties.isAlphabetic else { return nil }
+        let folded = Array(NameFolding.fold(String(Character(u))).utf8)
+        return folded.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) && !folded.isEmpty ? folded : nil
+    }
+
     /// The key as people abbreviate it (`st petersburg`), when it has such a word.
     static func abbreviated(_ key: String) -> [String] {
-        let words = key.split(separator: " ").map(String.init)
-        let short = words.map { Self.abbreviations[$0] ?? $0 }
-        return short == words ? [] : [short.joined(separator: " ")]
+        // Words compared as bytes (most keys have none of the words, and this runs for 67,000 names).
+        let words = Array(key.utf8).split(separator: 0x20)
+        guard words.contains(where: { w in abbreviationBytes.contains { $0.long.elementsEqual(w) } }) else { return [] }
+        let short = words.map { w in
+            abbreviationBytes.first { $0.long.elementsEqual(w) }?.short ?? String(decoding: w, as: UTF8.self)
+        }
+        return [short.joined(separator: " ")]
     }
+
+    static let abbreviationBytes = abbreviations.map { (long: Array($0.key.utf8), short: $0.value) }
 
     static let abbreviations = ["saint": "st", "sankt": "st", "sainte": "ste", "mount": "mt", "fort": "ft"]
 

@@ -62,6 +62,16 @@ struct SearchTests {
         #expect(s.message.hasPrefix("Portland, Maine, US (pop. "), "\(s.message)")
     }
 
+    /// Search keys: case, accents and punctuation ignored, the same for ASCII names (folded on bytes)
+    /// as for the others.
+    @Test func keys() {
+        #expect(PlaceSearch.key("Saint-Pétersbourg") == "saint petersbourg")
+        #expect(PlaceSearch.key("St. Petersburg") == "st petersburg")
+        #expect(PlaceSearch.key("  New   York-City ") == "new york city")
+        #expect(PlaceSearch.key("N'Djamena") == "n djamena" && PlaceSearch.key("N’Djamena") == "n djamena")
+        #expect(PlaceSearch.key("Hà Nội") == "ha noi" && PlaceSearch.key("MÜNCHEN 2") == "munchen 2")
+    }
+
     /// Streets follow places, from the street-level data.
     @Test func streetsToo() {
         #expect(labels("Mannerheimintie").first == "Mannerheimintie, street")
