@@ -92,7 +92,9 @@ public enum EventLoop {
                 apply(.idleTimeout(seconds: idleTimeout))
             }
             let t = now()
-            if state.animation != nil {
+            // An animation a key has just started begins here, not at the last idle wake-up (up to
+            // 250 ms ago: ticking that much would show its last frame first).
+            if state.animation != nil && animating {
                 apply(.tick(seconds: max(0, t - lastFrame)))
             }
             lastFrame = t

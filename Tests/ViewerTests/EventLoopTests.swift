@@ -1,3 +1,4 @@
+import Foundation
 import GeoCore
 import Raster
 import TestSupport
@@ -24,6 +25,27 @@ struct EventLoopTests {
                 clock += tick
                 return clock
             }, idleTimeout: idleTimeout)
+    }
+
+    /// A key that arrives 1 ms or 249 ms after the loop's last idle wake-up starts its animation at
+    /// its first frame: the time the loop slept before the key is not counted as animation (it once
+    /// was, and the first frame drawn was up to the animation's last).
+    @Test(arguments: [0.001, 0.249])
+    func animationsStartAtTheirFirstFrame(delay: Double) throws {
+        var state = try start(animations: true)
+        let screen = FakeScreen([nil, .key(.char("+")), nil])
+        // The clock: 0 at the start, 0.25 at the idle wake-up, then `delay` later when the key comes.
+        EventLoop.run(
+            &state, sources: nil, screen: screen,
+            now: { screen.events.count == 3 ? 0 : screen.events.count == 2 ? 0.25 : 0.25 + delay })
+        // The frame drawn for "+": the zoom its status line shows is within one frame period of the start
+        // (the zoom goes 3.00 → 4.32 over 250 ms; a frame is 33 ms).
+        let status = try #require(screen.presented.count >= 2 ? screen.presented[1].line(22) : nil)
+        let shown = try #require(status.split(separator: "│").first { $0.contains("zoom") }.flatMap {
+            Double($0.replacingOccurrences(of: "zoom", with: "").trimmingCharacters(in: .whitespaces))
+        })
+        let oneFrame = (4.3219 - 3) * Double(EventLoop.animationFrameMilliseconds) / 1000 / ViewAnimation.duration
+        #expect(shown >= 3 && shown <= 3 + oneFrame, "\(status)")
     }
 
     @Test func idleTimeoutsDrawNothingAndKeysDraw() throws {
