@@ -298,6 +298,24 @@ func mutateBytes(_ original: [UInt8], _ i: Int, _ r: inout SeededRandom, from: I
     return b
 }
 
+/// One mutated input tried: `body` either succeeds or ends in a one-line typed error, within 2 s; the
+/// time goes into `slowest`. True when it succeeded.
+@discardableResult
+func trial(_ label: String, slowest: inout Double, _ body: () throws(MapDataError) -> Void) -> Bool {
+    let t0 = now()
+    var ok = true
+    do {
+        try body()
+    } catch {
+        ok = false
+        if error.description.contains("\n") { fail("\(label): a message of more than one line") }
+    }
+    let dt = now() - t0
+    slowest = max(slowest, dt)
+    if dt > 2 { fail("\(label) took \(dt) s") }
+    return ok
+}
+
 /// PMTiles files mutated: headers (u64 offsets and lengths set to extremes), directories and tiles.
 func fuzzPMTiles(_ original: [UInt8], name: String, mutations: Int, seed: UInt64) -> (tried: Int, opened: Int, slowest: Double) {
     var r = SeededRandom(state: seed)
@@ -315,17 +333,11 @@ func fuzzPMTiles(_ original: [UInt8], name: String, mutations: Int, seed: UInt64
         } else {
             b = mutateBytes(original, i, &r)
         }
-        let t0 = now()
-        do {
+        trial("\(name) mutation \(i)", slowest: &slowest) { () throws(MapDataError) in
             let archive = try PMTilesArchive(source: LocalFileSource(bytes: b, name: "mutated.pmtiles"))
             opened += 1
             exerciseTiles(archive)
-        } catch {
-            if error.description.contains("\n") { fail("\(name) mutation \(i): a message of more than one line") }
         }
-        let dt = now() - t0
-        slowest = max(slowest, dt)
-        if dt > 2 { fail("\(name) mutation \(i) took \(dt) s") }
     }
     return (mutations, opened, slowest)
 }
@@ -350,20 +362,51 @@ func fuzzMBTiles(_ file: String, mutations: Int, seed: UInt64) -> (tried: Int, o
             fail("cannot write \(temp)")
             break
         }
-        let t0 = now()
-        do {
+        trial("mbtiles mutation \(i)", slowest: &slowest) { () throws(MapDataError) in
             let archive = try MBTilesArchive(path: temp)
             opened += 1
             exerciseTiles(archive)
             _ = archive.countTiles()
-        } catch {
-            if error.description.contains("\n") { fail("mbtiles mutation \(i): a message of more than one line") }
         }
-        let dt = now() - t0
-        slowest = max(slowest, dt)
-        if dt > 2 { fail("mbtiles mutation \(i) took \(dt) s") }
     }
     return (mutations, opened, slowest)
+}
+
+/// GSHHG shorelines and rivers (basemap's meta text and float32 records) and the asset builder's TMRAW
+/// lines, mutated: each reader ends in its result or one typed line.
+func fuzzShorelineInputs(mutations: Int, seed: UInt64) -> (tried: Int, read: Int, slowest: Double) {
+    var data: [UInt8] = []
+    var meta: [String] = []
+    for (k, (lon, lat)) in [(10.0, 46.0), (190.0, -17.0), (-70.0, 45.0)].enumerated() {
+        let start = data.count
+        for (dx, dy) in [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, 0.0)] {
+            for v in [Float(lon + dx), Float(lat + dy)] { withUnsafeBytes(of: v.bitPattern.littleEndian) { data += $0 } }
+        }
+        meta.append("\(k + 1) 1.5 4 \(lat) \(lat + 0.5) \(start) \(data.count - start) \(k)")
+    }
+    var raw = Array("TMRAW001".utf8)
+    for tag: UInt8 in [0, 3, 0x83, 4] {
+        raw.append(tag)
+        withUnsafeBytes(of: UInt32(4).littleEndian) { raw += $0 }
+        for v in [1.0, 2.0, 3.0, 2.0, 1.0, 4.0, 1.0, 2.0] { withUnsafeBytes(of: v.bitPattern.littleEndian) { raw += $0 } }
+    }
+    let metaBytes = Array(meta.joined(separator: "\n").utf8)
+    var r = SeededRandom(state: seed)
+    var read = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        let d = i % 3 == 0 ? mutateBytes(data, i, &r) : data
+        let m = i % 3 == 1 ? String(decoding: mutateBytes(metaBytes, i, &r), as: UTF8.self) : meta.joined(separator: "\n")
+        let t = i % 3 == 2 ? mutateBytes(raw, i, &r) : raw
+        if trial("gshhg mutation \(i)", slowest: &slowest, { () throws(MapDataError) in
+            _ = try SourceReaders.gshhg(meta: m, data: d, name: "gshhs_f.dat")
+            _ = try SourceReaders.gshhgRivers(meta: m, data: d, name: "rivers_f.dat")
+            _ = try SourceReaders.rawLines(t, name: "lines.bin")
+        }) {
+            read += 1
+        }
+    }
+    return (mutations, read, slowest)
 }
 
 /// MVT tiles mutated (the fixture's densest tile, inflated), decoded and drawn into chunks.
@@ -441,6 +484,13 @@ for (file, count) in [
     let p = fuzzPBF(file, mutations: count, seed: seed)
     print(
         "pbf: \(p.tried) mutations of \(file.split(separator: "/").last ?? ""): \(p.errors) typed errors, slowest \(CoordinateFormat.fixed(p.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
+    )
+}
+do {
+    let t1 = now()
+    let g = fuzzShorelineInputs(mutations: 3_000, seed: seed)
+    print(
+        "gshhg, rivers and TMRAW lines: \(g.tried) mutations, \(g.read) read whole, slowest \(CoordinateFormat.fixed(g.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
     )
 }
 do {
