@@ -11,18 +11,8 @@ enum GridClip {
         var squares: [Int: (Int, Int, [Ring])] = [:]
         var order: [Int] = []
         for ring in rings {
-            guard let minX = ring.xs.min(), let maxX = ring.xs.max() else { continue }
-            let firstCol = floorDiv(Int(minX) + originX, cellUnits)
-            let lastCol = floorDiv(Int(maxX) + originX, cellUnits)
-            for col in firstCol...lastCol {
-                let lo = Double(col * cellUnits - originX)
-                let column = firstCol == lastCol ? ring : clip(ring, axis: 0, lo: lo, hi: lo + Double(cellUnits))
-                guard let minY = column.ys.min(), let maxY = column.ys.max() else { continue }
-                let firstRow = floorDiv(Int(minY) + originY, cellUnits)
-                let lastRow = floorDiv(Int(maxY) + originY, cellUnits)
-                for row in firstRow...lastRow {
-                    let low = Double(row * cellUnits - originY)
-                    let piece = firstRow == lastRow ? column : clip(column, axis: 1, lo: low, hi: low + Double(cellUnits))
+            for (col, column) in slabs(ring, axis: 0, origin: originX, cellUnits: cellUnits) {
+                for (row, piece) in slabs(column, axis: 1, origin: originY, cellUnits: cellUnits) {
                     guard piece.xs.count >= 4, area2(piece) != 0 else { continue }
                     // Columns and rows of a world-wide grid stay far below 2^20.
                     let key = col << 20 | row
@@ -35,6 +25,20 @@ enum GridClip {
             }
         }
         return order.compactMap { squares[$0] }
+    }
+
+    /// The ring's part in each slab of the grid along one axis (0: columns, 1: rows) that it meets,
+    /// with the slab's number; a ring within one slab is its own part.
+    static func slabs(_ ring: Ring, axis: Int, origin: Int, cellUnits: Int) -> [(Int, Ring)] {
+        let values = axis == 0 ? ring.xs : ring.ys
+        guard let low = values.min(), let high = values.max() else { return [] }
+        let first = MapAssetWriter.floorDiv(Int(low) + origin, cellUnits)
+        let last = MapAssetWriter.floorDiv(Int(high) + origin, cellUnits)
+        guard first < last else { return [(first, ring)] }
+        return (first...last).map { n in
+            let lo = Double(n * cellUnits - origin)
+            return (n, clip(ring, axis: axis, lo: lo, hi: lo + Double(cellUnits)))
+        }
     }
 
     /// The part of a closed ring between lo and hi on one axis (0: x, 1: y), closed again.
@@ -92,6 +96,4 @@ enum GridClip {
         }
         return sum
     }
-
-    private static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }

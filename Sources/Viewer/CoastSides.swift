@@ -8,50 +8,45 @@ enum CoastSides {
 
     /// A coastline segment in the view's dots (y grows southward), in the way's direction.
     typealias Segment = (x0: Double, y0: Double, x1: Double, y1: Double)
+    /// Where a segment crosses a line of cell centres, and whether past it (east, south) is sea.
+    typealias Crossing = (at: Double, seaPast: Bool)
+
+    /// Adds where the segment from `a` to `b` crosses the centre lines of cells `spacing` dots apart
+    /// (rows: 4, at y = 4·row + 2; columns: 2, at x = 2·col + 1). Each point is (across, along): the
+    /// coordinate across the lines, then the one along them. Half-open, so a shared end point counts
+    /// once.
+    static func cross(
+        from a: (Double, Double), to b: (Double, Double), spacing: Double, seaPast: Bool, into lines: inout [[Crossing]]
+    ) {
+        guard a.0 != b.0 else { return }
+        let centre = spacing / 2
+        let first = max(0, Int(((min(a.0, b.0) - centre) / spacing).rounded(.up)))
+        let last = min(lines.count - 1, Int(((max(a.0, b.0) - centre) / spacing).rounded(.up)) - 1)
+        guard first <= last else { return }
+        for n in first...last {
+            let c = Double(n) * spacing + centre
+            lines[n].append((a.1 + (c - a.0) / (b.0 - a.0) * (b.1 - a.1), seaPast))
+        }
+    }
 
     /// The side of each cell (row by row) of a `cols` × `rows` view, from the segments of the coast
     /// ways in or near it (crossings beyond the view's edges count: they are in the loaded chunks).
     static func classify(_ segments: [Segment], cols: Int, rows: Int) -> [Side] {
         // Crossings of each row's and each column's centre line: where, and the side just past it
         // (east of a row crossing, south of a column crossing).
-        var rowCrossings = [[(at: Double, seaPast: Bool)]](repeating: [], count: rows)
-        var colCrossings = [[(at: Double, seaPast: Bool)]](repeating: [], count: cols)
+        var rowCrossings = [[Crossing]](repeating: [], count: rows)
+        var colCrossings = [[Crossing]](repeating: [], count: cols)
         for s in segments {
-            // Rows: centre lines y = 4·row + 2 between the segment's ends (half-open, so a shared end
-            // point counts once).
-            if s.y0 != s.y1 {
-                let (lo, hi) = (min(s.y0, s.y1), max(s.y0, s.y1))
-                let first = max(0, Int(((lo - 2) / 4).rounded(.up)))
-                let last = min(rows - 1, Int(((hi - 2) / 4).rounded(.up)) - 1)
-                if first <= last {
-                    for row in first...last {
-                        let y = Double(row) * 4 + 2
-                        let x = s.x0 + (y - s.y0) / (s.y1 - s.y0) * (s.x1 - s.x0)
-                        // Going north (up the screen) the land is west, so east of it is sea.
-                        rowCrossings[row].append((x, s.y1 < s.y0))
-                    }
-                }
-            }
-            // Columns: centre lines x = 2·col + 1.
-            if s.x0 != s.x1 {
-                let (lo, hi) = (min(s.x0, s.x1), max(s.x0, s.x1))
-                let first = max(0, Int(((lo - 1) / 2).rounded(.up)))
-                let last = min(cols - 1, Int(((hi - 1) / 2).rounded(.up)) - 1)
-                if first <= last {
-                    for col in first...last {
-                        let x = Double(col) * 2 + 1
-                        let y = s.y0 + (x - s.x0) / (s.x1 - s.x0) * (s.y1 - s.y0)
-                        // Going east the land is north, so south of it is sea.
-                        colCrossings[col].append((y, s.x1 > s.x0))
-                    }
-                }
-            }
+            // Going north (up the screen) the land is west, so east of it is sea.
+            cross(from: (s.y0, s.x0), to: (s.y1, s.x1), spacing: 4, seaPast: s.y1 < s.y0, into: &rowCrossings)
+            // Going east the land is north, so south of it is sea.
+            cross(from: (s.x0, s.y0), to: (s.x1, s.y1), spacing: 2, seaPast: s.x1 > s.x0, into: &colCrossings)
         }
         for i in rowCrossings.indices { rowCrossings[i].sort { $0.at < $1.at } }
         for i in colCrossings.indices { colCrossings[i].sort { $0.at < $1.at } }
 
         /// The nearest crossing to `p` on a sorted line: its distance and the side of `p`.
-        func nearest(_ line: [(at: Double, seaPast: Bool)], _ p: Double) -> (Double, Side)? {
+        func nearest(_ line: [Crossing], _ p: Double) -> (Double, Side)? {
             guard !line.isEmpty else { return nil }
             // The first crossing past p, by binary search.
             var lo = 0

@@ -150,26 +150,21 @@ public final class MapSources: PlaceSearching, Sendable {
             ($0.element.kind.rawValue, -$0.element.population, $0.offset)
                 < ($1.element.kind.rawValue, -$1.element.population, $1.offset)
         }.map(\.element)
-        // The gazetteer by rank (a stable sort: equals keep the file's order).
-        // Indices sorted, not places: a place is several strings, and moving 34,006 of them about cost
-        // a third of a whole `termmap render`.
-        let base = try features.base.places()
-        let ranks = base.map(Self.rank)
-        let order = base.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
-        let cities = order.map { base[$0] } + extra
-        var xs: [Double] = []
-        var ys: [Double] = []
-        xs.reserveCapacity(cities.count)
-        ys.reserveCapacity(cities.count)
-        for c in cities {
-            let p = WebMercator.project(c.coordinate)
-            xs.append(p.x)
-            ys.append(p.y)
-        }
-        let projected = ProjectedPlaces(
-            cities: cities, baseIndex: order + extra.map { _ in -1 }, x: xs, y: ys)
+        let projected = Self.ranked(try features.base.places(), then: extra)
         cache.withLock { $0.projected = projected }
         return projected
+    }
+
+    /// The gazetteer `base` by rank (a stable sort: equals keep the file's order), then `extra` as given,
+    /// projected. Indices are sorted, not places: a place is several strings, and moving 34,006 of
+    /// them about cost a third of a whole `termmap render`.
+    static func ranked(_ base: [City], then extra: [City] = []) -> ProjectedPlaces {
+        let ranks = base.map(rank)
+        let order = base.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
+        let cities = order.map { base[$0] } + extra
+        let points = cities.map { WebMercator.project($0.coordinate) }
+        return ProjectedPlaces(
+            cities: cities, baseIndex: order + extra.map { _ in -1 }, x: points.map(\.x), y: points.map(\.y))
     }
 
     /// A place's name as the glyph mode shows it, made when first asked for and kept.
@@ -187,12 +182,7 @@ public final class MapSources: PlaceSearching, Sendable {
     func topPlaces(tier: Int, floor: Int) throws(MapDataError) -> ProjectedPlaces {
         if let p = cache.withLock({ $0.projected }) { return p }
         if let p = cache.withLock({ $0.tiers[tier] }) { return p }
-        let base = try features.base.places(populationAtLeast: floor * 2 / 3)
-        let ranks = base.map(Self.rank)
-        let order = base.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
-        let cities = order.map { base[$0] }
-        let points = cities.map { WebMercator.project($0.coordinate) }
-        let top = ProjectedPlaces(cities: cities, baseIndex: order, x: points.map(\.x), y: points.map(\.y))
+        let top = Self.ranked(try features.base.places(populationAtLeast: floor * 2 / 3))
         cache.withLock { $0.tiers[tier] = top }
         return top
     }

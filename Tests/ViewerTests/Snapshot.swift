@@ -116,3 +116,25 @@ let bundledCitySources: MapSources = {
         preconditionFailure("\(error)")
     }
 }()
+
+/// Cells of `frame` within `mask` drawn by a line of `styles` (braille with two dots or more;
+/// backgrounds ignored), and how many of them the reference `mask` (rows of "0"/"1", from an
+/// independent rasteriser) marks as on a way.
+func cellsOnWays(_ frame: Frame, mask: [String], styles: Set<CellStyle>) -> (drawn: Int, onWays: Int) {
+    let mask = mask.map { Array($0) }
+    var drawn = 0
+    var onWays = 0
+    for row in 0..<min(frame.rows, mask.count) {
+        for col in 0..<min(frame.cols, mask[row].count) {
+            let cell = frame[col, row]
+            guard (0x2800...0x28FF).contains(cell.glyph.value), (cell.glyph.value - 0x2800).nonzeroBitCount >= 2
+            else { continue }
+            var style = cell.style
+            style.background = nil
+            guard styles.contains(style) else { continue }
+            drawn += 1
+            if mask[row][col] == "1" { onWays += 1 }
+        }
+    }
+    return (drawn, onWays)
+}

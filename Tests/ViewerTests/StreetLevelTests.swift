@@ -77,21 +77,7 @@ struct StreetLevelTests {
         ]
         var osmStyles = Set<CellStyle>()
         for role in osmRoles { osmStyles.insert(StyleTable.style(role, mode: .ansi256)) }
-        let mask = v.nearWays.map { Array($0) }
-        var drawn = 0
-        var onWays = 0
-        for row in 0..<v.rows {
-            for col in 0..<v.cols {
-                let cell = f[col, row]
-                guard (0x2800...0x28FF).contains(cell.glyph.value), (cell.glyph.value - 0x2800).nonzeroBitCount >= 2
-                else { continue }
-                var style = cell.style
-                style.background = nil
-                guard osmStyles.contains(style) else { continue }
-                drawn += 1
-                if mask[row][col] == "1" { onWays += 1 }
-            }
-        }
+        let (drawn, onWays) = cellsOnWays(f, mask: v.nearWays, styles: osmStyles)
         #expect(drawn > 20, "view \(index): \(drawn) street-level cells")
         #expect(Double(onWays) >= 0.9 * Double(drawn), "view \(index): \(onWays) of \(drawn) on ways")
     }

@@ -65,21 +65,7 @@ struct TileRenderingTests {
         let f = Renderer.render(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .ansi256))
         var tileStyles = Set<CellStyle>()
         for c in TileSchema.classes where c != .border { tileStyles.insert(StyleTable.style(.feature(c), mode: .ansi256)) }
-        let mask = v.nearWays.map { Array($0) }
-        var drawn = 0
-        var onWays = 0
-        for row in 0..<v.rows {
-            for col in 0..<v.cols {
-                let cell = f[col, row]
-                guard (0x2800...0x28FF).contains(cell.glyph.value), (cell.glyph.value - 0x2800).nonzeroBitCount >= 2
-                else { continue }
-                var style = cell.style
-                style.background = nil
-                guard tileStyles.contains(style) else { continue }
-                drawn += 1
-                if mask[row][col] == "1" { onWays += 1 }
-            }
-        }
+        let (drawn, onWays) = cellsOnWays(f, mask: v.nearWays, styles: tileStyles)
         #expect(drawn > 100, "\(file) view \(index): \(drawn) cells")
         #expect(Double(onWays) >= 0.85 * Double(drawn), "\(file) view \(index): \(onWays) of \(drawn) on ways")
     }

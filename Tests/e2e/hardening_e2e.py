@@ -145,12 +145,20 @@ def writes(text):
     return paths
 
 
-@check("import writes only in the data folder; render writes nothing; no programs run, no sockets")
-def _():
+def sandbox():
+    """A scratch folder with an empty home and a data folder not yet made, and an environment that points
+    there: (work, home, data, env)."""
     work = tempfile.mkdtemp(prefix="termmap-sandbox-")
     home = os.path.join(work, "home")
     data = os.path.join(work, "data")
     os.makedirs(home)
+    env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    return work, home, data, env
+
+
+@check("import writes only in the data folder; render writes nothing; no programs run, no sockets")
+def _():
+    work, home, data, env = sandbox()
     # A small GSHHG pair in the real layout: one ring of float32 lon/lat.
     src = os.path.join(work, "src")
     os.makedirs(src)
@@ -166,7 +174,6 @@ def _():
         f.write(b"".join(struct.pack("<ff", *p) for p in major + minor))
     with open(os.path.join(src, "riversmeta_h.dat"), "w") as f:
         f.write(f"2 -1 3 45 45.3 0 24\n5 -1 2 44 44.2 24 16\n")
-    env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
     r, text = strace(["data", "import-gshhg", os.path.join(src, "gshhs_h.dat"), "--data", data], env, work)
     assert r.returncode == 0, r.stderr
     written = writes(text)
@@ -195,12 +202,8 @@ def _():
 
 @check("import-osm writes only its file in the data folder, or nothing when the extract is damaged")
 def _():
-    work = tempfile.mkdtemp(prefix="termmap-sandbox-")
-    home = os.path.join(work, "home")
-    data = os.path.join(work, "data")
-    os.makedirs(home)
+    work, home, data, env = sandbox()
     town = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "osm", "town-dense-zlib.osm.pbf")
-    env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
     r, text = strace(["data", "import-osm", town, "--data", data], env, work)
     assert r.returncode == 0, r.stderr
     written = writes(text)
@@ -224,14 +227,10 @@ def _():
 
 @check("tiles from files (--tiles and the data folder): no socket, libcurl never loaded, nothing written")
 def _():
-    work = tempfile.mkdtemp(prefix="termmap-sandbox-")
-    home = os.path.join(work, "home")
-    data = os.path.join(work, "data")
-    os.makedirs(home)
+    work, home, data, env = sandbox()
     os.makedirs(data)
     tiles = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles")
     shutil.copy(os.path.join(tiles, "helsinki-omt.mbtiles"), data)
-    env = {"HOME": home, "XDG_DATA_HOME": os.path.join(work, "xdg"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
     args = ["render", "--data", data, "--tiles", os.path.join(tiles, "helsinki-protomaps.pmtiles"), "--center",
             "60.1690,24.9420", "--zoom", "15", "--size", "120x24"]
     r, text = strace(args, env, work)

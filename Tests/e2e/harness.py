@@ -4,6 +4,7 @@ import fcntl
 import os
 import pty
 import select
+import socket
 import struct
 import re
 import subprocess
@@ -168,3 +169,14 @@ class Checks:
             print(extra_on_failure)
         print(f"{label}: {len(self.results) - failed} passed, {failed} failed")
         sys.exit(1 if failed else 0)
+
+
+def wait_for_port(port, tries=100):
+    """True once something accepts connections on 127.0.0.1:port (polled every 50 ms), else False."""
+    for _ in range(tries):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False

@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from harness import Checks, Tmux
+from harness import Checks, Tmux, wait_for_port
 
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -73,12 +73,7 @@ Match User {USER}
         # sshd needs its privilege-separation folder; Debian creates it only when the service starts.
         os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
         self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", f"{d}/sshd_config"], stderr=open(f"{d}/sshd.log", "w"))
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_for_port(self.port)
 
     def ssh_command(self):
         return ["ssh", "-tt", "-p", str(self.port), "-i", f"{self.dir}/user_key", "-o", "IdentitiesOnly=yes",

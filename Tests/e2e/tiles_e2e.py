@@ -71,12 +71,8 @@ class Nginx:
         self.process = subprocess.Popen(
             ["timeout", "600", "nginx", "-p", self.dir, "-c", os.path.join(self.dir, "nginx.conf"), "-e",
              os.path.join(self.dir, "error.log")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
+        if harness.wait_for_port(self.port):
+            return
         self.stop()
         raise RuntimeError("nginx did not start: " + self.error_log())
 
