@@ -27,20 +27,16 @@ struct ByteReader {
 
     mutating func u32() -> UInt32? {
         guard remaining >= 4 else { return nil }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
-        offset += 4
-        return v
+        defer { offset += 4 }
+        return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
     mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
 
     mutating func f64() -> Double? {
         guard remaining >= 8 else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-        offset += 8
-        return Double(bitPattern: v)
+        defer { offset += 8 }
+        return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
     }
 
     /// LEB128 unsigned varint of at most 10 bytes (protobuf's encoding).

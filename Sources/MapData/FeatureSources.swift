@@ -24,6 +24,10 @@ public protocol FeatureSource: AnyObject, Sendable {
     func placeNames() throws(MapDataError) -> [PlaceNames]
     /// Its places of at least `population` people, in the order of `places()`.
     func places(populationAtLeast population: Int) throws(MapDataError) -> [City]
+    /// Its places without their names, in the order of `places()`.
+    func placePoints() throws(MapDataError) -> PlacePoints
+    /// The name of place `index` of `placePoints()`.
+    func placeName(_ index: Int) -> String?
     /// Its named features (streets), for search.
     func namedFeatures() throws(MapDataError) -> [NamedPlace]
     /// The name of a feature of one of its chunks.
@@ -40,6 +44,11 @@ extension FeatureSource {
     public func placeNames() throws(MapDataError) -> [PlaceNames] { try places().map { _ in PlaceNames() } }
     public func places(populationAtLeast population: Int) throws(MapDataError) -> [City] {
         try places().filter { $0.population >= population }
+    }
+    public func placePoints() throws(MapDataError) -> PlacePoints { PlacePoints(try places()) }
+    public func placeName(_ index: Int) -> String? {
+        guard let places = try? places(), places.indices.contains(index) else { return nil }
+        return places[index].name
     }
     /// The short name its data is credited with at the screen's bottom right (`Natural Earth`, `GSHHG`),
     /// for data whose licence does not ask for more (what must be credited is `attribution`).

@@ -137,6 +137,7 @@ public final class MapAsset: Sendable {
     private struct Cache {
         var chunks = ChunkCache(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
+        var points: (PlacePoints, nameStarts: [Int32])?
         var names: [NamedPlace]?
         var placeNames: [PlaceNames]?
         /// Each level's grid index, built on the level's first query (loading stays cheap).
@@ -253,7 +254,10 @@ public final class MapAsset: Sendable {
         self.unitsPerDegree = units
         self.coverage = h.coverage
         self.metadata = h.metadata
-        self.classes = Set(chunks.map(\.featureClass))
+        // Marked in a table first: hashing every chunk's class into a set cost more than reading the index.
+        var present = [Bool](repeating: false, count: 256)
+        for c in chunks { present[Int(c.featureClass.rawValue)] = true }
+        self.classes = Set(FeatureClass.allCases.filter { present[Int($0.rawValue)] })
     }
 
     /// The fixed header and the small sections it points to, checked against the file's length.
@@ -544,6 +548,59 @@ public final class MapAsset: Sendable {
         }
         guard let cities = decoded else { throw MapDataError(file: name, .corrupt("city section")) }
         return cities
+    }
+
+    /// Every place's position, size and kind, without its name (decoded on first use): what a view needs
+    /// to choose which places to name. Making 34,006 names into strings cost more than the rest of a
+    /// street-level render, and a view names a few dozen.
+    public func placePoints() throws(MapDataError) -> PlacePoints {
+        try decodedPoints().0
+    }
+
+    /// The name of place `index` (of `placePoints()`, the order of `cities()`), or nil.
+    public func placeName(_ index: Int) -> String? {
+        guard let starts = try? decodedPoints().nameStarts, starts.indices.contains(index) else { return nil }
+        return bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw, from: Int(starts[index]), to: cityRange.upperBound)
+            guard let n = r.varint(), let name = r.bytes(Int(n)) else { return nil }
+            return String(decoding: name, as: UTF8.self)
+        }
+    }
+
+    private func decodedPoints() throws(MapDataError) -> (PlacePoints, nameStarts: [Int32]) {
+        if let p = cache.withLock({ $0.points }) { return p }
+        let units = unitsPerDegree
+        let v1 = version == 1
+        let count = cityCount
+        let decoded: (PlacePoints, nameStarts: [Int32])? = bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw, from: cityRange.lowerBound, to: cityRange.upperBound)
+            var points = PlacePoints()
+            var starts: [Int32] = []
+            let capacity = min(count, r.remaining / 6)
+            points.reserveCapacity(capacity)
+            starts.reserveCapacity(capacity)
+            for _ in 0..<count {
+                let start = r.offset
+                guard let n = r.varint(), n <= 255, r.bytes(Int(n)) != nil,
+                    let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(),
+                    r.u8() != nil, r.u8() != nil,
+                    Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 180 * units, pop < 1 << 40
+                else { return nil }
+                var kind = PlaceKind.city
+                if !v1 {
+                    guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
+                    kind = k
+                }
+                starts.append(Int32(start))
+                points.append(
+                    latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units), population: Int(pop),
+                    kind: kind)
+            }
+            return r.remaining == 0 ? (points, starts) : nil
+        }
+        guard let points = decoded else { throw MapDataError(file: name, .corrupt("city section")) }
+        cache.withLock { $0.points = points }
+        return points
     }
 
     /// Places whose name starts with `prefix`, ignoring case and accents, largest first.

@@ -153,6 +153,52 @@ public struct City: Equatable, Sendable {
     }
 }
 
+/// Every place of a source in its order, without names: where each is, how many live there, what it is
+/// (columns, so that a view can look at all of them cheaply).
+public struct PlacePoints: Equatable, Sendable {
+    /// Degrees north.
+    public private(set) var latitude: [Double] = []
+    /// Degrees east.
+    public private(set) var longitude: [Double] = []
+    /// Inhabitants (0 when unknown).
+    public private(set) var population: [Int] = []
+    /// City, capital, suburb or neighbourhood.
+    public private(set) var kind: [PlaceKind] = []
+
+    /// No places.
+    public init() {}
+
+    /// The points of `places`, in their order.
+    public init(_ places: [City]) {
+        reserveCapacity(places.count)
+        for p in places {
+            append(
+                latitude: p.coordinate.latitude, longitude: p.coordinate.longitude, population: p.population,
+                kind: p.kind)
+        }
+    }
+
+    /// How many places.
+    public var count: Int { kind.count }
+
+    /// Where place `i` is.
+    public func coordinate(_ i: Int) -> Coordinate { Coordinate(latitude: latitude[i], longitude: longitude[i]) }
+
+    mutating func reserveCapacity(_ n: Int) {
+        latitude.reserveCapacity(n)
+        longitude.reserveCapacity(n)
+        population.reserveCapacity(n)
+        kind.reserveCapacity(n)
+    }
+
+    mutating func append(latitude lat: Double, longitude lon: Double, population pop: Int, kind k: PlaceKind) {
+        latitude.append(lat)
+        longitude.append(lon)
+        population.append(pop)
+        kind.append(k)
+    }
+}
+
 /// What search knows of a place beyond its name: the first-level region it lies in (a US state; empty
 /// when unknown) and other names it goes by.
 public struct PlaceNames: Equatable, Sendable {

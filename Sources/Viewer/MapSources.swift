@@ -45,80 +45,29 @@ public final class MapSources: PlaceSearching, Sendable {
     /// Every source and the choice of which is drawn where.
     public let features: FeatureSources
 
-    /// Places ready to label: where each is in the unit square.
-    struct ProjectedPlaces: Sendable {
-        var cities: [City]
-        /// Each place's index in the base's places (-1 for the street-level sources' suburbs).
-        var baseIndex: [Int]
-        var x: [Double]
-        var y: [Double]
-    }
-
-    /// A grid of the places, so that a view looks only at the places near it (made on the first view that
-    /// is small enough to use it; the world view never needs it).
-    struct PlaceGrid: Sendable {
-        /// Place indices (ascending: largest first) in each of `size × size` cells of the square.
-        var cells: [[Int32]]
-        static let size = 64
-
-        init(_ places: ProjectedPlaces) {
-            let n = Self.size
-            var cells = [[Int32]](repeating: [], count: n * n)
-            for i in places.cities.indices {
-                let gx = min(n - 1, max(0, Int(places.x[i] * Double(n))))
-                let gy = min(n - 1, max(0, Int(places.y[i] * Double(n))))
-                cells[gy * n + gx].append(Int32(i))
-            }
-            self.cells = cells
-        }
-
-        /// Whether a box is small enough for the grid to pay.
-        static func pays(minX: Double, maxX: Double, minY: Double, maxY: Double) -> Bool {
-            maxX - minX < 0.5 && maxY - minY < 0.5
-        }
-
-        /// The places whose grid cells meet the unit-square box (x may pass 0 or 1: the world repeats),
-        /// largest first.
-        func near(minX: Double, maxX: Double, minY: Double, maxY: Double) -> [Int] {
-            let n = Double(Self.size)
-            let x0 = Int((minX * n).rounded(.down))
-            let x1 = Int((maxX * n).rounded(.down))
-            let y0 = max(0, Int((minY * n).rounded(.down)))
-            let y1 = min(Self.size - 1, Int((maxY * n).rounded(.down)))
-            guard y0 <= y1, x0 <= x1 else { return [] }
-            var out: [Int] = []
-            for gy in y0...y1 {
-                for gx in x0...x1 {
-                    let wrapped = ((gx % Self.size) + Self.size) % Self.size
-                    for i in cells[gy * Self.size + wrapped] { out.append(Int(i)) }
-                }
-            }
-            out.sort()
-            return out
-        }
-    }
-
-    /// The place grid (made once).
-    func placeGrid() throws(MapDataError) -> PlaceGrid {
-        if let g = cache.withLock({ $0.grid }) { return g }
-        let grid = PlaceGrid(try placesProjected())
-        cache.withLock { $0.grid = grid }
-        return grid
-    }
-
     private struct Cache {
-        var projected: ProjectedPlaces?
+        var table: PlaceTable?
         var grid: PlaceGrid?
-        var search: PlaceSearch?
+        /// The search keys, and the place id of each of their entries (they are in rank order).
+        var search: (index: PlaceSearch, ids: [Int])?
         /// Small-scale views' places (`topPlaces`), by integer zoom.
-        var tiers: [Int: ProjectedPlaces] = [:]
-        /// Display texts made so far, per glyph mode (only for places a view has tried to label).
+        var tiers: [Int: RankedPlaces] = [:]
+        /// Display texts made so far by place id, per glyph mode (only for places a view has tried to label).
         var labels: [Bool: [Int: String]] = [:]
     }
     private let cache = Mutex(Cache())
 
+    /// False to have small-scale views choose from all places rather than their tier's few (so tests can
+    /// show that both name the same).
+    let usesTiers: Bool
+
     /// Sources from loaded files.
-    public init(features: FeatureSources) { self.features = features }
+    public convenience init(features: FeatureSources) { self.init(features: features, usesTiers: true) }
+
+    init(features: FeatureSources, usesTiers: Bool) {
+        self.features = features
+        self.usesTiers = usesTiers
+    }
 
     /// Sources from the world file, an optional shoreline file and street-level files (finest first).
     public convenience init(world: MapAsset, highResolution: MapAsset? = nil, details: [MapAsset] = []) {
@@ -138,63 +87,78 @@ public final class MapSources: PlaceSearching, Sendable {
         return total
     }
 
-    /// Places of every source, cities before suburbs, each kind largest first, with their Mercator
-    /// positions (computed once).
-    func placesProjected() throws(MapDataError) -> ProjectedPlaces {
-        if let p = cache.withLock({ $0.projected }) { return p }
-        // The base's cities come largest first already; the street-level sources' suburbs and neighbourhoods
-        // follow them, each kind largest first (a stable sort keeps the files' order among equals).
-        var extra: [City] = []
-        for source in features.details { extra += try source.places().filter { !$0.kind.isCity } }
-        extra = extra.enumerated().sorted {
+    /// Every place of every source (made once; without names).
+    func placeTable() throws(MapDataError) -> PlaceTable {
+        if let t = cache.withLock({ $0.table }) { return t }
+        // The street-level sources' suburbs and neighbourhoods follow the base's places, each kind largest
+        // first (a stable sort keeps the files' order among equals).
+        var extras: [City] = []
+        for source in features.details { extras += try source.places().filter { !$0.kind.isCity } }
+        extras = extras.enumerated().sorted {
             ($0.element.kind.rawValue, -$0.element.population, $0.offset)
                 < ($1.element.kind.rawValue, -$1.element.population, $1.offset)
         }.map(\.element)
-        let projected = Self.ranked(try features.base.places(), then: extra)
-        cache.withLock { $0.projected = projected }
-        return projected
+        let table = PlaceTable(base: try features.base.placePoints(), extras: extras)
+        cache.withLock { $0.table = table }
+        return table
     }
 
-    /// The gazetteer `base` by rank (a stable sort: equals keep the file's order), then `extra` as given,
-    /// projected. Indices are sorted, not places: a place is several strings, and moving 34,006 of
-    /// them about cost a third of a whole `termmap render`.
-    static func ranked(_ base: [City], then extra: [City] = []) -> ProjectedPlaces {
-        let ranks = base.map(rank)
-        let order = base.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
-        let cities = order.map { base[$0] } + extra
-        let points = cities.map { WebMercator.project($0.coordinate) }
-        return ProjectedPlaces(
-            cities: cities, baseIndex: order + extra.map { _ in -1 }, x: points.map(\.x), y: points.map(\.y))
-    }
-
-    /// A place's name as the glyph mode shows it, made when first asked for and kept.
-    func labelText(_ index: Int, of places: ProjectedPlaces, ascii: Bool) -> String {
-        if let t = cache.withLock({ $0.labels[ascii]?[index] }) { return t }
-        let text = Transliteration.screenText(places.cities[index].name, ascii: ascii)
-        cache.withLock { $0.labels[ascii, default: [:]][index] = text }
-        return text
+    /// The places a view at zoom 7 or closer may name: those in the grid cells that meet the box, in the
+    /// order they are named, projected.
+    func placesNear(south: Double, north: Double, west: Double, east: Double) throws(MapDataError) -> RankedPlaces {
+        let table = try placeTable()
+        let grid: PlaceGrid
+        if let g = cache.withLock({ $0.grid }) {
+            grid = g
+        } else {
+            grid = PlaceGrid(table)
+            cache.withLock { $0.grid = grid }
+        }
+        return RankedPlaces(
+            grid.near(south: south, north: north, west: west, east: east).sorted(by: table.precedes), of: table)
     }
 
     /// The places a view at zoom `tier` … `tier` + 1 (below 7) may name, ranked and projected: the
-    /// world's places of at least two-thirds of the next zoom's floor (a capital ranks half again its
-    /// population), decoded without the rest. Those ranked at or above that floor are, in the same
-    /// order, the first places of `placesProjected()`, so an index means the same place in both.
-    func topPlaces(tier: Int, floor: Int) throws(MapDataError) -> ProjectedPlaces {
-        if let p = cache.withLock({ $0.projected }) { return p }
+    /// base's places of at least two-thirds of the next zoom's floor (a capital ranks half again its
+    /// population), decoded without the rest. Their ids are the base's, as everywhere.
+    func topPlaces(tier: Int, floor: Int) throws(MapDataError) -> RankedPlaces {
         if let p = cache.withLock({ $0.tiers[tier] }) { return p }
-        let top = Self.ranked(try features.base.places(populationAtLeast: floor * 2 / 3))
+        let top: RankedPlaces
+        if usesTiers {
+            top = RankedPlaces(firstPlaces: try features.base.places(populationAtLeast: floor * 2 / 3))
+        } else {
+            let table = try placeTable()
+            top = RankedPlaces((0..<table.count).sorted(by: table.precedes), of: table)
+        }
         cache.withLock { $0.tiers[tier] = top }
         return top
     }
 
-    /// How places rank for labels: by population, a country's capital counted half again (so it wins
-    /// over a city of its size, not over a much larger one).
-    static func rank(_ c: City) -> Int { c.kind == .capital ? c.population * 3 / 2 : c.population }
+    /// Place `id`'s name as the glyph mode shows it (`name` when given, else from its source), made when
+    /// first asked for and kept.
+    func labelText(_ id: Int, name: String?, ascii: Bool) -> String {
+        if let t = cache.withLock({ $0.labels[ascii]?[id] }) { return t }
+        let text = Transliteration.screenText(name ?? placeName(id), ascii: ascii)
+        cache.withLock { $0.labels[ascii, default: [:]][id] = text }
+        return text
+    }
+
+    /// The name of place `id` (empty if it has none).
+    func placeName(_ id: Int) -> String {
+        guard let table = try? placeTable() else { return "" }
+        if id >= table.base.count { return table.extras.indices.contains(id - table.base.count) ? table.extras[id - table.base.count].name : "" }
+        return features.base.placeName(id) ?? ""
+    }
 
     public func matches(_ query: String, limit: Int) -> [SearchHit] {
-        guard let index = try? searchIndex(), let places = try? placesProjected() else { return [] }
+        guard let (index, ids) = try? searchIndex(), let table = try? placeTable(),
+            let cities = try? features.base.places()
+        else { return [] }
         let found = index.matches(query, limit: limit)
-        var hits = found.map { i in Self.hit(places.cities[i], region: index.regions[i]) }
+        var hits = found.map { i in
+            let id = ids[i]
+            return Self.hit(id < cities.count ? cities[id] : table.extras[id - cities.count], region: index.regions[i])
+        }
         guard hits.count < limit else { return hits }
         // Then streets of the street-level sources, names starting with what was typed.
         let key = PlaceSearch.key(query)
@@ -227,14 +191,18 @@ public final class MapSources: PlaceSearching, Sendable {
         return SearchHit(name: city.name, label: label, coordinate: city.coordinate, detail: detail, radiusMeters: radius)
     }
 
-    /// The search keys of every place (made on the first search).
-    func searchIndex() throws(MapDataError) -> PlaceSearch {
+    /// The search keys of every place, in rank order, and the place id of each (made on the first search).
+    func searchIndex() throws(MapDataError) -> (index: PlaceSearch, ids: [Int]) {
         if let s = cache.withLock({ $0.search }) { return s }
-        let places = try placesProjected()
+        let table = try placeTable()
+        let cities = try features.base.places()
         let names = try features.base.placeNames()
-        let extras = places.baseIndex.map { $0 >= 0 && $0 < names.count ? names[$0] : PlaceNames() }
-        let index = PlaceSearch(names: places.cities.map(\.name), extras: extras)
-        cache.withLock { $0.search = index }
-        return index
+        guard cities.count == table.base.count else { return (PlaceSearch(names: [], extras: []), []) }
+        let ids = (0..<table.count).sorted(by: table.precedes)
+        let index = PlaceSearch(
+            names: ids.map { $0 < cities.count ? cities[$0].name : table.extras[$0 - cities.count].name },
+            extras: ids.map { $0 < names.count ? names[$0] : PlaceNames() })
+        cache.withLock { $0.search = (index, ids) }
+        return (index, ids)
     }
 }

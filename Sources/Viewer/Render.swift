@@ -252,32 +252,30 @@ public enum Renderer {
         // Below zoom 7 only the places above the next whole zoom's floor are decoded (the floor formula,
         // not cut to 0 at zoom 7).
         let tier = Int(view.zoom.rounded(.down))
-        let places = floor > 0
-            ? try sources.topPlaces(tier: tier, floor: Int(4_000_000 * exp2(-Double(tier + 1))))
-            : try sources.placesProjected()
         let t = view.transform
-        // One cell of margin: a place's label may start just outside the map's edge.
-        let margin = 4 / t.worldSize
-        let halfX: Double = t.halfWidth / t.worldSize + margin
-        let halfY: Double = t.halfHeight / t.worldSize + margin
-        let (minX, maxX) = (t.center.x - halfX, t.center.x + halfX)
-        let (minY, maxY) = (t.center.y - halfY, t.center.y + halfY)
-        let nearby: [Int]
+        let places: RankedPlaces
         if floor > 0 {
             // Above the floor are few places (1,500 at zoom 4): all of them, in rank order, until the floor.
-            nearby = Array(places.cities.indices)
-        } else if MapSources.PlaceGrid.pays(minX: minX, maxX: maxX, minY: minY, maxY: maxY) {
-            nearby = try sources.placeGrid().near(minX: minX, maxX: maxX, minY: minY, maxY: maxY)
+            places = try sources.topPlaces(tier: tier, floor: Int(4_000_000 * exp2(-Double(tier + 1))))
         } else {
-            nearby = Array(places.cities.indices)
+            // One cell of margin: a place's label may start just outside the map's edge.
+            let margin = 4 / t.worldSize
+            let halfX = t.halfWidth / t.worldSize + margin
+            let halfY = t.halfHeight / t.worldSize + margin
+            // Past the Mercator limits, to the poles (places there are drawn at the edge).
+            let top = t.center.y - halfY, bottom = t.center.y + halfY
+            places = try sources.placesNear(
+                south: bottom >= 1 ? -90 : WebMercator.unproject(MercatorPoint(x: 0, y: bottom)).latitude,
+                north: top <= 0 ? 90 : WebMercator.unproject(MercatorPoint(x: 0, y: top)).latitude,
+                west: (t.center.x - halfX) * 360 - 180, east: (t.center.x + halfX) * 360 - 180)
         }
         // Most important first (places are kept in rank order).
-        for i in nearby {
+        for i in places.id.indices {
             // Suburbs from zoom 13, neighbourhoods from 15 (cities come first in the list, so these only
             // take room that no city wants).
-            let kind = places.cities[i].kind
+            let kind = places.kind[i]
             // Cities come first, in rank order: past the floor (below zoom 7) none is left to name.
-            if floor > 0 && (!kind.isCity || MapSources.rank(places.cities[i]) < floor) { break }
+            if floor > 0 && (!kind.isCity || places.rank[i] < floor) { break }
             if kind == .suburb && view.zoom < 13 || kind == .neighbourhood && view.zoom < 15 { continue }
             let xd = t.nearestDotX(places.x[i])
             let yd = t.dotY(places.y[i])
@@ -286,7 +284,7 @@ public enum Renderer {
             let x = BrailleCanvas.dot(xd)
             let y = BrailleCanvas.dot(yd)
             guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
-            let name = sources.labelText(i, of: places, ascii: ascii)
+            let name = sources.labelText(places.id[i], name: places.name?[i], ascii: ascii)
             let role: StyleRole = kind == .capital ? .capitalLabel : kind.isCity ? .cityLabel : .placeLabel
             guard
                 engine.placeBeside(

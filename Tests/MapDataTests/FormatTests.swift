@@ -103,6 +103,22 @@ struct FormatTests {
         #expect(try asset.searchCities("xyz").isEmpty)
     }
 
+    /// Places without names read the same positions, sizes and kinds as whole places, and each name is
+    /// found by its place's number (also in the bundled world's 34,006).
+    @Test(arguments: [false, true])
+    func placePointsMatchTheWholePlaces(bundled: Bool) throws {
+        let asset = bundled ? bundledWorld : try MapAsset(bytes: Self.sampleBytes)
+        let cities = try asset.cities()
+        let points = try asset.placePoints()
+        #expect(points.count == cities.count && points.count == asset.cityCount)
+        #expect(points.latitude == cities.map(\.coordinate.latitude))
+        #expect(points.longitude == cities.map(\.coordinate.longitude))
+        #expect(points.population == cities.map(\.population))
+        #expect(points.kind == cities.map(\.kind))
+        #expect(cities.indices.allSatisfy { asset.placeName($0) == cities[$0].name })
+        #expect(asset.placeName(-1) == nil && asset.placeName(cities.count) == nil)
+    }
+
     @Test func artificialEdgesAreCut() {
         let ring = [
             Coordinate(latitude: 60, longitude: 170), Coordinate(latitude: 65, longitude: 180),

@@ -63,12 +63,11 @@ struct LabelPropertyTests {
         let places = engine.labels.filter { [.cityLabel, .capitalLabel, .placeLabel].contains($0.role) }
         // As many names as the view has places its zoom names, up to three (a view over the sea or at
         // street level may have none; there the grid's labels are what is checked).
-        let all = try bundledCitySources.placesProjected()
         let t = view.transform
-        let namable = all.cities.indices.filter { i in
-            let x = t.nearestDotX(all.x[i])
-            let y = t.dotY(all.y[i])
-            return all.cities[i].kind.isCity && MapSources.rank(all.cities[i]) >= Renderer.populationFloor(zoom: view.zoom)
+        let namable = try projectedCities(bundledCitySources).filter { c in
+            let x = t.nearestDotX(c.point.x)
+            let y = t.dotY(c.point.y)
+            return PlaceTable.rank(population: c.city.population, kind: c.city.kind) >= Renderer.populationFloor(zoom: view.zoom)
                 && x >= 0 && y >= 0 && x < view.size.widthDots && y < view.size.heightDots
         }.count
         #expect(places.count >= min(3, namable), "view \(index): \(places.count) place labels of \(namable)")
@@ -128,15 +127,14 @@ struct LabelPropertyTests {
     @Test func smallScaleViewsNameTheSameFromTheirFewPlaces() throws {
         let world = repositoryRoot.appendingPathComponent("assets/world.tmap").path
         let few = MapSources(world: try MapAsset(path: world))
-        let all = MapSources(world: try MapAsset(path: world))
-        _ = try all.placesProjected()
+        let all = MapSources(features: FeatureSources(base: try MapAsset(path: world)), usesTiers: false)
         for (i, zoom) in [0.0, 0.5, 1, 1.7, 2, 3.2, 4, 4.9, 5, 5.5, 6, 6.9].enumerated() {
             let s = try scripted(cols: 160, rows: 48, lat: [48.0, 35, -20][i % 3], lon: [10.0, 100, -50][i % 3], zoom: zoom)
             let a = Renderer.render(s, sources: few, options: RenderOptions(mode: .plain)).text
             let b = Renderer.render(s, sources: all, options: RenderOptions(mode: .plain)).text
             #expect(a == b, "zoom \(zoom)")
         }
-        let counts = try [0, 4].map { try few.topPlaces(tier: $0, floor: Int(4_000_000 * exp2(-Double($0 + 1)))).cities.count }
+        let counts = try [0, 4].map { try few.topPlaces(tier: $0, floor: Int(4_000_000 * exp2(-Double($0 + 1)))).id.count }
         #expect(counts[0] < 400 && counts[1] < 34_006 / 3, "the tiers hold the few, not all: \(counts)")
     }
 

@@ -290,12 +290,11 @@ struct NewUserFaultTests {
     func theLargestPlacesAreLabelledOnSmallScales(lat: Double, lon: Double, zoom: Double, cols: Int, rows: Int) throws {
         let s = try scripted(cols: cols, rows: rows, lat: lat, lon: lon, zoom: zoom)
         let engine = try labelsAsRendered(s, bundledSources, ascii: false)
-        let places = try bundledSources.placesProjected()
         let t = s.view.transform
         var inView: [(name: String, pop: Int, col: Int, row: Int)] = []
-        for (i, c) in places.cities.enumerated() where c.kind.isCity {
-            let x = t.nearestDotX(places.x[i])
-            let y = t.dotY(places.y[i])
+        for (c, point) in try projectedCities(bundledSources) {
+            let x = t.nearestDotX(point.x)
+            let y = t.dotY(point.y)
             guard x >= 0, y >= 0, x < s.view.size.widthDots, y < s.view.size.heightDots else { continue }
             inView.append((c.name, c.population, Int(x) / 2, Int(y) / 4))
         }

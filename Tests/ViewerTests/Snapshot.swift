@@ -18,6 +18,11 @@ let bundledSources: MapSources = {
     }
 }()
 
+/// The cities of a run's base, projected: read straight from the file, not through the label path.
+func projectedCities(_ sources: MapSources) throws -> [(city: City, point: MercatorPoint)] {
+    try sources.features.base.places().filter(\.kind.isCity).map { ($0, WebMercator.project($0.coordinate)) }
+}
+
 /// Compares `text` with `Snapshots/<name>.txt`; set TERMMAP_RECORD_SNAPSHOTS=1 to re-record on purpose.
 /// A failure lists the lines that differ.
 func assertSnapshot(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
