@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Seed 002 part B, corrected: the view that shows a circle at a given share of the view.
 public enum CircleFit {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The WGS84 ellipsoid and the radii of curvature used to turn metres into degrees.
 /// Formulas: any geodesy text, e.g. Torge & Müller, *Geodesy*, §4.1.

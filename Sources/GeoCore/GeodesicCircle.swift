@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A circle on the WGS84 ellipsoid: every point at `radiusMeters` geodesic distance from the center,
 /// the shape Google Maps' `GMSCircle` draws (seed 002 part A).

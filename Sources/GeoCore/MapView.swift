@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The size of the map area in terminal cells; each cell holds 2×4 braille dots, so dots are square.
 public struct ViewSize: Equatable, Hashable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A faithful Double-precision port of seed 000, the `MKMapView (ZoomLevel)` category
 /// (troybrant.net, 2010), kept for comparison with the product's `setCenter(_:zoomLevel:)`.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A point of the Web Mercator world as a unit square: x east from −180°, y south from the top edge.
 /// Same convention as MapLibre's `MercatorCoordinate` (x and y in 0…1 for the world; x may be unwrapped).

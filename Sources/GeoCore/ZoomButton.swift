@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which zoom button was pressed.
 public enum ZoomDirection: String, Equatable, Sendable {

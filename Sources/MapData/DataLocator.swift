@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where map data is looked for: `--data DIR`, then `$XDG_DATA_HOME/termmap`
 /// (default `~/.local/share/termmap`), then the bundled `assets/`.
@@ -30,7 +31,7 @@ public struct DataLocator: Equatable, Sendable {
     /// `$XDG_DATA_HOME/termmap`, or `$HOME/.local/share/termmap`.
     public static func userDataDirectory(environment: [String: String]) -> String {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/termmap" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? homeDirectoryFromPasswordDatabase()
         return home + "/.local/share/termmap"
     }
 

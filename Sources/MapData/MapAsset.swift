@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 import Synchronization
 
@@ -155,7 +156,7 @@ public final class MapAsset: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw MapDataError(file: path, .unreadable((error as NSError).localizedDescription))
+            throw MapDataError(file: path, .unreadable(fileErrorReason(error)))
         }
         try self.init(data: data, name: path)
     }

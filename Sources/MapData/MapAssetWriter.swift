@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 
 /// A level of detail to write: the zoom it is drawn from and its Douglas–Peucker tolerance.

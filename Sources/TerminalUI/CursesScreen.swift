@@ -1,6 +1,7 @@
 import CNcursesw
 import CTerminal
-import Foundation
+import FoundationEssentials
+import Glibc
 import Raster
 import Viewer
 

@@ -1,11 +1,12 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 
 /// Parsers for what users type at prompts and on the command line; errors are one line.
 public enum InputParsing {
     /// A finite number (no NaN, no infinity, no hex), or nil.
     public static func number(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedOfWhitespace
         guard !t.isEmpty, t.count <= 40,
             t.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
             let v = Double(t), v.isFinite
@@ -17,20 +18,20 @@ public enum InputParsing {
     public static func zoomLevel(_ text: String) -> Result<Double, InputError> {
         guard let z = number(text) else { return .failure(InputError("zoom level must be a number from 0 to 28")) }
         guard z >= 0 else {
-            return .failure(InputError("zoom level \(text.trimmingCharacters(in: .whitespaces)) is below 0"))
+            return .failure(InputError("zoom level \(text.trimmedOfWhitespace) is below 0"))
         }
         return .success(z)
     }
 
     /// A distance with an optional unit: `500`, `500m`, `2km`, `1.5mi`, `800ft`; in (0, 20 000 km].
     public static func radius(_ text: String) -> Result<Double, InputError> {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let t = text.trimmedOfWhitespace.lowercased()
         let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("ft", 0.3048), ("m", 1)]
         var factor = 1.0
         var digits = t
         for (suffix, f) in units where t.hasSuffix(suffix) {
             factor = f
-            digits = String(t.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            digits = String(t.dropLast(suffix.count)).trimmedOfWhitespace
             break
         }
         guard let v = number(digits) else {

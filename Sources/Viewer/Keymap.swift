@@ -84,7 +84,7 @@ public enum Keymap {
     /// The help overlay's lines.
     public static var helpLines: [String] {
         let width = bindings.map { keyList($0).count }.max() ?? 0
-        return bindings.map { keyList($0).padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.help }
+        return bindings.map { keyList($0).padded(to: width) + "  " + $0.help }
             + ["mouse wheel  zoom step around the pointer; click: center there; drag: move the map"]
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 import MapData
 import Raster
@@ -337,7 +338,7 @@ public enum Renderer {
             } else {
                 let body = r - 1 < lines.count ? lines[r - 1] : ""
                 text =
-                    "│ " + String(body.prefix(width - 4)).padding(toLength: width - 4, withPad: " ", startingAt: 0)
+                    "│ " + String(body.prefix(width - 4)).padded(to: width - 4)
                     + " │"
             }
             frame.write(
@@ -374,11 +375,11 @@ public enum Renderer {
         var compact = "z" + Formatting.zoom(view.zoom)
         if let c = state.circle {
             fields.append(.init(text: "circle \(Formatting.distance(c.circle.radiusMeters))", rank: 1))
-            compact += " r" + Formatting.distance(c.circle.radiusMeters).replacingOccurrences(of: " ", with: "")
+            compact += " r" + Formatting.distance(c.circle.radiusMeters).replacing(" ", with: "")
         }
         if let tileNote { fields.append(.init(text: tileNote, rank: 6)) }
         // The data sources, finest first: each may drop on its own, the coarsest first.
-        for (i, part) in dataLabel.components(separatedBy: " · ").enumerated() {
+        for (i, part) in dataLabel.split(separator: " · ", omittingEmptySubsequences: false).map(String.init).enumerated() {
             fields.append(.init(text: part, rank: 7 + i, separator: i == 0 ? " │ " : " · "))
         }
         // Data that must be credited on screen (OpenStreetMap's ODbL): at the end of the line, in full

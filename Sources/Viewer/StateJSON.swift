@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 
 /// The state as JSON for `termmap render --json`: Foundation's encoder, keys sorted, every number

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 import MapData
 
@@ -268,7 +269,7 @@ extension ViewerState {
     private static func withChoices(_ prompt: Prompt, places: PlaceSearching?) -> Prompt {
         guard prompt.kind == .search else { return prompt }
         var p = prompt
-        let query = p.text.trimmingCharacters(in: .whitespaces)
+        let query = p.text.trimmedOfWhitespace
         p.choices = query.isEmpty ? [] : places?.matches(query, limit: Prompt.maxChoices) ?? []
         p.chosen = 0
         return p
@@ -297,7 +298,7 @@ extension ViewerState {
             case .success(let c): goTo(c, label: CoordinateFormat.hemispheres(c, decimals: 5))
             }
         case .search:
-            let query = submitted.text.trimmingCharacters(in: .whitespaces)
+            let query = submitted.text.trimmedOfWhitespace
             guard !query.isEmpty else {
                 setError("type a place or street name")
                 return

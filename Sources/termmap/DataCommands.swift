@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 import MapData
 import Viewer
@@ -69,8 +70,7 @@ enum DataCommands {
         -> Int32
     {
         let file = URL(fileURLWithPath: path).lastPathComponent
-        let stem = file.lowercased().replacingOccurrences(of: ".osm.pbf", with: "").replacingOccurrences(
-            of: ".pbf", with: "")
+        let stem = file.lowercased().replacing(".osm.pbf", with: "").replacing(".pbf", with: "")
         let chosen = name ?? String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
         try checkImportName(chosen)
         guard FileManager.default.fileExists(atPath: path) else { throw DataFailure("\(path): no such file") }
@@ -79,7 +79,7 @@ enum DataCommands {
             // Mapped, not read: an extract can be gigabytes, and only its blobs in turn need to be in memory.
             bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw DataFailure("\(path): cannot read the file (\((error as NSError).localizedDescription))")
+            throw DataFailure("\(path): cannot read the file (\(fileErrorReason(error)))")
         }
         let (contents, report) = try OSMImporter.contents(
             pbf: bytes, name: path, source: file, classMinZoom: StyleTable.minZoom)
@@ -119,7 +119,7 @@ enum DataCommands {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw DataFailure("\(folder): cannot create the data folder (\((error as NSError).localizedDescription))")
+            throw DataFailure("\(folder): cannot create the data folder (\(fileErrorReason(error)))")
         }
         return folder
     }
@@ -133,7 +133,7 @@ enum DataCommands {
         for (folder, file) in locator.allFiles(tilesets: true) where seen.insert(file).inserted {
             let path = folder + "/" + file
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            let size = (attributes?[.size] as? Int) ?? 0
+            let size = fileSize(path) ?? 0
             let date = (attributes?[.modificationDate] as? Date).map { Self.day($0) } ?? "?"
             var source = "?"
             var covers = "?"
@@ -153,8 +153,8 @@ enum DataCommands {
         let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
         for row in rows {
             print(
-                zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                    .trimmingCharacters(in: .whitespaces))
+                zip(row, widths).map { $0.padded(to: $1) }.joined(separator: "  ")
+                    .trimmedOfWhitespace)
         }
         return 0
     }
@@ -183,7 +183,7 @@ enum DataCommands {
             ("layers", i.layers.isEmpty ? "not listed" : i.layers.joined(separator: ", ")),
             ("attribution", i.attribution ?? "none given (credited as © OpenStreetMap contributors)"),
         ]
-        for (k, v) in rows { print(k.padding(toLength: 12, withPad: " ", startingAt: 0) + v) }
+        for (k, v) in rows { print(k.padded(to: 12) + v) }
         return 0
     }
 
@@ -200,7 +200,11 @@ enum DataCommands {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return String(format: "%04d-%02d-%02d", y, m, d)
+        func digits(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(digits(y, 4))-\(digits(m, 2))-\(digits(d, 2))"
     }
 
     /// Removes an import from the data folder (never bundled data).
@@ -214,7 +218,7 @@ enum DataCommands {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw DataFailure("\(path): cannot remove (\((error as NSError).localizedDescription))")
+            throw DataFailure("\(path): cannot remove (\(fileErrorReason(error)))")
         }
         print("removed \(path)")
         return 0
@@ -222,12 +226,11 @@ enum DataCommands {
 
     /// Reads `gshhs_X.dat` and `gshhsmeta_X.dat` (X = f or h) and writes `gshhg.tmap` in the user data folder.
     static func importGSHHG(_ path: String, dataDir: String?, environment: [String: String]) throws -> Int32 {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw DataFailure("\(path): no such file or folder")
         }
         var dataPath = path
-        if isDir.boolValue {
+        if isDirectory(path) {
             let candidates = ["f", "h"].map { "\(path)/gshhs_\($0).dat" }
             guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
                 throw DataFailure("\(path): holds no gshhs_f.dat or gshhs_h.dat")
@@ -283,7 +286,7 @@ enum DataCommands {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw DataFailure("\(path): cannot write the file (\((error as NSError).localizedDescription))")
+            throw DataFailure("\(path): cannot write the file (\(fileErrorReason(error)))")
         }
     }
 }

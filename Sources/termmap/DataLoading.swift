@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapData
 import Viewer
 
@@ -13,8 +14,7 @@ enum DataLoading {
     ) throws -> MapSources {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dataDir, isDirectory: &isDir), isDir.boolValue else {
+            guard isDirectory(dataDir) else {
                 throw DataFailure("--data \(dataDir): no such folder")
             }
         }

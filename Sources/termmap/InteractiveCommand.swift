@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import MapData
 import TerminalUI
 import Viewer
 
@@ -36,9 +38,4 @@ enum InteractiveCommand {
     /// The one-line welcome of a shared demo account.
     static let kioskWelcome =
         "welcome to the termmap demo: + - zoom, / find a place, g go to, c circle, arrows pan, ? help, q leave"
-
-    /// Seconds from a monotonic clock (animations must not jump when the wall clock does).
-    static func monotonicSeconds() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-    }
 }

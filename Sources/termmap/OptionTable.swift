@@ -107,7 +107,7 @@ enum OptionTable {
                 group = option.commands
                 lines += ["", groupTitle(option.commands) + ":"]
             }
-            lines.append("  " + option.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help)
+            lines.append("  " + option.usage.padded(to: width) + "  " + option.help)
         }
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MapData
 import Viewer
 
@@ -54,16 +55,16 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             return try InteractiveCommand.run(args, environment: environment)
         }
     } catch let e as UsageError {
-        FileHandle.standardError.write(Data("termmap: \(e)\n".utf8))
+        printError("termmap: \(e)")
         return 2
     } catch let e as DataFailure {
-        FileHandle.standardError.write(Data("termmap: \(e)\n".utf8))
+        printError("termmap: \(e)")
         return 1
     } catch let e as MapDataError {
-        FileHandle.standardError.write(Data("termmap: \(e)\n".utf8))
+        printError("termmap: \(e)")
         return 1
     } catch {
-        FileHandle.standardError.write(Data("termmap: \(error)\n".utf8))
+        printError("termmap: \(error)")
         return 1
     }
 }

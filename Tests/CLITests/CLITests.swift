@@ -142,6 +142,12 @@ struct CLITests {
         #expect(list.status == 0)
         #expect(list.out.contains("town") && list.out.contains("town-dense-zlib.osm.pbf"))
         #expect(list.out.contains("60.1690, 24.9390 → 60.1760, 24.9460"))
+        // Sizes are the files' own (the bundled world is megabytes, not 0 KB).
+        let world = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("assets/world.tmap").path
+        let worldBytes = try #require(try FileManager.default.attributesOfItem(atPath: world)[.size] as? Int)
+        let bundled = try runTermmap(["data", "list"])
+        #expect(bundled.out.contains(" \(worldBytes / 1024) KB "), "\(bundled.out)")
         // The town is drawn and credited by render, from the folder.
         let frame = try runTermmap(["render", "--data", dir.path, "--center", "60.171,24.9425", "--zoom", "15"])
         #expect(frame.out.contains("Testikatu") && frame.out.contains("© OSM"))

@@ -246,5 +246,22 @@ def _():
     return "render over a .pmtiles and a data-folder .mbtiles: no socket, no libcurl"
 
 
+@check("a plain view loads no library it does not use: no PROJ, no libcurl, no full Foundation or ICU")
+def _():
+    work, home, data, env = sandbox()
+    unused = ["libproj.so", "libcurl", "libFoundation.so", "libFoundationInternationalization", "_FoundationICU"]
+    r, text = strace(["render", "--center", "48,10", "--zoom", "4", "--size", "120x30"], env, work)
+    opened = {m.group(1) for line in text.splitlines() if "= -1" not in line
+              for m in [re.search(r'open(?:at)?\([^"]*"([^"]+\.so[^"]*)"', line)] if m}
+    assert r.returncode == 0 and opened, r.stderr
+    loaded = [lib for lib in opened if any(u in lib for u in unused)]
+    assert not loaded, f"loaded {loaded}"
+    # A circle measures on the ellipsoid: PROJ is loaded then, and only then.
+    r, text = strace(["render", "--keys", "c", "--size", "120x30"], env, work)
+    assert r.returncode == 0 and "libproj.so" in text, "the circle did not load PROJ"
+    shutil.rmtree(work)
+    return f"a plain render opened {len(opened)} libraries, none of {len(unused)} unused ones; a circle loads PROJ"
+
+
 if __name__ == "__main__":
     check.report("hardening")

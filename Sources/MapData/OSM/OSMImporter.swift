@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 
 /// What an import found, for the command's report.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A node: an id, a position in nanodegrees and its tags.
 public struct OSMNode: Sendable {

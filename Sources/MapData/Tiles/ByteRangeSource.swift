@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where an archive's bytes come from, read by range: a local file, or a URL over HTTP range requests.
 public protocol ByteRangeSource: AnyObject, Sendable {
@@ -34,7 +35,7 @@ public final class LocalFileSource: ByteRangeSource {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw MapDataError(file: path, .unreadable((error as NSError).localizedDescription))
+            throw MapDataError(file: path, .unreadable(fileErrorReason(error)))
         }
     }
 

@@ -1,12 +1,13 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 
 /// One HTTP GET through libcurl (loaded on first use), with the errors a user can act on.
 final class HTTPClient: @unchecked Sendable {
     // @unchecked: the curl handle and the ETag are used only under `lock`.
     private let handle: UnsafeMutableRawPointer
-    private let lock = NSLock()
+    private let lock = Lock()
     let url: String
     /// Seconds before a request gives up.
     static let timeoutMilliseconds = 10_000
@@ -57,7 +58,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
     // @unchecked: `etag` and `changed` are used only under `lock`.
     public let name: String
     private let client: HTTPClient
-    private let lock = NSLock()
+    private let lock = Lock()
     private var etag: String?
     private var changed = false
     /// Ranges closer than this are fetched as one (a request costs more than a few KB over the wire).
@@ -159,7 +160,7 @@ public final class TileServerArchive: TileArchive {
     public init(template: String) throws(MapDataError) {
         self.template = template
         client = try HTTPClient(url: template)
-        let host = URL(string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?
+        let host = URL(string: template.replacing("{", with: "").replacing("}", with: ""))?
             .host ?? template
         info = TilesetInfo(
             format: "tile server", name: host, minZoom: 0, maxZoom: 14,
@@ -175,8 +176,8 @@ public final class TileServerArchive: TileArchive {
     public var isRemote: Bool { true }
 
     func url(_ tile: TileID) -> String {
-        template.replacingOccurrences(of: "{z}", with: String(tile.z)).replacingOccurrences(of: "{x}", with: String(tile.x))
-            .replacingOccurrences(of: "{y}", with: String(tile.y))
+        template.replacing("{z}", with: String(tile.z)).replacing("{x}", with: String(tile.x))
+            .replacing("{y}", with: String(tile.y))
     }
 
     public func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {

@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 
 /// An MBTiles 1.3 file (github.com/mapbox/mbtiles-spec): a SQLite database with a `metadata` table of
@@ -13,7 +14,7 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
     public let metadata: [String: String]
     private let db: OpaquePointer
     private let tileQuery: OpaquePointer
-    private let lock = NSLock()
+    private let lock = Lock()
     private let path: String
 
     /// Opens `path` read-only and reads its metadata; throws when it is not an MBTiles file.
@@ -21,10 +22,8 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         self.path = path
         func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: path, kind) }
         // SQLite opens any file and fails at the first query: look at the magic first for a clear message.
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw fail(.unreadable("no such file")) }
-        let magic = (try? handle.read(upToCount: 16)) ?? nil
-        try? handle.close()
-        guard magic.map([UInt8].init) == Array("SQLite format 3\0".utf8) else {
+        guard let magic = readFileHead(path, count: 16) else { throw fail(.unreadable("no such file")) }
+        guard magic == Array("SQLite format 3\0".utf8) else {
             throw fail(.badInput("not an MBTiles file (not a SQLite database)"))
         }
         var opened: OpaquePointer?
@@ -73,7 +72,7 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
             maxZoom = maxZoom ?? range.max
         }
         var layers: [String] = []
-        if let json = meta["json"].flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: Any] {
+        if let json = meta["json"].flatMap({ JSONValue.parse(Array($0.utf8)) })?.object {
             layers = TilesetInfo.layerNames(json)
         }
         let file = path.split(separator: "/").last.map(String.init) ?? path

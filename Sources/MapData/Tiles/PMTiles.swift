@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 import Synchronization
 
@@ -163,11 +164,11 @@ public final class PMTilesArchive: TileArchive {
             guard raw.count == Int(h.metadataLength) else { throw fail(.truncated("metadata")) }
             let text: [UInt8]? =
                 h.internalCompression == 2 ? raw.withUnsafeBytes { Zlib.inflate(gzipOrZlib: $0, limit: 1 << 26) } : raw
-            guard let text, let json = (try? JSONSerialization.jsonObject(with: Data(text))) as? [String: Any] else {
+            guard let text, let json = JSONValue.parse(text)?.object else {
                 throw fail(.corrupt("metadata (not a JSON object)"))
             }
             for (k, v) in json {
-                if let s = v as? String { meta[k] = s } else if let n = v as? NSNumber { meta[k] = n.stringValue }
+                if let s = v.text { meta[k] = s }
             }
             layers = TilesetInfo.layerNames(json)
         }

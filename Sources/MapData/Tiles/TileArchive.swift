@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GeoCore
 
 /// What a tileset says about itself (PMTiles header and metadata, MBTiles `metadata` table).
@@ -89,19 +90,22 @@ extension TilesetInfo {
         for ch in html {
             if ch == "<" { inTag = true } else if ch == ">" { inTag = false } else if !inTag { out.append(ch) }
         }
-        let text = out.replacingOccurrences(of: "&copy;", with: "©").replacingOccurrences(of: "&amp;", with: "&")
+        let text = out.replacing("&copy;", with: "©").replacing("&amp;", with: "&")
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return text.isEmpty ? nil : text
     }
 
     /// `vector_layers` ids of a TileJSON-style metadata object.
-    static func layerNames(_ json: [String: Any]) -> [String] {
-        (json["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    static func layerNames(_ json: [String: JSONValue]) -> [String] {
+        guard case .array(let layers)? = json["vector_layers"] else { return [] }
+        return layers.compactMap { layer in
+            if case .string(let id)? = layer.object?["id"] { id } else { nil }
+        }
     }
 
     /// A `west,south,east,north` bounds value.
     static func parseBounds(_ text: String?) -> CoordinateBounds? {
-        guard let parts = text?.split(separator: ",").compactMap({ Double($0.trimmingCharacters(in: .whitespaces)) }),
+        guard let parts = text?.split(separator: ",").compactMap({ Double($0.trimmedOfWhitespace) }),
             parts.count == 4, parts[0] < parts[2], parts[1] < parts[3]
         else { return nil }
         return CoordinateBounds(north: parts[3], south: parts[1], west: parts[0], east: parts[2])

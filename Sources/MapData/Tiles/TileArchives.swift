@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Opens a tileset named on the command line or found in a data folder.
 public enum TileArchives {
@@ -16,7 +17,7 @@ public enum TileArchives {
     public static func label(_ location: String) -> String {
         var name = location
         if isURL(location) {
-            if location.contains("{z}") { return URL(string: location.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.host ?? location }
+            if location.contains("{z}") { return URL(string: location.replacing("{", with: "").replacing("}", with: ""))?.host ?? location }
             name = String(location.split(separator: "?").first ?? "")
         }
         let file = name.split(separator: "/").last.map(String.init) ?? name
@@ -38,12 +39,10 @@ public enum TileArchives {
             }
             return try PMTilesArchive(source: HTTPRangeSource(url: location))
         }
-        guard let handle = FileHandle(forReadingAtPath: location) else {
+        guard let head = readFileHead(location, count: 16) else {
             let exists = FileManager.default.fileExists(atPath: location)
             throw MapDataError(file: location, .unreadable(exists ? "permission denied" : "no such file"))
         }
-        let head = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
-        try? handle.close()
         if head.starts(with: Array("SQLite format 3".utf8)) { return try MBTilesArchive(path: location) }
         if head.starts(with: Array("PMTiles".utf8)) || location.hasSuffix(".pmtiles") {
             return try PMTilesArchive(source: LocalFileSource(path: location))

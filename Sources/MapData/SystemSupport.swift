@@ -1,0 +1,139 @@
+import FoundationEssentials
+import Glibc
+
+// What termmap needs from the system beyond FoundationEssentials: the full Foundation (and its ICU
+// data) would be loaded at every start for a handful of conveniences, and cost more than a bare
+// Swift program's whole start-up.
+
+/// A mutual-exclusion lock for state kept beside a C handle (a pthread mutex).
+public final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    /// An unlocked lock.
+    public init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Waits for the lock and takes it.
+    public func lock() { pthread_mutex_lock(mutex) }
+
+    /// Gives the lock back.
+    public func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// Why a file could not be read or written, in a few words (`no such file`, `permission denied`).
+public func fileErrorReason(_ error: any Error) -> String {
+    if let cocoa = error as? CocoaError {
+        switch cocoa.code {
+        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
+        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+        case .fileWriteOutOfSpace: return "no space left on the device"
+        case .fileWriteVolumeReadOnly: return "read-only file system"
+        case .fileReadTooLarge: return "too large"
+        default: break
+        }
+    }
+    if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)).lowercased() }
+    return "\(error)"
+}
+
+/// The first `count` bytes of a file (fewer if it is shorter), or nil when it cannot be opened.
+public func readFileHead(_ path: String, count: Int) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    let n = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
+    return Array(bytes.prefix(n))
+}
+
+/// The user's home folder from the password database (when `HOME` is not set).
+public func homeDirectoryFromPasswordDatabase() -> String {
+    guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/" }
+    return String(cString: dir)
+}
+
+/// Whether `path` names a folder (false when it names a file or nothing).
+public func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+/// The size of a file in bytes, or nil when there is none.
+public func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : nil
+}
+
+/// Seconds from a monotonic clock (animations must not jump when the wall clock does).
+public func monotonicSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Writes a line to standard error.
+public func printError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+extension StringProtocol {
+    /// The text without white space at either end.
+    public var trimmedOfWhitespace: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
+    }
+}
+
+extension String {
+    /// The text cut or padded with spaces to `width` characters.
+    public func padded(to width: Int) -> String {
+        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// A JSON value, for metadata whose shape is not fixed (TileJSON's `vector_layers`, PMTiles metadata).
+public enum JSONValue: Decodable, Equatable, Sendable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case array([JSONValue])
+    case object([String: JSONValue])
+    case null
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Parses `bytes`, or nil when they are not JSON.
+    public static func parse(_ bytes: [UInt8]) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
+
+    /// The members of an object (nil for other values).
+    public var object: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+
+    /// A string, or a number as JSON writes it (`14`, `14.5`); nil for other values.
+    public var text: String? {
+        switch self {
+        case .string(let s): return s
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        default: return nil
+        }
+    }
+}
