@@ -22,10 +22,11 @@ public protocol FeatureSource: AnyObject, Sendable {
     func places() throws(MapDataError) -> [City]
     /// Each place's region and other names, in the order of `places()`.
     func placeNames() throws(MapDataError) -> [PlaceNames]
-    /// Its places of at least `population` people, in the order of `places()`.
-    func places(populationAtLeast population: Int) throws(MapDataError) -> [City]
     /// Its places without their names, in the order of `places()`.
     func placePoints() throws(MapDataError) -> PlacePoints
+    /// The first of its places without their names, up to the first of fewer than `population` people
+    /// (all places of at least that many when they are stored largest first, as map data files are).
+    func placePoints(populationAtLeast population: Int) throws(MapDataError) -> PlacePoints
     /// The name of place `index` of `placePoints()`.
     func placeName(_ index: Int) -> String?
     /// Its named features (streets), for search.
@@ -42,10 +43,10 @@ public protocol FeatureSource: AnyObject, Sendable {
 extension FeatureSource {
     public var loadStatus: TileLoadStatus { TileLoadStatus() }
     public func placeNames() throws(MapDataError) -> [PlaceNames] { try places().map { _ in PlaceNames() } }
-    public func places(populationAtLeast population: Int) throws(MapDataError) -> [City] {
-        try places().filter { $0.population >= population }
-    }
     public func placePoints() throws(MapDataError) -> PlacePoints { PlacePoints(try places()) }
+    public func placePoints(populationAtLeast population: Int) throws(MapDataError) -> PlacePoints {
+        PlacePoints(Array(try places().prefix { $0.population >= population }))
+    }
     public func placeName(_ index: Int) -> String? {
         guard let places = try? places(), places.indices.contains(index) else { return nil }
         return places[index].name
@@ -86,9 +87,6 @@ extension MapAsset: FeatureSource {
 
     public func places() throws(MapDataError) -> [City] { try cities() }
 
-    public func places(populationAtLeast population: Int) throws(MapDataError) -> [City] {
-        try cities(populationAtLeast: population)
-    }
 
     public func namedFeatures() throws(MapDataError) -> [NamedPlace] { try names() }
 

@@ -138,7 +138,8 @@ public final class MapAsset: Sendable {
     private struct Cache {
         var chunks = ChunkCache(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
-        var points: (PlacePoints, nameStarts: [Int32])?
+        /// Places without names, the first ones or all (`complete`), and where each one's name starts.
+        var points: (PlacePoints, nameStarts: [Int32], complete: Bool)?
         var names: [NamedPlace]?
         var placeNames: [PlaceNames]?
         /// Each level's grid index, built on the level's first query (loading stays cheap).
@@ -505,27 +506,19 @@ public final class MapAsset: Sendable {
     /// All places, largest first (decoded on first use).
     public func cities() throws(MapDataError) -> [City] {
         if let c = cache.withLock({ $0.cities }) { return c }
-        let cities = try decodeCities(populationAtLeast: 0)
+        let cities = try decodeCities()
         cache.withLock { $0.cities = cities }
         return cities
     }
 
-    /// The places of at least `population` people: the place section's first ones (it is stored
-    /// largest first), decoded without the rest (a small-scale view needs a few hundred of 34,006).
-    public func cities(populationAtLeast population: Int) throws(MapDataError) -> [City] {
-        if let c = cache.withLock({ $0.cities }) { return Array(c.prefix { $0.population >= population }) }
-        return try decodeCities(populationAtLeast: population)
-    }
-
-    /// Places from the start of the section until one has fewer than `minimum` people (0: all, and the
-    /// section must end with the last).
-    private func decodeCities(populationAtLeast minimum: Int) throws(MapDataError) -> [City] {
+    /// Every place, with its name and country.
+    private func decodeCities() throws(MapDataError) -> [City] {
         let units = unitsPerDegree
         let v1 = version == 1
         let decoded: [City]? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: cityRange.lowerBound, to: cityRange.upperBound)
             var out: [City] = []
-            out.reserveCapacity(minimum > 0 ? 1024 : min(cityCount, r.remaining / 6))
+            out.reserveCapacity(min(cityCount, r.remaining / 6))
             for _ in 0..<cityCount {
                 guard let n = r.varint(), n <= 255, let nameBytes = r.bytes(Int(n)),
                     let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(),
@@ -537,7 +530,6 @@ public final class MapAsset: Sendable {
                     guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
                     kind = k
                 }
-                if Int(pop) < minimum { return out }
                 out.append(
                     City(
                         name: String(decoding: nameBytes, as: UTF8.self),
@@ -555,12 +547,21 @@ public final class MapAsset: Sendable {
     /// to choose which places to name. Making 34,006 names into strings cost more than the rest of a
     /// street-level render, and a view names a few dozen.
     public func placePoints() throws(MapDataError) -> PlacePoints {
-        try decodedPoints().0
+        try decodedPoints(populationAtLeast: 0).0
+    }
+
+    /// The first places without their names, until one has fewer than `population` people: the place
+    /// section stores them largest first, so a small-scale view decodes its few hundred and no more.
+    public func placePoints(populationAtLeast population: Int) throws(MapDataError) -> PlacePoints {
+        try decodedPoints(populationAtLeast: population).0
     }
 
     /// The name of place `index` (of `placePoints()`, the order of `cities()`), or nil.
     public func placeName(_ index: Int) -> String? {
-        guard let starts = try? decodedPoints().nameStarts, starts.indices.contains(index) else { return nil }
+        guard index >= 0 else { return nil }
+        var starts = cache.withLock { $0.points?.nameStarts } ?? []
+        if index >= starts.count { starts = (try? decodedPoints(populationAtLeast: 0).nameStarts) ?? [] }
+        guard index < starts.count else { return nil }
         return bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: Int(starts[index]), to: cityRange.upperBound)
             guard let n = r.varint(), let name = r.bytes(Int(n)) else { return nil }
@@ -568,16 +569,26 @@ public final class MapAsset: Sendable {
         }
     }
 
-    private func decodedPoints() throws(MapDataError) -> (PlacePoints, nameStarts: [Int32]) {
-        if let p = cache.withLock({ $0.points }) { return p }
+    /// The places from the first until one has fewer than `minimum` people (0: all of them, and then the
+    /// section must end after the last), from what is kept when it holds them.
+    private func decodedPoints(populationAtLeast minimum: Int) throws(MapDataError)
+        -> (PlacePoints, nameStarts: [Int32])
+    {
+        if let p = cache.withLock({ $0.points }),
+            p.complete || (minimum > 0 && p.0.population.last.map { $0 < minimum } == true)
+        {
+            guard minimum > 0 else { return (p.0, p.nameStarts) }
+            let n = p.0.population.firstIndex { $0 < minimum } ?? p.0.count
+            return (p.0.prefix(n), Array(p.nameStarts.prefix(n)))
+        }
         let units = unitsPerDegree
         let v1 = version == 1
         let count = cityCount
-        let decoded: (PlacePoints, nameStarts: [Int32])? = bytes.withUnsafeBytes { raw in
+        let decoded: (PlacePoints, nameStarts: [Int32], complete: Bool)? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: cityRange.lowerBound, to: cityRange.upperBound)
             var points = PlacePoints()
             var starts: [Int32] = []
-            let capacity = min(count, r.remaining / 6)
+            let capacity = minimum > 0 ? 1024 : min(count, r.remaining / 6)
             points.reserveCapacity(capacity)
             starts.reserveCapacity(capacity)
             for _ in 0..<count {
@@ -592,16 +603,20 @@ public final class MapAsset: Sendable {
                     guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
                     kind = k
                 }
+                // One place past the last asked for: kept, so that the cache knows where the prefix ends.
                 starts.append(Int32(start))
                 points.append(
                     latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units), population: Int(pop),
                     kind: kind)
+                if Int(pop) < minimum { return (points, starts, false) }
             }
-            return r.remaining == 0 ? (points, starts) : nil
+            return r.remaining == 0 ? (points, starts, true) : nil
         }
-        guard let points = decoded else { throw MapDataError(file: name, .corrupt("city section")) }
-        cache.withLock { $0.points = points }
-        return points
+        guard let decoded else { throw MapDataError(file: name, .corrupt("city section")) }
+        cache.withLock { c in
+            if c.points.map({ !$0.complete && $0.0.count < decoded.0.count }) ?? true { c.points = decoded }
+        }
+        return try decodedPoints(populationAtLeast: minimum)
     }
 
     /// Places whose name starts with `prefix`, ignoring case and accents, largest first.

@@ -184,6 +184,16 @@ public struct PlacePoints: Equatable, Sendable {
     /// Where place `i` is.
     public func coordinate(_ i: Int) -> Coordinate { Coordinate(latitude: latitude[i], longitude: longitude[i]) }
 
+    /// The first `n` places.
+    func prefix(_ n: Int) -> PlacePoints {
+        var p = PlacePoints()
+        p.latitude = Array(latitude.prefix(n))
+        p.longitude = Array(longitude.prefix(n))
+        p.population = Array(population.prefix(n))
+        p.kind = Array(kind.prefix(n))
+        return p
+    }
+
     mutating func reserveCapacity(_ n: Int) {
         latitude.reserveCapacity(n)
         longitude.reserveCapacity(n)

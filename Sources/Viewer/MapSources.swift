@@ -125,7 +125,7 @@ public final class MapSources: PlaceSearching, Sendable {
         if let p = cache.withLock({ $0.tiers[tier] }) { return p }
         let top: RankedPlaces
         if usesTiers {
-            top = RankedPlaces(firstPlaces: try features.base.places(populationAtLeast: floor * 2 / 3))
+            top = RankedPlaces(firstPlaces: try features.base.placePoints(populationAtLeast: floor * 2 / 3))
         } else {
             let table = try placeTable()
             top = RankedPlaces((0..<table.count).sorted(by: table.precedes), of: table)
@@ -134,20 +134,20 @@ public final class MapSources: PlaceSearching, Sendable {
         return top
     }
 
-    /// Place `id`'s name as the glyph mode shows it (`name` when given, else from its source), made when
-    /// first asked for and kept.
-    func labelText(_ id: Int, name: String?, ascii: Bool) -> String {
+    /// Place `id`'s name as the glyph mode shows it, made when first asked for and kept.
+    func labelText(_ id: Int, ascii: Bool) -> String {
         if let t = cache.withLock({ $0.labels[ascii]?[id] }) { return t }
-        let text = Transliteration.screenText(name ?? placeName(id), ascii: ascii)
+        let text = Transliteration.screenText(placeName(id), ascii: ascii)
         cache.withLock { $0.labels[ascii, default: [:]][id] = text }
         return text
     }
 
     /// The name of place `id` (empty if it has none).
     func placeName(_ id: Int) -> String {
-        guard let table = try? placeTable() else { return "" }
-        if id >= table.base.count { return table.extras.indices.contains(id - table.base.count) ? table.extras[id - table.base.count].name : "" }
-        return features.base.placeName(id) ?? ""
+        if let name = features.base.placeName(id) { return name }
+        // Past the base's places: a street-level source's (the table holds them).
+        guard let table = try? placeTable(), table.extras.indices.contains(id - table.base.count) else { return "" }
+        return table.extras[id - table.base.count].name
     }
 
     public func matches(_ query: String, limit: Int) -> [SearchHit] {

@@ -102,15 +102,13 @@ struct PlaceGrid: Sendable {
 }
 
 /// Places in the order a view names them, with their Mercator positions: a small-scale view's few (of a
-/// tier, names decoded with them), or those near a closer view.
+/// tier), or those near a closer view. Their names come from the sources, by id, when a label needs one.
 struct RankedPlaces: Sendable {
     var id: [Int] = []
     var kind: [PlaceKind] = []
     var rank: [Int] = []
     var x: [Double] = []
     var y: [Double] = []
-    /// Names, when decoded with the places (else the sources give them by id).
-    var name: [String]?
 
     /// `ids` of `table`, in the order given, projected.
     init(_ ids: [Int], of table: PlaceTable) {
@@ -124,15 +122,14 @@ struct RankedPlaces: Sendable {
         }
     }
 
-    /// The base's first places `cities` (their ids are their positions), by rank, projected.
-    init(firstPlaces cities: [City]) {
-        let ranks = cities.map { PlaceTable.rank(population: $0.population, kind: $0.kind) }
-        id = cities.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
-        kind = id.map { cities[$0].kind }
+    /// The base's first places `points` (their ids are their positions), by rank, projected.
+    init(firstPlaces points: PlacePoints) {
+        let ranks = points.kind.indices.map { PlaceTable.rank(population: points.population[$0], kind: points.kind[$0]) }
+        id = points.kind.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
+        kind = id.map { points.kind[$0] }
         rank = id.map { ranks[$0] }
-        name = id.map { cities[$0].name }
         for i in id {
-            let p = WebMercator.project(cities[i].coordinate)
+            let p = WebMercator.project(points.coordinate(i))
             x.append(p.x)
             y.append(p.y)
         }

@@ -285,7 +285,7 @@ public enum Renderer {
             let x = BrailleCanvas.dot(xd)
             let y = BrailleCanvas.dot(yd)
             guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { continue }
-            let name = sources.labelText(places.id[i], name: places.name?[i], ascii: ascii)
+            let name = sources.labelText(places.id[i], ascii: ascii)
             let role: StyleRole = kind == .capital ? .capitalLabel : kind.isCity ? .cityLabel : .placeLabel
             guard
                 engine.placeBeside(

@@ -119,6 +119,36 @@ struct FormatTests {
         #expect(asset.placeName(-1) == nil && asset.placeName(cities.count) == nil)
     }
 
+    /// A small-scale view's first places: the same whether decoded alone (fresh file, widening) or cut
+    /// from all of them, and their names are found without decoding the rest.
+    @Test func theFirstPlacesAreAPrefixOfAll() throws {
+        let all = try bundledWorld.placePoints()
+        for floors in [[1_000_000, 100_000, 15_000, 0], [50_000, 2_000_000]] {
+            let fresh = try MapAsset(path: bundledWorldPath)
+            for floor in floors {
+                let first = try fresh.placePoints(populationAtLeast: floor)
+                let n = all.population.firstIndex { $0 < floor } ?? all.count
+                #expect(first == all.prefix(n), "floor \(floor)")
+                #expect(first.count == n && (floor > 0 ? n < all.count : n == all.count))
+                #expect(fresh.placeName(n - 1) == bundledWorld.placeName(n - 1))
+            }
+            #expect(try bundledWorld.placePoints(populationAtLeast: 1_000_000) == fresh.placePoints(populationAtLeast: 1_000_000))
+        }
+        let fresh = try MapAsset(path: bundledWorldPath)
+        _ = try fresh.placePoints(populationAtLeast: 5_000_000)
+        #expect(fresh.placeName(all.count - 1) == bundledWorld.placeName(all.count - 1), "a name past the first places")
+    }
+
+    /// Search keys drop accents, case and the compatibility forms names are typed in (without ICU).
+    @Test(arguments: [
+        ("Hà Nội", "ha noi"), ("Đà Nẵng", "da nang"), ("Ærøskøbing", "aeroskobing"), ("Łódź", "lodz"),
+        ("Ｔｏｋｙｏ", "tokyo"), ("ﬁnland ﬂat", "finland flat"), ("Straße", "strasse"), ("İstanbul", "istanbul"),
+        ("Αθήνα", "αθηνα"), ("Москва́", "москва"),
+    ])
+    func namesFoldForSearch(name: String, key: String) {
+        #expect(NameFolding.fold(name) == key)
+    }
+
     @Test func artificialEdgesAreCut() {
         let ring = [
             Coordinate(latitude: 60, longitude: 170), Coordinate(latitude: 65, longitude: 180),
