@@ -48,6 +48,8 @@ public final class MapSources: PlaceSearching, Sendable {
     private struct Cache {
         var table: PlaceTable?
         var grid: PlaceGrid?
+        /// Whether a view has looked for places near it (the grid is made for the second).
+        var lookedNear = false
         /// The search keys, and the place id of each of their entries (they are in rank order).
         var search: (index: PlaceSearch, ids: [Int])?
         /// Small-scale views' places (`topPlaces`), by integer zoom.
@@ -103,19 +105,26 @@ public final class MapSources: PlaceSearching, Sendable {
         return table
     }
 
-    /// The places a view at zoom 7 or closer may name: those in the grid cells that meet the box, in the
-    /// order they are named, projected.
+    /// The places a view at zoom 7 or closer may name: those in the box (or in the grid cells that meet
+    /// it), in the order they are named, projected. The first such view looks at every place, which costs
+    /// less than making the grid: a `render` has one view, and the grid pays from the second.
     func placesNear(south: Double, north: Double, west: Double, east: Double) throws(MapDataError) -> RankedPlaces {
         let table = try placeTable()
-        let grid: PlaceGrid
-        if let g = cache.withLock({ $0.grid }) {
-            grid = g
-        } else {
-            grid = PlaceGrid(table)
-            cache.withLock { $0.grid = grid }
+        let (grid, firstView) = cache.withLock { c in
+            defer { c.lookedNear = true }
+            return (c.grid, !c.lookedNear)
         }
-        return RankedPlaces(
-            grid.near(south: south, north: north, west: west, east: east).sorted(by: table.precedes), of: table)
+        let ids: [Int]
+        if let grid {
+            ids = grid.near(south: south, north: north, west: west, east: east)
+        } else if firstView {
+            ids = table.within(south: south, north: north, west: west, east: east)
+        } else {
+            let made = PlaceGrid(table)
+            cache.withLock { $0.grid = made }
+            ids = made.near(south: south, north: north, west: west, east: east)
+        }
+        return RankedPlaces(ids.sorted(by: table.precedes), of: table)
     }
 
     /// The places a view at zoom `tier` … `tier` + 1 (below 7) may name, ranked and projected: the

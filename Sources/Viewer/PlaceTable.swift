@@ -31,6 +31,26 @@ struct PlaceTable: Sendable {
         id < base.count ? base.coordinate(id) : extras[id - base.count].coordinate
     }
 
+    /// The places in a box (west may lie past -180° and east past 180°: the world repeats), in id order.
+    func within(south: Double, north: Double, west: Double, east: Double) -> [Int] {
+        let everyLongitude = east - west >= 360
+        func inside(_ lat: Double, _ lon: Double) -> Bool {
+            lat >= south && lat <= north
+                && (everyLongitude || (lon >= west && lon <= east) || (lon + 360 >= west && lon + 360 <= east)
+                    || (lon - 360 >= west && lon - 360 <= east))
+        }
+        var out: [Int] = []
+        base.latitude.withUnsafeBufferPointer { lat in
+            base.longitude.withUnsafeBufferPointer { lon in
+                for i in lat.indices where inside(lat[i], lon[i]) { out.append(i) }
+            }
+        }
+        for (k, p) in extras.enumerated() where inside(p.coordinate.latitude, p.coordinate.longitude) {
+            out.append(base.count + k)
+        }
+        return out
+    }
+
     /// Whether place `a` is named before place `b`: the base's places by rank (the file's order among
     /// equals), then the street-level places in their order.
     func precedes(_ a: Int, _ b: Int) -> Bool {
@@ -56,9 +76,12 @@ struct PlaceGrid: Sendable {
 
     init(_ table: PlaceTable) {
         let n = Self.size
-        let cells = (0..<table.count).map { id in
-            let c = table.coordinate(id)
-            return Self.row(c.latitude) * n + Self.column(c.longitude)
+        var cells = [Int](repeating: 0, count: table.count)
+        for i in 0..<table.base.count {
+            cells[i] = Self.row(table.base.latitude[i]) * n + Self.column(table.base.longitude[i])
+        }
+        for (k, p) in table.extras.enumerated() {
+            cells[table.base.count + k] = Self.row(p.coordinate.latitude) * n + Self.column(p.coordinate.longitude)
         }
         var start = [Int32](repeating: 0, count: n * n + 1)
         for cell in cells { start[cell + 1] += 1 }

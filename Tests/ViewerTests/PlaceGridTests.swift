@@ -35,6 +35,7 @@ struct PlaceGridTests {
                 && (east - west >= 360 || (lon >= west && lon <= east) || (lon + 360 <= east) || (lon - 360 >= west))
         }
         #expect(Set(inside).isSubset(of: Set(near)), "\(inside.count) inside, \(near.count) near")
+        #expect(table.within(south: south, north: north, west: west, east: east) == inside, "the first view's scan")
         if east - west < 10 && north - south < 10 { #expect(near.count < table.count / 50) }
     }
 
