@@ -6,12 +6,15 @@ TEST_PACKAGES := tmux strace openssh-server openssh-client nginx
 # GNU time measures each process's own peak memory for the benchmark.
 BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
+# The viewer users run links the Swift runtime into its binary: start-up then resolves a few hundred
+# symbols instead of tens of thousands (README, Performance: start-up).
+RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
 .PHONY: run test deps test-deps build bench fixtures install mutants
 
 run: deps
-	swift build -c release $(SWIFT_FLAGS) --product termmap
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
 	"$$(swift build -c release --show-bin-path)/termmap" $(ARGS)
 
 test: deps test-deps
@@ -30,7 +33,8 @@ mutants: deps test-deps
 
 bench: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"
-	swift run -c release termmap-bench
+	swift build -c release $(RELEASE_FLAGS) --product termmap --scratch-path .build/static
+	swift run -c release termmap-bench --static .build/static/release/termmap
 
 build: deps
 	swift build $(SWIFT_FLAGS)
@@ -63,7 +67,7 @@ apt-install:
 
 # The binary and every bundled file: PREFIX/bin/termmap finds PREFIX/share/termmap/world.tmap.
 install: deps
-	swift build -c release $(SWIFT_FLAGS) --product termmap
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
 	install -D -m 755 "$$(swift build -c release --show-bin-path)/termmap" "$(DESTDIR)$(PREFIX)/bin/termmap"
 	for f in assets/*; do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/termmap/$$(basename "$$f")"; done
 

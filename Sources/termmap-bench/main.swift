@@ -288,6 +288,7 @@ func main() throws {
     var frames = 200
     var dataDir: String?
     var only: String?
+    var staticBinary: String?
     var i = 0
     while i < args.count {
         switch args[i] {
@@ -300,9 +301,13 @@ func main() throws {
         case "--scene" where i + 1 < args.count:
             only = args[i + 1]
             i += 2
+        case "--static" where i + 1 < args.count:
+            staticBinary = args[i + 1]
+            i += 2
         case "--help":
-            print("usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT]")
-            print("  --scene TEXT   only the frame times of scenes whose name contains TEXT (for profiling)")
+            print("usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT] [--static BINARY]")
+            print("  --scene TEXT     only the frame times of scenes whose name contains TEXT (for profiling)")
+            print("  --static BINARY  also time the start-up of this termmap (built with --static-swift-stdlib)")
             return
         default:
             throw Failure(description: "unknown argument \(args[i])")
@@ -342,6 +347,20 @@ func main() throws {
     }
 
     let text = try textTimes(sources: sources)
+    // Frame time against cells on sparse views: what a frame costs besides its vertices.
+    var cellFits: [(name: String, constant: Double, perCell: Double)] = []
+    if only == nil {
+        for scene in scenes where scene.name.hasPrefix("open Pacific") || scene.name.hasPrefix("Pitcairn") {
+            let sizes = [(100, 30), (200, 60), (300, 90), (400, 120), (500, 150)]
+            let points = try sizes.map { c, r in
+                (Double(c * r), median(try frameTimes(scene, cols: c, rows: r, sources: sources, frames: frames)))
+            }
+            let n = Double(points.count)
+            let mx = points.map(\.0).reduce(0, +) / n, my = points.map(\.1).reduce(0, +) / n
+            let slope = points.map { ($0.0 - mx) * ($0.1 - my) }.reduce(0, +) / points.map { ($0.0 - mx) * ($0.0 - mx) }.reduce(0, +)
+            cellFits.append((scene.name, my - slope * mx, slope * 1000))
+        }
+    }
     if only != nil {
         for r in rows { print("\(r.0) \(r.1)x\(r.2): median \(Int(r.3)) µs, p99 \(Int(r.4)) µs") }
         print("text of a 400x120 colour frame: \(CoordinateFormat.fixed(median(text), 2)) ms median of 50")
@@ -367,7 +386,9 @@ func main() throws {
         if let r = scene.circleMeters { a += ["--circle", "--radius", "\(r)"] }
         peak = max(peak, try runProcess(binary, a).peakMegabytes)
     }
-    let startup = try startupRatios(termmap: binary, bare: try releaseBinary("termmap-bare"), dataArgs: dataArgs)
+    let bare = try releaseBinary("termmap-bare")
+    let startup = try startupRatios(termmap: binary, bare: bare, dataArgs: dataArgs)
+    let staticStartup = try staticBinary.map { try startupRatios(termmap: $0, bare: bare, dataArgs: dataArgs) } ?? []
     let bytes = try terminalBytes(binary: binary, dataArgs: dataArgs)
     let cityBytes = try terminalBytes(binary: binary, dataArgs: dataArgs, center: "60.16878,24.94164", zoom: "16")
     // The import of the demo city's extract, whole process, into a scratch folder.
@@ -392,7 +413,7 @@ func main() throws {
             "{\"name\":\"\($0.0)\",\"cols\":\($0.1),\"rows\":\($0.2),\"medianMicros\":\(Int($0.3.rounded())),\"p99Micros\":\(Int($0.4.rounded()))}"
         }
         print(
-            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"startupRatios\":{\(startup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"textMillis\":\(round(median(text) * 100) / 100),\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
+            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"startupRatios\":{\(startup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"staticStartupRatios\":{\(staticStartup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"cellFits\":[\(cellFits.map { "{\"name\":\"\($0.name)\",\"constantMicros\":\(Int($0.constant.rounded())),\"nanosPerCell\":\(round($0.perCell * 10) / 10)}" }.joined(separator: ","))],\"textMillis\":\(round(median(text) * 100) / 100),\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
                 + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
                 + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
                 + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
@@ -421,8 +442,14 @@ func main() throws {
     print("asset load (median of 20):              \(f(median(loads), 2)) ms")
     print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
     print("peak RSS of termmap render (all scenes):  \(f(peak, 1)) MB")
+    print("\nframe time against cells, sparse views (few vertices at any size; least squares over 5 sizes):")
+    for fit in cellFits { print("  \(fit.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(f(fit.constant, 0)) µs + \(f(fit.perCell, 1)) ns a cell") }
     print("\nstart-up against a bare Swift program (Foundation, one line; wall time, median of 15 pairs):")
-    for (name, ratio) in startup { print("  \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(f(ratio, 2))×") }
+    print("  " + "".padding(toLength: 28, withPad: " ", startingAt: 0) + " this build" + (staticStartup.isEmpty ? "" : "  --static-swift-stdlib"))
+    for (k, (name, ratio)) in startup.enumerated() {
+        let other = k < staticStartup.count ? "  " + (f(staticStartup[k].1, 2) + "×").leftPad(21) : ""
+        print("  \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) " + (f(ratio, 2) + "×").leftPad(10) + other)
+    }
     print("")
     for (title, steps) in [("Europe z5", bytes), ("the Helsinki demo city z16", cityBytes)] {
         print("bytes to a 200x60 xterm-256color pty, \(title), animation off;")
