@@ -115,6 +115,21 @@ struct RasterTests {
                 == "\u{1b}[0;38;5;45;48;5;17m⠁\u{1b}[0;36;44mx\u{1b}[0;1;7;93my\u{1b}[0m")
     }
 
+    /// The worst case fills the room the writer makes: a 4-byte glyph after the longest style in every
+    /// cell, the style changing each time.
+    @Test func theLongestStylesInEveryCellAreWrittenWhole() {
+        var f = Frame(cols: 7, rows: 3)
+        let longest = CellStyle(foreground: PaletteColor(255), background: PaletteColor(254), bold: true, reverse: true, underline: true)
+        let other = CellStyle(foreground: PaletteColor(254), background: PaletteColor(255), bold: true, reverse: true, underline: true)
+        for row in 0..<3 { for col in 0..<7 { f[col, row] = Cell(glyph: "𝄞", style: (col + row) % 2 == 0 ? longest : other) } }
+        #expect(AnsiWriter.sgr(longest) == "\u{1b}[0;1;4;7;38;5;255;48;5;254m")
+        #expect(AnsiWriter.sgr(longest).utf8.count == AnsiWriter.maxSGRBytes)
+        let line = { (row: Int) in
+            (0..<7).map { AnsiWriter.sgr(($0 + row) % 2 == 0 ? longest : other) + "𝄞" }.joined() + "\u{1b}[0m"
+        }
+        #expect(AnsiWriter.text(f, mode: .ansi256) == (0..<3).map(line).joined(separator: "\n"))
+    }
+
     @Test func labelsKeepTheBackgroundTheyAreWrittenOver() {
         var f = Frame(cols: 4, rows: 1)
         f.setBackground(col: 1, row: 0, PaletteColor(17))
