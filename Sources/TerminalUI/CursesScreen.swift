@@ -21,6 +21,8 @@ public final class CursesScreen: Screen {
     private var closed = false
     /// Presses, releases and motion made into clicks and drags.
     private var gestures = PointerGestures()
+    /// Answers to `askWhenShown` read since the last `takeShownAnswers`.
+    private var shownAnswers = 0
 
     /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours.
     public init(colorOption: String?, environment: [String: String]) throws(TerminalError) {
@@ -207,6 +209,52 @@ public final class CursesScreen: Screen {
         return blankLook(TerminalStyle(attr: attr, pair: pair))
     }
 
+    // MARK: Pacing
+
+    /// Sends Primary Device Attributes (`ESC [ c`) after the frame ncurses has just written: every
+    /// terminal answers it (`ESC [ ? … c`), in order, once it has processed what came before. The cursor
+    /// position report would do as well, but ncurses takes its answer for a function key (`ESC[1;6R` is
+    /// F39 to xterm-256color's terminfo).
+    public func askWhenShown() -> Bool {
+        guard !closed else { return false }
+        // doupdate has written and flushed its output: this comes after it.
+        let query: [UInt8] = [0x1B, 0x5B, 0x63]
+        return query.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) } == query.count
+    }
+
+    public func takeShownAnswers() -> Int {
+        defer { shownAnswers = 0 }
+        return shownAnswers
+    }
+
+    /// After an Esc: the rest of a device attributes answer (`[?` digits and semicolons `c`), taken out of
+    /// the input; false, with what was read put back, when the Esc was a key.
+    private func takeDeviceAttributesAnswer(_ win: UnsafeMutablePointer<WINDOW>?) -> Bool {
+        var read: [(kind: Int32, ch: wint_t)] = []
+        // The answer comes in one write, and ncurses has already waited ESCDELAY after the Esc; a little
+        // more for a link that split it.
+        wtimeout(win, 30)
+        func next() -> wint_t? {
+            var ch: wint_t = 0
+            let kind = wget_wch(win, &ch)
+            guard kind != ERR else { return nil }
+            read.append((kind, ch))
+            return kind == KEY_CODE_YES ? nil : ch
+        }
+        if next() == 0x5B, next() == 0x3F {
+            for _ in 0..<64 {
+                guard let ch = next() else { break }
+                if ch == 0x63 { return true }
+                guard (0x30...0x39).contains(ch) || ch == 0x3B else { break }
+            }
+        }
+        // ncurses returns the last character put back first.
+        for (kind, ch) in read.reversed() {
+            if kind == KEY_CODE_YES { ungetch(Int32(ch)) } else { unget_wch(wchar_t(bitPattern: ch)) }
+        }
+        return false
+    }
+
     // MARK: Input
 
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
@@ -248,7 +296,13 @@ public final class CursesScreen: Screen {
         case 3: return .key(.ctrlC)
         case 12: return .key(.ctrlL)
         case 10, 13: return .key(.enter)
-        case 27: return .key(.escape)
+        case 27:
+            // An answer to `askWhenShown` (or a late one) is not a key: nothing came this time.
+            if takeDeviceAttributesAnswer(win) {
+                shownAnswers += 1
+                return nil
+            }
+            return .key(.escape)
         case 8, 127: return .key(.backspace)
         default:
             guard ch >= 32, let scalar = Unicode.Scalar(UInt32(ch)) else { return nextEvent(timeoutMilliseconds: 0) }

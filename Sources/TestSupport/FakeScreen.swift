@@ -26,6 +26,22 @@ public final class FakeScreen: Screen {
     public let size: (cols: Int, rows: Int)
     public let colorMode: ColorMode
 
+    /// How the terminal answers "tell me when this is shown": not asked (a screen that cannot), after
+    /// this many reads of input (a link that takes that long), or never.
+    public enum Answers: Equatable, Sendable {
+        case cannotAsk
+        case afterReads(Int)
+        case never
+    }
+    /// How this terminal answers.
+    public var answers: Answers = .cannotAsk
+    /// Questions asked, and the most ever waiting for an answer at once.
+    public private(set) var questions = 0
+    public private(set) var mostOutstanding = 0
+    /// Reads left before each waiting question is answered.
+    private var outstanding: [Int] = []
+    private var answered = 0
+
     /// A screen of `cols × rows` in `mode` that replays `events`.
     public init(_ events: [InputEvent?], cols: Int = 80, rows: Int = 24, mode: ColorMode = .plain) {
         self.events = events
@@ -57,7 +73,30 @@ public final class FakeScreen: Screen {
         shown = next
     }
 
+    public func askWhenShown() -> Bool {
+        switch answers {
+        case .cannotAsk: return false
+        case .afterReads(let n): outstanding.append(n)
+        case .never: break
+        }
+        questions += 1
+        mostOutstanding = max(mostOutstanding, outstanding.count)
+        return true
+    }
+
+    public func takeShownAnswers() -> Int {
+        defer { answered = 0 }
+        return answered
+    }
+
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
+        // An answer that comes is read like input and taken out of it: this read returns nothing.
+        outstanding = outstanding.map { $0 - 1 }
+        if let first = outstanding.first, first <= 0 {
+            outstanding.removeFirst()
+            answered += 1
+            return nil
+        }
         // A zero timeout only takes what is already waiting: a scripted timeout is not consumed by it.
         guard let first = events.first else { return .key(.char("q")) }
         if first == nil && timeoutMilliseconds == 0 { return nil }

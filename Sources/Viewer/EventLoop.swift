@@ -13,6 +13,17 @@ public protocol Screen: AnyObject {
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
     /// True when the program was asked to end from outside (SIGTERM, SIGHUP, SIGINT).
     func stopRequested() -> Bool
+    /// Asks the terminal to answer once it has shown everything sent before (a Primary Device Attributes
+    /// query, answered in order after the frame); false when this screen cannot ask.
+    func askWhenShown() -> Bool
+    /// How many answers to `askWhenShown` came since the last call (they come with the input and are
+    /// taken out of it: never a key).
+    func takeShownAnswers() -> Int
+}
+
+extension Screen {
+    public func askWhenShown() -> Bool { false }
+    public func takeShownAnswers() -> Int { 0 }
 }
 
 /// Why the event loop ended.
@@ -30,9 +41,18 @@ public enum EventLoop {
     public static let animationFrameMilliseconds = 33
     /// How long to wait for input when nothing moves (the idle timeout is checked at this rate).
     public static let idleMilliseconds = 250
+    /// How long to wait for the terminal to say it has shown an animation frame before animating without
+    /// asking (a terminal that never answers); an answer that comes later turns asking back on.
+    public static let shownAnswerTimeout = 3.0
 
     /// Runs until an update asks to quit or the screen asks to stop; after `idleTimeout` seconds
     /// without input the loop sends `.idleTimeout`. `now` is the clock in seconds.
+    ///
+    /// Animation frames are paced by the terminal: after one is drawn the screen asks the terminal to
+    /// answer when it has shown it, and until the answer comes the frames in between are skipped (the
+    /// next one drawn is the newest). Over a slow link nothing else would hold frames back: sshd reads
+    /// the pty as fast as it can, so a write never blocks while frames queue in its window. A frame
+    /// that ends an animation, or that a key makes, is always drawn.
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
@@ -44,6 +64,14 @@ public enum EventLoop {
         var drawnTiles = sources?.tileStatus.generation ?? 0
         var quit = false
         var repaint = false
+        // Pacing: when the question went out (nil: no answer outstanding), whether the terminal answers,
+        // and whether a frame was skipped while waiting.
+        var askedAt: Double?
+        var terminalAnswers = true
+        var skipped = false
+        // When the last frame was drawn: an answer that comes early does not make frames come faster.
+        var drawnAt = lastFrame
+        let period = Double(animationFrameMilliseconds) / 1000
         func apply(_ event: InputEvent) {
             for effect in state.update(event, places: sources) {
                 switch effect {
@@ -58,6 +86,12 @@ public enum EventLoop {
             screen.present(frame, fullRepaint: repaint, shift: shift)
             repaint = false
             drawn = state
+            drawnAt = lastFrame
+            skipped = false
+            if state.animation != nil, terminalAnswers, askedAt == nil {
+                // Asked at this turn's time (`lastFrame`): the clock is read once a turn.
+                if screen.askWhenShown() { askedAt = lastFrame } else { terminalAnswers = false }
+            }
         }
         // Tiles load in the background: while some are on their way, look at the animation rate and draw
         // again when any has arrived (the frame itself never waits for one).
@@ -75,7 +109,11 @@ public enum EventLoop {
             if screen.stopRequested() { return .stopRequested }
             let animating = state.animation != nil
             let loading = (sources?.tileStatus.loading ?? 0) > 0
-            let waiting = animating || loading ? animationFrameMilliseconds : idleMilliseconds
+            // While animating, wake at the next frame's time (an answer may have woken the loop early).
+            let sinceDrawn = Int(((lastFrame - drawnAt) * 1000).rounded())
+            let waiting =
+                animating ? min(animationFrameMilliseconds, max(1, animationFrameMilliseconds - sinceDrawn))
+                : loading ? animationFrameMilliseconds : idleMilliseconds
             // An idle timeout with nothing to animate changes nothing on screen: no frame is drawn.
             var changed = animating
             if let event = screen.nextEvent(timeoutMilliseconds: waiting) {
@@ -99,7 +137,19 @@ public enum EventLoop {
             }
             lastFrame = t
             if tilesArrived() { changed = true }
-            if changed && !quit { draw() }
+            if screen.takeShownAnswers() > 0 {
+                askedAt = nil
+                terminalAnswers = true
+            } else if let asked = askedAt, t - asked >= shownAnswerTimeout {
+                askedAt = nil
+                terminalAnswers = false
+            }
+            // A frame in the middle of an animation waits while the terminal has not shown the last one,
+            // and for its time.
+            let waitForTerminal = state.animation != nil && (askedAt != nil || t - drawnAt < period * 0.9)
+            if (changed || skipped) && !quit {
+                if waitForTerminal { skipped = true } else { draw() }
+            }
         }
         return .quit
     }

@@ -48,6 +48,59 @@ struct EventLoopTests {
         #expect(shown >= 3 && shown <= 3 + oneFrame, "\(status)")
     }
 
+    /// The frames an animated `+` (then `more`) presents when the terminal answers "shown" after
+    /// `answers`, over a clock of 11 ms a reading (about a frame period a loop turn); the zoom reached
+    /// is the same however the terminal answers.
+    func zoomFrames(_ answers: FakeScreen.Answers, then more: [InputEvent?] = []) throws -> FakeScreen {
+        func play(_ answers: FakeScreen.Answers) throws -> (FakeScreen, Double) {
+            var state = try start(animations: true)
+            let screen = FakeScreen([.key(.char("+"))] + Array(repeating: nil, count: 30) + more)
+            screen.answers = answers
+            run(&state, screen, tick: 0.011)
+            return (screen, state.view.zoom)
+        }
+        let (screen, zoom) = try play(answers)
+        #expect(zoom == (try play(.cannotAsk)).1 && zoom != 3)
+        return screen
+    }
+
+    func zoomShown(_ frame: Frame) -> String? {
+        frame.line(22).split(separator: "│").first { $0.contains("zoom") }.map { $0.trimmedOfWhitespace }
+    }
+
+    /// Animation frames wait for the terminal to have shown the last one: a fast terminal gets every
+    /// frame, a slow link fewer (never more than one question out), one that never answers the last
+    /// frame only (until the wait times out); each ends on the zoom the animation reached.
+    @Test func animationFramesArePacedByTheTerminal() throws {
+        let unpaced = try zoomFrames(.cannotAsk)
+        let fast = try zoomFrames(.afterReads(1))
+        let slow = try zoomFrames(.afterReads(4))
+        let silent = try zoomFrames(.never)
+        let counts = [unpaced, fast, slow, silent].map(\.presented.count)
+        #expect(unpaced.questions == 0 && fast.questions > 0 && slow.questions > 0)
+        #expect(counts[1] == counts[0] && counts[0] >= 7, "a fast terminal sees every frame: \(counts)")
+        #expect(counts[2] < counts[1] && counts[2] >= 3, "a slow link sees fewer: \(counts)")
+        #expect(counts[3] == 3, "the first frame, one animation frame, the last: \(counts)")
+        #expect(fast.mostOutstanding == 1 && slow.mostOutstanding == 1)
+        for screen in [unpaced, fast, slow, silent] {
+            #expect(screen.presented.last.flatMap(zoomShown) == "zoom 4.32")
+        }
+    }
+
+    /// A terminal that never answers stops being asked after `shownAnswerTimeout`: the next animation is
+    /// drawn whole.
+    @Test func aTerminalThatNeverAnswersIsAskedNoMore() throws {
+        // One clock reading (11 ms) a loop turn: past the timeout.
+        let wait = [InputEvent?](repeating: nil, count: Int(EventLoop.shownAnswerTimeout / 0.011) + 10)
+        let then = wait + [.key(.char("-"))] + Array(repeating: nil, count: 30)
+        let silent = try zoomFrames(.never, then: then)
+        let unpaced = try zoomFrames(.cannotAsk, then: then)
+        let firstAnimation = try zoomFrames(.cannotAsk).presented.count - 1
+        #expect(silent.questions == 1)
+        // The first animation lost its middle frames (all but one and the last); the second none.
+        #expect(unpaced.presented.count - silent.presented.count == firstAnimation - 2)
+    }
+
     @Test func idleTimeoutsDrawNothingAndKeysDraw() throws {
         var state = try start()
         let screen = FakeScreen([nil, nil, nil, .key(.char("+")), nil, nil])

@@ -132,6 +132,25 @@ class PtySession:
             n += len(d)
         return n
 
+    def collect(self, key=None, quiet=0.4, answer=None):
+        """Types `key` (if any) and returns what is written until the output is quiet for `quiet` s;
+        with `answer`, replies it to each device attributes query (ESC [ c) as a terminal would."""
+        if key:
+            os.write(self.fd, key.encode())
+        out = b""
+        while select.select([self.fd], [], [], quiet)[0]:
+            try:
+                d = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not d:
+                break
+            if answer:
+                for _ in range(d.count(b"\x1b[c")):
+                    os.write(self.fd, answer)
+            out += d
+        return out
+
     def quit(self):
         os.write(self.fd, b"q")
         self.send(None, 0.3)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """termmap over real OpenSSH: a private sshd on 127.0.0.1 with its own host key, config and a
 throwaway user key (the system's sshd and its config are never touched), the kiosk ForceCommand
-recipe from the README, a session driven in tmux, a dropped connection mid-animation, and the
-bytes a client receives for a scripted 20-key demo.
+recipe from the README for a throwaway demo account (as root; otherwise the current user), a
+session driven in tmux, a dropped connection mid-animation, and the bytes a client receives for a
+scripted 20-key demo.
 
     python3 Tests/e2e/ssh_e2e.py .build/debug/termmap
 """
@@ -25,7 +26,9 @@ from harness import Checks, Tmux, wait_for_port
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
-USER = getpass.getuser()
+# The README's recipe is for a demo account of its own: as root the test makes a throwaway one (and
+# removes it), so that no login runs root's shell start-up; otherwise it logs in as the current user.
+DEMO_USER = "termmapdemo" if os.geteuid() == 0 else getpass.getuser()
 tmux = Tmux("termmap-ssh")
 check = Checks(tmux)
 
@@ -47,8 +50,26 @@ class PrivateSSHD:
             subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", f"{d}/{name}_key"], check=True)
         shutil.copy(f"{d}/user_key.pub", f"{d}/authorized_keys")
         os.chmod(f"{d}/authorized_keys", 0o600)
+        self.binary, data = BINARY, f"{ROOT}/assets"
+        if DEMO_USER == "termmapdemo":
+            # The demo account reads the binary and the map from the private folder (the checkout may
+            # sit where only root can read), logs in without a password ("*", not locked "!").
+            subprocess.run(["userdel", DEMO_USER], capture_output=True)
+            os.makedirs(f"{d}/home")
+            subprocess.run(["useradd", "-M", "-d", f"{d}/home", "-s", "/bin/sh", DEMO_USER], check=True)
+            subprocess.run(["usermod", "-p", "*", DEMO_USER], check=True)
+            shutil.chown(f"{d}/home", DEMO_USER)
+            os.makedirs(f"{d}/app/data")
+            self.binary = shutil.copy(BINARY, f"{d}/app/termmap")
+            for name in ("world.tmap", "helsinki.tmap"):
+                shutil.copy(f"{ROOT}/assets/{name}", f"{d}/app/data/")
+            data = f"{d}/app/data"
+            for path in (d, f"{d}/app", f"{d}/app/data"):
+                os.chmod(path, 0o755)
+            # sshd reads the key file as the user it logs in.
+            shutil.chown(f"{d}/authorized_keys", DEMO_USER)
         # The README's kiosk recipe, in a config of our own.
-        force = f"{BINARY} --kiosk --idle-timeout 5 --data {ROOT}/assets"
+        force = f"{self.binary} --kiosk --idle-timeout 5 --data {data}"
         with open(f"{d}/sshd_config", "w") as f:
             f.write(f"""Port {self.port}
 ListenAddress 127.0.0.1
@@ -62,7 +83,7 @@ UsePAM no
 StrictModes no
 PermitRootLogin prohibit-password
 AcceptEnv LANG LC_*
-Match User {USER}
+Match User {DEMO_USER}
     ForceCommand {force}
     PermitTTY yes
     AllowTcpForwarding no
@@ -78,7 +99,7 @@ Match User {USER}
     def ssh_command(self):
         return ["ssh", "-tt", "-p", str(self.port), "-i", f"{self.dir}/user_key", "-o", "IdentitiesOnly=yes",
                 "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={self.dir}/known_hosts",
-                "-o", "LogLevel=ERROR", "-o", "SendEnv=LANG", f"{USER}@127.0.0.1"]
+                "-o", "LogLevel=ERROR", "-o", "SendEnv=LANG", f"{DEMO_USER}@127.0.0.1"]
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)  # this sshd only, by its pid
@@ -86,6 +107,9 @@ Match User {USER}
             self.proc.wait(5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        if DEMO_USER == "termmapdemo":
+            subprocess.run(["pkill", "-u", DEMO_USER], capture_output=True)
+            subprocess.run(["userdel", DEMO_USER], capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -104,7 +128,7 @@ def wait_for(pred, seconds=10):
 
 
 def termmap_processes():
-    out = subprocess.run(["pgrep", "-f", f"{BINARY} --kiosk"], capture_output=True, text=True).stdout
+    out = subprocess.run(["pgrep", "-f", f"{sshd.binary} --kiosk"], capture_output=True, text=True).stdout
     return [int(p) for p in out.split()]
 
 
@@ -120,6 +144,9 @@ def _():
     assert "zoom 0.00" in s, s[-500:]
     assert "welcome to the termmap demo" in s
     assert re.search(r"[\u2801-\u28ff]", s), "no braille map"
+    owners = {subprocess.run(["ps", "-o", "user=", "-p", str(p)], capture_output=True, text=True).stdout.strip()
+              for p in termmap_processes()}
+    assert owners == {DEMO_USER}, f"termmap runs as {owners}, not {DEMO_USER}"
     for k in ["z", "5", "Enter"]:
         tmux("send-keys", "-t", "m", k)
     assert "zoom 5.00" in wait_for(lambda t: "zoom 5.00" in t)
@@ -142,7 +169,7 @@ def _():
     time.sleep(0.3)
     assert termmap_processes() == [], "termmap still running after q"
     os.unlink(status)
-    return "ssh exit status 0"
+    return f"ssh exit status 0, termmap ran as {DEMO_USER}"
 
 
 @check("closing the connection mid-animation leaves no termmap process behind")
@@ -188,6 +215,9 @@ def demo_bytes(animations):
             if not data:
                 return
             total += len(data)
+            # Answer device attributes queries as a terminal does (termmap paces animation by them).
+            for _ in range(data.count(b"\x1b[c")):
+                os.write(fd, b"\x1b[?64;1;2;6;22c")
     drain(3.0)
     if not animations:
         os.write(fd, b"a")
