@@ -2,7 +2,7 @@
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev
-TEST_PACKAGES := tmux strace openssh-server openssh-client nginx
+TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte
 # GNU time measures each process's own peak memory for the benchmark.
 BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
@@ -11,7 +11,7 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
-.PHONY: run test deps test-deps build bench fixtures install mutants
+.PHONY: run test deps test-deps build bench bench-ssh fixtures install mutants
 
 run: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
@@ -25,6 +25,7 @@ test: deps test-deps
 	python3 Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/hardening_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # Mutation check (minutes, not in CI): each mutant in Tools/mutants.py must make a test fail.
@@ -35,6 +36,11 @@ bench: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"
 	swift build -c release $(RELEASE_FLAGS) --product termmap --scratch-path .build/static
 	swift run -c release termmap-bench --static .build/static/release/termmap
+
+# The SSH demo under load (minutes, as root: a throwaway demo account): 1 to 100 sessions and a slow link.
+bench-ssh: deps test-deps
+	swift build -c release $(RELEASE_FLAGS) --product termmap --scratch-path .build/static
+	python3 Tests/e2e/ssh_load.py .build/static/release/termmap --full
 
 build: deps
 	swift build $(SWIFT_FLAGS)

@@ -48,11 +48,13 @@ public enum EventLoop {
     /// Runs until an update asks to quit or the screen asks to stop; after `idleTimeout` seconds
     /// without input the loop sends `.idleTimeout`. `now` is the clock in seconds.
     ///
-    /// Animation frames are paced by the terminal: after one is drawn the screen asks the terminal to
-    /// answer when it has shown it, and until the answer comes the frames in between are skipped (the
-    /// next one drawn is the newest). Over a slow link nothing else would hold frames back: sshd reads
-    /// the pty as fast as it can, so a write never blocks while frames queue in its window. A frame
-    /// that ends an animation, or that a key makes, is always drawn.
+    /// Frames are paced by the terminal: after one is drawn the screen asks the terminal to answer when
+    /// it has shown it, and until the answer comes the next frame waits; the one drawn then is the
+    /// newest (frames in between are skipped). Over a slow link nothing else would hold frames back:
+    /// sshd reads the pty as fast as it can, so a write never blocks while frames queue in its window.
+    /// Until the terminal has answered once, only frames in the middle of an animation wait (one that
+    /// never answers still shows every key and the end of every animation), and after
+    /// `shownAnswerTimeout` without an answer it is asked no more.
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
@@ -64,10 +66,10 @@ public enum EventLoop {
         var drawnTiles = sources?.tileStatus.generation ?? 0
         var quit = false
         var repaint = false
-        // Pacing: when the question went out (nil: no answer outstanding), whether the terminal answers,
-        // and whether a frame was skipped while waiting.
+        // Pacing: when the question went out (nil: no answer outstanding), whether the terminal answers
+        // (nil: not known yet), and whether a frame was skipped while waiting.
         var askedAt: Double?
-        var terminalAnswers = true
+        var terminalAnswers: Bool?
         var skipped = false
         // When the last frame was drawn: an answer that comes early does not make frames come faster.
         var drawnAt = lastFrame
@@ -88,7 +90,7 @@ public enum EventLoop {
             drawn = state
             drawnAt = lastFrame
             skipped = false
-            if state.animation != nil, terminalAnswers, askedAt == nil {
+            if terminalAnswers != false, askedAt == nil {
                 // Asked at this turn's time (`lastFrame`): the clock is read once a turn.
                 if screen.askWhenShown() { askedAt = lastFrame } else { terminalAnswers = false }
             }
@@ -144,9 +146,11 @@ public enum EventLoop {
                 askedAt = nil
                 terminalAnswers = false
             }
-            // A frame in the middle of an animation waits while the terminal has not shown the last one,
-            // and for its time.
-            let waitForTerminal = state.animation != nil && (askedAt != nil || t - drawnAt < period * 0.9)
+            // A frame waits while the terminal has not shown the last one (in the middle of an animation,
+            // or once the terminal is known to answer), and an animation frame for its time.
+            let midAnimation = state.animation != nil
+            let waitForTerminal =
+                askedAt != nil && (midAnimation || terminalAnswers == true) || midAnimation && t - drawnAt < period * 0.9
             if (changed || skipped) && !quit {
                 if waitForTerminal { skipped = true } else { draw() }
             }

@@ -7,110 +7,28 @@ scripted 20-key demo.
 
     python3 Tests/e2e/ssh_e2e.py .build/debug/termmap
 """
-import getpass
 import os
 import pty
 import re
 import select
-import shutil
 import signal
-import socket
 import struct
 import subprocess
 import sys
 import tempfile
 import time
 
-from harness import Checks, Tmux, wait_for_port
+from harness import Checks, Tmux
+from sshd import PrivateSSHD
 
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
-# The README's recipe is for a demo account of its own: as root the test makes a throwaway one (and
-# removes it), so that no login runs root's shell start-up; otherwise it logs in as the current user.
-DEMO_USER = "termmapdemo" if os.geteuid() == 0 else getpass.getuser()
+DEMO_USER = PrivateSSHD.demo_user()
 tmux = Tmux("termmap-ssh")
 check = Checks(tmux)
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-class PrivateSSHD:
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="termmap-sshd-")
-        self.port = free_port()
-        d = self.dir
-        for name in ("host", "user"):
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", f"{d}/{name}_key"], check=True)
-        shutil.copy(f"{d}/user_key.pub", f"{d}/authorized_keys")
-        os.chmod(f"{d}/authorized_keys", 0o600)
-        self.binary, data = BINARY, f"{ROOT}/assets"
-        if DEMO_USER == "termmapdemo":
-            # The demo account reads the binary and the map from the private folder (the checkout may
-            # sit where only root can read), logs in without a password ("*", not locked "!").
-            subprocess.run(["userdel", DEMO_USER], capture_output=True)
-            os.makedirs(f"{d}/home")
-            subprocess.run(["useradd", "-M", "-d", f"{d}/home", "-s", "/bin/sh", DEMO_USER], check=True)
-            subprocess.run(["usermod", "-p", "*", DEMO_USER], check=True)
-            shutil.chown(f"{d}/home", DEMO_USER)
-            os.makedirs(f"{d}/app/data")
-            self.binary = shutil.copy(BINARY, f"{d}/app/termmap")
-            for name in ("world.tmap", "helsinki.tmap"):
-                shutil.copy(f"{ROOT}/assets/{name}", f"{d}/app/data/")
-            data = f"{d}/app/data"
-            for path in (d, f"{d}/app", f"{d}/app/data"):
-                os.chmod(path, 0o755)
-            # sshd reads the key file as the user it logs in.
-            shutil.chown(f"{d}/authorized_keys", DEMO_USER)
-        # The README's kiosk recipe, in a config of our own.
-        force = f"{self.binary} --kiosk --idle-timeout 5 --data {data}"
-        with open(f"{d}/sshd_config", "w") as f:
-            f.write(f"""Port {self.port}
-ListenAddress 127.0.0.1
-HostKey {d}/host_key
-PidFile {d}/sshd.pid
-AuthorizedKeysFile {d}/authorized_keys
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PermitRootLogin prohibit-password
-AcceptEnv LANG LC_*
-Match User {DEMO_USER}
-    ForceCommand {force}
-    PermitTTY yes
-    AllowTcpForwarding no
-    X11Forwarding no
-    AllowAgentForwarding no
-    PermitTunnel no
-""")
-        # sshd needs its privilege-separation folder; Debian creates it only when the service starts.
-        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
-        self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", f"{d}/sshd_config"], stderr=open(f"{d}/sshd.log", "w"))
-        wait_for_port(self.port)
-
-    def ssh_command(self):
-        return ["ssh", "-tt", "-p", str(self.port), "-i", f"{self.dir}/user_key", "-o", "IdentitiesOnly=yes",
-                "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={self.dir}/known_hosts",
-                "-o", "LogLevel=ERROR", "-o", "SendEnv=LANG", f"{DEMO_USER}@127.0.0.1"]
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)  # this sshd only, by its pid
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        if DEMO_USER == "termmapdemo":
-            subprocess.run(["pkill", "-u", DEMO_USER], capture_output=True)
-            subprocess.run(["userdel", DEMO_USER], capture_output=True)
-        shutil.rmtree(self.dir, ignore_errors=True)
+sshd = PrivateSSHD(BINARY, f"{ROOT}/assets", DEMO_USER)
 
 
 def screen():
@@ -132,7 +50,6 @@ def termmap_processes():
     return [int(p) for p in out.split()]
 
 
-sshd = PrivateSSHD()
 
 
 @check("over ssh -tt in tmux: the map and zoom readout appear, z/+/c work, q ends the session cleanly")

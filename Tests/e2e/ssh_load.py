@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The SSH demo under load (a benchmark; CI runs it small and checks correctness only): N sessions of
+the README's kiosk recipe through a private sshd on 127.0.0.1, logging in all at once and then 4 a
+second; every session's screen, rebuilt by a terminal emulator, is checked against `termmap render`
+of the same keys after each key, all sessions pressing each key at the same instant; and one session
+behind a rate-limited proxy (32 KB/s, 50 ms each way) for a slow link.
+
+    python3 Tests/e2e/ssh_load.py BINARY                 # CI: 10 sessions, correctness only
+    python3 Tests/e2e/ssh_load.py BINARY --full          # make bench-ssh: 1, 10, 25, 50, 100 and the table
+
+Loopback only; every wait is bounded; every process it starts is ended by its pid.
+"""
+import os
+import pty
+import re
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+import fcntl
+import termios
+
+from emulator import Terminal
+from sshd import PrivateSSHD
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else ".build/debug/termmap")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FULL = "--full" in sys.argv
+COLS, ROWS = 120, 40
+KEYS = ["+", "l", "+", "j", "-", "h", "c", "k", "f", "-"]
+ANSWER_LIMIT = 30.0  # seconds a session may take to show a screen before it counts as failed
+
+
+def render(keys):
+    """The screen `termmap render` gives for `keys`, in colour (without it the circle's shade is a
+    stipple), as text: its map and status rows (the message row of a kiosk session says more)."""
+    out = subprocess.run([BINARY, "render", "--size", f"{COLS}x{ROWS}", "--data", f"{ROOT}/assets", "--color", "256",
+                          "--keys", keys], capture_output=True, text=True, timeout=60).stdout
+    out = re.sub(r"\x1b\[[0-9;]*m", "", out).split("\n")
+    return [(out[r] if r < len(out) else "").rstrip() for r in range(ROWS - 1)]
+
+
+class Session:
+    """An ssh client on a pty of our own, its output fed to an emulator that answers like a terminal."""
+
+    def __init__(self, command):
+        self.started = time.monotonic()
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.environ.update(TERM="xterm-256color", LANG="C.UTF-8")
+            os.execvp(command[0], command)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        self.term = Terminal(COLS, ROWS, answer_fd=self.fd)
+        self.bytes = 0
+        self.open = True
+
+    def read(self):
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self.open = False
+            return
+        self.bytes += len(data)
+        self.term.feed(data)
+
+    def shows(self, screen):
+        return self.term.text()[:ROWS - 1] == screen
+
+    def end(self):
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        os.close(self.fd)
+
+
+def wait_all(sessions, screen, since, limit):
+    """Reads every session until each shows `screen` (or `limit` s pass); each one's seconds since `since`
+    (None when it did not)."""
+    took = {s: None for s in sessions}
+    end = time.monotonic() + limit
+    while time.monotonic() < end and any(t is None for t in took.values()):
+        waiting = [s for s in sessions if took[s] is None and s.open]
+        if not waiting:
+            break
+        for fd in select.select([s.fd for s in waiting], [], [], 0.2)[0]:
+            s = next(x for x in waiting if x.fd == fd)
+            s.read()
+            if s.shows(screen):
+                took[s] = time.monotonic() - (since if since is not None else s.started)
+    return [took[s] for s in sessions]
+
+
+def termmap_cpu_and_pss(user):
+    """Per termmap process of the demo account: CPU seconds so far and PSS in MB."""
+    out = []
+    pids = subprocess.run(["pgrep", "-u", user, "-f", "termmap --kiosk"], capture_output=True, text=True).stdout.split()
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            pss = next(int(line.split()[1]) for line in open(f"/proc/{pid}/smaps_rollup") if line.startswith("Pss:"))
+            out.append((cpu, pss / 1024))
+        except (OSError, StopIteration, ValueError):
+            continue
+    return out
+
+
+def percentile(values, p):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(p * (len(v) - 1) + 0.5))] if v else float("nan")
+
+
+def run_sessions(sshd, screens, n, animated, arrival=0.0):
+    """N sessions logging in `arrival` s apart, all pressing each key at once. Returns the figures, and
+    raises when a session does not show a screen it should."""
+    sessions = []
+    for i in range(n):
+        if arrival and i:
+            time.sleep(arrival)
+        sessions.append(Session(sshd.ssh_command()))
+    try:
+        first = wait_all(sessions, screens[0], None, ANSWER_LIMIT + n * 0.5)
+        failed = sum(1 for t in first if t is None)
+        assert failed == 0, f"{failed} of {n} sessions never showed the first screen"
+        start_cpu = termmap_cpu_and_pss(sshd.user)
+        if not animated:
+            for s in sessions:
+                os.write(s.fd, b"a")
+            assert None not in wait_all(sessions, screens[0], time.monotonic(), ANSWER_LIMIT)
+        key_times, bytes_before = [], sum(s.bytes for s in sessions)
+        for k, key in enumerate(KEYS):
+            now = time.monotonic()
+            for s in sessions:
+                os.write(s.fd, key.encode())
+            took = wait_all(sessions, screens[k + 1], now, ANSWER_LIMIT)
+            failed = sum(1 for t in took if t is None)
+            assert failed == 0, f"{failed} of {n} sessions never showed the screen after key {k + 1} ({key!r})"
+            key_times += took
+        end_cpu = termmap_cpu_and_pss(sshd.user)
+    finally:
+        for s in sessions:
+            s.end()
+    return {
+        "first": first, "keys": key_times,
+        "login_cpu": sum(c for c, _ in start_cpu) / max(1, len(start_cpu)),
+        "key_cpu": (sum(c for c, _ in end_cpu) - sum(c for c, _ in start_cpu)) / (n * len(KEYS)),
+        "pss": sum(p for _, p in end_cpu) / max(1, len(end_cpu)),
+        "bytes": (sum(s.bytes for s in sessions) - bytes_before) / (n * len(KEYS)),
+    }
+
+
+class SlowLink:
+    """A TCP proxy on 127.0.0.1 to sshd: each way `rate` bytes a second and `delay` s late."""
+
+    def __init__(self, target_port, rate=32 * 1024, delay=0.05):
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(4)
+        self.port = self.server.getsockname()[1]
+        self.rate, self.delay, self.target = rate, delay, target_port
+        self.wire = 0
+        self.stop = threading.Event()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        self.server.settimeout(0.5)
+        while not self.stop.is_set():
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
+
+    def pipe(self, src, dst):
+        src.settimeout(0.5)
+        sent_until = time.monotonic()
+        while not self.stop.is_set():
+            try:
+                data = src.recv(4096)
+            except socket.timeout:
+                continue
+            except OSError:
+                break
+            if not data:
+                break
+            # Each chunk leaves when the link has carried the ones before it, and arrives `delay` later.
+            sent_until = max(sent_until, time.monotonic()) + len(data) / self.rate
+            time.sleep(max(0.0, sent_until + self.delay - time.monotonic()))
+            self.wire += len(data)
+            try:
+                dst.sendall(data)
+            except OSError:
+                break
+        for s in (src, dst):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def close(self):
+        self.stop.set()
+        self.server.close()
+
+
+def slow_link(sshd, animated):
+    """One session behind the slow link: seconds from the last key of `+++--` (150 ms apart) to the
+    right screen, from a single `+` to its screen, and bytes on the wire for both."""
+    link = SlowLink(sshd.port)
+    s = Session(sshd.ssh_command(port=link.port))
+    try:
+        assert wait_all([s], render(""), None, 60)[0] is not None, "the slow session never showed the map"
+        if not animated:
+            os.write(s.fd, b"a")
+            assert wait_all([s], render(""), time.monotonic(), 30)[0] is not None
+        wire = link.wire
+        for key in "+++--":
+            os.write(s.fd, key.encode())
+            end = time.monotonic() + 0.15
+            while time.monotonic() < end:
+                if select.select([s.fd], [], [], max(0.0, end - time.monotonic()))[0]:
+                    s.read()
+        burst = wait_all([s], render("+++--"), time.monotonic(), 60)[0]
+        now = time.monotonic()
+        os.write(s.fd, b"+")
+        single = wait_all([s], render("+++--+"), now, 60)[0]
+        assert burst is not None and single is not None, "the slow session never showed the screen"
+        return burst, single, link.wire - wire
+    finally:
+        s.end()
+        link.close()
+
+
+def main():
+    sshd = PrivateSSHD(BINARY, f"{ROOT}/assets", PrivateSSHD.demo_user(), extra_config="MaxStartups 200:30:300")
+    try:
+        screens = [render("")] + [render("".join(KEYS[:k + 1])) for k in range(len(KEYS))]
+        sizes = [1, 10, 25, 50, 100] if FULL else [10]
+        rows = []
+        for n in sizes:
+            for animated in (False, True):
+                r = run_sessions(sshd, screens, n, animated)
+                rows.append((f"{n} at once" + (", animated" if animated else ""), n, r))
+            if n >= 10:
+                r = run_sessions(sshd, screens, n, False, arrival=0.25)
+                rows.append((f"{n}, 4 a second", n, r))
+        slow = [(animated, slow_link(sshd, animated)) for animated in (False, True)]
+    finally:
+        sshd.stop()
+    print(f"termmap over ssh: {COLS}x{ROWS}, xterm-256color, {len(KEYS)} keys pressed by every session at once, "
+          "screens checked against termmap render")
+    print(f"{'sessions':22} {'first screen s':>24} {'over 5 s':>8} {'key → screen ms':>22} {'login CPU ms':>12} "
+          f"{'CPU/key ms':>10} {'PSS MB':>7} {'bytes/key':>9}")
+    for name, n, r in rows:
+        f, k = r["first"], [t * 1000 for t in r["keys"]]
+        print(f"{name:22} {percentile(f, .5):7.2f} {percentile(f, .95):7.2f} {max(f):7.2f} "
+              f"{sum(1 for t in f if t > 5):8} {percentile(k, .5):6.0f} {percentile(k, .95):6.0f} {max(k):6.0f} "
+              f"{r['login_cpu'] * 1000:12.0f} {r['key_cpu'] * 1000:10.1f} {r['pss']:7.1f} {r['bytes']:9.0f}")
+    print("(first screen: p50 p95 max; key → screen: p50 p95 max)")
+    for animated, (burst, single, wire) in slow:
+        print(f"slow link (32 KB/s, 50 ms each way), {'animated' if animated else 'no animation'}: "
+              f"+++-- settles {burst:.2f} s after the last key, one + {single:.2f} s; {wire} bytes on the wire")
+    print(f"ssh load: {sum(len(r['first']) for _, _, r in rows)} sessions, every screen right")
+
+
+if __name__ == "__main__":
+    main()
