@@ -54,7 +54,9 @@ public enum EventLoop {
     /// sshd reads the pty as fast as it can, so a write never blocks while frames queue in its window.
     /// Until the terminal has answered once, only frames in the middle of an animation wait (one that
     /// never answers still shows every key and the end of every animation), and after
-    /// `shownAnswerTimeout` without an answer it is asked no more.
+    /// `shownAnswerTimeout` without an answer it is asked no more. When an answer took longer than an
+    /// animation lasts, animations are shown by their last frame alone: on such a link each frame costs
+    /// more than the whole animation.
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
@@ -71,6 +73,8 @@ public enum EventLoop {
         var askedAt: Double?
         var terminalAnswers: Bool?
         var skipped = false
+        // How long the last answer took.
+        var answerDelay = 0.0
         // When the last frame was drawn: an answer that comes early does not make frames come faster.
         var drawnAt = lastFrame
         let period = Double(animationFrameMilliseconds) / 1000
@@ -140,6 +144,7 @@ public enum EventLoop {
             lastFrame = t
             if tilesArrived() { changed = true }
             if screen.takeShownAnswers() > 0 {
+                answerDelay = askedAt.map { t - $0 } ?? answerDelay
                 askedAt = nil
                 terminalAnswers = true
             } else if let asked = askedAt, t - asked >= shownAnswerTimeout {
@@ -150,7 +155,8 @@ public enum EventLoop {
             // or once the terminal is known to answer), and an animation frame for its time.
             let midAnimation = state.animation != nil
             let waitForTerminal =
-                askedAt != nil && (midAnimation || terminalAnswers == true) || midAnimation && t - drawnAt < period * 0.9
+                askedAt != nil && (midAnimation || terminalAnswers == true)
+                || midAnimation && (t - drawnAt < period * 0.9 || answerDelay > ViewAnimation.duration)
             if (changed || skipped) && !quit {
                 if waitForTerminal { skipped = true } else { draw() }
             }

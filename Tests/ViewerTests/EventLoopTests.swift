@@ -87,6 +87,23 @@ struct EventLoopTests {
         }
     }
 
+    /// Once an answer has taken longer than an animation lasts, an animation shows its last frame only.
+    @Test func overALinkSlowerThanAnAnimationAnimationsJump() throws {
+        func zoom(_ answers: FakeScreen.Answers) throws -> FakeScreen {
+            var state = try start(animations: true)
+            // The first frame's question is answered before "+".
+            let screen = FakeScreen(Array(repeating: nil, count: 40) + [.key(.char("+"))] + Array(repeating: nil, count: 60))
+            screen.answers = answers
+            run(&state, screen, tick: 0.011)
+            return screen
+        }
+        let slow = try zoom(.afterReads(30))  // about 330 ms
+        let quick = try zoom(.afterReads(10))  // about 110 ms: paced, but animated
+        #expect(slow.presented.count == 2, "the first frame and the zoom's last: \(slow.presented.count)")
+        #expect(quick.presented.count > 2)
+        #expect(slow.presented.last.flatMap(zoomShown) == "zoom 4.32" && quick.presented.last.flatMap(zoomShown) == "zoom 4.32")
+    }
+
     /// Keys' frames wait too once the terminal is known to answer: over a slow link a run of pans is
     /// drawn in fewer frames, the last one the last pan's; a terminal that never answers gets them all.
     @Test func keyFramesWaitForATerminalThatAnswers() throws {
