@@ -55,8 +55,8 @@ public enum EventLoop {
     /// Until the terminal has answered once, only frames in the middle of an animation wait (one that
     /// never answers still shows every key and the end of every animation), and after
     /// `shownAnswerTimeout` without an answer it is asked no more. When an answer took longer than an
-    /// animation lasts, animations are shown by their last frame alone: on such a link each frame costs
-    /// more than the whole animation.
+    /// animation lasts, an animation jumps to its end at once: on such a link each frame costs more than
+    /// the whole animation.
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
@@ -140,6 +140,10 @@ public enum EventLoop {
             // 250 ms ago: ticking that much would show its last frame first).
             if state.animation != nil && animating {
                 apply(.tick(seconds: max(0, t - lastFrame)))
+            }
+            // Over a link slower than an animation, an animation is its last frame, shown now.
+            if state.animation != nil && answerDelay > ViewAnimation.duration {
+                apply(.tick(seconds: ViewAnimation.duration))
             }
             lastFrame = t
             if tilesArrived() { changed = true }

@@ -14,7 +14,6 @@ Loopback only; every wait is bounded; every process it starts is ended by its pi
 import os
 import pty
 import re
-import select
 import signal
 import socket
 import struct
@@ -48,7 +47,11 @@ def render(keys):
 
 
 class Session:
-    """An ssh client on a pty of our own, its output fed to an emulator that answers like a terminal."""
+    """An ssh client on a pty of our own. A thread reads its output as it comes (noting when) and answers
+    device attributes queries at once, as a terminal does; the emulator parses it when the main thread
+    compares screens, so that parsing never delays reading."""
+
+    ANSWER = b"\x1b[?64;1;2;6;22c"
 
     def __init__(self, command):
         self.started = time.monotonic()
@@ -57,28 +60,50 @@ class Session:
             os.environ.update(TERM="xterm-256color", LANG="C.UTF-8")
             os.execvp(command[0], command)
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        self.term = Terminal(COLS, ROWS, answer_fd=self.fd)
+        self.term = Terminal(COLS, ROWS)
         self.bytes = 0
         self.open = True
-        # When output last came, and whether the screen changed since it was last compared.
+        self.lock = threading.Lock()
+        self.chunks = []  # (when, bytes) read and not yet parsed
+        # When the output parsed last came, and whether the screen changed since it was last compared.
         self.last_read = self.started
         self.unchecked = False
+        threading.Thread(target=self.reader, daemon=True).start()
 
-    def read(self):
-        try:
-            data = os.read(self.fd, 65536)
-        except OSError:
-            data = b""
-        if not data:
-            self.open = False
-            return
-        self.bytes += len(data)
-        self.last_read = time.monotonic()
-        self.unchecked = True
-        self.term.feed(data)
+    def reader(self):
+        tail = b""
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                self.open = False
+                return
+            # A query split between reads still counts: look at the end of the previous one too.
+            for _ in range((tail + data).count(b"\x1b[c")):
+                os.write(self.fd, self.ANSWER)
+            tail = data[-2:]
+            with self.lock:
+                self.chunks.append((time.monotonic(), data))
+
+    def parse(self):
+        """Feeds what came to the emulator; False when nothing did."""
+        with self.lock:
+            chunks, self.chunks = self.chunks, []
+        for when, data in chunks:
+            self.bytes += len(data)
+            self.last_read = when
+            self.term.feed(data)
+        if chunks:
+            self.unchecked = True
+        return bool(chunks)
 
     def shows(self, screen):
         return self.term.text()[:ROWS - 1] == screen
+
+    def write(self, data):
+        os.write(self.fd, data)
 
     def end(self):
         try:
@@ -92,24 +117,28 @@ class Session:
 def wait_all(sessions, screen, since, limit, spawn=None):
     """Reads every session until each shows `screen` (or `limit` s pass); each one's seconds from `since`
     (from its own start when None) to the output that completed it, None when it did not. A screen is
-    compared once its session's output has paused (comparing after every chunk cost the emulator more
-    than the server). `spawn`, when given, is called each turn to start sessions on a schedule."""
+    compared once its session's output has paused. `spawn`, when given, is called each turn to start
+    sessions on a schedule."""
     took = {}
     end = time.monotonic() + limit
     while time.monotonic() < end:
         if spawn:
             spawn()
-        waiting = [s for s in sessions if s not in took and s.open]
+        waiting = [s for s in sessions if s not in took]
         if not waiting and not (spawn and spawn.pending()):
             break
-        ready = set(select.select([s.fd for s in waiting], [], [], 0.02)[0]) if waiting else set()
+        busy = False
         for s in waiting:
-            if s.fd in ready:
-                s.read()
+            if s.parse():
+                busy = True
             elif s.unchecked:
                 s.unchecked = False
                 if s.shows(screen):
                     took[s] = s.last_read - (since if since is not None else s.started)
+            elif not s.open:
+                took.setdefault(s, None)
+        if not busy:
+            time.sleep(0.01)
     return [took.get(s) for s in sessions]
 
 
@@ -151,13 +180,13 @@ def run_sessions(sshd, screens, n, animated, arrival=0.0):
         start_cpu = termmap_cpu_and_pss(sshd.user)
         if not animated:
             for s in sessions:
-                os.write(s.fd, b"a")
+                s.write(b"a")
             assert None not in wait_all(sessions, screens[0], time.monotonic(), ANSWER_LIMIT)
         key_times, bytes_before = [], sum(s.bytes for s in sessions)
         for k, key in enumerate(KEYS):
             now = time.monotonic()
             for s in sessions:
-                os.write(s.fd, key.encode())
+                s.write(key.encode())
             took = wait_all(sessions, screens[k + 1], now, ANSWER_LIMIT)
             failed = sum(1 for t in took if t is None)
             assert failed == 0, f"{failed} of {n} sessions never showed the screen after key {k + 1} ({key!r})"
@@ -238,19 +267,16 @@ def slow_link(sshd, animated):
     try:
         assert wait_all([s], render(""), None, 60)[0] is not None, "the slow session never showed the map"
         if not animated:
-            os.write(s.fd, b"a")
+            s.write(b"a")
             assert wait_all([s], render(""), time.monotonic(), 30)[0] is not None
         wire = link.wire
         for key in "+++--":
             last_key = time.monotonic()
-            os.write(s.fd, key.encode())
-            end = time.monotonic() + 0.15
-            while time.monotonic() < end:
-                if select.select([s.fd], [], [], max(0.0, end - time.monotonic()))[0]:
-                    s.read()
+            s.write(key.encode())
+            time.sleep(0.15)
         burst = wait_all([s], render("+++--"), last_key, 60)[0]
         now = time.monotonic()
-        os.write(s.fd, b"+")
+        s.write(b"+")
         single = wait_all([s], render("+++--+"), now, 60)[0]
         assert burst is not None and single is not None, "the slow session never showed the screen"
         return burst, single, link.wire - wire
