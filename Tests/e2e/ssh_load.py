@@ -8,6 +8,7 @@ behind a rate-limited proxy (32 KB/s, 50 ms each way) for a slow link.
     python3 Tests/e2e/ssh_load.py BINARY                 # CI: 10 sessions, correctness only
     python3 Tests/e2e/ssh_load.py BINARY --full          # make bench-ssh: 1, 10, 25, 50, 100 and the table
     python3 Tests/e2e/ssh_load.py BINARY --slow-link     # the slow link alone
+    python3 Tests/e2e/ssh_load.py BINARY --sessions=50   # one number of sessions (and the slow link)
 
 Loopback only; every wait is bounded; every process it starts is ended by its pid.
 """
@@ -289,7 +290,8 @@ def main():
     sshd = PrivateSSHD(BINARY, f"{ROOT}/assets", PrivateSSHD.demo_user(), extra_config="MaxStartups 200:30:300")
     try:
         screens = [render("")] + [render("".join(KEYS[:k + 1])) for k in range(len(KEYS))]
-        sizes = [] if SLOW_ONLY else [1, 10, 25, 50, 100] if FULL else [10]
+        only = [int(a.split("=")[1]) for a in sys.argv if a.startswith("--sessions=")]
+        sizes = [] if SLOW_ONLY else only or ([1, 10, 25, 50, 100] if FULL else [10])
         rows = []
         for n in sizes:
             for animated in (False, True):
