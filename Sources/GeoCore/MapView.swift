@@ -153,6 +153,13 @@ public struct MapView: Equatable, Sendable {
     /// MapKit's `regionThatFits` without snapping: the largest zoom whose view holds the whole region,
     /// before clamping to 0…28 (may be ±infinity for a zero or enormous span).
     public func unclampedZoomThatFits(_ region: CoordinateRegion) -> Double {
+        let z = zoomsThatFit(region)
+        return min(z.x, z.y)
+    }
+
+    /// The zooms at which the region's width (`x`) and its height (`y`) just fill the view; the smaller
+    /// one holds the whole region.
+    public func zoomsThatFit(_ region: CoordinateRegion) -> (x: Double, y: Double) {
         let c = Self.normalized(region.center)
         let zoomX = log2(size.widthDots * 360 / (WebMercator.tileSize * region.span.longitudeDelta))
         let north = WebMercator.clampLatitude(c.latitude + region.span.latitudeDelta / 2)
@@ -162,7 +169,7 @@ public struct MapView: Equatable, Sendable {
         let ys = WebMercator.project(Coordinate(latitude: south, longitude: 0)).y
         let halfHeight = max(abs(yn - yc), abs(ys - yc))
         let zoomY = log2(size.heightDots / (2 * halfHeight * WebMercator.tileSize))
-        return min(zoomX, zoomY)
+        return (zoomX, zoomY)
     }
 
     /// `unclampedZoomThatFits` clamped to 0…28.

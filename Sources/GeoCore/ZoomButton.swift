@@ -53,6 +53,12 @@ public struct ZoomStep: Equatable, Sendable {
     public var spanAfter: CoordinateSpan
     /// True when the seed's arithmetic gave no step in the button's direction and the fixed step was used.
     public var usedFallback: Bool
+    /// The region the seed rebuilt from the requested metres (`MKCoordinateRegionMakeWithDistance`).
+    public var requestedSpan: CoordinateSpan
+    /// The zooms at which that region's width and height fill the view (`regionThatFits` takes the
+    /// smaller; unclamped, possibly infinite).
+    public var zoomX: Double
+    public var zoomY: Double
 }
 
 extension MapView {
@@ -80,7 +86,8 @@ extension MapView {
         let requested = measured.scaled(by: direction.metersFactor)
         let target = CoordinateRegion(
             center: center, latitudinalMeters: requested.latitudinal, longitudinalMeters: requested.longitudinal)
-        let seedZoom = unclampedZoomThatFits(target)
+        let fits = zoomsThatFit(target)
+        let seedZoom = min(fits.x, fits.y)
         let rightWay = direction == .zoomIn ? seedZoom > zoom : seedZoom < zoom
         let usable =
             rightWay && !seedZoom.isNaN && requested.latitudinal > 0 && requested.longitudinal > 0
@@ -90,6 +97,7 @@ extension MapView {
         return ZoomStep(
             direction: direction, zoomBefore: before.zoom, zoomAfter: zoom,
             metersBefore: measured, metersRequested: requested,
-            spanBefore: before.region.span, spanAfter: region.span, usedFallback: !usable)
+            spanBefore: before.region.span, spanAfter: region.span, usedFallback: !usable,
+            requestedSpan: target.span, zoomX: fits.x, zoomY: fits.y)
     }
 }

@@ -135,6 +135,7 @@ public enum Renderer {
         }
         frame.makeGlyphsReadable()
         if state.showHelp { drawHelp(&frame, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode, theme: state.theme) }
+        if state.showExplain { drawExplain(&frame, state, mapRows: mapRows, ascii: ascii, mode: options.mode) }
         // The names of the data shown, as web maps credit theirs: the map data, then the gazetteer when a
         // place is named.
         var dataNames = layer.dataNames
@@ -326,7 +327,21 @@ public enum Renderer {
             lines = ["termmap keys, page \(page + 1) of \(layout.pages)"] + shown
             lines.append(page + 1 < layout.pages ? "Space: more · any other key closes" : "end · any key closes")
         }
-        let width = min(frame.cols - 2, ((keys + lines).map(\.count).max() ?? 0) + 4)
+        drawPanel(&frame, lines, widest: (keys + lines).map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: theme)
+    }
+
+    /// The explain panel (`e`): the last step's numbers, or a line saying there are none yet.
+    static func drawExplain(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, ascii: Bool, mode: ColorMode) {
+        let lines = (state.lastAction.flatMap(Explanation.lines) ?? ["nothing to explain yet: press + or -"])
+            + ["any key closes"]
+        drawPanel(&frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: state.theme)
+    }
+
+    /// A box of lines centred on the map, `widest` characters inside.
+    static func drawPanel(
+        _ frame: inout Frame, _ lines: [String], widest: Int, mapRows: Int, ascii: Bool, mode: ColorMode, theme: Theme
+    ) {
+        let width = min(frame.cols - 2, widest + 4)
         let height = min(mapRows, lines.count + 2)
         guard width > 4, height > 2 else { return }
         let left = (frame.cols - width) / 2

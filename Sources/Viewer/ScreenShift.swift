@@ -24,7 +24,7 @@ public struct ScreenShift: Equatable, Sendable {
     /// move by whole cells (zoom or size changed, help shown, an animation running, no movement).
     public static func between(_ old: ViewerState, _ new: ViewerState) -> ScreenShift? {
         guard old.isLargeEnough, new.isLargeEnough, old.terminalCols == new.terminalCols,
-            old.terminalRows == new.terminalRows, !old.showHelp, !new.showHelp
+            old.terminalRows == new.terminalRows, !old.showHelp, !new.showHelp, !old.showExplain, !new.showExplain
         else { return nil }
         let before = old.displayedView
         let after = new.displayedView

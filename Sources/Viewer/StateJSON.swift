@@ -57,6 +57,19 @@ public enum StateJSON {
         var zoomBefore: Double
         var zoomAfter: Double
         var fallback: Bool
+        /// The step's numbers (`Explanation.numbers`; an infinite zoom is `null`), or `null`.
+        var explain: [String: Double?]?
+
+        enum Key: String, CodingKey { case name, zoomBefore, zoomAfter, fallback, explain }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(zoomBefore, forKey: .zoomBefore)
+            try c.encode(zoomAfter, forKey: .zoomAfter)
+            try c.encode(fallback, forKey: .fallback)
+            try c.encode(explain, forKey: .explain)
+        }
     }
 
     struct Document: Encodable {
@@ -88,7 +101,9 @@ public enum StateJSON {
                 Circle(center: LatLon($0.circle.center), radiusMeters: $0.circle.radiusMeters, ratio: $0.ratio)
             }
             lastAction = state.lastAction.map {
-                Action(name: $0.name, zoomBefore: $0.zoomBefore, zoomAfter: $0.zoomAfter, fallback: $0.fallback)
+                Action(
+                    name: $0.name, zoomBefore: $0.zoomBefore, zoomAfter: $0.zoomAfter, fallback: $0.fallback,
+                    explain: $0.zoomStep.map { Explanation.numbers($0).mapValues { $0.isFinite ? $0 : nil } })
             }
             message = state.message
         }

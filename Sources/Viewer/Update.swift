@@ -61,6 +61,11 @@ extension ViewerState {
                 handlePromptKey(key, places: places)
                 return []
             }
+            if showExplain {
+                // A key that closes the panel does nothing else.
+                showExplain = false
+                return []
+            }
             if showHelp {
                 // A key that closes the help does nothing else; Space turns its page when it has more.
                 if key == .char(" "), helpPage + 1 < Renderer.helpPageCount(self) {
@@ -106,6 +111,7 @@ extension ViewerState {
         case .toggleGlyphs:
             glyphMode = glyphMode == .braille ? .ascii : .braille
             setMessage("glyphs: " + glyphMode.rawValue)
+        case .explain: showExplain = true
         case .help: showHelp = true
         case .redraw: return [.repaint]
         case .quit: return [.quit]
@@ -129,7 +135,7 @@ extension ViewerState {
         commit(from: old, change: direction.rawValue)
         lastAction = LastAction(
             name: direction == .zoomIn ? .zoomIn : .zoomOut, zoomBefore: step.zoomBefore, zoomAfter: step.zoomAfter,
-            fallback: step.usedFallback)
+            fallback: step.usedFallback, zoomStep: step)
         let factor = direction == .zoomIn ? "×0.4" : "×3"
         var text =
             "\(direction.rawValue) \(factor): east–west chord \(Formatting.distance(step.metersBefore.longitudinal)) → "

@@ -62,6 +62,8 @@ public struct LastAction: Equatable, Sendable {
     public var zoomAfter: Double
     /// True when the zoom button used its fixed fallback step.
     public var fallback: Bool
+    /// A zoom button's whole derivation (for `e` and `render --json`).
+    public var zoomStep: ZoomStep? = nil
 }
 
 /// A view change being shown gradually: from one view to another over `duration` seconds.
@@ -102,6 +104,8 @@ public struct ViewerState: Equatable, Sendable {
     public var history: [HistoryEntry] = []
     /// The help overlay is shown.
     public var showHelp = false
+    /// True while the explain panel (`e`) is shown.
+    public var showExplain = false
     /// The help page shown (when the help does not fit at once).
     public var helpPage = 0
     /// View changes are animated.

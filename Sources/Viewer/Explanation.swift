@@ -1,0 +1,44 @@
+import GeoCore
+
+/// What the last step computed, in order and with units: the lines of the explain panel (`e`) and the
+/// numbers of `render --json`'s `lastAction.explain`.
+enum Explanation {
+    /// The numbers of a zoom button's step, by their JSON names.
+    static func numbers(_ step: ZoomStep) -> [String: Double] {
+        [
+            "factor": step.direction.metersFactor,
+            "latitudinalMeters": step.metersBefore.latitudinal,
+            "longitudinalMeters": step.metersBefore.longitudinal,
+            "newLatitudinalMeters": step.metersRequested.latitudinal,
+            "newLongitudinalMeters": step.metersRequested.longitudinal,
+            "latitudeDelta": step.requestedSpan.latitudeDelta,
+            "longitudeDelta": step.requestedSpan.longitudeDelta,
+            "zoomX": step.zoomX,
+            "zoomY": step.zoomY,
+        ]
+    }
+
+    /// The panel's lines for the last action, or nil when it has nothing to explain.
+    static func lines(_ action: LastAction) -> [String]? {
+        guard let s = action.zoomStep else { return nil }
+        func deg(_ v: Double) -> String { CoordinateFormat.fixed(v, 5) + "°" }
+        func z(_ v: Double) -> String { v.isFinite ? Formatting.zoom(v) : (v > 0 ? "∞" : "−∞") }
+        let factor = s.direction == .zoomIn ? "×0.4" : "×3"
+        var lines = [
+            "\(s.direction.rawValue) \(factor) (the zoom button of seed 004)",
+            "1 region before: Δlat \(deg(s.spanBefore.latitudeDelta)), Δlon \(deg(s.spanBefore.longitudeDelta))",
+            "2 geodesics between edge midpoints: N–S \(Formatting.distance(s.metersBefore.latitudinal)), "
+                + "E–W chord \(Formatting.distance(s.metersBefore.longitudinal))",
+            "3 \(factor): \(Formatting.distance(s.metersRequested.latitudinal)) × "
+                + "\(Formatting.distance(s.metersRequested.longitudinal))",
+            "4 region from metres: Δlat \(deg(s.requestedSpan.latitudeDelta)), Δlon \(deg(s.requestedSpan.longitudeDelta))",
+            "5 regionThatFits: zoomX \(z(s.zoomX)), zoomY \(z(s.zoomY)), the smaller holds it",
+        ]
+        if s.usedFallback {
+            let step = s.direction == .zoomIn ? "+log2 2.5" : "−log2 3"
+            lines.append("6 no step \(s.direction == .zoomIn ? "in" : "out") that way: the fixed step \(step)")
+        }
+        lines.append("zoom \(Formatting.zoom(s.zoomBefore)) → \(Formatting.zoom(s.zoomAfter))")
+        return lines
+    }
+}
