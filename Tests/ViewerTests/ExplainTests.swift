@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import TestSupport
 import Testing
 
 @testable import Viewer
@@ -8,23 +9,7 @@ import Testing
 /// the reference table of zoom-button steps (GeographicLib's geodesics, through the fixture generator).
 @Suite("Explaining a zoom step")
 struct ExplainTests {
-    struct Step: Decodable {
-        var lat, lon, zoom: Double
-        var cols, rows: Int
-        var direction: String
-        var latitudinalMetersBefore, longitudinalMetersBefore, zoomAfter: Double
-        var fallback: Bool
-    }
-
-    static let steps: [Step] = {
-        struct Fixture: Decodable { var zoomButton: [Step] }
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("GeoCoreTests/Fixtures/geocore.json")
-        guard let data = try? Data(contentsOf: url), let f = try? JSONDecoder().decode(Fixture.self, from: data) else {
-            return []
-        }
-        return f.zoomButton
-    }()
+    static let steps = GeoFixtures.shared.zoomButton
 
     @Test func everyStepOfTheReferenceTableIsExplained() throws {
         #expect(Self.steps.count >= 30)
