@@ -18,8 +18,39 @@ enum Explanation {
         ]
     }
 
+    /// The numbers of `z`, by their JSON names.
+    static func numbers(_ z: ZoomLevelStep) -> [String: Double] {
+        [
+            "requested": z.requested, "standardLongitudeDelta": z.standardLongitudeDelta,
+            "seedLongitudeDelta": z.seedLongitudeDelta, "seedEquivalentZoom": z.seedEquivalentZoom,
+        ]
+    }
+
+    /// The last action's numbers, or nil.
+    static func numbers(_ action: LastAction) -> [String: Double]? {
+        action.zoomStep.map(numbers) ?? action.zoomLevel.map(numbers)
+    }
+
+    /// The panel's lines for `z`.
+    static func lines(_ z: ZoomLevelStep) -> [String] {
+        let level = CoordinateFormat.fixed(z.requested, 2)
+        var lines = [
+            "zoom level \(level) (seed 000, the MKMapView category)",
+            "standard web zoom: Δlon \(CoordinateFormat.fixed(z.standardLongitudeDelta, 6))°",
+            "the category, level \(Int(min(28, max(0, z.requested.rounded(.down))))): a 512·2^z pixel world, "
+                + "Δlon \(CoordinateFormat.fixed(z.seedLongitudeDelta, 6))°",
+        ]
+        if z.seedLongitudeDelta > 0, z.seedEquivalentZoom.isFinite {
+            lines.append("so the seed shows web zoom \(Formatting.zoom(z.seedEquivalentZoom)): one level closer")
+        } else {
+            lines.append("its round() makes that span zero: the seed cannot show this level")
+        }
+        return lines
+    }
+
     /// The panel's lines for the last action, or nil when it has nothing to explain.
     static func lines(_ action: LastAction) -> [String]? {
+        if let z = action.zoomLevel { return lines(z) }
         guard let s = action.zoomStep else { return nil }
         func deg(_ v: Double) -> String { CoordinateFormat.fixed(v, 5) + "°" }
         func z(_ v: Double) -> String { v.isFinite ? Formatting.zoom(v) : (v > 0 ? "∞" : "−∞") }

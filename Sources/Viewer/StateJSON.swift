@@ -103,7 +103,7 @@ public enum StateJSON {
             lastAction = state.lastAction.map {
                 Action(
                     name: $0.name, zoomBefore: $0.zoomBefore, zoomAfter: $0.zoomAfter, fallback: $0.fallback,
-                    explain: $0.zoomStep.map { Explanation.numbers($0).mapValues { $0.isFinite ? $0 : nil } })
+                    explain: Explanation.numbers($0).map { $0.mapValues { $0.isFinite ? $0 : nil } })
             }
             message = state.message
         }

@@ -327,8 +327,15 @@ extension ViewerState {
         do {
             let outcome = try view.setCenter(view.center, zoomLevel: z)
             commit(from: old, change: "zoom level")
+            // The category takes a whole level (NSUInteger), 0…28.
+            let seedLevel = UInt(min(28, max(0, z.rounded(.down))))
+            let seedSpan = SeedZoomLevelCategory.region(for: view.size, center: view.center, zoomLevel: seedLevel).span
             lastAction = LastAction(
-                name: .setZoom, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+                name: .setZoom, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false,
+                zoomLevel: ZoomLevelStep(
+                    requested: z, standardLongitudeDelta: view.region.span.longitudeDelta,
+                    seedLongitudeDelta: seedSpan.longitudeDelta,
+                    seedEquivalentZoom: log2(view.size.widthDots * 360 / (WebMercator.tileSize * seedSpan.longitudeDelta))))
             var text = "zoom level: \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
             if outcome.wasClamped { text += " (\(CoordinateFormat.fixed(z, 2)) clamped to 28)" }
             setMessage(text)

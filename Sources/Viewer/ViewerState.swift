@@ -64,6 +64,21 @@ public struct LastAction: Equatable, Sendable {
     public var fallback: Bool
     /// A zoom button's whole derivation (for `e` and `render --json`).
     public var zoomStep: ZoomStep? = nil
+    /// What `z` asked for, beside what seed 000's category would have shown.
+    public var zoomLevel: ZoomLevelStep? = nil
+}
+
+/// `z`'s numbers: the level asked for, the span it shows in the standard convention, and the span seed
+/// 000's `MKMapView` category gives for it (its 512·2^z pixel world shows web zoom z + 1).
+public struct ZoomLevelStep: Equatable, Sendable {
+    /// The level typed.
+    public var requested: Double
+    /// The longitude span shown (standard web zoom).
+    public var standardLongitudeDelta: Double
+    /// The category's span for the level (its zoom is a whole number: the level's integer part).
+    public var seedLongitudeDelta: Double
+    /// The standard zoom that shows the category's span.
+    public var seedEquivalentZoom: Double
 }
 
 /// A view change being shown gradually: from one view to another over `duration` seconds.

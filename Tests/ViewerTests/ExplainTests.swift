@@ -68,6 +68,32 @@ struct ExplainTests {
         #expect(try StateJSON.encode(state).contains("\"explain\":null") == false)
     }
 
+    /// `z`: the standard span (360° × width / (256 · 2^z) on the Mercator world), beside seed 000's, which
+    /// shows one whole level closer; at 28 the category's round() makes its span zero.
+    @Test(arguments: [0.0, 3.7, 14, 20, 28])
+    func aZoomLevelIsExplainedBesideTheSeedsCategory(level: Double) throws {
+        var state = try ViewerState(cols: 90, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 2)
+        for k in "z" + CoordinateFormat.fixed(level, 1) { state.update(.key(.char(k))) }
+        state.update(.key(.enter))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
+        let e = try #require((json["lastAction"] as? [String: Any])?["explain"] as? [String: Any])
+        #expect(Set(e.keys) == ["requested", "standardLongitudeDelta", "seedLongitudeDelta", "seedEquivalentZoom"])
+        #expect(e["requested"] as? Double == level)
+        let standard = try #require(e["standardLongitudeDelta"] as? Double)
+        let expected = 90.0 * 2 * 360 / (256 * exp2(level))
+        #expect(abs(standard - expected) <= 1e-12 * expected)
+        state.update(.key(.char("e")))
+        let text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
+        if level < 28 {
+            let seedZoom = try #require(e["seedEquivalentZoom"] as? Double)
+            #expect(abs(seedZoom - (level.rounded(.down) + 1)) < 1e-6, "the category shows web zoom z + 1")
+            #expect(text.contains("one level closer"))
+        } else {
+            #expect(e["seedLongitudeDelta"] as? Double == 0 && e["seedEquivalentZoom"] is NSNull)
+            #expect(text.contains("round() makes that span zero"))
+        }
+    }
+
     @Test func actionsWithoutNumbersHaveNoExplanation() throws {
         var state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 3)
         state.update(.key(.char("l")))

@@ -14,7 +14,8 @@ struct ViewerLogicTests {
         let s = try state("z14<Enter>", zoom: 3)
         #expect(s.view.zoom == 14)
         #expect(s.view.center == Coordinate(latitude: 33.777328, longitude: -84.397348))
-        #expect(s.lastAction == LastAction(name: .setZoom, zoomBefore: 3, zoomAfter: 14, fallback: false))
+        #expect(s.lastAction?.name == .setZoom && s.lastAction?.zoomBefore == 3 && s.lastAction?.zoomAfter == 14)
+        #expect(s.lastAction?.fallback == false && s.lastAction?.zoomLevel?.requested == 14)
         #expect(try state("z12.5<Enter>").view.zoom == 12.5)
     }
 
