@@ -21,6 +21,15 @@ public enum CircleFit {
     public static func camera(for circle: GeodesicCircle, size: ViewSize, ratio: Double = defaultRatio) throws(GeoError)
         -> (center: Coordinate, zoom: Double)
     {
+        let fit = try fitting(circle, size: size, ratio: ratio)
+        return (fit.center, MapView.clampZoom(min(fit.zoomX, fit.zoomY)))
+    }
+
+    /// How `camera` decides: the center, the zooms at which the circle's width (`zoomX`) and height
+    /// (`zoomY`) take the ratio of the view, and the ring's half height in the unit square.
+    public static func fitting(_ circle: GeodesicCircle, size: ViewSize, ratio: Double = defaultRatio) throws(GeoError)
+        -> (center: Coordinate, zoomX: Double, zoomY: Double, halfHeight: Double)
+    {
         guard ratio.isFinite, ratio > 0, ratio <= 1 else { throw .invalidRatio(ratio) }
         let c = WebMercator.project(circle.center)
         let ring = circle.ring().map { WebMercator.project($0) }
@@ -43,7 +52,7 @@ public enum CircleFit {
         }
         let zoomX = log2(ratio * size.widthDots / 2 / (maxDX * WebMercator.tileSize))
         let zoomY = log2(ratio * size.heightDots / 2 / (maxDY * WebMercator.tileSize))
-        return (center, MapView.clampZoom(min(zoomX, zoomY)))
+        return (center, zoomX, zoomY, maxDY)
     }
 }
 

@@ -1,5 +1,19 @@
 import GeoCore
 
+/// A value of `lastAction.explain`: a number (an infinite one is `null`) or a word.
+enum ExplainValue: Encodable, Equatable {
+    case number(Double)
+    case text(String)
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .number(let n): if n.isFinite { try c.encode(n) } else { try c.encodeNil() }
+        case .text(let t): try c.encode(t)
+        }
+    }
+}
+
 /// What the last step computed, in order and with units: the lines of the explain panel (`e`) and the
 /// numbers of `render --json`'s `lastAction.explain`.
 enum Explanation {
@@ -26,9 +40,31 @@ enum Explanation {
         ]
     }
 
-    /// The last action's numbers, or nil.
-    static func numbers(_ action: LastAction) -> [String: Double]? {
-        action.zoomStep.map(numbers) ?? action.zoomLevel.map(numbers)
+    /// The numbers of `f`, by their JSON names.
+    static func values(_ f: FitStep) -> [String: ExplainValue] {
+        [
+            "ratio": .number(f.ratio), "zoomX": .number(f.zoomX), "zoomY": .number(f.zoomY),
+            "limitedBy": .text(f.limitedBy), "seedZoom": .number(f.seedZoom),
+            "seedCroppedRows": .number(Double(f.seedCroppedRows)),
+        ]
+    }
+
+    /// The last action's values for `render --json`, or nil.
+    static func values(_ action: LastAction) -> [String: ExplainValue]? {
+        if let f = action.fit { return values(f) }
+        return (action.zoomStep.map(numbers) ?? action.zoomLevel.map(numbers))?.mapValues { .number($0) }
+    }
+
+    /// The panel's lines for `f`.
+    static func lines(_ f: FitStep) -> [String] {
+        let limited = f.limitedBy
+        return [
+            "fit the circle (seed 002 B, corrected)",
+            "ratio \(CoordinateFormat.fixed(f.ratio, 3)): the circle's share of the view's width and height",
+            "zoomX \(Formatting.zoom(f.zoomX)), zoomY \(Formatting.zoom(f.zoomY)): the smaller, limited by the \(limited)",
+            "the seed fits the width alone: zoom \(Formatting.zoom(f.seedZoom)), "
+                + (f.seedCroppedRows > 0 ? "crops \(f.seedCroppedRows) rows of the circle" : "crops nothing here"),
+        ]
     }
 
     /// The panel's lines for `z`.
@@ -50,6 +86,7 @@ enum Explanation {
 
     /// The panel's lines for the last action, or nil when it has nothing to explain.
     static func lines(_ action: LastAction) -> [String]? {
+        if let f = action.fit { return lines(f) }
         if let z = action.zoomLevel { return lines(z) }
         guard let s = action.zoomStep else { return nil }
         func deg(_ v: Double) -> String { CoordinateFormat.fixed(v, 5) + "°" }

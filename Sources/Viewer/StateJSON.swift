@@ -57,8 +57,8 @@ public enum StateJSON {
         var zoomBefore: Double
         var zoomAfter: Double
         var fallback: Bool
-        /// The step's numbers (`Explanation.numbers`; an infinite zoom is `null`), or `null`.
-        var explain: [String: Double?]?
+        /// The step's numbers (`Explanation.values`; an infinite zoom is `null`), or `null`.
+        var explain: [String: ExplainValue]?
 
         enum Key: String, CodingKey { case name, zoomBefore, zoomAfter, fallback, explain }
 
@@ -103,7 +103,7 @@ public enum StateJSON {
             lastAction = state.lastAction.map {
                 Action(
                     name: $0.name, zoomBefore: $0.zoomBefore, zoomAfter: $0.zoomAfter, fallback: $0.fallback,
-                    explain: Explanation.numbers($0).map { $0.mapValues { $0.isFinite ? $0 : nil } })
+                    explain: Explanation.values($0))
             }
             message = state.message
         }

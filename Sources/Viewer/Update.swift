@@ -220,15 +220,25 @@ extension ViewerState {
             return
         }
         let old = view
+        let fitting: (center: Coordinate, zoomX: Double, zoomY: Double, halfHeight: Double)
         do {
+            fitting = try CircleFit.fitting(overlay.circle, size: view.size, ratio: overlay.ratio)
             try view.fit(overlay.circle, ratio: overlay.ratio)
         } catch {
             setError(error.description)
             return
         }
         commit(from: old, change: "fit circle")
+        // The seed's fit from the view before, and the circle's rows beyond its top and bottom edges.
+        let seed = SeedCircleFit.camera(
+            in: old, center: overlay.circle.center, radiusMeters: overlay.circle.radiusMeters, circleRatio: overlay.ratio)
+        let circleDots = 2 * fitting.halfHeight * WebMercator.worldSize(zoom: seed.zoom)
+        let cropped = max(0, Int(((circleDots - old.size.heightDots) / 4).rounded(.up)))
         lastAction = LastAction(
-            name: .fitCircle, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+            name: .fitCircle, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false,
+            fit: FitStep(
+                ratio: overlay.ratio, zoomX: fitting.zoomX, zoomY: fitting.zoomY, seedZoom: seed.zoom,
+                seedCroppedRows: cropped))
         setMessage(
             "fit circle \(Formatting.distance(overlay.circle.radiusMeters)): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
         )

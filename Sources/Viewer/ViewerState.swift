@@ -66,6 +66,20 @@ public struct LastAction: Equatable, Sendable {
     public var zoomStep: ZoomStep? = nil
     /// What `z` asked for, beside what seed 000's category would have shown.
     public var zoomLevel: ZoomLevelStep? = nil
+    /// How `f` fitted the circle, beside seed 002's width-only fit.
+    public var fit: FitStep? = nil
+}
+
+/// `f`'s numbers: the ratio, the zooms at which the circle's width and height take it, and the zoom of
+/// seed 002 B's fit (sized from the view's width alone) with the rows of the circle it would crop.
+public struct FitStep: Equatable, Sendable {
+    public var ratio: Double
+    public var zoomX: Double
+    public var zoomY: Double
+    public var seedZoom: Double
+    public var seedCroppedRows: Int
+    /// Which of the view's sides decided the zoom.
+    public var limitedBy: String { zoomX <= zoomY ? "width" : "height" }
 }
 
 /// `z`'s numbers: the level asked for, the span it shows in the standard convention, and the span seed

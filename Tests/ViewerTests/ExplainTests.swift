@@ -94,6 +94,46 @@ struct ExplainTests {
         }
     }
 
+    /// `f`: the zoom chosen is the reference fit (pyproj/GeographicLib through the fixture generator) for
+    /// every circle and size of the table, the smaller of zoomX and zoomY; the seed's width-only fit is
+    /// beside it, and in a landscape view it crops rows of the circle that the corrected fit keeps.
+    @Test func aFitIsExplainedBesideTheSeedsWidthOnlyFit() throws {
+        var checked = 0
+        for c in GeoFixtures.shared.circles where !c.containsNorthPole && !c.containsSouthPole {
+            for (sizeText, expected) in c.fitZoom {
+                let parts = sizeText.split(separator: "x").compactMap { Int($0) }
+                var state = try ViewerState(
+                    cols: parts[0], rows: parts[1] + ViewerState.statusRows,
+                    center: Coordinate(latitude: c.lat, longitude: c.lon), zoom: 3)
+                for k in "r\(Int(c.radius))" { state.update(.key(.char(k))) }
+                state.update(.key(.enter))
+                state.update(.key(.char("f")))
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
+                let action = try #require(json["lastAction"] as? [String: Any])
+                let e = try #require(action["explain"] as? [String: Any])
+                #expect(Set(e.keys) == ["ratio", "zoomX", "zoomY", "limitedBy", "seedZoom", "seedCroppedRows"])
+                let zoomX = try #require(e["zoomX"] as? Double), zoomY = try #require(e["zoomY"] as? Double)
+                let label = "\(c.lat),\(c.lon) r\(c.radius) \(sizeText)"
+                #expect(abs((action["zoomAfter"] as? Double ?? .nan) - expected) < 1e-9, "\(label)")
+                if expected > 0 && expected < 28 { #expect(abs(min(zoomX, zoomY) - expected) < 1e-9, "\(label)") }
+                #expect(e["limitedBy"] as? String == (zoomX <= zoomY ? "width" : "height"))
+                #expect(e["ratio"] as? Double == CircleFit.defaultRatio)
+                checked += 1
+            }
+        }
+        #expect(checked >= 12)
+        // 1,000 km at 60°N in a landscape 120×30: the height decides, and the seed's width-only fit crops.
+        var state = try ViewerState(cols: 120, rows: 30, center: Coordinate(latitude: 60, longitude: 10), zoom: 3)
+        for k in "r1000km" { state.update(.key(.char(k))) }
+        state.update(.key(.enter))
+        state.update(.key(.char("f")))
+        let fit = try #require(state.lastAction?.fit)
+        #expect(fit.limitedBy == "height" && fit.seedCroppedRows > 0 && fit.seedZoom > state.view.zoom)
+        state.update(.key(.char("e")))
+        let text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
+        #expect(text.contains("limited by the height") && text.contains("crops \(fit.seedCroppedRows) rows"))
+    }
+
     @Test func actionsWithoutNumbersHaveNoExplanation() throws {
         var state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 3)
         state.update(.key(.char("l")))
