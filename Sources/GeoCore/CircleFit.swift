@@ -22,13 +22,12 @@ public enum CircleFit {
         -> (center: Coordinate, zoom: Double)
     {
         let fit = try fitting(circle, size: size, ratio: ratio)
-        return (fit.center, MapView.clampZoom(min(fit.zoomX, fit.zoomY)))
+        return (fit.center, fit.zoom)
     }
 
-    /// How `camera` decides: the center, the zooms at which the circle's width (`zoomX`) and height
-    /// (`zoomY`) take the ratio of the view, and the ring's half height in the unit square.
+    /// How `camera` decides (see `CircleFitting`).
     public static func fitting(_ circle: GeodesicCircle, size: ViewSize, ratio: Double = defaultRatio) throws(GeoError)
-        -> (center: Coordinate, zoomX: Double, zoomY: Double, halfHeight: Double)
+        -> CircleFitting
     {
         guard ratio.isFinite, ratio > 0, ratio <= 1 else { throw .invalidRatio(ratio) }
         let c = WebMercator.project(circle.center)
@@ -52,8 +51,19 @@ public enum CircleFit {
         }
         let zoomX = log2(ratio * size.widthDots / 2 / (maxDX * WebMercator.tileSize))
         let zoomY = log2(ratio * size.heightDots / 2 / (maxDY * WebMercator.tileSize))
-        return (center, zoomX, zoomY, maxDY)
+        return CircleFitting(center: center, zoomX: zoomX, zoomY: zoomY, halfHeight: maxDY)
     }
+}
+
+/// How a circle is fitted: the center, the zooms at which the circle's width (`zoomX`) and height
+/// (`zoomY`) take the ratio of the view, and the ring's half height in the unit square.
+public struct CircleFitting: Equatable, Sendable {
+    public var center: Coordinate
+    public var zoomX: Double
+    public var zoomY: Double
+    public var halfHeight: Double
+    /// The zoom chosen: the smaller, clamped to 0…28.
+    public var zoom: Double { MapView.clampZoom(min(zoomX, zoomY)) }
 }
 
 /// Seed 002 part B as written (`animateToFitCircleOn(center:radius:circleRatio:)`), for comparison:
@@ -89,9 +99,13 @@ public enum SeedCircleFit {
 }
 
 extension MapView {
-    /// Moves to `CircleFit.camera` (seed 002 B, corrected).
-    public mutating func fit(_ circle: GeodesicCircle, ratio: Double = CircleFit.defaultRatio) throws(GeoError) {
-        let camera = try CircleFit.camera(for: circle, size: size, ratio: ratio)
-        try setCenter(camera.center, zoomLevel: camera.zoom)
+    /// Moves to `CircleFit.camera` (seed 002 B, corrected); returns how the zoom was decided.
+    @discardableResult
+    public mutating func fit(_ circle: GeodesicCircle, ratio: Double = CircleFit.defaultRatio) throws(GeoError)
+        -> CircleFitting
+    {
+        let fitting = try CircleFit.fitting(circle, size: size, ratio: ratio)
+        try setCenter(fitting.center, zoomLevel: fitting.zoom)
+        return fitting
     }
 }

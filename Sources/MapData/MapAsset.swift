@@ -511,6 +511,24 @@ public final class MapAsset: Sendable {
         return cities
     }
 
+    /// One record of the place section, checked (name length, latitude, longitude, population, kind);
+    /// nil when it is cut short or out of range.
+    private static func placeRecord(_ r: inout ByteReader, units: Double, v1: Bool) -> (
+        name: UnsafeRawBufferPointer, latitude: Double, longitude: Double, country: UnsafeRawBufferPointer,
+        population: Int, kind: PlaceKind
+    )? {
+        guard let n = r.varint(), n <= 255, let name = r.bytes(Int(n)),
+            let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(), let country = r.bytes(2),
+            Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 180 * units, pop < 1 << 40
+        else { return nil }
+        var kind = PlaceKind.city
+        if !v1 {
+            guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
+            kind = k
+        }
+        return (name, Double(lat) * (1 / units), Double(lon) * (1 / units), country, Int(pop), kind)
+    }
+
     /// Every place, with its name and country.
     private func decodeCities() throws(MapDataError) -> [City] {
         let units = unitsPerDegree
@@ -520,22 +538,13 @@ public final class MapAsset: Sendable {
             var out: [City] = []
             out.reserveCapacity(min(cityCount, r.remaining / 6))
             for _ in 0..<cityCount {
-                guard let n = r.varint(), n <= 255, let nameBytes = r.bytes(Int(n)),
-                    let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(),
-                    let c1 = r.u8(), let c2 = r.u8(),
-                    Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 180 * units, pop < 1 << 40
-                else { return nil }
-                var kind = PlaceKind.city
-                if !v1 {
-                    guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
-                    kind = k
-                }
+                guard let p = Self.placeRecord(&r, units: units, v1: v1) else { return nil }
                 out.append(
                     City(
-                        name: String(decoding: nameBytes, as: UTF8.self),
-                        coordinate: Coordinate(
-                            latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units)),
-                        countryCode: String(decoding: [c1, c2], as: UTF8.self), population: Int(pop), kind: kind))
+                        name: String(decoding: p.name, as: UTF8.self),
+                        coordinate: Coordinate(latitude: p.latitude, longitude: p.longitude),
+                        countryCode: String(decoding: p.country, as: UTF8.self), population: p.population,
+                        kind: p.kind))
             }
             return r.remaining == 0 ? out : nil
         }
@@ -593,22 +602,11 @@ public final class MapAsset: Sendable {
             starts.reserveCapacity(capacity)
             for _ in 0..<count {
                 let start = r.offset
-                guard let n = r.varint(), n <= 255, r.bytes(Int(n)) != nil,
-                    let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(),
-                    r.u8() != nil, r.u8() != nil,
-                    Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 180 * units, pop < 1 << 40
-                else { return nil }
-                var kind = PlaceKind.city
-                if !v1 {
-                    guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
-                    kind = k
-                }
+                guard let p = Self.placeRecord(&r, units: units, v1: v1) else { return nil }
                 // One place past the last asked for: kept, so that the cache knows where the prefix ends.
                 starts.append(Int32(start))
-                points.append(
-                    latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units), population: Int(pop),
-                    kind: kind)
-                if Int(pop) < minimum { return (points, starts, false) }
+                points.append(latitude: p.latitude, longitude: p.longitude, population: p.population, kind: p.kind)
+                if p.population < minimum { return (points, starts, false) }
             }
             return r.remaining == 0 ? (points, starts, true) : nil
         }

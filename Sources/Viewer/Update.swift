@@ -220,10 +220,9 @@ extension ViewerState {
             return
         }
         let old = view
-        let fitting: (center: Coordinate, zoomX: Double, zoomY: Double, halfHeight: Double)
+        let fitting: CircleFitting
         do {
-            fitting = try CircleFit.fitting(overlay.circle, size: view.size, ratio: overlay.ratio)
-            try view.fit(overlay.circle, ratio: overlay.ratio)
+            fitting = try view.fit(overlay.circle, ratio: overlay.ratio)
         } catch {
             setError(error.description)
             return

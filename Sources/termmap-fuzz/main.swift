@@ -163,6 +163,9 @@ func exercise(_ bytes: [UInt8], _ r: inout SeededRandom) -> (loaded: Bool, error
             let b = CoordinateBounds(north: lat + 5, south: lat - 5, west: lon - 10, east: lon + 10)
             _ = try asset.query(bounds: b, level: asset.level(forZoom: 5))
         }
+        _ = try asset.placePoints(populationAtLeast: 1_000_000)
+        let points = try asset.placePoints()
+        _ = asset.placeName(points.count - 1)
         _ = try asset.cities()
         _ = try asset.names()
         _ = try asset.placeNames()

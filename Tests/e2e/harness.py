@@ -119,18 +119,7 @@ class PtySession:
 
     def send(self, key=None, quiet=0.4):
         """Types `key` (if any) and returns the bytes written until the output is quiet for `quiet` s."""
-        if key:
-            os.write(self.fd, key.encode())
-        n = 0
-        while select.select([self.fd], [], [], quiet)[0]:
-            try:
-                d = os.read(self.fd, 65536)
-            except OSError:
-                break
-            if not d:
-                break
-            n += len(d)
-        return n
+        return len(self.collect(key, quiet))
 
     def collect(self, key=None, quiet=0.4, answer=None):
         """Types `key` (if any) and returns what is written until the output is quiet for `quiet` s;
