@@ -86,4 +86,42 @@ public enum SeedScreenCircle {
             return view.coordinate(at: DotPoint(x: c.x + r * cos(a), y: c.y + r * sin(a)))
         }
     }
+
+    /// How far the seed's ring reaches on the ground, north, south, east and west of the center (geodesic
+    /// metres to its top, bottom, right and left points). It is round on the Mercator screen, whose scale
+    /// grows as cos φ shrinks, so it reaches less far toward the pole: 874 km north and 1,143 km south
+    /// for 1,000 km at 60°N. The same at every zoom (the radius in dots scales with the world).
+    public static func groundRadii(center: Coordinate, radiusMeters: Double) -> GroundRadii {
+        let c = WebMercator.project(center)
+        // points(forMeters:at:) in world units: metres over the world's length at the center's parallel.
+        let r = radiusMeters / (2 * Double.pi * WebMercator.earthRadius * cos(WebMercator.clampLatitude(center.latitude) * .pi / 180))
+        func reach(_ dx: Double, _ dy: Double) -> Double {
+            Geodesic.distance(center, WebMercator.unproject(MercatorPoint(x: c.x + dx, y: c.y + dy)))
+        }
+        return GroundRadii(north: reach(0, -r), south: reach(0, r), east: reach(r, 0), west: reach(-r, 0))
+    }
+}
+
+/// A circle's reach on the ground toward the four cardinal directions, in metres.
+public struct GroundRadii: Equatable, Sendable {
+    public var north, south, east, west: Double
+
+    /// The four reaches.
+    public init(north: Double, south: Double, east: Double, west: Double) {
+        self.north = north
+        self.south = south
+        self.east = east
+        self.west = west
+    }
+}
+
+extension GeodesicCircle {
+    /// The ring's reach north, south, east and west: geodesic metres from the center to its points at
+    /// bearings 0°, 180°, 90° and 270° (the radius itself, measured back).
+    public var groundRadii: GroundRadii {
+        let ring = ring()
+        let n = ring.count
+        func reach(_ i: Int) -> Double { Geodesic.distance(center, ring[i % n]) }
+        return GroundRadii(north: reach(0), south: reach(n / 2), east: reach(n / 4), west: reach(3 * n / 4))
+    }
 }

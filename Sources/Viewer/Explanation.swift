@@ -49,9 +49,15 @@ enum Explanation {
         ]
     }
 
+    /// The numbers of `c` and `r`, by their JSON names.
+    static func numbers(_ c: CircleStep) -> [String: Double] {
+        ["radiusMeters": c.radiusMeters, "seedNorthMeters": c.seed.north, "seedSouthMeters": c.seed.south]
+    }
+
     /// The last action's values for `render --json`, or nil.
     static func values(_ action: LastAction) -> [String: ExplainValue]? {
         if let f = action.fit { return values(f) }
+        if let c = action.circle { return numbers(c).mapValues { .number($0) } }
         return (action.zoomStep.map(numbers) ?? action.zoomLevel.map(numbers))?.mapValues { .number($0) }
     }
 
@@ -84,9 +90,24 @@ enum Explanation {
         return lines
     }
 
+    /// The panel's lines for `c` and `r`.
+    static func lines(_ c: CircleStep) -> [String] {
+        func reach(_ r: GroundRadii) -> String {
+            [r.north, r.south, r.east, r.west].map(Formatting.distance).joined(separator: " / ")
+        }
+        return [
+            "circle \(Formatting.distance(c.radiusMeters)) (seed 002 A, corrected)",
+            "ground reach north / south / east / west:",
+            "geodesic circle:    \(reach(c.geodesic))",
+            "seed screen circle: \(reach(c.seed))",
+            "the seed's circle is round on the Mercator screen, not on the ground",
+        ]
+    }
+
     /// The panel's lines for the last action, or nil when it has nothing to explain.
     static func lines(_ action: LastAction) -> [String]? {
         if let f = action.fit { return lines(f) }
+        if let c = action.circle { return lines(c) }
         if let z = action.zoomLevel { return lines(z) }
         guard let s = action.zoomStep else { return nil }
         func deg(_ v: Double) -> String { CoordinateFormat.fixed(v, 5) + "°" }

@@ -64,7 +64,7 @@ public enum Keymap {
         Binding(keys: [.char("u")], command: .undo, help: "undo the last view change"),
         Binding(keys: [.char("a")], command: .toggleAnimations, help: "animations on/off"),
         Binding(keys: [.char("m")], command: .toggleGlyphs, help: "glyphs braille ↔ ASCII"),
-        Binding(keys: [.char("e")], command: .explain, help: "explain the last zoom step (+ - z f): every number it computed"),
+        Binding(keys: [.char("e")], command: .explain, help: "explain the last step (+ - z c r f): every number it computed"),
         Binding(keys: [.char("?")], command: .help, help: "this help"),
         Binding(keys: [.ctrlL], command: .redraw, help: "redraw the screen"),
         Binding(keys: [.char("q"), .ctrlC], command: .quit, help: "quit"),

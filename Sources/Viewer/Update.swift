@@ -206,6 +206,11 @@ extension ViewerState {
             let geodesic = try GeodesicCircle(center: center, radiusMeters: radius)
             circle = CircleOverlay(circle: geodesic, ratio: CircleFit.defaultRatio)
             radiusMeters = radius
+            lastAction = LastAction(
+                name: .circle, zoomBefore: view.zoom, zoomAfter: view.zoom, fallback: false,
+                circle: CircleStep(
+                    radiusMeters: radius, geodesic: geodesic.groundRadii,
+                    seed: SeedScreenCircle.groundRadii(center: geodesic.center, radiusMeters: radius)))
             setMessage(
                 "circle \(Formatting.distance(radius)) at \(CoordinateFormat.hemispheres(geodesic.center, decimals: 5))"
             )

@@ -49,7 +49,7 @@ public struct CircleOverlay: Equatable, Sendable {
 
 /// The view changes that `--json` reports as `lastAction.name`.
 public enum ActionName: String, Equatable, Sendable, Encodable {
-    case zoomIn, zoomOut, setZoom, fitCircle, pan, world, undo, goTo, wheelIn, wheelOut, drag
+    case zoomIn, zoomOut, setZoom, fitCircle, pan, world, undo, goTo, wheelIn, wheelOut, drag, circle
 }
 
 /// What the last key did to the view, for the status line and `--json`.
@@ -68,6 +68,16 @@ public struct LastAction: Equatable, Sendable {
     public var zoomLevel: ZoomLevelStep? = nil
     /// How `f` fitted the circle, beside seed 002's width-only fit.
     public var fit: FitStep? = nil
+    /// The circle `c` or `r` drew, beside seed 002 A's screen-space one.
+    public var circle: CircleStep? = nil
+}
+
+/// `c`'s and `r`'s numbers: how far the geodesic circle and the seed's screen-space circle reach on the
+/// ground toward north, south, east and west.
+public struct CircleStep: Equatable, Sendable {
+    public var radiusMeters: Double
+    public var geodesic: GroundRadii
+    public var seed: GroundRadii
 }
 
 /// `f`'s numbers: the ratio, the zooms at which the circle's width and height take it, and the zoom of

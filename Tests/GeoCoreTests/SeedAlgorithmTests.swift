@@ -143,6 +143,9 @@ struct CircleTests {
         #expect(abs(north - s.northDistance) < 1e-3)
         #expect(abs(south - s.southDistance) < 1e-3)
         #expect(abs(north - 874_000) < 1000 && abs(south - 1_143_000) < 1000)
+        // The same reach without a view: the ring's scale does not depend on the zoom.
+        let reach = SeedScreenCircle.groundRadii(center: center, radiusMeters: s.radius)
+        #expect(abs(reach.north - s.northDistance) < 1e-3 && abs(reach.south - s.southDistance) < 1e-3)
         let geodesic = try GeodesicCircle(center: center, radiusMeters: s.radius).ring()
         for p in geodesic { #expect(abs(Geodesic.distance(center, p) - s.radius) < 1e-6) }
     }

@@ -134,6 +134,31 @@ struct ExplainTests {
         #expect(text.contains("limited by the height") && text.contains("crops \(fit.seedCroppedRows) rows"))
     }
 
+    /// `c` and `r`: the seed's screen-space circle reaches 874 km north and 1,143 km south for 1,000 km at
+    /// 60°N (GeographicLib, through the fixture generator), the geodesic circle 1,000 km every way.
+    @Test func aCircleIsExplainedBesideTheSeedsScreenCircle() throws {
+        let s = GeoFixtures.shared.seedScreenCircle
+        for keys in ["r1000km\n", "c"] {
+            var state = try ViewerState(cols: 100, rows: 30, center: Coordinate(latitude: s.lat, longitude: s.lon), zoom: s.zoom)
+            state.radiusMeters = s.radius
+            for k in keys { state.update(.key(k == "\n" ? .enter : .char(k))) }
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
+            let action = try #require(json["lastAction"] as? [String: Any])
+            #expect(action["name"] as? String == "circle")
+            let e = try #require(action["explain"] as? [String: Any])
+            #expect(Set(e.keys) == ["radiusMeters", "seedNorthMeters", "seedSouthMeters"])
+            #expect(e["radiusMeters"] as? Double == s.radius)
+            #expect(abs((e["seedNorthMeters"] as? Double ?? .nan) - s.northDistance) < 1e-3, "\(keys)")
+            #expect(abs((e["seedSouthMeters"] as? Double ?? .nan) - s.southDistance) < 1e-3, "\(keys)")
+            let geodesic = try #require(state.lastAction?.circle?.geodesic)
+            for r in [geodesic.north, geodesic.south, geodesic.east, geodesic.west] { #expect(abs(r - s.radius) < 1e-6) }
+            state.update(.key(.char("e")))
+            let text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
+            #expect(text.contains("geodesic circle:    1000 km / 1000 km / 1000 km / 1000 km"))
+            #expect(text.contains("seed screen circle: 874 km / 1143 km /"))
+        }
+    }
+
     @Test func actionsWithoutNumbersHaveNoExplanation() throws {
         var state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 3)
         state.update(.key(.char("l")))
