@@ -58,6 +58,7 @@ public enum Renderer {
         var shade: [Bool] = []
         if let overlay = state.circle {
             shade = CircleRaster.draw(overlay.circle, view, &canvas)
+            SeedOverlay.draw(state, view, &canvas)
         }
 
         let seaTint = StyleTable.sea(mode: options.mode, theme: state.theme)
@@ -392,6 +393,7 @@ public enum Renderer {
             fields.append(.init(text: "circle \(Formatting.distance(c.circle.radiusMeters))", rank: 1))
             compact += " r" + Formatting.distance(c.circle.radiusMeters).replacing(" ", with: "")
         }
+        if state.showSeedOverlay { fields.append(.init(text: "seed overlay", rank: 2)) }
         if let tileNote { fields.append(.init(text: tileNote, rank: 6)) }
         // The data sources, finest first: each may drop on its own, the coarsest first.
         for (i, part) in dataLabel.split(separator: " · ", omittingEmptySubsequences: false).map(String.init).enumerated() {

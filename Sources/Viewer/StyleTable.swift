@@ -8,11 +8,13 @@ public enum StyleRole: Hashable, Sendable {
     case feature(FeatureClass)
     case plain, grid, gridLabel, city, cityLabel, circleOutline, edge, streetLabel, placeLabel
     case status, credit, message, error, prompt, help, capitalLabel, attribution
+    /// What the seeds would have drawn (`v`): their screen-space circle and width-only fit box.
+    case seedOverlay
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] = [
         .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
-        .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution,
+        .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay,
     ]
 
     /// Every role: the screen's, then one a feature class.
@@ -39,6 +41,7 @@ public enum StyleRole: Hashable, Sendable {
         case .help: return 14
         case .capitalLabel: return 15
         case .attribution: return 16
+        case .seedOverlay: return 17
         }
     }
 
@@ -126,6 +129,8 @@ public enum StyleTable {
         StyleRow(role: .feature(.coastline), ink: 25, color256: 45, color16: 6, light256: 24),
         StyleRow(role: .city, ink: 26, color256: 220, color16: 11, light256: 160, light16: 1),
         StyleRow(role: .circleOutline, ink: 27, color256: 196, color16: 9, light256: 196),
+        // The seeds' picture beside ours (`v`): magenta dashes, which read without colour too.
+        StyleRow(role: .seedOverlay, ink: 28, color256: 201, color16: 13, dotEvery: 4, dashOn: 2, light256: 127),
         StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7, light256: 242, light16: 8),
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11, light256: 235, light16: 0),
         StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true, light256: 232, light16: 0),

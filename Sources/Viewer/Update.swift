@@ -112,6 +112,11 @@ extension ViewerState {
             glyphMode = glyphMode == .braille ? .ascii : .braille
             setMessage("glyphs: " + glyphMode.rawValue)
         case .explain: showExplain = true
+        case .toggleSeedOverlay:
+            showSeedOverlay.toggle()
+            setMessage(
+                showSeedOverlay
+                    ? "seed overlay on: what the iOS code draws, dashed (screen-round circle, width-only fit)" : "seed overlay off")
         case .help: showHelp = true
         case .redraw: return [.repaint]
         case .quit: return [.quit]
@@ -242,7 +247,7 @@ extension ViewerState {
             name: .fitCircle, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false,
             fit: FitStep(
                 ratio: overlay.ratio, zoomX: fitting.zoomX, zoomY: fitting.zoomY, seedZoom: seed.zoom,
-                seedCroppedRows: cropped))
+                seedCroppedRows: cropped, seedCenter: seed.center))
         setMessage(
             "fit circle \(Formatting.distance(overlay.circle.radiusMeters)): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
         )

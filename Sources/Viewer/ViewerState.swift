@@ -88,6 +88,8 @@ public struct FitStep: Equatable, Sendable {
     public var zoomY: Double
     public var seedZoom: Double
     public var seedCroppedRows: Int
+    /// Where the seed's camera would have centred (the ring's box's middle in Mercator).
+    public var seedCenter: Coordinate
     /// Which of the view's sides decided the zoom.
     public var limitedBy: String { zoomX <= zoomY ? "width" : "height" }
 }
@@ -145,6 +147,8 @@ public struct ViewerState: Equatable, Sendable {
     public var showHelp = false
     /// True while the explain panel (`e`) is shown.
     public var showExplain = false
+    /// True while the seeds' own picture is drawn over the map (`v`).
+    public var showSeedOverlay = false
     /// The help page shown (when the help does not fit at once).
     public var helpPage = 0
     /// View changes are animated.
