@@ -57,13 +57,20 @@ public enum EventLoop {
     /// `shownAnswerTimeout` without an answer it is asked no more. When an answer took longer than an
     /// animation lasts, an animation jumps to its end at once: on such a link each frame costs more than
     /// the whole animation.
+    ///
+    /// A `tour` plays at once, or with `tourAfter` once that many seconds pass without input, and then
+    /// loops. Its steps are not input: the idle timeout still counts from the last key.
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
-        idleTimeout: Double? = nil
+        idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil
     ) -> LoopEnding {
         var lastFrame = now()
         var lastInput = lastFrame
+        var player = tour
+        if tourAfter != nil { player?.loops = true }
+        if let player, tourAfter == nil { state.tour = .playing(step: 1, steps: player.tour.steps.count) }
+        var tourClock = lastFrame
         var drawn: ViewerState?
         var drawnTiles = sources?.tileStatus.generation ?? 0
         var quit = false
@@ -117,9 +124,13 @@ public enum EventLoop {
             let loading = (sources?.tileStatus.loading ?? 0) > 0
             // While animating, wake at the next frame's time (an answer may have woken the loop early).
             let sinceDrawn = Int(((lastFrame - drawnAt) * 1000).rounded())
-            let waiting =
+            var waiting =
                 animating ? min(animationFrameMilliseconds, max(1, animationFrameMilliseconds - sinceDrawn))
                 : loading ? animationFrameMilliseconds : idleMilliseconds
+            // A playing tour wakes the loop when its next step is due.
+            if case .playing = state.tour, let toNext = player?.secondsToNext {
+                waiting = min(waiting, Int((toNext * 1000).rounded(.up)))
+            }
             // An idle timeout with nothing to animate changes nothing on screen: no frame is drawn.
             var changed = animating
             if let event = screen.nextEvent(timeoutMilliseconds: waiting) {
@@ -147,6 +158,9 @@ public enum EventLoop {
             }
             lastFrame = t
             if tilesArrived() { changed = true }
+            if playTour(&state, &player, since: &tourClock, now: t, idleFor: t - lastInput, after: tourAfter, sources) {
+                changed = true
+            }
             if screen.takeShownAnswers() > 0 {
                 answerDelay = askedAt.map { t - $0 } ?? answerDelay
                 askedAt = nil
@@ -166,5 +180,39 @@ public enum EventLoop {
             }
         }
         return .quit
+    }
+
+    /// Plays the tour's steps that fell due by `now` (time paused does not count), and starts a looping
+    /// tour after `after` seconds without input; true when the state changed.
+    static func playTour(
+        _ state: inout ViewerState, _ player: inout TourPlayer?, since clock: inout Double, now: Double,
+        idleFor: Double, after: Double?, _ sources: MapSources?
+    ) -> Bool {
+        guard var p = player else { return false }
+        defer {
+            player = p
+            clock = now
+        }
+        let steps = p.tour.steps.count
+        var started = false
+        if let after, idleFor >= after {
+            switch state.tour {
+            case .playing: break
+            case .off, .paused:
+                p.restart()
+                state.tour = .playing(step: 1, steps: steps)
+                started = true
+            }
+        }
+        guard case .playing = state.tour else { return false }
+        let due = p.advance(started ? 0 : now - clock)
+        for step in due { state.play(step, places: sources, mode: .playing(step: p.stepShown, steps: steps)) }
+        if p.isFinished {
+            state.tour = .off
+            state.message = "tour over: the map is yours (q quits)"
+            state.messageIsError = false
+            return true
+        }
+        return !due.isEmpty || started
     }
 }

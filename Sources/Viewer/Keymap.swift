@@ -25,7 +25,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, help, quit, redraw
+    case goToPrompt, search, world, undo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, resumeTour, help, quit, redraw
 }
 
 /// One line of the keymap: the keys, the command, and its help text.
@@ -68,6 +68,7 @@ public enum Keymap {
         Binding(
             keys: [.char("v")], command: .toggleSeedOverlay,
             help: "what the iOS code would draw on/off: its circle and its fit, dashed"),
+        Binding(keys: [.char("t")], command: .resumeTour, help: "resume a tour a key paused (termmap --tour)"),
         Binding(keys: [.char("?")], command: .help, help: "this help"),
         Binding(keys: [.ctrlL], command: .redraw, help: "redraw the screen"),
         Binding(keys: [.char("q"), .ctrlC], command: .quit, help: "quit"),

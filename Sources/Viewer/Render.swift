@@ -394,6 +394,11 @@ public enum Renderer {
             compact += " r" + Formatting.distance(c.circle.radiusMeters).replacing(" ", with: "")
         }
         if state.showSeedOverlay { fields.append(.init(text: "seed overlay", rank: 2)) }
+        switch state.tour {
+        case .off: break
+        case .playing(let step, let steps): fields.append(.init(text: "tour \(step)/\(steps)", rank: 2))
+        case .paused(let step, let steps): fields.append(.init(text: "tour \(step)/\(steps) paused", rank: 2))
+        }
         if let tileNote { fields.append(.init(text: tileNote, rank: 6)) }
         // The data sources, finest first: each may drop on its own, the coarsest first.
         for (i, part) in dataLabel.split(separator: " · ", omittingEmptySubsequences: false).map(String.init).enumerated() {

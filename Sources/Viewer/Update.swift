@@ -52,11 +52,14 @@ extension ViewerState {
             return [.quit]
         case .mouse(let m):
             animation = nil
+            if pauseTour() { return [] }
             handleMouse(m)
             return []
         case .key(let key):
             // A key during an animation finishes it at once, then applies.
             animation = nil
+            // A key during a tour hands control to the user, and does nothing else.
+            if pauseTour() { return [] }
             if prompt != nil {
                 handlePromptKey(key, places: places)
                 return []
@@ -112,6 +115,13 @@ extension ViewerState {
             glyphMode = glyphMode == .braille ? .ascii : .braille
             setMessage("glyphs: " + glyphMode.rawValue)
         case .explain: showExplain = true
+        case .resumeTour:
+            guard case .paused(let step, let steps) = tour else {
+                setError("no tour to resume: start termmap with --tour")
+                return []
+            }
+            tour = .playing(step: step, steps: steps)
+            setMessage("tour resumed")
         case .toggleSeedOverlay:
             showSeedOverlay.toggle()
             setMessage(
@@ -122,6 +132,14 @@ extension ViewerState {
         case .quit: return [.quit]
         }
         return []
+    }
+
+    /// Pauses a playing tour (true), or does nothing (false).
+    private mutating func pauseTour() -> Bool {
+        guard case .playing(let step, let steps) = tour else { return false }
+        tour = .paused(step: step, steps: steps)
+        setMessage("tour paused: the map is yours; t resumes the tour")
+        return true
     }
 
     // MARK: View changes

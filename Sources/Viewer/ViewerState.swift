@@ -149,6 +149,8 @@ public struct ViewerState: Equatable, Sendable {
     public var showExplain = false
     /// True while the seeds' own picture is drawn over the map (`v`).
     public var showSeedOverlay = false
+    /// The tour, when one is playing or paused.
+    public var tour: TourMode = .off
     /// The help page shown (when the help does not fit at once).
     public var helpPage = 0
     /// View changes are animated.

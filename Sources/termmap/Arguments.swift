@@ -24,6 +24,7 @@ struct ParsedArguments {
         let valued = Set(options.filter { $0.value != nil }.map(\.name))
         let repeatable = Set(options.filter(\.repeatable).map(\.name))
         let allowedFlags = Set(options.filter { $0.value == nil }.map(\.name))
+        let implicit = Dictionary(options.compactMap { o in o.implicitValue.map { (o.name, $0) } }) { a, _ in a }
         var i = 0
         while i < args.count {
             let arg = args[i]
@@ -43,6 +44,8 @@ struct ParsedArguments {
                 let value: String
                 if let inline {
                     value = inline
+                } else if let given = implicit[name], i >= args.count || args[i].hasPrefix("--") {
+                    value = given
                 } else {
                     guard i < args.count else { throw UsageError("option --\(name) needs a value") }
                     value = args[i]

@@ -31,7 +31,8 @@ enum InteractiveCommand {
         }
         EventLoop.run(
             &state, sources: sources, screen: screen, now: monotonicSeconds,
-            idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 })
+            idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
+            tourAfter: options.tourAfterSeconds)
         return 0
     }
 

@@ -18,6 +18,8 @@ struct OptionSpec: Equatable, Sendable {
     let commands: [CommandName]
     /// True when it may be given more than once (each value is kept).
     var repeatable = false
+    /// The value taken when none follows (`--tour` alone is `--tour builtin`); nil: a value is required.
+    var implicitValue: String? = nil
 
     /// `--size COLSxROWS`.
     var usage: String { "--" + name + (value.map { " " + $0 } ?? "") }
@@ -59,12 +61,25 @@ extension OptionSpec {
         commands: [.viewer])
     static let idleTimeout = OptionSpec(
         name: "idle-timeout", value: "M", help: "quit after M minutes without a key", commands: [.viewer])
+    static let tour = OptionSpec(
+        name: "tour", value: "[FILE]",
+        help: "play a tour: lines of KEYS<TAB>SECONDS<TAB>CAPTION, or the built-in one when no file follows",
+        commands: [.viewer, .render], implicitValue: "builtin")
+    static let tourAfter = OptionSpec(
+        name: "tour-after", value: "S", help: "start the tour after S seconds without a key and loop it (kiosk: 60)",
+        commands: [.viewer])
+    static let record = OptionSpec(
+        name: "record", value: "FILE.cast", help: "record the session as an asciicast v2 file (asciinema's)",
+        commands: [.viewer])
     static let size = OptionSpec(
         name: "size", value: "COLSxROWS", help: "screen size (default 100x30)", commands: [.render])
     static let keys = OptionSpec(
         name: "keys", value: "KEYS", help: "replay keys first, e.g. 'z14<Enter>c+'", commands: [.render])
     static let json = OptionSpec(
         name: "json", value: nil, help: "print the state as JSON instead of the screen", commands: [.render])
+    static let cast = OptionSpec(
+        name: "cast", value: "FILE", help: "write the keys' or tour's screens as an asciicast v2 recording",
+        commands: [.render])
     static let name = OptionSpec(
         name: "name", value: "NAME", help: "the imported file's name (default: the extract's, e.g. helsinki)",
         commands: [.importOSM])
@@ -80,8 +95,8 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .noAnimation, .kiosk, .idleTimeout, .size, .keys,
-        .json, .name, .lines, .cities, .out, .help, .version, .about,
+        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tour, .noAnimation, .kiosk,
+        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .cast, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 
     /// The options `command` takes.

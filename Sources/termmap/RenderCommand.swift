@@ -16,6 +16,12 @@ enum RenderCommand {
         for key in options.keys {
             if state.update(.key(key), places: sources).contains(.quit) { break }
         }
+        // A tour's last screen: every step played, its caption on the message line.
+        if let tour = options.tour {
+            for (i, step) in tour.steps.enumerated() {
+                state.play(step, places: sources, mode: .playing(step: i + 1, steps: tour.steps.count))
+            }
+        }
         if options.json {
             print(try StateJSON.encode(state))
             exit(0)

@@ -25,6 +25,12 @@ struct StartupOptions {
     var animations = true
     var kiosk = false
     var idleTimeoutMinutes: Double?
+    /// `--tour`: the tour to play.
+    var tour: Tour?
+    /// `--tour-after` in seconds (a kiosk's default 60).
+    var tourAfterSeconds: Double?
+    /// `--record` (viewer) or `--cast` (render): the asciicast file to write.
+    var castPath: String?
 
     /// Minutes a kiosk session may sit idle when no --idle-timeout is given.
     static let kioskDefaultIdleMinutes = 10.0
@@ -79,10 +85,46 @@ struct StartupOptions {
         }
         kiosk = p.has(.kiosk)
         if kiosk && idleTimeoutMinutes == nil { idleTimeoutMinutes = Self.kioskDefaultIdleMinutes }
+        if let t = p.value(.tour) { tour = try Self.loadTour(t) }
+        if let s = p.value(.tourAfter) {
+            guard let seconds = InputParsing.number(s), seconds > 0, seconds <= 86_400 else {
+                throw UsageError("--tour-after '\(s)' must be seconds, more than 0 and at most 86400")
+            }
+            tourAfterSeconds = seconds
+        } else if kiosk {
+            tourAfterSeconds = Self.kioskDefaultTourAfter
+        }
+        if tourAfterSeconds != nil && tour == nil { tour = Tour.builtin }
+        for option in [OptionSpec.record, .cast] {
+            guard let path = p.value(option) else { continue }
+            guard !path.isEmpty, !isDirectory(path) else { throw UsageError("--\(option.name) needs a file to write") }
+            castPath = path
+        }
         circle = p.has(.circle)
         json = p.has(.json)
         ascii = p.has(.ascii)
         animations = !p.has(.noAnimation)
+    }
+
+    /// Seconds without a key before a kiosk plays its tour.
+    static let kioskDefaultTourAfter = 60.0
+
+    /// The tour `--tour` names: `builtin`, or a file (UTF-8, at most 1 MB); an error names the file and line.
+    static func loadTour(_ name: String) throws(UsageError) -> Tour {
+        if name == "builtin" { return Tour.builtin }
+        if isDirectory(name) { throw UsageError("tour '\(name)': is a folder") }
+        let limit = 1 << 20
+        guard let bytes = readFileHead(name, count: limit + 1) else {
+            throw UsageError("tour '\(name)': \(String(cString: strerror(errno)).lowercased())")
+        }
+        guard bytes.count <= limit else { throw UsageError("tour '\(name)': larger than 1 MB") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw UsageError("tour '\(name)': not UTF-8 text")
+        }
+        switch Tour.parse(text) {
+        case .success(let t): return t
+        case .failure(let e): throw UsageError("tour '\(name)' \(e)")
+        }
     }
 
     /// A parsed option value, or `--name 'text': why` as a usage error.
