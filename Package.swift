@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
 
         // The only code that touches the terminal; CTerminal holds the C that Swift cannot write.
-        .target(name: "CTerminal", dependencies: ["CNcursesw"], linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(
+            name: "CTerminal", dependencies: ["CNcursesw"],
+            linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("util"), .linkedLibrary("pthread")]),
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Raster", "Viewer"]),
 
         .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Raster", "Viewer", "TerminalUI"]),

@@ -1,11 +1,20 @@
 #include "cterminal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <poll.h>
+#include <pthread.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
 
 WINDOW *termmap_stdscr(void) { return stdscr; }
 int termmap_terminal_colors(void) {
@@ -104,8 +113,8 @@ int termmap_shift_columns(int top, int bottom, int by) {
     }
     free(line);
     free(blanks);
-    // mvcur, putp and vidattr write through stdio, not through ncurses' own buffer (which doupdate
-    // has emptied): flush now so that they reach the terminal before the next update.
+    // mvcur, putp and vidattr write through stdio (putchar), not through ncurses' own buffer (which
+    // doupdate has emptied): flush now so that they reach the terminal before the next update.
     fflush(stdout);
     return 1;
 }
@@ -121,3 +130,201 @@ int termmap_curscr_space(int row, int col, attr_t *attr, short *pair) {
 }
 
 void termmap_curscr_set(int row, int col, const cchar_t *c) { mvwadd_wchnstr(curscr, row, col, c, 1); }
+
+// MARK: Recording (--record): ncurses writes to a pseudo-terminal; a thread copies what comes out of it
+// to the real terminal and, as asciicast v2 events, to the recording. Device attributes queries
+// (ESC [ c) go to the terminal in order but not into the recording.
+
+static struct {
+    int master, slave, cast;
+    int real_out;  // the terminal, while stdout's descriptor is the pseudo-terminal
+    struct termios saved;
+    int saved_ok;
+    struct timespec start;
+    pthread_t thread;
+    int running;
+} rec = {-1, -1, -1, -1, {0}, 0, {0, 0}, 0, 0};
+
+static void write_all(int fd, const char *p, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;  // a terminal that has gone: the recording goes on
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+// The bytes of a UTF-8 sequence its lead byte starts (1 for anything else).
+static size_t utf8_length(unsigned char b) {
+    if (b >= 0xF0 && b < 0xF8) return 4;
+    if (b >= 0xE0) return 3;
+    if (b >= 0xC0) return 2;
+    return 1;
+}
+
+// One event line: [seconds, "o", "data"], JSON-escaped; written at once, so that a recording cut off
+// by a dropped connection ends on a whole line.
+static void write_event(const unsigned char *data, size_t n) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double t = (double)(now.tv_sec - rec.start.tv_sec) + (double)(now.tv_nsec - rec.start.tv_nsec) / 1e9;
+    size_t room = n * 6 + 64;
+    char *line = malloc(room);
+    if (line == NULL) return;
+    size_t k = (size_t)snprintf(line, room, "[%.6f, \"o\", \"", t < 0 ? 0 : t);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = data[i];
+        if (c == '"' || c == '\\') {
+            line[k++] = '\\';
+            line[k++] = (char)c;
+        } else if (c == '\n') {
+            line[k++] = '\\';
+            line[k++] = 'n';
+        } else if (c == '\r') {
+            line[k++] = '\\';
+            line[k++] = 'r';
+        } else if (c < 0x20 || c == 0x7F) {
+            k += (size_t)snprintf(line + k, room - k, "\\u%04x", c);
+        } else {
+            line[k++] = (char)c;
+        }
+    }
+    memcpy(line + k, "\"]\n", 3);
+    write_all(rec.cast, line, k + 3);
+    free(line);
+}
+
+static void *copy_output(void *unused) {
+    (void)unused;
+    // Held back from the recording until the next read: the start of a query or of a UTF-8 sequence.
+    unsigned char pending[8];
+    size_t pending_n = 0;
+    unsigned char buf[65536 + 8];
+    for (;;) {
+        ssize_t n = read(rec.master, buf + 8, 65536);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;  // EIO: the writing side closed
+        write_all(rec.real_out, (const char *)buf + 8, (size_t)n);
+        // The recording: what was held back, this read, less queries.
+        unsigned char *data = buf + 8 - pending_n;
+        memcpy(data, pending, pending_n);
+        size_t len = pending_n + (size_t)n, out = 0;
+        pending_n = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (data[i] == 0x1B && i + 2 < len && data[i + 1] == '[' && data[i + 2] == 'c') {
+                i += 2;
+                continue;
+            }
+            data[out++] = data[i];
+        }
+        // An Esc or Esc [ at the end may begin a query; an unfinished UTF-8 sequence continues.
+        size_t keep = 0;
+        if (out >= 1 && data[out - 1] == 0x1B) keep = 1;
+        else if (out >= 2 && data[out - 2] == 0x1B && data[out - 1] == '[') keep = 2;
+        else {
+            for (size_t back = 1; back <= 3 && back <= out; back++) {
+                unsigned char b = data[out - back];
+                if (b >= 0xC0) {
+                    if (utf8_length(b) > back) keep = back;
+                    break;
+                }
+                if (b < 0x80) break;
+            }
+        }
+        memcpy(pending, data + out - keep, keep);
+        pending_n = keep;
+        if (out - keep > 0) write_event(data, out - keep);
+    }
+    if (pending_n > 0) write_event(pending, pending_n);
+    return NULL;
+}
+
+int termmap_record_start(int cast_fd) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return -1;
+    if (tcgetattr(STDIN_FILENO, &rec.saved) != 0) return -1;
+    struct termios slave_modes = rec.saved;
+    if (openpty(&rec.master, &rec.slave, NULL, &slave_modes, &size) != 0) return -1;
+    fcntl(rec.master, F_SETFD, FD_CLOEXEC);
+    fcntl(rec.slave, F_SETFD, FD_CLOEXEC);
+    // stdout's descriptor becomes the pseudo-terminal: ncurses and the stdio it also writes through
+    // (putchar in mvcur, putp, vidattr) then all go there, in order. The terminal keeps a descriptor
+    // of its own for the copy.
+    fflush(stdout);
+    rec.real_out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (rec.real_out < 0 || dup2(rec.slave, STDOUT_FILENO) < 0) {
+        if (rec.real_out >= 0) close(rec.real_out);
+        close(rec.master);
+        close(rec.slave);
+        return -1;
+    }
+    // ncurses sets the modes of the terminal it writes to (the pseudo-terminal): keys are read from the
+    // real one, so that one is made raw here, and restored when recording stops.
+    struct termios raw_modes = rec.saved;
+    cfmakeraw(&raw_modes);
+    tcsetattr(STDIN_FILENO, TCSADRAIN, &raw_modes);
+    rec.saved_ok = 1;
+    rec.cast = cast_fd;
+    clock_gettime(CLOCK_MONOTONIC, &rec.start);
+    if (pthread_create(&rec.thread, NULL, copy_output, NULL) != 0) {
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &rec.saved);
+        dup2(rec.real_out, STDOUT_FILENO);
+        close(rec.real_out);
+        close(rec.master);
+        close(rec.slave);
+        return -1;
+    }
+    rec.running = 1;
+    return 0;
+}
+
+void termmap_record_sync_size(void) {
+    if (!rec.running) return;
+    struct winsize real, shown;
+    if (ioctl(rec.real_out, TIOCGWINSZ, &real) != 0 || ioctl(rec.slave, TIOCGWINSZ, &shown) != 0) return;
+    if (real.ws_row != shown.ws_row || real.ws_col != shown.ws_col) ioctl(rec.slave, TIOCSWINSZ, &real);
+}
+
+// ncurses' own SIGWINCH handler, called after the pseudo-terminal has taken the new size (ncurses reads
+// the size of the terminal it writes to).
+static struct sigaction ncurses_winch;
+
+static void sync_then_ncurses(int sig) {
+    int saved_errno = errno;
+    termmap_record_sync_size();
+    errno = saved_errno;
+    if (ncurses_winch.sa_handler != SIG_DFL && ncurses_winch.sa_handler != SIG_IGN && ncurses_winch.sa_handler != NULL)
+        ncurses_winch.sa_handler(sig);
+}
+
+void termmap_record_watch_resize(void) {
+    if (!rec.running) return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sync_then_ncurses;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGWINCH, &sa, &ncurses_winch);
+}
+
+void termmap_record_stop(void) {
+    if (!rec.running) return;
+    rec.running = 0;
+    fflush(stdout);
+    // The terminal back on stdout; with the last descriptor of the pseudo-terminal closed, the copying
+    // thread reads what is left and ends.
+    dup2(rec.real_out, STDOUT_FILENO);
+    close(rec.real_out);
+    close(rec.slave);
+    pthread_join(rec.thread, NULL);
+    close(rec.master);
+    if (rec.saved_ok) tcsetattr(STDIN_FILENO, TCSADRAIN, &rec.saved);
+}
+
+void termmap_terminal_size(int *cols, int *rows) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 && size.ws_row > 0) {
+        *cols = size.ws_col;
+        *rows = size.ws_row;
+    }
+}

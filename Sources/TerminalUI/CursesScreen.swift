@@ -24,8 +24,12 @@ public final class CursesScreen: Screen {
     /// Answers to `askWhenShown` read since the last `takeShownAnswers`.
     private var shownAnswers = 0
 
-    /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours.
-    public init(colorOption: String?, environment: [String: String]) throws(TerminalError) {
+    /// The recording's file, while recording.
+    private var castFile: Int32 = -1
+
+    /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours; with
+    /// `recordPath`, everything sent to the terminal is also written there as an asciicast v2 recording.
+    public init(colorOption: String?, environment: [String: String], recordPath: String? = nil) throws(TerminalError) {
         setlocale(LC_ALL, "")
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(description: "not a terminal: use 'termmap render' to print the screen from a script")
@@ -39,13 +43,19 @@ public final class CursesScreen: Screen {
             throw TerminalError(description: "TERM=dumb cannot show a map: use a full terminal or 'termmap render'")
         }
         unicode = termmap_locale_is_utf8() != 0
+        if let recordPath { castFile = try Self.startRecording(recordPath, environment: environment) }
         // newterm (unlike initscr) returns NULL for an unknown terminal instead of exiting.
         guard let s = termmap_newterm(term) else {
+            if castFile >= 0 {
+                termmap_record_stop()
+                Glibc.close(castFile)
+            }
             throw TerminalError(
                 description: "unknown terminal type '\(term)': set TERM (e.g. xterm-256color) or use 'termmap render'")
         }
         screen = s
         set_term(s)
+        termmap_record_watch_resize()
         termmap_install_signal_handlers()
         raw()
         noecho()
@@ -75,6 +85,37 @@ public final class CursesScreen: Screen {
         endwin()
         if let s = screen { delscreen(s) }
         screen = nil
+        stopRecording()
+    }
+
+    /// Opens the recording, writes its header (`timestamp`: now, `env`: TERM and SHELL), and starts
+    /// copying what ncurses sends into it; returns its descriptor.
+    private static func startRecording(_ path: String, environment: [String: String]) throws(TerminalError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw TerminalError(description: "cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+        }
+        var cols: Int32 = 80
+        var rows: Int32 = 24
+        termmap_terminal_size(&cols, &rows)
+        let header = Asciicast.header(
+            cols: Int(cols), rows: Int(rows), timestamp: Int(time(nil)), term: environment["TERM"] ?? "",
+            shell: environment["SHELL"] ?? "/bin/sh")
+        let bytes = Array(header.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count, termmap_record_start(fd) == 0 else {
+            let reason = String(cString: strerror(errno)).lowercased()
+            Glibc.close(fd)
+            throw TerminalError(description: "cannot record to '\(path)': \(reason)")
+        }
+        return fd
+    }
+
+    private func stopRecording() {
+        guard castFile >= 0 else { return }
+        termmap_record_stop()
+        Glibc.close(castFile)
+        castFile = -1
     }
 
     public var size: (cols: Int, rows: Int) {
@@ -260,6 +301,7 @@ public final class CursesScreen: Screen {
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
         guard !closed else { return nil }
         let win = termmap_stdscr()
+        termmap_record_sync_size()
         wtimeout(win, Int32(timeoutMilliseconds))
         var ch: wint_t = 0
         let kind = wget_wch(win, &ch)

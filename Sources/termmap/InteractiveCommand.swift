@@ -17,7 +17,7 @@ enum InteractiveCommand {
             tileCacheBytes: options.tileCacheBytes, waitForTiles: false, folderTiles: !options.kiosk)
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(colorOption: options.color, environment: environment)
+            screen = try CursesScreen(colorOption: options.color, environment: environment, recordPath: options.castPath)
         } catch {
             throw UsageError(error.description)
         }

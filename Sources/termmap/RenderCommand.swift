@@ -12,6 +12,16 @@ enum RenderCommand {
         let sources = try DataLoading.load(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, waitForTiles: true)
+        let mode = ColorMode.choose(
+            option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
+            isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment))
+        if let path = options.castPath {
+            // A recording animates, as the viewer does; the colours are those `render` would print.
+            let castMode = options.color == nil ? ColorMode.ansi256 : mode
+            let text = ScriptedRecording.cast(state, keys: options.keys, tour: options.tour, sources: sources, mode: castMode)
+            try writeFile(path, text)
+            exit(0)
+        }
         state.animationsEnabled = false
         for key in options.keys {
             if state.update(.key(key), places: sources).contains(.quit) { break }
@@ -26,14 +36,24 @@ enum RenderCommand {
             print(try StateJSON.encode(state))
             exit(0)
         }
-        let mode = ColorMode.choose(
-            option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
-            isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment))
         let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: mode))
         print(AnsiWriter.text(frame, mode: mode))
         // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
         // takes the whole address space back at once).
         exit(0)
+    }
+
+    /// Writes `text` to `path` (replacing it); a failure is one line naming the file.
+    static func writeFile(_ path: String, _ text: String) throws(UsageError) {
+        guard let file = fopen(path, "wb") else {
+            throw UsageError("cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+        }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file)
+        guard written == bytes.count, closed == 0 else {
+            throw UsageError("cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+        }
     }
 
     /// Colours of the terminal `render` prints to, as far as TERM tells (nil when `--color` decides).

@@ -34,6 +34,20 @@ int termmap_take_signal(void);
 
 // newterm on stdout/stdin (Swift cannot reference the stdio globals); NULL for an unknown terminal.
 SCREEN *termmap_newterm(const char *term);
+// --record: from here on stdout is a pseudo-terminal of the terminal's size and modes, and a
+// thread copies its output to the terminal and, as asciicast v2 event lines, to `cast_fd` (whose
+// header the caller has written). The real terminal is made raw until termmap_record_stop, which
+// copies what is left and restores it. Returns 0, or -1 having changed nothing.
+int termmap_record_start(int cast_fd);
+// Gives the pseudo-terminal the terminal's size when it has changed (before reading a key).
+void termmap_record_sync_size(void);
+// The terminal's size, when it can tell (the values are left as they are otherwise).
+void termmap_terminal_size(int *cols, int *rows);
+// After newterm: a resize gives the pseudo-terminal the new size before ncurses' handler asks for it.
+void termmap_record_watch_resize(void);
+// Stops recording: what ncurses wrote is copied out, the terminal's modes restored.
+void termmap_record_stop(void);
+
 // The next doupdate redraws every cell.
 void termmap_force_full_repaint(void);
 // 1 when the locale's character set is UTF-8 (braille can be shown).
