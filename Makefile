@@ -27,6 +27,7 @@ test: deps test-deps
 	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # Mutation check (minutes, not in CI): each mutant in Tools/mutants.py must make a test fail.
 mutants: deps test-deps

@@ -311,8 +311,16 @@ void termmap_record_stop(void) {
     if (!rec.running) return;
     rec.running = 0;
     fflush(stdout);
+    // Let the copying thread read everything first (Linux may drop what a closed pseudo-terminal still
+    // holds): at most a second.
+    for (int i = 0; i < 1000; i++) {
+        int waiting = 0;
+        if (ioctl(rec.master, FIONREAD, &waiting) != 0 || waiting == 0) break;
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
     // The terminal back on stdout; with the last descriptor of the pseudo-terminal closed, the copying
-    // thread reads what is left and ends.
+    // thread ends.
     dup2(rec.real_out, STDOUT_FILENO);
     close(rec.real_out);
     close(rec.slave);

@@ -4,6 +4,7 @@ storms while animating, and what the program touches (files, programs, network) 
 
     python3 Tests/e2e/hardening_e2e.py .build/debug/termmap
 """
+import json
 import os
 import re
 import shutil
@@ -261,6 +262,28 @@ def _():
     assert r.returncode == 0 and "libproj.so" in text, "the circle did not load PROJ"
     shutil.rmtree(work)
     return f"a plain render opened {len(opened)} libraries, none of {len(unused)} unused ones; a circle loads PROJ"
+
+
+@check("recordings are the only other file output: render --cast and --record write their file and nothing else")
+def _():
+    work, home, data, env = sandbox()
+    r, text = strace(["render", "--tour", "builtin", "--size", "80x24", "--cast", "tour.cast"], env, work)
+    assert r.returncode == 0, r.stderr
+    assert writes(text) == ["tour.cast"], f"render --cast wrote {writes(text)[:5]}"
+    log = os.path.join(work, "strace.log")
+    command = (f"strace -f -qq -o {log} -e trace=%file,%network,%process {BINARY} --record live.cast "
+               "--no-animation")
+    r = subprocess.run(["script", "-qec", command, "/dev/null"], input="q", cwd=work, capture_output=True, text=True,
+                       timeout=60, env={**env, "TERM": "xterm-256color"})
+    text = open(log).read()
+    assert [p for p in writes(text) if not p.startswith("/dev/")] == ["live.cast"], writes(text)[:8]
+    assert not re.search(r"\b(socket|connect)\(", text), "opened a socket"
+    with open(os.path.join(work, "live.cast")) as f:
+        lines = f.read().splitlines()
+    assert json.loads(lines[0])["version"] == 2 and all(json.loads(line)[1] == "o" for line in lines[1:])
+    assert sorted(os.listdir(work)) == ["home", "live.cast", "strace.log", "tour.cast"], os.listdir(work)
+    shutil.rmtree(work)
+    return f"the recording: {len(lines) - 1} events"
 
 
 if __name__ == "__main__":
