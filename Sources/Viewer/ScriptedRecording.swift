@@ -47,7 +47,8 @@ public enum ScriptedRecording {
         }
         if let tour {
             for (i, step) in tour.steps.enumerated() {
-                if i > 0 || !keys.isEmpty { time += keyInterval }
+                // After scripted keys, the tour starts a key later; then each step follows the last one's pause.
+                if i == 0 && !keys.isEmpty { time += keyInterval }
                 let began = time
                 state.play(step, places: sources, mode: .playing(step: i + 1, steps: tour.steps.count))
                 show()

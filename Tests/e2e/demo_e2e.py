@@ -129,6 +129,8 @@ def _():
     for p in (a, b):
         subprocess.run([BINARY, "render", "--tour", "builtin", "--size", "80x24", "--cast", p], check=True, timeout=120)
     assert open(a, "rb").read() == open(b, "rb").read(), "not deterministic"
+    docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "tour.cast")
+    assert open(a, "rb").read() == open(docs, "rb").read(), "docs/tour.cast is not what the command makes now"
     header, events = read_cast(a)
     assert "timestamp" not in header and (header["width"], header["height"]) == (80, 24), header
     assert not any("\x1b[c" in e[2] or "\x1b[6n" in e[2] for e in events), "a terminal query in the recording"
