@@ -51,7 +51,7 @@ public enum CircleFit {
         }
         let zoomX = log2(ratio * size.widthDots / 2 / (maxDX * WebMercator.tileSize))
         let zoomY = log2(ratio * size.heightDots / 2 / (maxDY * WebMercator.tileSize))
-        return CircleFitting(center: center, zoomX: zoomX, zoomY: zoomY, halfHeight: maxDY)
+        return CircleFitting(center: center, zoomX: zoomX, zoomY: zoomY, halfWidth: maxDX, halfHeight: maxDY)
     }
 }
 
@@ -61,6 +61,8 @@ public struct CircleFitting: Equatable, Sendable {
     public var center: Coordinate
     public var zoomX: Double
     public var zoomY: Double
+    /// The ring's half width and half height in the unit square (its extent from the center).
+    public var halfWidth: Double
     public var halfHeight: Double
     /// The zoom chosen: the smaller, clamped to 0…28.
     public var zoom: Double { MapView.clampZoom(min(zoomX, zoomY)) }

@@ -68,6 +68,8 @@ enum Explanation {
             "fit the circle (seed 002 B, corrected)",
             "ratio \(CoordinateFormat.fixed(f.ratio, 3)): the circle's share of the view's width and height",
             "zoomX \(Formatting.zoom(f.zoomX)), zoomY \(Formatting.zoom(f.zoomY)): the smaller, limited by the \(limited)",
+            "zoom \(Formatting.zoom(f.zoom)): the ring spans \(CoordinateFormat.fixed(f.ringCols, 1)) × "
+                + "\(CoordinateFormat.fixed(f.ringRows, 1)) cells of the \(f.viewCols) × \(f.viewRows) view",
             "the seed fits the width alone: zoom \(Formatting.zoom(f.seedZoom)), "
                 + (f.seedCroppedRows > 0 ? "crops \(f.seedCroppedRows) rows of the circle" : "crops nothing here"),
         ]

@@ -265,7 +265,10 @@ extension ViewerState {
             name: .fitCircle, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false,
             fit: FitStep(
                 ratio: overlay.ratio, zoomX: fitting.zoomX, zoomY: fitting.zoomY, seedZoom: seed.zoom,
-                seedCroppedRows: cropped, seedCenter: seed.center))
+                seedCroppedRows: cropped, seedCenter: seed.center,
+                ringCols: 2 * fitting.halfWidth * WebMercator.worldSize(zoom: view.zoom) / Double(ViewSize.dotsPerCellX),
+                ringRows: 2 * fitting.halfHeight * WebMercator.worldSize(zoom: view.zoom) / Double(ViewSize.dotsPerCellY),
+                viewCols: view.size.cols, viewRows: view.size.rows, zoom: view.zoom))
         setMessage(
             "fit circle \(Formatting.distance(overlay.circle.radiusMeters)): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
         )

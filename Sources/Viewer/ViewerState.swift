@@ -90,6 +90,13 @@ public struct FitStep: Equatable, Sendable {
     public var seedCroppedRows: Int
     /// Where the seed's camera would have centred (the ring's box's middle in Mercator).
     public var seedCenter: Coordinate
+    /// The ring's extent at the zoom chosen, in cells, and the view's size.
+    public var ringCols = 0.0
+    public var ringRows = 0.0
+    public var viewCols = 0
+    public var viewRows = 0
+    /// The zoom chosen.
+    public var zoom = 0.0
     /// Which of the view's sides decided the zoom.
     public var limitedBy: String { zoomX <= zoomY ? "width" : "height" }
 }

@@ -132,6 +132,10 @@ struct ExplainTests {
         state.update(.key(.char("e")))
         let text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
         #expect(text.contains("limited by the height") && text.contains("crops \(fit.seedCroppedRows) rows"))
+        // The limiting side takes the ratio of the view exactly, the other less.
+        #expect(abs(fit.ringRows - fit.ratio * Double(fit.viewRows)) < 1e-6, "\(fit.ringRows)")
+        #expect(fit.ringCols < fit.ratio * Double(fit.viewCols) && fit.zoom == state.view.zoom)
+        #expect(text.contains("the ring spans \(CoordinateFormat.fixed(fit.ringCols, 1)) × 23.3 cells of the 120 × 28 view"))
     }
 
     /// `c` and `r`: the seed's screen-space circle reaches 874 km north and 1,143 km south for 1,000 km at
