@@ -106,8 +106,9 @@ enum Explanation {
         ]
     }
 
-    /// The panel's lines for the last action, or nil when it has nothing to explain.
-    static func lines(_ action: LastAction) -> [String]? {
+    /// The panel's lines for the last action (a zoom button's around `latitude`, the center's), or nil
+    /// when it has nothing to explain.
+    static func lines(_ action: LastAction, latitude: Double) -> [String]? {
         if let f = action.fit { return lines(f) }
         if let c = action.circle { return lines(c) }
         if let z = action.zoomLevel { return lines(z) }
@@ -122,14 +123,27 @@ enum Explanation {
                 + "E–W chord \(Formatting.distance(s.metersBefore.longitudinal))",
             "3 \(factor): \(Formatting.distance(s.metersRequested.latitudinal)) × "
                 + "\(Formatting.distance(s.metersRequested.longitudinal))",
-            "4 region from metres: Δlat \(deg(s.requestedSpan.latitudeDelta)), Δlon \(deg(s.requestedSpan.longitudeDelta))",
+            // MapKit's region from metres: Δlat = m / M(φ), Δlon = m / (N(φ)·cos φ), in radians.
+            "4 region from metres with M(φ) \(CoordinateFormat.fixed(WGS84.meridionalRadius(latitude: latitude) / 1000, 1)) km, "
+                + "N(φ) \(CoordinateFormat.fixed(WGS84.primeVerticalRadius(latitude: latitude) / 1000, 1)) km at φ \(CoordinateFormat.fixed(latitude, 2))°:",
+            "  Δlat \(deg(s.requestedSpan.latitudeDelta)), Δlon \(deg(s.requestedSpan.longitudeDelta))",
             "5 regionThatFits: zoomX \(z(s.zoomX)), zoomY \(z(s.zoomY)), the smaller holds it",
         ]
         if s.usedFallback {
             let step = s.direction == .zoomIn ? "+log2 2.5" : "−log2 3"
-            lines.append("6 no step \(s.direction == .zoomIn ? "in" : "out") that way: the fixed step \(step)")
+            let fitted = min(s.zoomX, s.zoomY)
+            let why: String
+            if !(s.metersBefore.longitudinal > 0) {
+                why = "the east–west chord is 0 m (the view's edges meet across the world)"
+            } else if fitted.isFinite {
+                why = "zoom \(z(fitted)) is no step \(s.direction == .zoomIn ? "in" : "out") (the chord of a wide view is short)"
+            } else {
+                why = "the metres give no finite region"
+            }
+            lines += ["6 fallback, \(why):", "  the fixed step \(step) instead"]
         }
-        lines.append("zoom \(Formatting.zoom(s.zoomBefore)) → \(Formatting.zoom(s.zoomAfter))")
+        let clamped = !s.usedFallback && abs(min(s.zoomX, s.zoomY) - s.zoomAfter) > 1e-9
+        lines.append("zoom \(Formatting.zoom(s.zoomBefore)) → \(Formatting.zoom(s.zoomAfter))" + (clamped ? " (kept within 0–28)" : ""))
         return lines
     }
 }

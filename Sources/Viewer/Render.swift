@@ -333,7 +333,7 @@ public enum Renderer {
 
     /// The explain panel (`e`): the last step's numbers, or a line saying there are none yet.
     static func drawExplain(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, ascii: Bool, mode: ColorMode) {
-        let lines = (state.lastAction.flatMap(Explanation.lines) ?? ["nothing to explain yet: press + -, z, c, r or f"])
+        let lines = (state.lastAction.flatMap { Explanation.lines($0, latitude: state.view.center.latitude) } ?? ["nothing to explain yet: press + -, z, c, r or f"])
             + ["any key closes"]
         drawPanel(&frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: state.theme)
     }

@@ -68,6 +68,22 @@ struct ExplainTests {
         #expect(try StateJSON.encode(state).contains("\"explain\":null") == false)
     }
 
+    /// The region from metres names the radii of curvature it used, and a fallback says why it was used.
+    @Test func thePanelNamesTheRadiiAndWhyAFallbackWasUsed() throws {
+        var state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 14)
+        for k in "+e" { state.update(.key(.char(k))) }
+        var text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
+        // WGS84 at 33.78°: M = a(1 − e²)/(1 − e² sin²φ)^1.5, N = a/(1 − e² sin²φ)^0.5.
+        #expect(text.contains("M(φ) 6355.2 km, N(φ) 6384.7 km at φ 33.78°"))
+        let fallback = try #require(GeoFixtures.shared.zoomButton.first { $0.fallback && $0.longitudinalMetersBefore == 0 })
+        state = try ViewerState(
+            cols: fallback.cols, rows: fallback.rows + ViewerState.statusRows,
+            center: Coordinate(latitude: fallback.lat, longitude: fallback.lon), zoom: fallback.zoom)
+        for k in (fallback.direction == "in" ? "+e" : "-e") { state.update(.key(.char(k))) }
+        text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
+        #expect(text.contains("6 fallback, the east–west chord is 0 m"), "\(text)")
+    }
+
     /// `z`: the standard span (360° × width / (256 · 2^z) on the Mercator world), beside seed 000's, which
     /// shows one whole level closer; at 28 the category's round() makes its span zero.
     @Test(arguments: [0.0, 3.7, 14, 20, 28])
