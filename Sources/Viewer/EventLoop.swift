@@ -44,6 +44,13 @@ public enum EventLoop {
     /// How long to wait for the terminal to say it has shown an animation frame before animating without
     /// asking (a terminal that never answers); an answer that comes later turns asking back on.
     public static let shownAnswerTimeout = 3.0
+    /// On a link where a frame takes longer than `burstQuiet` to be shown, keys that came while one was
+    /// on its way are taken for a burst still being typed: the next frame waits until no key has come
+    /// for one and a half of the burst's last gap between keys (`burstQuiet`…`burstHoldLimit`; at most
+    /// `burstHoldLimit` in all), so that it shows the burst's end rather than its middle (drawing the
+    /// middle would cost a whole frame's time on such a link).
+    public static let burstQuiet = 0.15
+    public static let burstHoldLimit = 0.35
 
     /// Runs until an update asks to quit or the screen asks to stop; after `idleTimeout` seconds
     /// without input the loop sends `.idleTimeout`. `now` is the clock in seconds.
@@ -84,6 +91,12 @@ public enum EventLoop {
         var answerDelay = 0.0
         // When the last frame was drawn: an answer that comes early does not make frames come faster.
         var drawnAt = lastFrame
+        // Keys came while a frame was on its way; since when the next frame has waited for the burst's end.
+        var keysInFlight = false
+        var burstHoldSince: Double?
+        // The last gap between two keys, and how long a hold waits for quiet.
+        var keyGap = burstQuiet
+        var quiet: Double { min(burstHoldLimit, max(burstQuiet, 1.5 * keyGap)) }
         let period = Double(animationFrameMilliseconds) / 1000
         func apply(_ event: InputEvent) {
             for effect in state.update(event, places: sources) {
@@ -101,6 +114,8 @@ public enum EventLoop {
             drawn = state
             drawnAt = lastFrame
             skipped = false
+            keysInFlight = false
+            burstHoldSince = nil
             if terminalAnswers != false, askedAt == nil {
                 // Asked at this turn's time (`lastFrame`): the clock is read once a turn.
                 if screen.askWhenShown() { askedAt = lastFrame } else { terminalAnswers = false }
@@ -131,12 +146,22 @@ public enum EventLoop {
             if case .playing = state.tour, let toNext = player?.secondsToNext {
                 waiting = min(waiting, Int((toNext * 1000).rounded(.up)))
             }
+            // A frame held for a burst's end is drawn as soon as the keys have paused.
+            if let since = burstHoldSince {
+                let end = min(lastInput + quiet, since + burstHoldLimit)
+                waiting = min(waiting, max(1, Int(((end - lastFrame) * 1000).rounded(.up))))
+            }
             // An idle timeout with nothing to animate changes nothing on screen: no frame is drawn.
             var changed = animating
             if let event = screen.nextEvent(timeoutMilliseconds: waiting) {
                 changed = true
                 apply(event)
-                lastInput = now()
+                let arrived = now()
+                if askedAt != nil {
+                    if keysInFlight { keyGap = arrived - lastInput }
+                    keysInFlight = true
+                }
+                lastInput = arrived
                 // Coalesce a burst: apply everything already waiting, then draw once.
                 var drained = 0
                 while !quit, drained < 1000, let more = screen.nextEvent(timeoutMilliseconds: 0) {
@@ -165,6 +190,7 @@ public enum EventLoop {
                 answerDelay = askedAt.map { t - $0 } ?? answerDelay
                 askedAt = nil
                 terminalAnswers = true
+                if keysInFlight && answerDelay > burstQuiet { burstHoldSince = t }
             } else if let asked = askedAt, t - asked >= shownAnswerTimeout {
                 askedAt = nil
                 terminalAnswers = false
@@ -172,8 +198,9 @@ public enum EventLoop {
             // A frame waits while the terminal has not shown the last one (in the middle of an animation,
             // or once the terminal is known to answer), and an animation frame for its time.
             let midAnimation = state.animation != nil
+            let holdingForBurst = burstHoldSince.map { t - lastInput < quiet && t - $0 < burstHoldLimit } ?? false
             let waitForTerminal =
-                askedAt != nil && (midAnimation || terminalAnswers == true)
+                holdingForBurst || askedAt != nil && (midAnimation || terminalAnswers == true)
                 || midAnimation && (t - drawnAt < period * 0.9 || answerDelay > ViewAnimation.duration)
             if (changed || skipped) && !quit {
                 if waitForTerminal { skipped = true } else { draw() }
