@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -335,4 +336,47 @@ void termmap_terminal_size(int *cols, int *rows) {
         *cols = size.ws_col;
         *rows = size.ws_row;
     }
+}
+
+// MARK: One write a frame. ncurses flushes its output around some capabilities (clear to the start of a
+// line, among others), so a 120x40 zoom frame left in about 150 writes; over SSH each became a packet of
+// its own, with its overhead and the work of encrypting it. While a frame is drawn, writes to stdout are
+// gathered here and sent at its end in one. This `write` takes the place of the C library's for the
+// libraries termmap loads (ncurses calls it by name); every other write goes straight to the kernel.
+
+static int gathering = 0;
+static char *gathered = NULL;
+static size_t gathered_len = 0, gathered_cap = 0;
+
+static ssize_t kernel_write(int fd, const void *buf, size_t n) { return (ssize_t)syscall(SYS_write, fd, buf, n); }
+
+ssize_t write(int fd, const void *buf, size_t n) {
+    if (gathering && fd == STDOUT_FILENO) {
+        if (gathered_len + n > gathered_cap) {
+            size_t cap = gathered_cap ? gathered_cap : 65536;
+            while (cap < gathered_len + n) cap *= 2;
+            char *grown = realloc(gathered, cap);
+            if (grown == NULL) return kernel_write(fd, buf, n);
+            gathered = grown;
+            gathered_cap = cap;
+        }
+        memcpy(gathered + gathered_len, buf, n);
+        gathered_len += n;
+        return (ssize_t)n;
+    }
+    return kernel_write(fd, buf, n);
+}
+
+void termmap_gather_output(void) { gathering = 1; }
+
+void termmap_send_gathered(void) {
+    gathering = 0;
+    size_t sent = 0;
+    while (sent < gathered_len) {
+        ssize_t w = kernel_write(STDOUT_FILENO, gathered + sent, gathered_len - sent);
+        if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (w <= 0) break;  // a terminal that has gone
+        sent += (size_t)w;
+    }
+    gathered_len = 0;
 }

@@ -199,7 +199,10 @@ public final class CursesScreen: Screen {
             }
         }
         wnoutrefresh(win)
+        // The frame in one write: fewer packets over SSH (see termmap_gather_output).
+        termmap_gather_output()
         doupdate()
+        termmap_send_gathered()
     }
 
     /// A cell's attributes and colour pair as sent to ncurses.

@@ -23,7 +23,7 @@ BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/ter
 tmux = Tmux("termmap-demo-e2e")
 check = Checks(tmux)
 WORK = tempfile.mkdtemp(prefix="termmap-demo-")
-THREE = "# three steps\n+\t1.5\tfirst: zoom in\n-\t1.5\tsecond: zoom out\nz5<Enter>\t1.5\tthird: level five\n"
+THREE = "# three steps\n+\t2.5\tfirst: zoom in\n-\t2.5\tsecond: zoom out\nz5<Enter>\t2.5\tthird: level five\n"
 
 
 def Session(args="", cols=100, rows=30):
@@ -85,10 +85,10 @@ def _():
     time.sleep(2.0)
     assert "second" not in s.screen() and s.zoom() == 4.32, "a paused tour stays"
     s.keys("t")
-    s.wait_for(lambda t: "second: zoom out" in t, 4)
-    screen = s.wait_for(lambda t: "third: level five" in t, 4)
+    s.wait_for(lambda t: "second: zoom out" in t, 6)
+    screen = s.wait_for(lambda t: "third: level five" in t, 6)
     assert s.zoom() == 5.00, s.zoom()
-    screen = s.wait_for(lambda t: "tour over" in t, 4)
+    screen = s.wait_for(lambda t: "tour over" in t, 6)
     assert "tour over" in screen, screen[-200:]
     s.keys("q")
     assert s.exit_status() == 0
@@ -96,14 +96,14 @@ def _():
     return "captions 1→2→3, paused on l, resumed on t"
 
 
-@check("--kiosk --tour-after 1 starts the tour after a quiet second and loops it; a key hands over control")
+@check("--kiosk --tour-after 2 starts the tour after two quiet seconds and loops it; a key hands over control")
 def _():
     tour = path("three.tour", THREE)
-    s = Session(f"--kiosk --tour {tour} --tour-after 1 --zoom 3 --no-animation")
+    s = Session(f"--kiosk --tour {tour} --tour-after 2 --zoom 3 --no-animation")
     assert "welcome" in s.screen(), s.screen()[-300:]
-    s.wait_for(lambda t: "first: zoom in" in t, 4)
-    s.wait_for(lambda t: "third: level five" in t, 6)
-    screen = s.wait_for(lambda t: "first: zoom in" in t, 4)
+    s.wait_for(lambda t: "first: zoom in" in t, 6)
+    s.wait_for(lambda t: "third: level five" in t, 10)
+    screen = s.wait_for(lambda t: "first: zoom in" in t, 6)
     assert "first: zoom in" in screen and "tour 1/3" in screen, "looped: " + screen[-200:]
     s.keys("h")
     assert "tour paused" in s.wait_for(lambda t: "tour paused" in t)
@@ -164,7 +164,12 @@ def _():
     shown = [line.rstrip() for line in s.lines()]
     s.keys("q")
     assert s.exit_status() == 0
-    flags = s.flags()
+    # tmux reads the last bytes on its own time: wait for it, at most 3 s.
+    for _ in range(60):
+        flags = s.flags()
+        if not flags["alternate"] and flags["cursor"]:
+            break
+        time.sleep(0.05)
     assert not flags["alternate"] and flags["cursor"], f"terminal not restored: {flags}"
     s.close()
     header, events = read_cast(p)

@@ -34,6 +34,10 @@ int termmap_take_signal(void);
 
 // newterm on stdout/stdin (Swift cannot reference the stdio globals); NULL for an unknown terminal.
 SCREEN *termmap_newterm(const char *term);
+// From here until termmap_send_gathered, what ncurses writes to stdout is kept, then sent in one write.
+void termmap_gather_output(void);
+void termmap_send_gathered(void);
+
 // --record: from here on stdout is a pseudo-terminal of the terminal's size and modes, and a
 // thread copies its output to the terminal and, as asciicast v2 event lines, to `cast_fd` (whose
 // header the caller has written). The real terminal is made raw until termmap_record_stop, which
