@@ -369,14 +369,19 @@ ssize_t write(int fd, const void *buf, size_t n) {
 
 void termmap_gather_output(void) { gathering = 1; }
 
-void termmap_send_gathered(void) {
+const unsigned char *termmap_take_gathered(size_t *len) {
     gathering = 0;
+    *len = gathered_len;
+    gathered_len = 0;
+    return (const unsigned char *)gathered;
+}
+
+void termmap_write_stdout(const unsigned char *bytes, size_t len) {
     size_t sent = 0;
-    while (sent < gathered_len) {
-        ssize_t w = kernel_write(STDOUT_FILENO, gathered + sent, gathered_len - sent);
+    while (sent < len) {
+        ssize_t w = kernel_write(STDOUT_FILENO, bytes + sent, len - sent);
         if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (w <= 0) break;  // a terminal that has gone
         sent += (size_t)w;
     }
-    gathered_len = 0;
 }

@@ -199,10 +199,14 @@ public final class CursesScreen: Screen {
             }
         }
         wnoutrefresh(win)
-        // The frame in one write: fewer packets over SSH (see termmap_gather_output).
+        // The frame in one write (fewer packets over SSH), its colour changes made smaller.
         termmap_gather_output()
         doupdate()
-        termmap_send_gathered()
+        var count = 0
+        if let gathered = termmap_take_gathered(&count), count > 0 {
+            let frame = SGRCompaction.compact(Array(UnsafeBufferPointer(start: gathered, count: count)))
+            frame.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
+        }
     }
 
     /// A cell's attributes and colour pair as sent to ncurses.

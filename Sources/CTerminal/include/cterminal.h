@@ -34,9 +34,11 @@ int termmap_take_signal(void);
 
 // newterm on stdout/stdin (Swift cannot reference the stdio globals); NULL for an unknown terminal.
 SCREEN *termmap_newterm(const char *term);
-// From here until termmap_send_gathered, what ncurses writes to stdout is kept, then sent in one write.
+// From here until termmap_take_gathered, what ncurses writes to stdout is kept; that returns it (valid
+// until the next gathering), and termmap_write_stdout sends bytes in one write where the kernel allows.
 void termmap_gather_output(void);
-void termmap_send_gathered(void);
+const unsigned char *termmap_take_gathered(size_t *len);
+void termmap_write_stdout(const unsigned char *bytes, size_t len);
 
 // --record: from here on stdout is a pseudo-terminal of the terminal's size and modes, and a
 // thread copies its output to the terminal and, as asciicast v2 event lines, to `cast_fd` (whose
