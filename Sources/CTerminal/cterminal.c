@@ -144,7 +144,8 @@ static struct {
     struct timespec start;
     pthread_t thread;
     int running;
-} rec = {-1, -1, -1, -1, {0}, 0, {0, 0}, 0, 0};
+    int stopping;  // set before the last byte, a NUL, is written: the copy ends when it reads it
+} rec = {-1, -1, -1, -1, {0}, 0, {0, 0}, 0, 0, 0};
 
 static void write_all(int fd, const char *p, size_t n) {
     while (n > 0) {
@@ -206,6 +207,8 @@ static void *copy_output(void *unused) {
         ssize_t n = read(rec.master, buf + 8, 65536);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;  // EIO: the writing side closed
+        int last = __atomic_load_n(&rec.stopping, __ATOMIC_ACQUIRE) && buf[8 + n - 1] == 0;
+        if (last) n--;
         write_all(rec.real_out, (const char *)buf + 8, (size_t)n);
         // The recording: what was held back, this read, less queries.
         unsigned char *data = buf + 8 - pending_n;
@@ -236,6 +239,7 @@ static void *copy_output(void *unused) {
         memcpy(pending, data + out - keep, keep);
         pending_n = keep;
         if (out - keep > 0) write_event(data, out - keep);
+        if (last) break;
     }
     if (pending_n > 0) write_event(pending, pending_n);
     return NULL;
@@ -312,20 +316,22 @@ void termmap_record_stop(void) {
     if (!rec.running) return;
     rec.running = 0;
     fflush(stdout);
-    // Let the copying thread read everything first (Linux may drop what a closed pseudo-terminal still
-    // holds): at most a second.
-    for (int i = 0; i < 1000; i++) {
-        int waiting = 0;
-        if (ioctl(rec.master, FIONREAD, &waiting) != 0 || waiting == 0) break;
-        struct timespec ms = {0, 1000000};
-        nanosleep(&ms, NULL);
+    // A NUL after everything ncurses wrote marks the end: once the copying thread has read it, all of
+    // it has reached the terminal and the file. (Waiting for the pseudo-terminal to look empty is not
+    // enough: the kernel hands written bytes to its reading side a moment later.)
+    __atomic_store_n(&rec.stopping, 1, __ATOMIC_RELEASE);
+    const char end = 0;
+    ssize_t marked;
+    do marked = (ssize_t)syscall(SYS_write, rec.slave, &end, 1); while (marked < 0 && errno == EINTR);
+    if (marked != 1) {
+        // Cannot mark: closing every descriptor of the writing side ends the copy instead.
+        dup2(rec.real_out, STDOUT_FILENO);
+        close(rec.slave);
     }
-    // The terminal back on stdout; with the last descriptor of the pseudo-terminal closed, the copying
-    // thread ends.
+    pthread_join(rec.thread, NULL);
     dup2(rec.real_out, STDOUT_FILENO);
     close(rec.real_out);
-    close(rec.slave);
-    pthread_join(rec.thread, NULL);
+    if (marked == 1) close(rec.slave);
     close(rec.master);
     if (rec.saved_ok) tcsetattr(STDIN_FILENO, TCSADRAIN, &rec.saved);
 }

@@ -1,11 +1,12 @@
-/// Terminal output with its colour changes made smaller: each run of adjacent SGR sequences that only set
-/// colours (`ESC[38;5;179m ESC[48;5;235m`) becomes one sequence holding only the colours that change.
-/// ncurses sends foreground and background at every change of colour pair (and a reset to the default
-/// colours before setting one): in a 120×40 zoom frame 10 of 16 KB were colour changes.
+/// Terminal output with its colour changes made smaller. ncurses sends foreground and background at every
+/// change of colour pair, and a reset with its own sequences before bold text: in a 120×40 zoom frame 10
+/// of 16 KB were colour changes. Each run of adjacent SGR sequences becomes one: only the colours that
+/// change when it only sets colours (`ESC[38;5;179m ESC[48;5;235m` → `ESC[38;5;179;48;5;235m`), the
+/// state it ends in when it resets (`ESC[0;1;38;5;229;48;5;235m`), its parameters in order otherwise.
 ///
-/// The terminal's colours at every other byte are the same as with the original output, and runs that
-/// touch attributes or reset them go through unchanged, so what it shows is the same. What the terminal
-/// had before this output is taken as unknown: a colour is then sent even when it may not change.
+/// The terminal's colours and attributes at every other byte are those of the original output, so what
+/// it shows is the same. What the terminal had before this output is taken as unknown: a colour is then
+/// sent even when it may not change.
 public enum SGRCompaction {
     /// A colour as its SGR parameters (`38;5;179`, `33`); nil is the default colour.
     typealias Color = [UInt8]?
@@ -21,7 +22,7 @@ public enum SGRCompaction {
         case color, attribute, reset, unknown
     }
 
-    /// The output with colour-only SGR runs collapsed.
+    /// The output with its SGR runs collapsed.
     public static func compact(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -33,36 +34,69 @@ public enum SGRCompaction {
                 i += 1
                 continue
             }
-            // The run: SGR sequences one after another, and what each does.
+            // The run: SGR sequences one after another, with character set choices (`ESC ( B`, which
+            // ncurses sends with a reset) between them, which SGR does not touch.
             var end = first
             var params = [parameters(bytes, i..<first)]
-            while let next = sgrEnd(bytes, end) {
-                params.append(parameters(bytes, end..<next))
-                end = next
+            var charsets: [UInt8] = []
+            while true {
+                if let next = sgrEnd(bytes, end) {
+                    params.append(parameters(bytes, end..<next))
+                    end = next
+                } else if end + 2 < bytes.count, bytes[end] == 0x1B, bytes[end + 1] == UInt8(ascii: "("),
+                    sgrEnd(bytes, end + 3) != nil
+                {
+                    charsets += bytes[end..<(end + 3)]
+                    end += 3
+                } else {
+                    break
+                }
             }
             var after = colors
-            var onlyColors = true
+            var kinds: Set<Step> = []
+            // The attributes set since the run's last reset.
+            var attributes: [[UInt8]] = []
             for p in params {
                 var k = 0
                 while k < p.count {
                     let (step, used) = self.step(p, k, &after)
-                    if step != .color { onlyColors = false }
-                    if step == .unknown { after = Colors(fg: .none, bg: .none) }
+                    kinds.insert(step)
+                    switch step {
+                    case .reset: attributes = []
+                    case .attribute: attributes.append(p[k])
+                    case .unknown: after = Colors(fg: .none, bg: .none)
+                    case .color: break
+                    }
                     k += used
                 }
             }
-            if onlyColors {
-                var changed: [UInt8] = []
-                func add(_ color: Color, defaultCode: [UInt8]) {
-                    if !changed.isEmpty { changed.append(UInt8(ascii: ";")) }
-                    changed += color ?? defaultCode
-                }
-                if case .some(let fg) = after.fg, !same(colors.fg, fg) { add(fg, defaultCode: Array("39".utf8)) }
-                if case .some(let bg) = after.bg, !same(colors.bg, bg) { add(bg, defaultCode: Array("49".utf8)) }
-                if !changed.isEmpty { out += [0x1B, UInt8(ascii: "[")] + changed + [UInt8(ascii: "m")] }
+            var sgr: [[UInt8]] = []
+            if kinds == [.color] {
+                // Only the colours that change.
+                if case .some(let fg) = after.fg, !same(colors.fg, fg) { sgr.append(fg ?? Array("39".utf8)) }
+                if case .some(let bg) = after.bg, !same(colors.bg, bg) { sgr.append(bg ?? Array("49".utf8)) }
+            } else if kinds.contains(.reset), !kinds.contains(.unknown),
+                attributes.allSatisfy({ $0.count == 1 && (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0[0]) })
+            {
+                // From a reset: the attributes set after it, then the colours that are not the defaults.
+                sgr = [Array("0".utf8)] + attributes
+                if case .some(.some(let fg)) = after.fg { sgr.append(fg) }
+                if case .some(.some(let bg)) = after.bg { sgr.append(bg) }
+            } else if !kinds.contains(.unknown) {
+                // The sequences as one, their parameters in order (a reset written out as 0).
+                sgr = params.flatMap { $0.map { $0.isEmpty ? Array("0".utf8) : $0 } }
             } else {
                 out += bytes[i..<end]
+                colors = after
+                i = end
+                continue
             }
+            var compacted = charsets
+            if !sgr.isEmpty {
+                compacted += [0x1B, UInt8(ascii: "[")] + Array(sgr.joined(separator: [UInt8(ascii: ";")])) + [UInt8(ascii: "m")]
+            }
+            // Never longer than the run was (`ESC[m` alone stays as it is).
+            out += compacted.count <= end - i ? compacted : Array(bytes[i..<end])
             colors = after
             i = end
         }

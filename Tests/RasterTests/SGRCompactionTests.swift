@@ -16,9 +16,14 @@ struct SGRCompactionTests {
         ("\u{1B}[31;42mA\u{1B}[39;49m\u{1B}[38;5;240mB", "\u{1B}[31;42mA\u{1B}[38;5;240;49mB"),
         // A run that changes nothing sends nothing.
         ("\u{1B}[33mA\u{1B}[39m\u{1B}[33mB", "\u{1B}[33mAB"),
-        // Resets and attributes go through as they are, and are followed.
-        ("\u{1B}(B\u{1B}[m\u{1B}[38;5;1mX\u{1B}[38;5;1mY", "\u{1B}(B\u{1B}[m\u{1B}[38;5;1mXY"),
-        ("\u{1B}[0;7m\u{1B}[38;5;2mX", "\u{1B}[0;7m\u{1B}[38;5;2mX"),
+        // A run with a reset becomes the state it ends in; what follows knows the colours.
+        ("\u{1B}(B\u{1B}[m\u{1B}[38;5;1mX\u{1B}[38;5;1mY", "\u{1B}(B\u{1B}[0;38;5;1mXY"),
+        ("\u{1B}[0;7m\u{1B}[38;5;2mX", "\u{1B}[0;7;38;5;2mX"),
+        // ncurses' bold label: the character set choice moves ahead of the run it sat in.
+        ("\u{1B}[0;1m\u{1B}[38;5;229m\u{1B}[48;5;235mSanaa\u{1B}[1m\u{1B}(B\u{1B}[0m\u{1B}[38;5;179m\u{1B}[48;5;235m⠉",
+         "\u{1B}[0;1;38;5;229;48;5;235mSanaa\u{1B}(B\u{1B}[0;38;5;179;48;5;235m⠉"),
+        // Attributes without a reset: the sequences as one.
+        ("\u{1B}[1m\u{1B}[33m\u{1B}[22mA", "\u{1B}[1;33;22mA"),
         // Other sequences in between are kept where they were.
         ("\u{1B}[31m\u{1B}[5;7H\u{1B}[31mA\u{1B}[19X", "\u{1B}[31m\u{1B}[5;7HA\u{1B}[19X"),
     ])
@@ -39,6 +44,10 @@ struct SGRCompactionTests {
         var out: [(UInt8, Pen)] = []
         var i = 0
         while i < bytes.count {
+            if bytes[i] == 0x1B, i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "(") {
+                i += 3  // a character set: SGR neither sets it nor depends on it
+                continue
+            }
             if bytes[i] == 0x1B, i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
                 var j = i + 2
                 while j < bytes.count, !(UInt8(ascii: "@")...UInt8(ascii: "~")).contains(bytes[j]) { j += 1 }
@@ -85,7 +94,7 @@ struct SGRCompactionTests {
         let pieces = [
             "\u{1B}[38;5;179m", "\u{1B}[48;5;235m", "\u{1B}[39;49m", "\u{1B}[39m", "\u{1B}[49m", "\u{1B}[33m",
             "\u{1B}[44m", "\u{1B}[m", "\u{1B}[0;7m", "\u{1B}[1m", "\u{1B}[22m", "\u{1B}[38;5;45m", "\u{1B}[48;5;17m",
-            "\u{1B}[27m", "\u{1B}[3;4H", "\u{1B}(B", "\u{1B}[7X", "a", "b", "⣿",
+            "\u{1B}[27m", "\u{1B}[3;4H", "\u{1B}(B", "\u{1B}(0", "\u{1B}[0;1m", "\u{1B}[7X", "\u{1B}[4m", "a", "b", "⣿",
         ]
         for _ in 0..<400 {
             let input = Self.bytes((0..<next(40)).map { _ in pieces[next(pieces.count)] }.joined())
