@@ -1,32 +1,33 @@
 /// Terminal output with its colour changes made smaller. ncurses sends foreground and background at every
 /// change of colour pair, and a reset with its own sequences before bold text: in a 120×40 zoom frame 10
 /// of 16 KB were colour changes. Each run of adjacent SGR sequences becomes one: only the colours that
-/// change when it only sets colours (`ESC[38;5;179m ESC[48;5;235m` → `ESC[38;5;179;48;5;235m`), the
-/// state it ends in when it resets (`ESC[0;1;38;5;229;48;5;235m`), its parameters in order otherwise.
+/// change when it only sets colours (`ESC[38;5;179m ESC[48;5;235m` → `ESC[38;5;179;48;5;235m`), or the
+/// state it ends in when it resets (`ESC[0;1;38;5;229;48;5;235m`); other runs go through as they are.
 ///
 /// The terminal's colours and attributes at every other byte are those of the original output, so what
 /// it shows is the same. What the terminal had before this output is taken as unknown: a colour is then
 /// sent even when it may not change.
 public enum SGRCompaction {
-    /// A colour as its SGR parameters (`38;5;179`, `33`); nil is the default colour.
-    typealias Color = [UInt8]?
+    /// A colour: `unknown`, `standard` (39 or 49), an indexed one (`38;5;n`: 0…255), or a parameter of
+    /// its own (30–37, 90–97, 40–47, 100–107) as 1000 + the parameter.
+    static let unknown = -2, standard = -1
 
-    /// What is known of the terminal's colours (`.none`: unknown).
-    struct Colors {
-        var fg: Color?
-        var bg: Color?
+    /// What a run of SGR sequences does: its last state, and what kinds of parameters it has.
+    struct Run {
+        var fg: Int
+        var bg: Int
+        var hasReset = false, hasAttribute = false, hasUnknown = false
+        /// Attributes 1–9 set since the run's last reset, as bits; `otherAttribute`: one it cannot restate.
+        var attributes: UInt16 = 0
+        var otherAttribute = false
     }
 
-    /// What one parameter of an SGR sequence does.
-    enum Step {
-        case color, attribute, reset, unknown
-    }
-
-    /// The output with its SGR runs collapsed.
+    /// The output with its SGR runs collapsed; never longer.
     public static func compact(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var colors = Colors(fg: .none, bg: .none)
+        var fg = unknown, bg = unknown
+        var charsets: [UInt8] = []
         var i = 0
         while i < bytes.count {
             guard let first = sgrEnd(bytes, i) else {
@@ -35,13 +36,14 @@ public enum SGRCompaction {
                 continue
             }
             // The run: SGR sequences one after another, with character set choices (`ESC ( B`, which
-            // ncurses sends with a reset) between them, which SGR does not touch.
+            // ncurses sends with a reset) between them, which SGR neither sets nor depends on.
+            var run = Run(fg: fg, bg: bg)
+            read(bytes, (i + 2)..<(first - 1), into: &run)
             var end = first
-            var params = [parameters(bytes, i..<first)]
-            var charsets: [UInt8] = []
+            charsets.removeAll(keepingCapacity: true)
             while true {
                 if let next = sgrEnd(bytes, end) {
-                    params.append(parameters(bytes, end..<next))
+                    read(bytes, (end + 2)..<(next - 1), into: &run)
                     end = next
                 } else if end + 2 < bytes.count, bytes[end] == 0x1B, bytes[end + 1] == UInt8(ascii: "("),
                     sgrEnd(bytes, end + 3) != nil
@@ -52,61 +54,71 @@ public enum SGRCompaction {
                     break
                 }
             }
-            var after = colors
-            var kinds: Set<Step> = []
-            // The attributes set since the run's last reset.
-            var attributes: [[UInt8]] = []
-            for p in params {
-                var k = 0
-                while k < p.count {
-                    let (step, used) = self.step(p, k, &after)
-                    kinds.insert(step)
-                    switch step {
-                    case .reset: attributes = []
-                    case .attribute: attributes.append(p[k])
-                    case .unknown: after = Colors(fg: .none, bg: .none)
-                    case .color: break
-                    }
-                    k += used
-                }
-            }
-            var sgr: [[UInt8]] = []
-            if kinds == [.color] {
-                // Only the colours that change.
-                if case .some(let fg) = after.fg, !same(colors.fg, fg) { sgr.append(fg ?? Array("39".utf8)) }
-                if case .some(let bg) = after.bg, !same(colors.bg, bg) { sgr.append(bg ?? Array("49".utf8)) }
-            } else if kinds.contains(.reset), !kinds.contains(.unknown),
-                attributes.allSatisfy({ $0.count == 1 && (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0[0]) })
-            {
+            let start = out.count
+            if run.hasUnknown {
+                out += bytes[i..<end]
+            } else if !run.hasReset && !run.hasAttribute {
+                // Only colours: the ones that change.
+                out += charsets
+                sgr(&out, reset: false, attributes: 0, fg: run.fg != unknown && run.fg != fg ? run.fg : nil,
+                    bg: run.bg != unknown && run.bg != bg ? run.bg : nil)
+            } else if run.hasReset && !run.otherAttribute {
                 // From a reset: the attributes set after it, then the colours that are not the defaults.
-                sgr = [Array("0".utf8)] + attributes
-                if case .some(.some(let fg)) = after.fg { sgr.append(fg) }
-                if case .some(.some(let bg)) = after.bg { sgr.append(bg) }
-            } else if !kinds.contains(.unknown) {
-                // The sequences as one, their parameters in order (a reset written out as 0).
-                sgr = params.flatMap { $0.map { $0.isEmpty ? Array("0".utf8) : $0 } }
+                out += charsets
+                sgr(&out, reset: true, attributes: run.attributes, fg: run.fg == standard ? nil : run.fg,
+                    bg: run.bg == standard ? nil : run.bg)
             } else {
                 out += bytes[i..<end]
-                colors = after
-                i = end
-                continue
             }
-            var compacted = charsets
-            if !sgr.isEmpty {
-                compacted += [0x1B, UInt8(ascii: "[")] + Array(sgr.joined(separator: [UInt8(ascii: ";")])) + [UInt8(ascii: "m")]
+            // Never longer than the run was.
+            if out.count - start > end - i {
+                out.removeSubrange(start...)
+                out += bytes[i..<end]
             }
-            // Never longer than the run was (`ESC[m` alone stays as it is).
-            out += compacted.count <= end - i ? compacted : Array(bytes[i..<end])
-            colors = after
+            fg = run.fg
+            bg = run.bg
             i = end
         }
         return out
     }
 
-    /// True when the known colour `a` is `b`.
-    static func same(_ a: Color?, _ b: Color) -> Bool {
-        guard case .some(let known) = a else { return false }
-        return known == b
+    /// Appends one SGR sequence: a reset (`0`), attributes, a foreground and a background; nothing when
+    /// it would be empty.
+    static func sgr(_ out: inout [UInt8], reset: Bool, attributes: UInt16, fg: Int?, bg: Int?) {
+        guard reset || attributes != 0 || fg != nil || bg != nil else { return }
+        out += [0x1B, UInt8(ascii: "[")]
+        var first = true
+        func separate() {
+            if !first { out.append(UInt8(ascii: ";")) }
+            first = false
+        }
+        if reset {
+            separate()
+            out.append(UInt8(ascii: "0"))
+        }
+        for a in 1...9 where attributes & (1 << a) != 0 {
+            separate()
+            out.append(UInt8(ascii: "0") + UInt8(a))
+        }
+        for (color, base) in [(fg, 3), (bg, 4)] {
+            guard let c = color else { continue }
+            separate()
+            if c == standard {
+                number(&out, base * 10 + 9)
+            } else if c >= 1000 {
+                number(&out, c - 1000)
+            } else {
+                number(&out, base * 10 + 8)
+                out += [UInt8(ascii: ";"), UInt8(ascii: "5"), UInt8(ascii: ";")]
+                number(&out, c)
+            }
+        }
+        out.append(UInt8(ascii: "m"))
+    }
+
+    static func number(_ out: inout [UInt8], _ n: Int) {
+        if n >= 10 { number(&out, n / 10) }
+        out.append(UInt8(ascii: "0") + UInt8(n % 10))
     }
 
     /// The end of the SGR sequence (`ESC [`, digits and semicolons, `m`) at `i`, or nil when none starts there.
@@ -122,40 +134,59 @@ public enum SGRCompaction {
         return nil
     }
 
-    /// The parameters of the SGR sequence in `range` (`ESC[m` has one, empty: a reset).
-    static func parameters(_ bytes: [UInt8], _ range: Range<Int>) -> [[UInt8]] {
-        bytes[(range.lowerBound + 2)..<(range.upperBound - 1)]
-            .split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map { Array($0) }
-    }
-
-    /// What parameter `k` does to the colours, and how many parameters it took (38;5;n takes three).
-    static func step(_ p: [[UInt8]], _ k: Int, _ colors: inout Colors) -> (Step, Int) {
-        guard !p[k].isEmpty else {
-            colors = Colors(fg: .some(nil), bg: .some(nil))
-            return (.reset, 1)
+    /// Reads the parameters in `range` (between `ESC [` and `m`) into the run.
+    static func read(_ bytes: [UInt8], _ range: Range<Int>, into run: inout Run) {
+        var params: [Int] = []
+        var n = 0, digits = 0
+        for j in range {
+            let b = bytes[j]
+            if b == UInt8(ascii: ";") {
+                params.append(digits == 0 ? 0 : digits > 4 ? 100_000 : n)
+                n = 0
+                digits = 0
+            } else {
+                n = n * 10 + Int(b - UInt8(ascii: "0"))
+                digits += 1
+            }
         }
-        guard p[k].count <= 3, let n = Int(String(decoding: p[k], as: UTF8.self)) else { return (.unknown, p.count - k) }
-        switch n {
-        case 0:
-            colors = Colors(fg: .some(nil), bg: .some(nil))
-            return (.reset, 1)
-        case 30...37, 90...97: colors.fg = .some(p[k])
-        case 40...47, 100...107: colors.bg = .some(p[k])
-        case 39: colors.fg = .some(nil)
-        case 49: colors.bg = .some(nil)
-        case 38, 48:
-            // An indexed colour (38;5;n); any other form is not read.
-            guard k + 2 < p.count, p[k + 1] == Array("5".utf8), !p[k + 2].isEmpty, p[k + 2].count <= 3,
-                p[k + 2].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-            else { return (.unknown, p.count - k) }
-            let color = p[k] + [UInt8(ascii: ";")] + p[k + 1] + [UInt8(ascii: ";")] + p[k + 2]
-            if n == 38 { colors.fg = .some(color) } else { colors.bg = .some(color) }
-            return (.color, 3)
-        case 1...9, 21...29:
-            return (.attribute, 1)
-        default:
-            return (.unknown, p.count - k)
+        params.append(digits == 0 ? 0 : digits > 4 ? 100_000 : n)
+        var k = 0
+        while k < params.count {
+            let p = params[k]
+            switch p {
+            case 0:
+                run.hasReset = true
+                run.fg = standard
+                run.bg = standard
+                run.attributes = 0
+                run.otherAttribute = false
+            case 1...9:
+                run.hasAttribute = true
+                run.attributes |= 1 << p
+            case 21...29:
+                run.hasAttribute = true
+                run.otherAttribute = true
+            case 30...37, 90...97: run.fg = 1000 + p
+            case 40...47, 100...107: run.bg = 1000 + p
+            case 39: run.fg = standard
+            case 49: run.bg = standard
+            case 38, 48:
+                // An indexed colour (38;5;n); any other form is not read.
+                guard k + 2 < params.count, params[k + 1] == 5, params[k + 2] <= 255 else {
+                    run.hasUnknown = true
+                    run.fg = unknown
+                    run.bg = unknown
+                    return
+                }
+                if p == 38 { run.fg = params[k + 2] } else { run.bg = params[k + 2] }
+                k += 2
+            default:
+                run.hasUnknown = true
+                run.fg = unknown
+                run.bg = unknown
+                return
+            }
+            k += 1
         }
-        return (.color, 1)
     }
 }

@@ -22,8 +22,8 @@ struct SGRCompactionTests {
         // ncurses' bold label: the character set choice moves ahead of the run it sat in.
         ("\u{1B}[0;1m\u{1B}[38;5;229m\u{1B}[48;5;235mSanaa\u{1B}[1m\u{1B}(B\u{1B}[0m\u{1B}[38;5;179m\u{1B}[48;5;235m⠉",
          "\u{1B}[0;1;38;5;229;48;5;235mSanaa\u{1B}(B\u{1B}[0;38;5;179;48;5;235m⠉"),
-        // Attributes without a reset: the sequences as one.
-        ("\u{1B}[1m\u{1B}[33m\u{1B}[22mA", "\u{1B}[1;33;22mA"),
+        // Attributes without a reset go through as they are.
+        ("\u{1B}[1m\u{1B}[33m\u{1B}[22mA", "\u{1B}[1m\u{1B}[33m\u{1B}[22mA"),
         // Other sequences in between are kept where they were.
         ("\u{1B}[31m\u{1B}[5;7H\u{1B}[31mA\u{1B}[19X", "\u{1B}[31m\u{1B}[5;7HA\u{1B}[19X"),
     ])
