@@ -76,11 +76,31 @@ public func monotonicSeconds() -> Double {
 
 /// Writes a line to standard error.
 public func printError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
+    // Control characters a file name or a tour file brought in are shown, not obeyed by the terminal.
+    let bytes = Array((line.withVisibleControls + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
 extension StringProtocol {
+    /// The text with control characters in caret notation (`ESC` is `^[`, DEL `^?`) and C1 controls as
+    /// `\u{9b}`: what a message may quote of a file or a command line cannot move the cursor or
+    /// recolour the terminal.
+    public var withVisibleControls: String {
+        guard unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            return String(self)
+        }
+        var out = ""
+        for s in unicodeScalars {
+            switch s.value {
+            case 0..<0x20: out += "^" + String(Unicode.Scalar(UInt8(s.value + 0x40)))
+            case 0x7F: out += "^?"
+            case 0x80...0x9F: out += "\\u{" + String(s.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(s)
+            }
+        }
+        return out
+    }
+
     /// The text without white space at either end.
     public var trimmedOfWhitespace: String {
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })

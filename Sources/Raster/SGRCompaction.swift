@@ -122,7 +122,7 @@ public enum SGRCompaction {
     }
 
     /// The end of the SGR sequence (`ESC [`, digits and semicolons, `m`) at `i`, or nil when none starts there.
-    static func sgrEnd(_ bytes: [UInt8], _ i: Int) -> Int? {
+    public static func sgrEnd(_ bytes: [UInt8], _ i: Int) -> Int? {
         guard i + 2 < bytes.count, bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "[") else { return nil }
         var j = i + 2
         while j < bytes.count {

@@ -14,6 +14,11 @@ public enum InputParsing {
         return v
     }
 
+    /// At most the first 32 characters of what was typed, for quoting it in a message (`…` when cut).
+    public static func excerpt(_ text: some StringProtocol) -> String {
+        text.count <= 32 ? String(text) : String(text.prefix(32)) + "…"
+    }
+
     /// A zoom level: a number ≥ 0 (above 28 is accepted and clamped later, as the seed does).
     public static func zoomLevel(_ text: String) -> Result<Double, InputError> {
         guard let z = number(text) else { return .failure(InputError("zoom level must be a number from 0 to 28")) }

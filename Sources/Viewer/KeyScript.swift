@@ -19,7 +19,7 @@ public enum KeyScript {
                 }
                 let name = script[script.index(after: i)..<close].lowercased()
                 guard let key = names[name] else {
-                    return .failure(InputError("--keys: unknown key name <\(name)>"))
+                    return .failure(InputError("--keys: unknown key name <\(InputParsing.excerpt(name))>"))
                 }
                 keys.append(key)
                 i = script.index(after: close)

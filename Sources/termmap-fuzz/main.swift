@@ -33,7 +33,8 @@ func fail(_ s: String) {
 
 func randomKey(_ r: inout SeededRandom) -> Key {
     let specials: [Key] = [.enter, .escape, .backspace, .left, .right, .up, .down, .ctrlL, .ctrlC]
-    let keymapChars = Array("+=-_zcrfhjklHJKLg/0uam?q")
+    // Every key the keymap binds (new commands are fuzzed as soon as they have a key).
+    let keymapChars: [Character] = Keymap.bindings.flatMap(\.keys).compactMap { if case .char(let c) = $0 { c } else { nil } }
     let promptChars = Array("0123456789.-,e kmiftabcxyzé漢😀")
     switch r.below(10) {
     case 0, 1: return specials[r.below(specials.count)]
@@ -429,6 +430,67 @@ func fuzzMVT(_ tile: [UInt8], at id: TileID, mutations: Int, seed: UInt64) -> (t
     return (mutations, decoded, slowest)
 }
 
+/// Tour files mutated (the built-in tour's text): `Tour.parse` gives a tour or a one-line error naming its
+/// line; a tour it gives is played step by step on a viewer, whose state stays valid.
+func fuzzTours(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slowest: Double) {
+    let original = Array(Tour.builtinText.utf8)
+    var r = SeededRandom(state: seed)
+    var parsed = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        let text = String(decoding: mutateBytes(original, i, &r), as: UTF8.self)
+        let t0 = now()
+        switch Tour.parse(text) {
+        case .failure(let e):
+            // One short line; printError shows any control character in it (`withVisibleControls`).
+            if e.description.contains("\n") || e.description.count > 200 {
+                fail("tour mutation \(i): not one short line: \(e.description.debugDescription)")
+            }
+        case .success(let tour):
+            parsed += 1
+            guard var state = try? ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
+            else { break }
+            state.animationsEnabled = false
+            for (k, step) in tour.steps.enumerated() {
+                state.play(step, mode: .playing(step: k + 1, steps: tour.steps.count))
+                let v = state.view
+                if !(v.zoom >= 0 && v.zoom <= 28 && v.center.latitude.isFinite && v.center.longitude.isFinite) {
+                    fail("tour mutation \(i), step \(k + 1): view \(v.center) zoom \(v.zoom)")
+                }
+            }
+            _ = Renderer.render(state, sources: nil, options: RenderOptions(mode: .ansi256))
+        }
+        let dt = now() - t0
+        slowest = max(slowest, dt)
+        if dt > 2 { fail("tour mutation \(i) took \(dt) s") }
+    }
+    return (mutations, parsed, slowest)
+}
+
+/// Terminal output mutated (a frame as `AnsiWriter` writes it, cut, flipped, given extreme bytes):
+/// `SGRCompaction` never makes it longer and keeps every byte that is not part of an SGR sequence.
+func fuzzSGRCompaction(mutations: Int, seed: UInt64) -> Int {
+    guard let state = try? ViewerState(cols: 60, rows: 20, center: Coordinate(latitude: 50, longitude: 10), zoom: 4)
+    else { return 0 }
+    let frame = Array(AnsiWriter.text(Renderer.render(state, sources: nil, options: RenderOptions(mode: .ansi256)), mode: .ansi256).utf8)
+    var r = SeededRandom(state: seed)
+    func withoutSGR(_ b: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < b.count {
+            if let end = SGRCompaction.sgrEnd(b, i) { i = end } else { out.append(b[i]); i += 1 }
+        }
+        return out
+    }
+    for i in 0..<mutations {
+        let b = mutateBytes(frame, i, &r)
+        let c = SGRCompaction.compact(b)
+        if c.count > b.count { fail("SGR mutation \(i): compacted output is longer") }
+        if withoutSGR(c) != withoutSGR(b) { fail("SGR mutation \(i): text or other sequences changed") }
+    }
+    return mutations
+}
+
 // MARK: Main
 
 var events = 100_000
@@ -528,6 +590,16 @@ do {
     }
 } catch {
     fail("cannot open the tile fixtures: \(error)")
+}
+do {
+    let t1 = now()
+    let t = fuzzTours(mutations: 2_000, seed: seed)
+    print(
+        "tours: \(t.tried) mutations of the built-in tour: \(t.parsed) parsed and played, slowest \(CoordinateFormat.fixed(t.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
+    )
+    let t2 = now()
+    let n = fuzzSGRCompaction(mutations: 2_000, seed: seed)
+    print("sgr: \(n) mutations of a colour frame compacted, \(CoordinateFormat.fixed(now() - t2, 1)) s")
 }
 print("peak RSS: \(CoordinateFormat.fixed(peakRSSMegabytes(), 1)) MB")
 if peakRSSMegabytes() > 1024 { fail("peak RSS above 1 GB") }

@@ -1,4 +1,5 @@
 import GeoCore
+import MapData
 import TestSupport
 import Testing
 
@@ -29,6 +30,17 @@ struct TourTests {
         case .success: Issue.record("accepted \(text)")
         case .failure(let e): #expect(e.description == message)
         }
+    }
+
+    /// What a message quotes of a tour file is short, and printed with its control characters visible
+    /// (the fuzzer found an ESC from a tour file reaching the terminal through the error line).
+    @Test func aMessageQuotesAShortVisibleExcerpt() {
+        let long = String(repeating: "9x", count: 400)
+        guard case .failure(let e) = Tour.parse("+\t\(long)\tcaption\n") else { Issue.record("accepted"); return }
+        #expect(e.description == "line 1: seconds '\(String(long.prefix(32)))…' must be a number from 0 to 3600")
+        guard case .failure(let esc) = Tour.parse("+\t\u{1B}[2J\tc\n") else { Issue.record("accepted"); return }
+        #expect(esc.description.withVisibleControls == "line 1: seconds '^[[2J' must be a number from 0 to 3600")
+        #expect("a\tb\u{7F}\u{9B}c".withVisibleControls == "a^Ib^?\\u{9b}c" && "plain ⣿".withVisibleControls == "plain ⣿")
     }
 
     @Test func theBuiltInTourParsesAndItsCaptionsFitEightyColumns() {
