@@ -30,7 +30,7 @@ let package = Package(
         .target(
             name: "CTerminal", dependencies: ["CNcursesw"],
             linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("util"), .linkedLibrary("pthread")]),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Raster", "Viewer"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "MapData", "Raster", "Viewer"]),
 
         .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Raster", "Viewer", "TerminalUI"]),
 

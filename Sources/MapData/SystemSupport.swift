@@ -24,6 +24,9 @@ public final class Lock: @unchecked Sendable {
     public func unlock() { pthread_mutex_unlock(mutex) }
 }
 
+/// What the C library says of an error number (the last call's by default), in lower case.
+public func systemErrorReason(_ code: Int32 = errno) -> String { String(cString: strerror(code)).lowercased() }
+
 /// Why a file could not be read or written, in a few words (`no such file`, `permission denied`).
 public func fileErrorReason(_ error: any Error) -> String {
     if let cocoa = error as? CocoaError {
@@ -36,7 +39,7 @@ public func fileErrorReason(_ error: any Error) -> String {
         default: break
         }
     }
-    if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)).lowercased() }
+    if let posix = error as? POSIXError { return systemErrorReason(posix.code.rawValue) }
     return "\(error)"
 }
 

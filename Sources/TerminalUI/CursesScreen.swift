@@ -2,6 +2,7 @@ import CNcursesw
 import CTerminal
 import FoundationEssentials
 import Glibc
+import MapData
 import Raster
 import Viewer
 
@@ -93,7 +94,7 @@ public final class CursesScreen: Screen {
     private static func startRecording(_ path: String, environment: [String: String]) throws(TerminalError) -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw TerminalError(description: "cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+            throw TerminalError(description: "cannot write '\(path)': \(systemErrorReason())")
         }
         var cols: Int32 = 80
         var rows: Int32 = 24
@@ -104,7 +105,7 @@ public final class CursesScreen: Screen {
         let bytes = Array(header.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count, termmap_record_start(fd) == 0 else {
-            let reason = String(cString: strerror(errno)).lowercased()
+            let reason = systemErrorReason()
             Glibc.close(fd)
             throw TerminalError(description: "cannot record to '\(path)': \(reason)")
         }

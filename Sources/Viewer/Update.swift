@@ -126,7 +126,7 @@ extension ViewerState {
             showSeedOverlay.toggle()
             setMessage(
                 showSeedOverlay
-                    ? "seed overlay on: what the iOS code draws, dashed (screen-round circle, width-only fit)" : "seed overlay off")
+                    ? "seed overlay on: the iOS code's circle and fit, dashed" : "seed overlay off")
         case .help: showHelp = true
         case .redraw: return [.repaint]
         case .quit: return [.quit]

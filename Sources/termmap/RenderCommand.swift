@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapData
 import Raster
 import Viewer
 
@@ -46,13 +47,13 @@ enum RenderCommand {
     /// Writes `text` to `path` (replacing it); a failure is one line naming the file.
     static func writeFile(_ path: String, _ text: String) throws(UsageError) {
         guard let file = fopen(path, "wb") else {
-            throw UsageError("cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+            throw UsageError("cannot write '\(path)': \(systemErrorReason())")
         }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         let closed = fclose(file)
         guard written == bytes.count, closed == 0 else {
-            throw UsageError("cannot write '\(path)': \(String(cString: strerror(errno)).lowercased())")
+            throw UsageError("cannot write '\(path)': \(systemErrorReason())")
         }
     }
 

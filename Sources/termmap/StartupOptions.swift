@@ -115,7 +115,7 @@ struct StartupOptions {
         if isDirectory(name) { throw UsageError("tour '\(name)': is a folder") }
         let limit = 1 << 20
         guard let bytes = readFileHead(name, count: limit + 1) else {
-            throw UsageError("tour '\(name)': \(String(cString: strerror(errno)).lowercased())")
+            throw UsageError("tour '\(name)': \(systemErrorReason())")
         }
         guard bytes.count <= limit else { throw UsageError("tour '\(name)': larger than 1 MB") }
         guard let text = String(validating: bytes, as: UTF8.self) else {

@@ -72,6 +72,11 @@ def differing(a, b):
     return [i for i, (x, y) in enumerate(zip(a, b)) if x != y] + ([-1] if len(a) != len(b) else [])
 
 
+def assert_same(shown, expected, what):
+    wrong = differing(shown, expected)
+    assert not wrong, f"rows differ from {what}: {wrong[:8]}"
+
+
 @check("a three-step tour file plays its captions and zooms in tmux; a key pauses it (and does nothing else), t resumes")
 def _():
     tour = path("three.tour", THREE)
@@ -134,8 +139,7 @@ def _():
     header, events = read_cast(a)
     assert "timestamp" not in header and (header["width"], header["height"]) == (80, 24), header
     assert not any("\x1b[c" in e[2] or "\x1b[6n" in e[2] for e in events), "a terminal query in the recording"
-    wrong = differing(replay(header, events), rendered("--tour", "builtin", size="80x24"))
-    assert not wrong, f"rows differ: {wrong[:8]}"
+    assert_same(replay(header, events), rendered("--tour", "builtin", size="80x24"), "render --tour")
     return f"{len(events)} events over {events[-1][0]:.1f} s, {os.path.getsize(a)} bytes"
 
 
@@ -147,8 +151,7 @@ def _():
     header, events = read_cast(p)
     gaps = [round(b[0] - a[0], 3) for a, b in zip(events, events[1:])]
     assert gaps.count(0.033) >= 8, gaps
-    wrong = differing(replay(header, events), rendered("--center", "50,10", "--zoom", "4", "--keys", keys))
-    assert not wrong, f"rows differ: {wrong[:8]}"
+    assert_same(replay(header, events), rendered("--center", "50,10", "--zoom", "4", "--keys", keys), "render --keys")
     return f"{len(events)} events, {gaps.count(0.033)} animation frames"
 
 
@@ -177,9 +180,8 @@ def _():
     assert not any("\x1b[c" in e[2] for e in events), "a device attributes query in the recording"
     # The last event leaves the alternate screen: the map is the screen before it.
     screen = replay(header, events, upto=-1)
-    assert not differing(screen, shown), f"cast and tmux differ on rows {differing(screen, shown)[:8]}"
-    wrong = differing(screen, rendered(*args.split()[:4], "--keys", keys))
-    assert not wrong, f"rows differ from render: {wrong[:8]}"
+    assert_same(screen, shown, "tmux's screen")
+    assert_same(screen, rendered(*args.split()[:4], "--keys", keys), "render")
     return f"{len(events)} events, {os.path.getsize(p)} bytes"
 
 
