@@ -1,54 +1,127 @@
 /// A grid over one level's chunk boxes, so that a query looks only at the chunks near the view
 /// instead of the whole level. Cells are as wide as the level's typical chunk; a box is listed in
-/// every cell it meets.
+/// every cell it meets. The lists lie in one array, cell after cell (a compressed sparse row layout):
+/// built in two passes over the chunks with no hashing and no per-cell arrays, since a level's grid
+/// is built while a key waits for its frame (13,306 chunks at the world file's finest level).
 struct ChunkIndex: Sendable {
     /// Cell size in stored units.
     let cellUnits: Int64
-    /// Chunk indices per cell, keyed by `key(gx, gy)`.
-    let cells: [Int64: [Int32]]
-    /// Every chunk of the level, for queries wider than the grid is worth using.
+    /// The grid's first column and row, in cells from the origin, and its size in cells.
+    let column0: Int64, row0: Int64, columns: Int64, rows: Int64
+    /// Where each cell's list starts in `entries` (one more than the cells: the last list's end).
+    let starts: [Int32]
+    /// Chunk indices, cell after cell, each cell's in index order.
+    let entries: [Int32]
+    /// Chunks whose boxes cover too many cells to list (a long coastline at a coarse level).
+    let everywhere: [Int32]
+    /// Every chunk of the level.
     let all: Range<Int>
+
+    /// Boxes over more cells than this are tested at every query instead of listed.
+    static let maxCellsPerBox: Int64 = 64
+    /// The grid's most cells: sparse data over a wide area gets wider cells instead.
+    static let maxCells: Int64 = 1 << 20
+    /// A query over more cells than this returns every chunk.
+    static let maxCellsPerQuery: Int64 = 16384
 
     init(chunks: [ChunkInfo], range: Range<Int>) {
         all = range
-        var sizes = range.map { Int64(chunks[$0].maxX) - Int64(chunks[$0].minX) }.sorted()
-        sizes += range.map { Int64(chunks[$0].maxY) - Int64(chunks[$0].minY) }
-        sizes.sort()
-        let median = sizes.isEmpty ? 1 : sizes[sizes.count / 2]
-        cellUnits = max(1, median)
-        var cells: [Int64: [Int32]] = [:]
+        // The cell is the median side of the level's boxes, from at most 2,048 of them (a sample
+        // spread over the level: the median needs no exactness, and sorting every side cost more than
+        // the rest of the build).
+        let stride = max(1, range.count / 1024)
+        var sides: [Int64] = []
+        sides.reserveCapacity(2 * (range.count / stride + 1))
+        for i in Swift.stride(from: range.lowerBound, to: range.upperBound, by: stride) {
+            sides.append(Int64(chunks[i].maxX) - Int64(chunks[i].minX))
+            sides.append(Int64(chunks[i].maxY) - Int64(chunks[i].minY))
+        }
+        sides.sort()
+        var cell = max(1, sides.isEmpty ? 1 : sides[sides.count / 2])
+        // The grid spans the boxes it will list: a box over too many cells would stretch it for nothing.
+        var minX = Int64.max, minY = Int64.max, maxX = Int64.min, maxY = Int64.min
         for i in range {
             let c = chunks[i]
-            let x0 = Self.floorDiv(Int64(c.minX), cellUnits)
-            let x1 = Self.floorDiv(Int64(c.maxX), cellUnits)
-            let y0 = Self.floorDiv(Int64(c.minY), cellUnits)
-            let y1 = Self.floorDiv(Int64(c.maxY), cellUnits)
-            // A box over very many cells (a long coastline at a coarse level) is cheaper to test than to list.
-            guard (x1 - x0 + 1) * (y1 - y0 + 1) <= 64 else {
-                cells[Self.everywhere, default: []].append(Int32(i))
-                continue
+            guard Self.cellCount(c, cell) <= Self.maxCellsPerBox else { continue }
+            minX = min(minX, Int64(c.minX))
+            minY = min(minY, Int64(c.minY))
+            maxX = max(maxX, Int64(c.maxX))
+            maxY = max(maxY, Int64(c.maxY))
+        }
+        if minX > maxX { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
+        while (Self.floorDiv(maxX, cell) - Self.floorDiv(minX, cell) + 1)
+            * (Self.floorDiv(maxY, cell) - Self.floorDiv(minY, cell) + 1) > Self.maxCells
+        {
+            cell *= 2
+        }
+        let column0 = Self.floorDiv(minX, cell)
+        let row0 = Self.floorDiv(minY, cell)
+        let columns = Self.floorDiv(maxX, cell) - column0 + 1
+        let rows = Self.floorDiv(maxY, cell) - row0 + 1
+        (cellUnits, self.column0, self.row0, self.columns, self.rows) = (cell, column0, row0, columns, rows)
+
+        // Pass 1 counts each cell's chunks; pass 2 puts them in place.
+        var counts = [Int32](repeating: 0, count: Int(columns * rows) + 1)
+        var wide: [Int32] = []
+        func eachCell(of c: ChunkInfo, _ body: (Int) -> Void) -> Bool {
+            let x0 = Self.floorDiv(Int64(c.minX), cell) - column0
+            let x1 = Self.floorDiv(Int64(c.maxX), cell) - column0
+            let y0 = Self.floorDiv(Int64(c.minY), cell) - row0
+            let y1 = Self.floorDiv(Int64(c.maxY), cell) - row0
+            // Too many cells, or outside the grid (wider cells can bring a box left out of it under
+            // the limit): tested at every query instead.
+            guard (x1 - x0 + 1) * (y1 - y0 + 1) <= Self.maxCellsPerBox, x0 >= 0, y0 >= 0, x1 < columns, y1 < rows
+            else { return false }
+            for gy in y0...y1 { for gx in x0...x1 { body(Int(gy * columns + gx)) } }
+            return true
+        }
+        for i in range where !eachCell(of: chunks[i], { counts[$0 + 1] += 1 }) { wide.append(Int32(i)) }
+        for k in 1..<counts.count { counts[k] += counts[k - 1] }
+        var fill = counts
+        var entries = [Int32](repeating: 0, count: Int(counts[counts.count - 1]))
+        for i in range {
+            _ = eachCell(of: chunks[i]) { k in
+                entries[Int(fill[k])] = Int32(i)
+                fill[k] += 1
             }
-            for gy in y0...y1 { for gx in x0...x1 { cells[Self.key(gx, gy), default: []].append(Int32(i)) } }
         }
-        self.cells = cells
+        starts = counts
+        self.entries = entries
+        everywhere = wide
     }
 
-    /// Chunks whose cells meet the box [minX, maxX] × [minY, maxY] (stored units), each once, in index
-    /// order; a superset of the chunks whose boxes meet it.
-    func candidates(minX: Int64, minY: Int64, maxX: Int64, maxY: Int64) -> [Int] {
-        let x0 = Self.floorDiv(minX, cellUnits)
-        let x1 = Self.floorDiv(maxX, cellUnits)
-        let y0 = Self.floorDiv(minY, cellUnits)
-        let y1 = Self.floorDiv(maxY, cellUnits)
-        guard x1 >= x0, y1 >= y0, (x1 - x0 + 1) * (y1 - y0 + 1) <= 4096 else { return Array(all) }
-        var found = Set<Int32>(cells[Self.everywhere] ?? [])
-        for gy in y0...y1 {
-            for gx in x0...x1 { if let list = cells[Self.key(gx, gy)] { found.formUnion(list) } }
-        }
-        return found.map(Int.init).sorted()
+    /// A query box in stored units, [minX, maxX] × [minY, maxY].
+    struct Box {
+        var minX: Int64, minY: Int64, maxX: Int64, maxY: Int64
     }
 
-    private static let everywhere = Int64.min
-    private static func key(_ gx: Int64, _ gy: Int64) -> Int64 { (gy << 32) ^ (gx & 0xFFFF_FFFF) }
+    /// Chunks whose cells meet any of `boxes`, each once, in index order; a superset of the chunks
+    /// whose boxes meet them.
+    func candidates(_ boxes: [Box]) -> [Int] {
+        var marked = [Bool](repeating: false, count: all.count)
+        for i in everywhere { marked[Int(i) - all.lowerBound] = true }
+        for box in boxes {
+            let x0 = max(Self.floorDiv(box.minX, cellUnits) - column0, 0)
+            let x1 = min(Self.floorDiv(box.maxX, cellUnits) - column0, columns - 1)
+            let y0 = max(Self.floorDiv(box.minY, cellUnits) - row0, 0)
+            let y1 = min(Self.floorDiv(box.maxY, cellUnits) - row0, rows - 1)
+            guard x0 <= x1, y0 <= y1 else { continue }
+            // A box over most of the grid meets most chunks: testing them all is cheaper.
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > Self.maxCellsPerQuery { return Array(all) }
+            for gy in y0...y1 {
+                for k in Int(gy * columns + x0)...Int(gy * columns + x1) {
+                    for e in Int(starts[k])..<Int(starts[k + 1]) { marked[Int(entries[e]) - all.lowerBound] = true }
+                }
+            }
+        }
+        return marked.indices.filter { marked[$0] }.map { $0 + all.lowerBound }
+    }
+
+    /// How many cells of `cell` units a chunk's box meets.
+    static func cellCount(_ c: ChunkInfo, _ cell: Int64) -> Int64 {
+        (floorDiv(Int64(c.maxX), cell) - floorDiv(Int64(c.minX), cell) + 1)
+            * (floorDiv(Int64(c.maxY), cell) - floorDiv(Int64(c.minY), cell) + 1)
+    }
+
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }

@@ -466,17 +466,17 @@ public final class MapAsset: Sendable {
         // Chunks in index order (the order they were written).
         let ordered: [Int]
         if let index {
-            var candidates = Set<Int>()
+            var boxes: [ChunkIndex.Box] = []
             for shift in firstShift...min(lastShift, firstShift + 64) {
                 let west = max(-540, bounds.west - 360 * Double(shift))
                 let east = min(540, bounds.east - 360 * Double(shift))
                 guard west <= east else { continue }
-                candidates.formUnion(
-                    index.candidates(
+                boxes.append(
+                    ChunkIndex.Box(
                         minX: Int64((west * u).rounded(.down)), minY: Int64((bounds.south * u).rounded(.down)),
                         maxX: Int64((east * u).rounded(.up)), maxY: Int64((bounds.north * u).rounded(.up))))
             }
-            ordered = candidates.sorted()
+            ordered = index.candidates(boxes)
         } else {
             ordered = Array(levels[level].chunks)
         }

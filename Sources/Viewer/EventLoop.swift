@@ -67,10 +67,12 @@ public enum EventLoop {
     ///
     /// A `tour` plays at once, or with `tourAfter` once that many seconds pass without input, and then
     /// loops. Its steps are not input: the idle timeout still counts from the last key.
+    /// `afterFirstFrame` runs once the first frame is on its way (work the first frame does not need).
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
-        idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil
+        idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil,
+        afterFirstFrame: () -> Void = {}
     ) -> LoopEnding {
         var lastFrame = now()
         var lastInput = lastFrame
@@ -133,6 +135,7 @@ public enum EventLoop {
             apply(.resize(cols: size.cols, rows: size.rows))
         }
         draw()
+        afterFirstFrame()
         while !quit {
             if screen.stopRequested() { return .stopRequested }
             let animating = state.animation != nil

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GeoCore
 import Glibc
 import MapData
 import TerminalUI
@@ -32,8 +33,14 @@ enum InteractiveCommand {
         EventLoop.run(
             &state, sources: sources, screen: screen, now: monotonicSeconds,
             idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
-            tourAfter: options.tourAfterSeconds)
+            tourAfter: options.tourAfterSeconds, afterFirstFrame: loadGeodesics)
         return 0
+    }
+
+    /// Loads PROJ once the first frame is out, while the user looks at it: its 40 libraries take about
+    /// 12 ms of CPU, which the first zoom key would otherwise wait for (the first frame needs no geodesic).
+    static func loadGeodesics() {
+        _ = Geodesic.isAvailable
     }
 
     /// The one-line welcome of a shared demo account.

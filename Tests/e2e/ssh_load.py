@@ -14,6 +14,8 @@ Loopback only; every wait is bounded; every process it starts is ended by its pi
 """
 import os
 import pty
+import selectors
+import queue
 import re
 import signal
 import socket
@@ -47,14 +49,68 @@ def render(keys):
     return [(out[r] if r < len(out) else "").rstrip() for r in range(ROWS - 1)]
 
 
-class Session:
-    """An ssh client on a pty of our own. A thread reads its output as it comes (noting when) and answers
-    device attributes queries at once, as a terminal does; the emulator parses it when the main thread
-    compares screens, so that parsing never delays reading."""
+class Reader:
+    """One thread reading every session's output as it comes (noting when) and answering device
+    attributes queries at once, as a terminal does. One thread and a selector, not a thread a session:
+    50 threads contending for Python's lock would delay the timestamps they are there to take."""
 
     ANSWER = b"\x1b[?64;1;2;6;22c"
 
-    def __init__(self, command):
+    def __init__(self):
+        self.selector = selectors.DefaultSelector()
+        self.lock = threading.Lock()
+        self.wake_r, self.wake_w = os.pipe()
+        self.selector.register(self.wake_r, selectors.EVENT_READ, None)
+        self.stop = False
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def add(self, session):
+        with self.lock:
+            self.selector.register(session.fd, selectors.EVENT_READ, session)
+        os.write(self.wake_w, b"x")
+
+    def remove(self, session):
+        with self.lock:
+            try:
+                self.selector.unregister(session.fd)
+            except (KeyError, ValueError):
+                pass
+
+    def run(self):
+        while not self.stop:
+            for key, _ in self.selector.select(timeout=0.5):
+                session = key.data
+                if session is None:
+                    os.read(self.wake_r, 4096)
+                    continue
+                try:
+                    data = os.read(session.fd, 65536)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.remove(session)
+                    session.open = False
+                    continue
+                # A query split between reads still counts: look at the end of the previous one too.
+                for _ in range((session.tail + data).count(b"\x1b[c")):
+                    os.write(session.fd, self.ANSWER)
+                session.tail = data[-2:]
+                session.chunks.append((time.monotonic(), data))
+
+    def close(self):
+        self.stop = True
+        os.write(self.wake_w, b"x")
+        self.thread.join(timeout=2)
+        os.close(self.wake_r)
+        os.close(self.wake_w)
+
+
+class Session:
+    """An ssh client on a pty of our own, read by `reader`; the emulator parses its output only once the
+    output has settled, so that parsing never competes with the sessions it measures."""
+
+    def __init__(self, command, reader):
         self.started = time.monotonic()
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
@@ -64,40 +120,25 @@ class Session:
         self.term = Terminal(COLS, ROWS)
         self.bytes = 0
         self.open = True
-        self.lock = threading.Lock()
-        self.chunks = []  # (when, bytes) read and not yet parsed
-        # When the output parsed last came, and whether the screen changed since it was last compared.
-        self.last_read = self.started
-        self.unchecked = False
-        threading.Thread(target=self.reader, daemon=True).start()
+        self.tail = b""
+        self.chunks = []  # (when, bytes) read and not yet parsed; appended by the reader thread only
+        self.last_read = self.started  # when the output parsed last came
+        self.reader = reader
+        reader.add(self)
 
-    def reader(self):
-        tail = b""
-        while True:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                data = b""
-            if not data:
-                self.open = False
-                return
-            # A query split between reads still counts: look at the end of the previous one too.
-            for _ in range((tail + data).count(b"\x1b[c")):
-                os.write(self.fd, self.ANSWER)
-            tail = data[-2:]
-            with self.lock:
-                self.chunks.append((time.monotonic(), data))
+    def last_heard(self):
+        """When output last came, parsed or not."""
+        chunks = self.chunks
+        return chunks[-1][0] if chunks else self.last_read
 
     def parse(self):
         """Feeds what came to the emulator; False when nothing did."""
-        with self.lock:
-            chunks, self.chunks = self.chunks, []
+        count = len(self.chunks)
+        chunks, self.chunks[:count] = self.chunks[:count], []
         for when, data in chunks:
             self.bytes += len(data)
             self.last_read = when
             self.term.feed(data)
-        if chunks:
-            self.unchecked = True
         return bool(chunks)
 
     def shows(self, screen):
@@ -107,6 +148,7 @@ class Session:
         os.write(self.fd, data)
 
     def end(self):
+        self.reader.remove(self)
         try:
             os.kill(self.pid, signal.SIGTERM)
             os.waitpid(self.pid, 0)
@@ -115,12 +157,19 @@ class Session:
         os.close(self.fd)
 
 
-def wait_all(sessions, screen, since, limit, spawn=None):
-    """Reads every session until each shows `screen` (or `limit` s pass); each one's seconds from `since`
-    (from its own start when None) to the output that completed it, None when it did not. A screen is
-    compared once its session's output has paused. `spawn`, when given, is called each turn to start
-    sessions on a schedule."""
+def wait_all(sessions, screen, since, limit, spawn=None, settle=0.3):
+    """Waits until each session shows `screen` (or `limit` s pass); each one's seconds from `since` (from
+    its own start when None) to the output that completed it, None when it did not. Output is parsed
+    only once every session waited for has had some since `since` and none for `settle` s (and none is
+    still to be started), so the emulators' work stays out of the measured time. `spawn`, when given, is
+    called each turn to start sessions on a schedule."""
     took = {}
+
+    def check(waiting):
+        for s in waiting:
+            if s.parse() and s.shows(screen):
+                took[s] = s.last_read - (since if since is not None else s.started)
+
     end = time.monotonic() + limit
     while time.monotonic() < end:
         if spawn:
@@ -128,18 +177,17 @@ def wait_all(sessions, screen, since, limit, spawn=None):
         waiting = [s for s in sessions if s not in took]
         if not waiting and not (spawn and spawn.pending()):
             break
-        busy = False
-        for s in waiting:
-            if s.parse():
-                busy = True
-            elif s.unchecked:
-                s.unchecked = False
-                if s.shows(screen):
-                    took[s] = s.last_read - (since if since is not None else s.started)
-            elif not s.open:
-                took.setdefault(s, None)
-        if not busy:
-            time.sleep(0.01)
+        time.sleep(0.02)
+        if spawn and spawn.pending():
+            continue
+        live = [s for s in waiting if s.open]
+        heard = [s.last_heard() for s in live]
+        started = all(t > (since if since is not None else s.started) for s, t in zip(live, heard))
+        if started and (not heard or time.monotonic() - max(heard) >= settle):
+            check(waiting)
+            if not live:
+                break
+    check([s for s in sessions if s not in took])
     return [took.get(s) for s in sessions]
 
 
@@ -158,12 +206,31 @@ def termmap_cpu_and_pss(user):
     return out
 
 
+def cpu_by_command():
+    """CPU seconds so far of every process on the machine, summed by command name (all threads; the
+    clock ticks of /proc/PID/stat): where a round of keys goes, termmap's share beside sshd's, ssh's and
+    this harness's."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 def percentile(values, p):
     v = sorted(values)
     return v[min(len(v) - 1, int(p * (len(v) - 1) + 0.5))] if v else float("nan")
 
 
-def run_sessions(sshd, screens, n, animated, arrival=0.0):
+def run_sessions(sshd, reader, screens, n, animated, arrival=0.0):
     """N sessions logging in `arrival` s apart, all pressing each key at once. Returns the figures, and
     raises when a session does not show a screen it should."""
     sessions = []
@@ -171,7 +238,7 @@ def run_sessions(sshd, screens, n, animated, arrival=0.0):
 
     def spawn():
         while len(sessions) < n and time.monotonic() >= start + arrival * len(sessions):
-            sessions.append(Session(sshd.ssh_command()))
+            sessions.append(Session(sshd.ssh_command(), reader))
     spawn.pending = lambda: len(sessions) < n
     spawn()
     try:
@@ -179,6 +246,7 @@ def run_sessions(sshd, screens, n, animated, arrival=0.0):
         failed = sum(1 for t in first if t is None)
         assert failed == 0, f"{failed} of {n} sessions never showed the first screen"
         start_cpu = termmap_cpu_and_pss(sshd.user)
+        start_all = cpu_by_command()
         if not animated:
             for s in sessions:
                 s.write(b"a")
@@ -193,6 +261,7 @@ def run_sessions(sshd, screens, n, animated, arrival=0.0):
             assert failed == 0, f"{failed} of {n} sessions never showed the screen after key {k + 1} ({key!r})"
             key_times += took
         end_cpu = termmap_cpu_and_pss(sshd.user)
+        end_all = cpu_by_command()
     finally:
         for s in sessions:
             s.end()
@@ -202,6 +271,8 @@ def run_sessions(sshd, screens, n, animated, arrival=0.0):
         "key_cpu": (sum(c for c, _ in end_cpu) - sum(c for c, _ in start_cpu)) / (n * len(KEYS)),
         "pss": sum(p for _, p in end_cpu) / max(1, len(end_cpu)),
         "bytes": (sum(s.bytes for s in sessions) - bytes_before) / (n * len(KEYS)),
+        "cpu_by_command": {k: (end_all[k] - start_all.get(k, 0.0)) / (n * len(KEYS)) for k in end_all
+                           if end_all[k] - start_all.get(k, 0.0) > 0},
     }
 
 
@@ -230,7 +301,12 @@ class SlowLink:
                 threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
 
     def pipe(self, src, dst):
+        """Carries `src` to `dst`: each chunk is on the link once the ones before it have been carried and
+        arrives `delay` later. The delay is the link's length, not a pause between chunks: chunks in flight
+        overlap, so reading goes on while earlier chunks wait in `due` for their arrival time."""
         src.settimeout(0.5)
+        due = queue.Queue()
+        threading.Thread(target=self.deliver, args=(due, dst), daemon=True).start()
         sent_until = time.monotonic()
         while not self.stop.is_set():
             try:
@@ -241,30 +317,59 @@ class SlowLink:
                 break
             if not data:
                 break
-            # Each chunk leaves when the link has carried the ones before it, and arrives `delay` later.
             sent_until = max(sent_until, time.monotonic()) + len(data) / self.rate
-            time.sleep(max(0.0, sent_until + self.delay - time.monotonic()))
+            due.put((sent_until + self.delay, data))
+        due.put((0.0, None))
+
+    def deliver(self, due, dst):
+        """Sends each chunk at its arrival time, in order; closes `dst` after the last one."""
+        while True:
+            at, data = due.get()
+            if data is None:
+                break
+            time.sleep(max(0.0, at - time.monotonic()))
             self.wire += len(data)
             try:
                 dst.sendall(data)
             except OSError:
                 break
-        for s in (src, dst):
-            try:
-                s.close()
-            except OSError:
-                pass
+        try:
+            dst.close()
+        except OSError:
+            pass
 
     def close(self):
         self.stop.set()
         self.server.close()
 
 
-def slow_link(sshd, animated):
+def link_time(size=12300):
+    """Seconds the slow link takes to carry `size` bytes one way: a check of the proxy itself."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    link = SlowLink(server.getsockname()[1])
+    client = socket.create_connection(("127.0.0.1", link.port))
+    far, _ = server.accept()
+    try:
+        client.settimeout(10)
+        start = time.monotonic()
+        far.sendall(b"x" * size)
+        got = 0
+        while got < size:
+            got += len(client.recv(65536))
+        return time.monotonic() - start
+    finally:
+        for s in (client, far, server):
+            s.close()
+        link.close()
+
+
+def slow_link(sshd, reader, animated):
     """One session behind the slow link: seconds from the last key of `+++--` (150 ms apart) to the
     right screen, from a single `+` to its screen, and bytes on the wire for both."""
     link = SlowLink(sshd.port)
-    s = Session(sshd.ssh_command(port=link.port))
+    s = Session(sshd.ssh_command(port=link.port), reader)
     try:
         assert wait_all([s], render(""), None, 60)[0] is not None, "the slow session never showed the map"
         if not animated:
@@ -288,6 +393,7 @@ def slow_link(sshd, animated):
 
 def main():
     sshd = PrivateSSHD(BINARY, f"{ROOT}/assets", PrivateSSHD.demo_user(), extra_config="MaxStartups 200:30:300")
+    reader = Reader()
     try:
         screens = [render("")] + [render("".join(KEYS[:k + 1])) for k in range(len(KEYS))]
         only = [int(a.split("=")[1]) for a in sys.argv if a.startswith("--sessions=")]
@@ -295,13 +401,15 @@ def main():
         rows = []
         for n in sizes:
             for animated in (False, True):
-                r = run_sessions(sshd, screens, n, animated)
+                r = run_sessions(sshd, reader, screens, n, animated)
                 rows.append((f"{n} at once" + (", animated" if animated else ""), n, r))
             if n >= 10:
-                r = run_sessions(sshd, screens, n, False, arrival=0.25)
+                r = run_sessions(sshd, reader, screens, n, False, arrival=0.25)
                 rows.append((f"{n}, 4 a second", n, r))
-        slow = [(animated, slow_link(sshd, animated)) for animated in (False, True)]
+        slow = [(animated, slow_link(sshd, reader, animated)) for animated in (False, True)]
+        link = link_time()
     finally:
+        reader.close()
         sshd.stop()
     print(f"termmap over ssh: {COLS}x{ROWS}, xterm-256color, {len(KEYS)} keys pressed by every session at once, "
           "screens checked against termmap render")
@@ -313,9 +421,13 @@ def main():
               f"{sum(1 for t in f if t > 5):8} {percentile(k, .5):6.0f} {percentile(k, .95):6.0f} {max(k):6.0f} "
               f"{r['login_cpu'] * 1000:12.0f} {r['key_cpu'] * 1000:10.1f} {r['pss']:7.1f} {r['bytes']:9.0f}")
     print("(first screen: p50 p95 max; key → screen: p50 p95 max)")
+    for name, n, r in rows:
+        top = sorted(r["cpu_by_command"].items(), key=lambda kv: -kv[1])[:12]
+        print(f"{name}: CPU a key, ms: " + ", ".join(f"{k} {v * 1000:.1f}" for k, v in top))
     for animated, (burst, single, wire) in slow:
         print(f"slow link (32 KB/s, 50 ms each way), {'animated' if animated else 'no animation'}: "
               f"+++-- settles {burst:.2f} s after the last key, one + {single:.2f} s; {wire} bytes on the wire")
+    print(f"(the slow link carries 12,300 bytes in {link:.3f} s; 32 KB/s and 50 ms make 0.425 s)")
     print(f"ssh load: {sum(len(r['first']) for _, _, r in rows)} sessions, every screen right")
 
 

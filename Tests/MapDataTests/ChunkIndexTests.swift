@@ -1,0 +1,80 @@
+import GeoCore
+import Testing
+import TestSupport
+
+@testable import MapData
+
+/// The grid index over a level's chunk boxes: whatever the boxes and the query, every chunk whose box
+/// meets the query is among the candidates, each once, in index order.
+struct ChunkIndexTests {
+    /// A chunk with a box and nothing else.
+    static func chunk(_ minX: Int32, _ minY: Int32, _ maxX: Int32, _ maxY: Int32) -> ChunkInfo {
+        ChunkInfo(
+            featureClass: .coastline, kind: .lines, level: 0, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+            offset: 0, length: 0, featureCount: 0, checksum: 0)
+    }
+
+    static func meets(_ c: ChunkInfo, _ b: ChunkIndex.Box) -> Bool {
+        Int64(c.minX) <= b.maxX && Int64(c.maxX) >= b.minX && Int64(c.minY) <= b.maxY && Int64(c.maxY) >= b.minY
+    }
+
+    @Test func candidatesHoldEveryChunkThatMeetsTheQuery() {
+        var random = SeededRandom(state: 17)
+        for round in 0..<60 {
+            // Small boxes, some huge ones (listed nowhere, tested always), points, negative coordinates; a
+            // level that starts after other levels' chunks.
+            let first = random.below(5)
+            var chunks = (0..<first).map { _ in Self.chunk(0, 0, 1, 1) }
+            let span = Int32(1 + random.below(round % 2 == 0 ? 1000 : 36_000_000))
+            for _ in 0..<(1 + random.below(400)) {
+                let x = Int32(random.below(Int(2 * span))) - span
+                let y = Int32(random.below(Int(span))) - span / 2
+                let size = random.below(10) == 0 ? span : Int32(random.below(Int(span / 20) + 1))
+                chunks.append(Self.chunk(x, y, x + size, y + Int32(random.below(Int(size) + 1))))
+            }
+            let range = first..<chunks.count
+            let index = ChunkIndex(chunks: chunks, range: range)
+            for _ in 0..<20 {
+                let boxes = (0..<(1 + random.below(3))).map { _ in
+                    let x = Int64(random.below(Int(3 * span))) - Int64(span) * 3 / 2
+                    let y = Int64(random.below(Int(2 * span))) - Int64(span)
+                    let w = Int64(random.below(Int(span)))
+                    return ChunkIndex.Box(minX: x, minY: y, maxX: x + w, maxY: y + w / 2)
+                }
+                let found = index.candidates(boxes)
+                let meeting = range.filter { i in boxes.contains { Self.meets(chunks[i], $0) } }
+                #expect(Set(meeting).isSubset(of: Set(found)), "round \(round)")
+                #expect(found == found.sorted() && Set(found).count == found.count)
+                #expect(found.allSatisfy { range.contains($0) })
+            }
+        }
+    }
+
+    @Test func aQueryOutsideTheGridFindsOnlyTheWideBoxes() {
+        var chunks = (0..<10).map { i in Self.chunk(Int32(i) * 100, 0, Int32(i) * 100 + 50, 50) }
+        chunks.append(Self.chunk(0, 0, 1_000_000, 1_000_000))  // over more than 64 cells: tested always
+        let index = ChunkIndex(chunks: chunks, range: 0..<chunks.count)
+        #expect(index.candidates([ChunkIndex.Box(minX: -5000, minY: -5000, maxX: -4000, maxY: -4000)]) == [10])
+        #expect(index.candidates([ChunkIndex.Box(minX: 210, minY: 10, maxX: 220, maxY: 20)]).contains(2))
+        #expect(!index.candidates([ChunkIndex.Box(minX: 210, minY: 10, maxX: 220, maxY: 20)]).contains(5))
+    }
+
+    /// The bundled world's finest level: the grid's answer (a level's second query on) equals testing
+    /// every chunk (its first query), for views all over the world.
+    @Test func theGridAnswersAsTestingEveryChunkDoes() throws {
+        let indexed = try MapAsset(path: bundledWorldPath)
+        let finest = indexed.levels.count - 1
+        _ = try indexed.query(bounds: CoordinateBounds(north: 1, south: 0, west: 0, east: 1), level: finest)
+        var random = SeededRandom(state: 5)
+        for _ in 0..<40 {
+            let west = random.unit() * 400 - 220
+            let south = random.unit() * 160 - 80
+            let view = CoordinateBounds(
+                north: min(85, south + random.unit() * 8), south: south, west: west, east: west + random.unit() * 12)
+            let fresh = try MapAsset(path: bundledWorldPath)
+            let expected = try fresh.query(bounds: view, level: finest).map { "\($0.chunk.info.offset) \($0.shift)" }
+            let got = try indexed.query(bounds: view, level: finest).map { "\($0.chunk.info.offset) \($0.shift)" }
+            #expect(got == expected, "\(view)")
+        }
+    }
+}
