@@ -123,14 +123,8 @@ int termmap_shift_columns(int top, int bottom, int by) {
 // A blank's foreground colour cannot be seen, so the screen may record a blank there as having the
 // colour it is about to draw it with: ncurses then sends nothing for it (it compares colours even of
 // blanks).
-int termmap_curscr_space(int row, int col, attr_t *attr, short *pair) {
-    cchar_t shown;
-    wchar_t text[CCHARW_MAX + 1];
-    if (mvwin_wch(curscr, row, col, &shown) != OK || getcchar(&shown, text, attr, pair, NULL) != OK) return 0;
-    return text[0] == L' ' && text[1] == 0;
-}
-
-void termmap_curscr_set(int row, int col, const cchar_t *c) { mvwadd_wchnstr(curscr, row, col, c, 1); }
+void termmap_curscr_row(int row, cchar_t *cells, int n) { mvwin_wchnstr(curscr, row, 0, cells, n); }
+void termmap_curscr_set_row(int row, const cchar_t *cells, int n) { mvwadd_wchnstr(curscr, row, 0, cells, n); }
 
 // MARK: Recording (--record): ncurses writes to a pseudo-terminal; a thread copies what comes out of it
 // to the real terminal and, as asciicast v2 events, to the recording. Device attributes queries

@@ -9,6 +9,7 @@
 public enum BlankStyling {
     /// The style to send for each cell of a row: `styles[i]` as given for glyphs (`isBlank[i]` false),
     /// and for blanks their own style or one lent by a glyph.
+    @inlinable
     public static func resolve<Style, Look: Equatable>(
         _ styles: [Style], isBlank: [Bool], look: (Style) -> Look
     ) -> [Style] {

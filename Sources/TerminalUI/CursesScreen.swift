@@ -130,7 +130,8 @@ public final class CursesScreen: Screen {
     /// The colour pair of each foreground/background combination met so far (-1: the default colour);
     /// pairs are made on first use, and pair 0 is the terminal's defaults.
     private var pairs: [PairColors: Int16] = [PairColors(foreground: -1, background: -1): 0]
-    private var pairBackgrounds: [Int16: Int16] = [0: -1]
+    /// Each pair's background, by pair number (pairs are numbered in the order they are made).
+    private var pairBackgrounds: [Int16] = [-1]
 
     struct PairColors: Hashable {
         var foreground: Int16
@@ -144,7 +145,7 @@ public final class CursesScreen: Screen {
         guard Int(next) < Int(termmap_color_pairs()), init_pair(next, colors.foreground, colors.background) == OK
         else { return 0 }
         pairs[colors] = next
-        pairBackgrounds[next] = colors.background
+        pairBackgrounds.append(colors.background)
         return next
     }
 
@@ -160,14 +161,15 @@ public final class CursesScreen: Screen {
         }
         let rows = min(frame.rows, Int(getmaxy(win)))
         let cols = min(frame.cols, Int(getmaxx(win)))
-        var cell = cchar_t()
-        var chars: [wchar_t] = [0, 0]  // one glyph and its terminator, reused for every cell
         // Blanks already on screen take the style they are about to be drawn with, so that ncurses sends
         // nothing for them; not when lines moved up or down, which ncurses finds by comparing whole
         // lines (a line changed in place would no longer match its moved copy).
         let adoptBlanks = !fullRepaint && (shift?.rows ?? 0) == 0
         var styles = [CellStyle](repeating: .plain, count: cols)
         var isBlank = [Bool](repeating: false, count: cols)
+        // A row at a time, into ncurses' window and out of and back into its copy of the screen.
+        var line = [cchar_t](repeating: cchar_t(), count: cols + 1)
+        var shown = [cchar_t](repeating: cchar_t(), count: cols + 1)
         var lastStyle: CellStyle?
         var lastTerminal = TerminalStyle(attr: 0, pair: 0)
         for row in 0..<rows {
@@ -178,26 +180,24 @@ public final class CursesScreen: Screen {
             }
             // A blank may take a neighbour's style where it looks the same: fewer colour changes sent.
             let resolved = BlankStyling.resolve(styles, isBlank: isBlank, look: \.blankLook)
+            if adoptBlanks { termmap_curscr_row(Int32(row), &shown, Int32(cols)) }
+            var adopted = false
             for col in 0..<cols {
                 let glyph = frame[col, row].glyph
                 let scalar: Unicode.Scalar = unicode || glyph.isASCII ? glyph : "?"
-                chars[0] = wchar_t(bitPattern: scalar.value)
                 if resolved[col] != lastStyle {
                     lastStyle = resolved[col]
                     lastTerminal = terminalStyle(resolved[col])
                 }
-                setcchar(&cell, &chars, lastTerminal.attr, lastTerminal.pair, nil)
-                if isBlank[col], adoptBlanks, blankOnScreen(row: row, col: col) == blankLook(lastTerminal) {
-                    termmap_curscr_set(Int32(row), Int32(col), &cell)
-                }
-                // The bottom-right cell cannot be written without scrolling on some terminals: use insert.
-                if row == rows - 1 && col == cols - 1 {
-                    wmove(win, Int32(row), Int32(col))
-                    wins_wch(win, &cell)
-                } else {
-                    mvwadd_wch(win, Int32(row), Int32(col), &cell)
+                termmap_make_cell(&line[col], wchar_t(bitPattern: scalar.value), lastTerminal.attr, Int32(lastTerminal.pair))
+                if isBlank[col], adoptBlanks, blankOnScreen(shown[col]) == blankLook(lastTerminal) {
+                    shown[col] = line[col]
+                    adopted = true
                 }
             }
+            // Whole rows never scroll the screen, not even at the bottom-right cell.
+            mvwadd_wchnstr(win, Int32(row), 0, line, Int32(cols))
+            if adopted { termmap_curscr_set_row(Int32(row), shown, Int32(cols)) }
         }
         wnoutrefresh(win)
         // The frame in one write (fewer packets over SSH), its colour changes made smaller.
@@ -246,16 +246,16 @@ public final class CursesScreen: Screen {
     func blankLook(_ style: TerminalStyle) -> BlankLook {
         BlankLook(
             visibleAttributes: style.attr & termmap_a_visible_on_blank(),
-            background: pairBackgrounds[style.pair] ?? -1)
+            background: pairBackgrounds.indices.contains(Int(style.pair)) ? pairBackgrounds[Int(style.pair)] : -1)
     }
 
-    /// How the blank the terminal shows at a cell looks, or nil when the cell is not a blank.
-    /// Called for every blank of every frame, so it allocates nothing.
-    private func blankOnScreen(row: Int, col: Int) -> BlankLook? {
+    /// How a blank on screen looks, or nil when the cell is not a blank. Called for every blank of
+    /// every frame, so it allocates nothing.
+    private func blankOnScreen(_ cell: cchar_t) -> BlankLook? {
         var attr: attr_t = 0
-        var pair: Int16 = 0
-        guard termmap_curscr_space(Int32(row), Int32(col), &attr, &pair) != 0 else { return nil }
-        return blankLook(TerminalStyle(attr: attr, pair: pair))
+        var pair: Int32 = 0
+        guard withUnsafePointer(to: cell, { termmap_cell_blank($0, &attr, &pair) }) != 0 else { return nil }
+        return blankLook(TerminalStyle(attr: attr, pair: Int16(clamping: pair)))
     }
 
     // MARK: Pacing

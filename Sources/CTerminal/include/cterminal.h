@@ -54,6 +54,25 @@ void termmap_record_watch_resize(void);
 // Stops recording: what ncurses wrote is copied out, the terminal's modes restored.
 void termmap_record_stop(void);
 
+// A cell as setcchar makes it, for a glyph one column wide (every glyph termmap draws is): without
+// setcchar's checks of the text, which cost more than the rest of putting a frame's cells in place.
+static inline void termmap_make_cell(cchar_t *c, wchar_t glyph, attr_t attr, int pair) {
+    *c = (cchar_t){0};
+    c->attr = (attr & ~A_COLOR) | (attr_t)COLOR_PAIR(pair > 255 ? 255 : pair);
+    c->chars[0] = glyph;
+    c->ext_color = pair;
+}
+// When the cell is a blank: its attributes and colour pair, and 1; else 0.
+static inline int termmap_cell_blank(const cchar_t *c, attr_t *attr, int *pair) {
+    if (c->chars[0] != L' ' || c->chars[1] != 0) return 0;
+    *attr = c->attr & ~A_COLOR;
+    *pair = c->ext_color;
+    return 1;
+}
+// A row of ncurses' copy of what the terminal shows, and a change to it (see CursesScreen.present).
+void termmap_curscr_row(int row, cchar_t *cells, int n);
+void termmap_curscr_set_row(int row, const cchar_t *cells, int n);
+
 // The next doupdate redraws every cell.
 void termmap_force_full_repaint(void);
 // 1 when the locale's character set is UTF-8 (braille can be shown).
@@ -66,8 +85,4 @@ int termmap_stdin_hung_up(void);
 // Returns 0, having sent nothing, when the terminal has no such command.
 int termmap_shift_columns(int top, int bottom, int by);
 
-// 1 when curscr shows a single space at (row, col), with the attributes and pair it was drawn in.
-int termmap_curscr_space(int row, int col, attr_t *attr, short *pair);
-// Records in curscr that (row, col) shows `c`.
-void termmap_curscr_set(int row, int col, const cchar_t *c);
 #endif
