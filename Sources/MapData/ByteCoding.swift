@@ -40,7 +40,20 @@ struct ByteReader {
     }
 
     /// LEB128 unsigned varint of at most 10 bytes (protobuf's encoding).
+    @inline(__always)
     mutating func varint() -> UInt64? {
+        // Most varints are one byte (name lengths, deltas, kinds): that case inline, the rest below.
+        guard offset < end else { return nil }
+        let first = bytes[offset]
+        if first < 0x80 {
+            offset += 1
+            return UInt64(first)
+        }
+        return longVarint()
+    }
+
+    /// A varint of two bytes or more.
+    mutating func longVarint() -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while shift < 64 {

@@ -16,8 +16,11 @@ struct PlaceTable: Sendable {
     init(base: PlacePoints, extras: [City]) {
         self.base = base
         self.extras = extras
-        rank = base.kind.indices.map { Self.rank(population: base.population[$0], kind: base.kind[$0]) }
-            + extras.map { Self.rank(population: $0.population, kind: $0.kind) }
+        var rank: [Int] = []
+        rank.reserveCapacity(base.count + extras.count)
+        for i in 0..<base.count { rank.append(Self.rank(population: base.population[i], kind: base.kind[i])) }
+        for p in extras { rank.append(Self.rank(population: p.population, kind: p.kind)) }
+        self.rank = rank
     }
 
     /// How many places.
