@@ -56,8 +56,8 @@ class PrivateSSHD:
                 os.chmod(path, 0o755)
             # sshd reads the key file as the user it logs in.
             shutil.chown(f"{d}/authorized_keys", user)
-        # The README's kiosk recipe, in a config of our own.
-        force = f"{self.binary} --kiosk --idle-timeout 5 --data {data}"
+        # The README's kiosk recipe, in a config of our own (`exec`: the login shell becomes termmap).
+        force = f"exec {self.binary} --kiosk --idle-timeout 5 --data {data}"
         with open(f"{d}/sshd_config", "w") as f:
             f.write(f"""Port {self.port}
 ListenAddress 127.0.0.1
