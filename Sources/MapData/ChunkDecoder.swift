@@ -46,15 +46,20 @@ enum ChunkDecoder {
             names.append(nameIndex)
         }
         guard r.remaining == 0 else { return nil }
-        var xs = [Double](repeating: 0, count: lon.count)
-        var ys = [Double](repeating: 0, count: lon.count)
         // × the quantum rather than ÷ the units: 1.0 / 100 000 is the double 1e-5, as version 1 computed it.
         let quantum = 1 / unitsPerDegree
-        for i in lon.indices {
-            let p = WebMercator.project(
-                Coordinate(latitude: Double(lat[i]) * quantum, longitude: Double(lon[i]) * quantum))
-            xs[i] = p.x
-            ys[i] = p.y
+        var ys: [Double] = []
+        let xs = [Double](unsafeUninitializedCapacity: lon.count) { x, xCount in
+            ys = [Double](unsafeUninitializedCapacity: lon.count) { y, yCount in
+                for i in lon.indices {
+                    let p = WebMercator.project(
+                        Coordinate(latitude: Double(lat[i]) * quantum, longitude: Double(lon[i]) * quantum))
+                    x.initializeElement(at: i, to: p.x)
+                    y.initializeElement(at: i, to: p.y)
+                }
+                yCount = lon.count
+            }
+            xCount = lon.count
         }
         var boxes: [Double] = []
         boxes.reserveCapacity(4 * names.count)
@@ -65,7 +70,10 @@ enum ChunkDecoder {
             for i in first..<end {
                 box = (min(box.0, xs[i]), min(box.1, ys[i]), max(box.2, xs[i]), max(box.3, ys[i]))
             }
-            boxes += [box.0, box.1, box.2, box.3]
+            boxes.append(box.0)
+            boxes.append(box.1)
+            boxes.append(box.2)
+            boxes.append(box.3)
         }
         return DecodedChunk(
             info: info, unitsPerDegree: unitsPerDegree, lon: lon, lat: lat, x: xs, y: ys, starts: starts,
