@@ -242,21 +242,21 @@ def first_frame_cpu(runs=10):
 
 
 def cpu_by_command():
-    """CPU seconds so far of every process on the machine, summed by command name (all threads; the
-    clock ticks of /proc/PID/stat, so only sums over many processes mean much): a round of keys'
-    share of termmap, sshd, ssh and this harness (whose emulators parse once output has settled)."""
-    tick = os.sysconf("SC_CLK_TCK")
+    """CPU seconds so far of every process on the machine, summed by command name over all threads
+    (the scheduler's nanoseconds: clock ticks would round each short-lived sshd's share to nothing): a
+    round of keys' share of termmap, sshd, ssh and this harness (whose emulators parse once output has
+    settled). Threads that ended are not counted."""
     out = {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
         try:
-            stat = open(f"/proc/{pid}/stat").read()
-        except OSError:
+            name = open(f"/proc/{pid}/comm").read().strip()
+            total = sum(int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
+                        for tid in os.listdir(f"/proc/{pid}/task"))
+        except (OSError, ValueError, IndexError):
             continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+        out[name] = out.get(name, 0.0) + total / 1e9
     return out
 
 
