@@ -10,17 +10,17 @@ struct PlaceTable: Sendable {
     let base: PlacePoints
     /// The street-level sources' places.
     let extras: [City]
-    /// Each place's label rank (`rank(population:kind:)`).
-    let rank: [Int]
-
     init(base: PlacePoints, extras: [City]) {
         self.base = base
         self.extras = extras
-        var rank: [Int] = []
-        rank.reserveCapacity(base.count + extras.count)
-        for i in 0..<base.count { rank.append(Self.rank(population: base.population[i], kind: base.kind[i])) }
-        for p in extras { rank.append(Self.rank(population: p.population, kind: p.kind)) }
-        self.rank = rank
+    }
+
+    /// Place `id`'s label rank (`rank(population:kind:)`): worked out when asked, since a column of
+    /// 34,006 of them cost more to fill than the few hundred a view compares.
+    func rank(_ id: Int) -> Int {
+        id < base.count
+            ? Self.rank(population: base.population[id], kind: base.kind[id])
+            : Self.rank(population: extras[id - base.count].population, kind: extras[id - base.count].kind)
     }
 
     /// How many places.
@@ -59,7 +59,7 @@ struct PlaceTable: Sendable {
     func precedes(_ a: Int, _ b: Int) -> Bool {
         let n = base.count
         guard a < n, b < n else { return a < b }
-        return (-rank[a], a) < (-rank[b], b)
+        return (-rank(a), a) < (-rank(b), b)
     }
 
     /// How places rank for labels: by population, a country's capital counted half again (so it wins
@@ -140,7 +140,7 @@ struct RankedPlaces: Sendable {
     init(_ ids: [Int], of table: PlaceTable) {
         id = ids
         kind = ids.map(table.kind)
-        rank = ids.map { table.rank[$0] }
+        rank = ids.map(table.rank)
         for i in ids {
             let p = WebMercator.project(table.coordinate(i))
             x.append(p.x)
