@@ -116,7 +116,8 @@ public enum Renderer {
             let background = StyleTable.shade(mode: options.mode, theme: state.theme)
             // Land keeps its difference from the sea under the shade: a lighter blue over land.
             let landBackground = StyleTable.shade(mode: options.mode, theme: state.theme, overLand: true)
-            let water: Set<PaletteColor?> = [nil, seaTint, StyleTable.fill(.feature(.water), mode: options.mode, theme: state.theme)]
+            // Three colours, compared in a row (a set hashed one per shaded cell, thousands a frame).
+            let water: [PaletteColor?] = [nil, seaTint, StyleTable.fill(.feature(.water), mode: options.mode, theme: state.theme)]
             // A glyph nothing else draws (the grid is braille dots, areas `~` and `'`).
             let stipple = Cell(glyph: ascii ? ":" : "░", style: StyleTable.style(.plain, mode: options.mode, theme: state.theme))
             for row in 0..<mapRows {
