@@ -54,21 +54,6 @@ struct ByteReader {
 
     /// A varint of two bytes or more.
     mutating func longVarint() -> UInt64? {
-        // With ten bytes left (a varint's most) no byte needs its own bounds check.
-        if end - offset >= 10 {
-            var result: UInt64 = 0
-            var i = offset
-            for shift in stride(from: UInt64(0), to: 70, by: 7) {
-                let byte = bytes[i]
-                i += 1
-                result |= UInt64(byte & 0x7f) << shift
-                if byte & 0x80 == 0 {
-                    offset = i
-                    return result
-                }
-            }
-            return nil
-        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while shift < 64 {

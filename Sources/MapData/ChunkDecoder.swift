@@ -48,18 +48,13 @@ enum ChunkDecoder {
         guard r.remaining == 0 else { return nil }
         // × the quantum rather than ÷ the units: 1.0 / 100 000 is the double 1e-5, as version 1 computed it.
         let quantum = 1 / unitsPerDegree
-        var ys: [Double] = []
-        let xs = [Double](unsafeUninitializedCapacity: lon.count) { x, xCount in
-            ys = [Double](unsafeUninitializedCapacity: lon.count) { y, yCount in
-                for i in lon.indices {
-                    let p = WebMercator.project(
-                        Coordinate(latitude: Double(lat[i]) * quantum, longitude: Double(lon[i]) * quantum))
-                    x.initializeElement(at: i, to: p.x)
-                    y.initializeElement(at: i, to: p.y)
-                }
-                yCount = lon.count
-            }
-            xCount = lon.count
+        var xs = [Double](repeating: 0, count: lon.count)
+        var ys = [Double](repeating: 0, count: lon.count)
+        for i in lon.indices {
+            let p = WebMercator.project(
+                Coordinate(latitude: Double(lat[i]) * quantum, longitude: Double(lon[i]) * quantum))
+            xs[i] = p.x
+            ys[i] = p.y
         }
         var boxes: [Double] = []
         boxes.reserveCapacity(4 * names.count)

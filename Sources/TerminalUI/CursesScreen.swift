@@ -167,7 +167,8 @@ public final class CursesScreen: Screen {
         let adoptBlanks = !fullRepaint && (shift?.rows ?? 0) == 0
         var styles = [CellStyle](repeating: .plain, count: cols)
         var isBlank = [Bool](repeating: false, count: cols)
-        // A row at a time, into ncurses' window and out of and back into its copy of the screen.
+        // A row at a time, into ncurses' window and out of and back into its copy of the screen (one
+        // cell more: reading a row ends it with a null cell).
         var line = [cchar_t](repeating: cchar_t(), count: cols + 1)
         var shown = [cchar_t](repeating: cchar_t(), count: cols + 1)
         var lastStyle: CellStyle?
