@@ -74,6 +74,14 @@ struct ByteReader {
         return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }
 
+    /// Moves past `count` bytes; false (and stays) when fewer remain.
+    @inline(__always)
+    mutating func skip(_ count: Int) -> Bool {
+        guard count >= 0, remaining >= count else { return false }
+        offset += count
+        return true
+    }
+
     mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, remaining >= count else { return nil }
         defer { offset += count }

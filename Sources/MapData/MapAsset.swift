@@ -512,21 +512,28 @@ public final class MapAsset: Sendable {
     }
 
     /// One record of the place section, checked (name length, latitude, longitude, population, kind);
-    /// nil when it is cut short or out of range.
-    private static func placeRecord(_ r: inout ByteReader, units: Double, v1: Bool) -> (
-        name: UnsafeRawBufferPointer, latitude: Double, longitude: Double, country: UnsafeRawBufferPointer,
-        population: Int, kind: PlaceKind
-    )? {
-        guard let n = r.varint(), n <= 255, let name = r.bytes(Int(n)),
-            let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint(), let country = r.bytes(2),
-            Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 180 * units, pop < 1 << 40
+    /// nil when it is cut short or out of range. Offsets and integers only: the first street-level view
+    /// reads all 34,006 of the world's places, and buffers, strings or floating point per record made that
+    /// scan cost as much as the rest of the key.
+    @inline(__always)
+    private static func placeRecord(_ r: inout ByteReader, units: Double, v1: Bool) -> PlaceRecord? {
+        guard let n = r.varint(), n <= 255 else { return nil }
+        let nameStart = r.offset
+        guard r.skip(Int(n)), let lat = r.signedVarint(), let lon = r.signedVarint(), let pop = r.varint() else {
+            return nil
+        }
+        let countryStart = r.offset
+        // The limits as integers: the units per degree are a whole number (a u32 of the header).
+        guard r.skip(2), lat.magnitude <= UInt64(90 * units), lon.magnitude <= UInt64(180 * units), pop < 1 << 40
         else { return nil }
         var kind = PlaceKind.city
         if !v1 {
             guard let k = r.u8().flatMap(PlaceKind.init(rawValue:)) else { return nil }
             kind = k
         }
-        return (name, Double(lat) * (1 / units), Double(lon) * (1 / units), country, Int(pop), kind)
+        return PlaceRecord(
+            nameStart: nameStart, nameCount: Int(n), countryStart: countryStart, latitude: lat, longitude: lon,
+            population: Int(pop), kind: kind)
     }
 
     /// Every place, with its name and country.
@@ -541,10 +548,11 @@ public final class MapAsset: Sendable {
                 guard let p = Self.placeRecord(&r, units: units, v1: v1) else { return nil }
                 out.append(
                     City(
-                        name: String(decoding: p.name, as: UTF8.self),
-                        coordinate: Coordinate(latitude: p.latitude, longitude: p.longitude),
-                        countryCode: String(decoding: p.country, as: UTF8.self), population: p.population,
-                        kind: p.kind))
+                        name: String(decoding: raw[p.nameStart..<(p.nameStart + p.nameCount)], as: UTF8.self),
+                        coordinate: Coordinate(
+                            latitude: Double(p.latitude) * (1 / units), longitude: Double(p.longitude) * (1 / units)),
+                        countryCode: String(decoding: raw[p.countryStart..<(p.countryStart + 2)], as: UTF8.self),
+                        population: p.population, kind: p.kind))
             }
             return r.remaining == 0 ? out : nil
         }
@@ -605,7 +613,9 @@ public final class MapAsset: Sendable {
                 guard let p = Self.placeRecord(&r, units: units, v1: v1) else { return nil }
                 // One place past the last asked for: kept, so that the cache knows where the prefix ends.
                 starts.append(Int32(start))
-                points.append(latitude: p.latitude, longitude: p.longitude, population: p.population, kind: p.kind)
+                points.append(
+                    latitude: Double(p.latitude) * (1 / units), longitude: Double(p.longitude) * (1 / units),
+                    population: p.population, kind: p.kind)
                 if p.population < minimum { return (points, starts, false) }
             }
             return r.remaining == 0 ? (points, starts, true) : nil
@@ -672,7 +682,7 @@ public final class MapAsset: Sendable {
             for _ in 0..<nameCount {
                 guard let n = r.varint(), n <= 1024, let text = r.bytes(Int(n)),
                     let lat = r.signedVarint(), let lon = r.signedVarint(),
-                    Double(abs(lat)) <= 90 * units, Double(abs(lon)) <= 540 * units
+                    Double(lat.magnitude) <= 90 * units, Double(lon.magnitude) <= 540 * units
                 else { return nil }
                 out.append(
                     NamedPlace(
@@ -692,4 +702,16 @@ public final class MapAsset: Sendable {
         guard index >= 0, let table = try? names(), Int(index) < table.count else { return nil }
         return table[Int(index)].name
     }
+}
+
+/// One record of the place section as read: where its name and country code are in the file, its position
+/// in stored units, its population and kind.
+private struct PlaceRecord {
+    var nameStart: Int
+    var nameCount: Int
+    var countryStart: Int
+    var latitude: Int64
+    var longitude: Int64
+    var population: Int
+    var kind: PlaceKind
 }

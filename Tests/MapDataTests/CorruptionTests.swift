@@ -112,6 +112,48 @@ struct CorruptionTests {
         }
     }
 
+    /// A latitude of −2^63 (the zigzag of the largest 10-byte varint) in the first record of the place
+    /// section or of the name table, resealed: its magnitude does not fit in an Int64, so taking its absolute
+    /// value would stop the program. It must be refused.
+    @Test(arguments: [MapAssetFormat.HeaderField.cityOffset, MapAssetFormat.HeaderField.nameOffset])
+    func aLatitudeOfTheMostNegativeVarintIsRefused(section: Int) throws {
+        // The bundled demo city: it has both places (suburbs) and a name table (streets).
+        let path = bundledWorldPath.replacingOccurrences(of: "world.tmap", with: "helsinki.tmap")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let f = MapAssetFormat.self
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        let sectionLength = section == f.HeaderField.cityOffset ? f.HeaderField.cityLength : f.HeaderField.nameLength
+        try #require(u32(sectionLength) > 0, "the file has records in the section")
+        // The record: a varint text length, the text, then the latitude.
+        var at = u32(section)
+        var length = 0
+        var shift = 0
+        while bytes[at] & 0x80 != 0 {
+            length |= Int(bytes[at] & 0x7F) << shift
+            shift += 7
+            at += 1
+        }
+        let latitude = at + 1 + (length | Int(bytes[at]) << shift)
+        var end = latitude
+        while bytes[end] & 0x80 != 0 { end += 1 }
+        let huge: [UInt8] = Array(repeating: 0xFF, count: 9) + [0x01]
+        var forged = Array(bytes[..<latitude]) + huge + Array(bytes[(end + 1)...])
+        let grown = huge.count - (end + 1 - latitude)
+        // The section grows; every section after it moves.
+        for field in [sectionLength, f.HeaderField.nameOffset, f.HeaderField.metadataOffset, f.HeaderField.searchOffset]
+        where u32(field) != 0 && (field == sectionLength || u32(field) > u32(section)) {
+            let value = u32(field) + grown
+            for i in 0..<4 { forged[field + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+        }
+        let sealed = try #require(MapAsset.resealed(forged))
+        #expect(throws: MapDataError.self) {
+            let asset = try MapAsset(bytes: sealed, name: "pole")
+            _ = try asset.placePoints()
+            _ = try asset.cities()
+            _ = try asset.names()
+        }
+    }
+
     @Test func errorMessagesNameTheFileAndTheFault() {
         let e = MapDataError(file: "/tmp/w.tmap", .checksumMismatch("chunk index"))
         #expect(e.description == "/tmp/w.tmap: checksum mismatch in the chunk index (the file is damaged)")
