@@ -23,14 +23,16 @@ public enum WebMercator {
     public static let earthRadius = 6_378_137.0
     /// Dots across the world at zoom 0 (one 256-pixel tile).
     public static let tileSize = 256.0
-    /// The latitude at which the world becomes square, atan(sinh π) ≈ 85.0511287798°.
-    public static let maxLatitude = atan(sinh(Double.pi)) * 180 / .pi
+    /// The latitude at which the world becomes square, atan(sinh π)·180/π. A literal (a test holds it equal
+    /// to the formula) so that clamping a latitude, once per decoded point, needs no lazy initialisation.
+    public static let maxLatitude = 85.05112877980659
     /// The zoom levels the viewer allows (the seed clamps at 28).
     public static let zoomRange: ClosedRange<Double> = 0...28
     /// Metres per dot on the equator at zoom 0: 2π·6378137/256 = 156543.03392804097.
     public static let equatorMetersPerDotAtZoom0 = 2 * Double.pi * earthRadius / tileSize
 
     /// Latitude limited to the square world.
+    @inlinable
     public static func clampLatitude(_ latitude: Double) -> Double {
         min(max(latitude, -maxLatitude), maxLatitude)
     }
@@ -56,10 +58,20 @@ public enum WebMercator {
 
     /// Coordinate → unit square; latitude is clamped to the Mercator limit, longitude kept unwrapped.
     public static func project(_ c: Coordinate) -> MercatorPoint {
-        let phi = clampLatitude(c.latitude) * .pi / 180
-        let x = (c.longitude + 180) / 360
-        let y = 0.5 - log(tan(.pi / 4 + phi / 2)) / (2 * .pi)
-        return MercatorPoint(x: x, y: y)
+        MercatorPoint(x: projectX(longitude: c.longitude), y: projectY(latitude: c.latitude))
+    }
+
+    /// Longitude → unit-square x, unwrapped (`project`'s x alone).
+    @inlinable
+    public static func projectX(longitude: Double) -> Double {
+        (longitude + 180) / 360
+    }
+
+    /// Latitude → unit-square y, clamped to the Mercator limit (`project`'s y alone).
+    @inlinable
+    public static func projectY(latitude: Double) -> Double {
+        let phi = clampLatitude(latitude) * .pi / 180
+        return 0.5 - log(tan(.pi / 4 + phi / 2)) / (2 * .pi)
     }
 
     /// Unit square → coordinate; any y is allowed (beyond 0…1 the latitude passes the limit towards ±90).

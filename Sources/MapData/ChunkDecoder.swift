@@ -48,27 +48,30 @@ enum ChunkDecoder {
         guard r.remaining == 0 else { return nil }
         // × the quantum rather than ÷ the units: 1.0 / 100 000 is the double 1e-5, as version 1 computed it.
         let quantum = 1 / unitsPerDegree
-        var xs = [Double](repeating: 0, count: lon.count)
-        var ys = [Double](repeating: 0, count: lon.count)
-        for i in lon.indices {
-            let p = WebMercator.project(
-                Coordinate(latitude: Double(lat[i]) * quantum, longitude: Double(lon[i]) * quantum))
-            xs[i] = p.x
-            ys[i] = p.y
+        let xs = [Double](unsafeUninitializedCapacity: lon.count) { x, n in
+            for i in lon.indices { x[i] = WebMercator.projectX(longitude: Double(lon[i]) * quantum) }
+            n = lon.count
+        }
+        let ys = [Double](unsafeUninitializedCapacity: lat.count) { y, n in
+            for i in lat.indices { y[i] = WebMercator.projectY(latitude: Double(lat[i]) * quantum) }
+            n = lat.count
         }
         var boxes: [Double] = []
         boxes.reserveCapacity(4 * names.count)
-        for f in names.indices {
-            let first = starts[featureStarts[f]]
-            let end = starts[featureStarts[f + 1]]
-            var box = (xs[first], ys[first], xs[first], ys[first])
-            for i in first..<end {
-                box = (min(box.0, xs[i]), min(box.1, ys[i]), max(box.2, xs[i]), max(box.3, ys[i]))
+        xs.withUnsafeBufferPointer { x in
+            ys.withUnsafeBufferPointer { y in
+                for f in names.indices {
+                    let first = starts[featureStarts[f]]
+                    var box = (x[first], y[first], x[first], y[first])
+                    for i in first..<starts[featureStarts[f + 1]] {
+                        box = (min(box.0, x[i]), min(box.1, y[i]), max(box.2, x[i]), max(box.3, y[i]))
+                    }
+                    boxes.append(box.0)
+                    boxes.append(box.1)
+                    boxes.append(box.2)
+                    boxes.append(box.3)
+                }
             }
-            boxes.append(box.0)
-            boxes.append(box.1)
-            boxes.append(box.2)
-            boxes.append(box.3)
         }
         return DecodedChunk(
             info: info, unitsPerDegree: unitsPerDegree, lon: lon, lat: lat, x: xs, y: ys, starts: starts,

@@ -11,6 +11,8 @@ struct ProjectionTests {
     @Test func maxLatitudeMatchesReference() {
         #expect(abs(WebMercator.maxLatitude - f.maxLatitude) < 1e-12)
         #expect(abs(WebMercator.maxLatitude - 85.0511287798) < 1e-9)
+        // The literal is the formula's double, bit for bit.
+        #expect(WebMercator.maxLatitude == atan(sinh(Double.pi)) * 180 / .pi)
     }
 
     @Test func forwardMatchesPyproj() {
