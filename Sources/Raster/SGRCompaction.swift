@@ -30,6 +30,14 @@ public enum SGRCompaction {
         var charsets: [UInt8] = []
         var i = 0
         while i < bytes.count {
+            // Glyphs and cursor movement up to the next escape go through as they are, in one copy.
+            if bytes[i] != 0x1B {
+                var next = i + 1
+                while next < bytes.count && bytes[next] != 0x1B { next += 1 }
+                out += bytes[i..<next]
+                i = next
+                continue
+            }
             guard let first = sgrEnd(bytes, i) else {
                 out.append(bytes[i])
                 i += 1
@@ -86,7 +94,8 @@ public enum SGRCompaction {
     /// it would be empty.
     static func sgr(_ out: inout [UInt8], reset: Bool, attributes: UInt16, fg: Int?, bg: Int?) {
         guard reset || attributes != 0 || fg != nil || bg != nil else { return }
-        out += [0x1B, UInt8(ascii: "[")]
+        out.append(0x1B)
+        out.append(UInt8(ascii: "["))
         var first = true
         func separate() {
             if !first { out.append(UInt8(ascii: ";")) }
@@ -100,8 +109,8 @@ public enum SGRCompaction {
             separate()
             out.append(UInt8(ascii: "0") + UInt8(a))
         }
-        for (color, base) in [(fg, 3), (bg, 4)] {
-            guard let c = color else { continue }
+        func color(_ c: Int?, base: Int) {
+            guard let c else { return }
             separate()
             if c == standard {
                 number(&out, base * 10 + 9)
@@ -109,10 +118,14 @@ public enum SGRCompaction {
                 number(&out, c - 1000)
             } else {
                 number(&out, base * 10 + 8)
-                out += [UInt8(ascii: ";"), UInt8(ascii: "5"), UInt8(ascii: ";")]
+                out.append(UInt8(ascii: ";"))
+                out.append(UInt8(ascii: "5"))
+                out.append(UInt8(ascii: ";"))
                 number(&out, c)
             }
         }
+        color(fg, base: 3)
+        color(bg, base: 4)
         out.append(UInt8(ascii: "m"))
     }
 
@@ -136,20 +149,30 @@ public enum SGRCompaction {
 
     /// Reads the parameters in `range` (between `ESC [` and `m`) into the run.
     static func read(_ bytes: [UInt8], _ range: Range<Int>, into run: inout Run) {
-        var params: [Int] = []
-        var n = 0, digits = 0
-        for j in range {
-            let b = bytes[j]
-            if b == UInt8(ascii: ";") {
-                params.append(digits == 0 ? 0 : digits > 4 ? 100_000 : n)
-                n = 0
-                digits = 0
-            } else {
-                n = n * 10 + Int(b - UInt8(ascii: "0"))
-                digits += 1
+        // At most one parameter a byte, plus one: on the stack, as a frame has a thousand of these.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: range.count + 1) { params in
+            var count = 0
+            var n = 0, digits = 0
+            for j in range {
+                let b = bytes[j]
+                if b == UInt8(ascii: ";") {
+                    params[count] = digits == 0 ? 0 : digits > 4 ? 100_000 : n
+                    count += 1
+                    n = 0
+                    digits = 0
+                } else {
+                    n = n * 10 + Int(b - UInt8(ascii: "0"))
+                    digits += 1
+                }
             }
+            params[count] = digits == 0 ? 0 : digits > 4 ? 100_000 : n
+            count += 1
+            apply(UnsafeBufferPointer(rebasing: params[..<count]), to: &run)
         }
-        params.append(digits == 0 ? 0 : digits > 4 ? 100_000 : n)
+    }
+
+    /// What the parameters of one SGR sequence do to the run.
+    static func apply(_ params: UnsafeBufferPointer<Int>, to run: inout Run) {
         var k = 0
         while k < params.count {
             let p = params[k]
