@@ -59,12 +59,17 @@ struct ChunkIndexTests {
         #expect(!index.candidates([ChunkIndex.Box(minX: 210, minY: 10, maxX: 220, maxY: 20)]).contains(5))
     }
 
-    /// The bundled world's finest level: the grid's answer (a level's second query on) equals testing
-    /// every chunk (its first query), for views all over the world.
+    /// The bundled world's finest level: the grid's answer (from a level's `gridFromQuery`th query on)
+    /// equals testing every chunk (its first queries), for views all over the world.
     @Test func theGridAnswersAsTestingEveryChunkDoes() throws {
         let indexed = try MapAsset(path: bundledWorldPath)
         let finest = indexed.levels.count - 1
+        for _ in 1..<MapAsset.gridFromQuery {
+            _ = try indexed.query(bounds: CoordinateBounds(north: 1, south: 0, west: 0, east: 1), level: finest)
+        }
+        #expect(!indexed.hasGrid(level: finest))
         _ = try indexed.query(bounds: CoordinateBounds(north: 1, south: 0, west: 0, east: 1), level: finest)
+        #expect(indexed.hasGrid(level: finest))
         var random = SeededRandom(state: 5)
         for _ in 0..<40 {
             let west = random.unit() * 400 - 220
