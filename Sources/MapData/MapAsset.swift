@@ -139,7 +139,7 @@ public final class MapAsset: Sendable {
         var chunks = ChunkCache(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
         /// Places without names, the first ones or all (`complete`), and where each one's name starts.
-        var points: (PlacePoints, nameStarts: [Int32], complete: Bool)?
+        var points: (PlacePoints, nameStarts: [Int32], complete: Bool, end: Int)?
         var names: [NamedPlace]?
         var placeNames: [PlaceNames]?
         /// Each level's grid index, built on the level's first query (loading stays cheap).
@@ -620,14 +620,16 @@ public final class MapAsset: Sendable {
         let units = unitsPerDegree
         let v1 = version == 1
         let count = cityCount
-        let decoded: (PlacePoints, nameStarts: [Int32], complete: Bool)? = bytes.withUnsafeBytes { raw in
-            var r = ByteReader(raw, from: cityRange.lowerBound, to: cityRange.upperBound)
-            var points = PlacePoints()
-            var starts: [Int32] = []
-            let capacity = minimum > 0 ? 1024 : min(count, r.remaining / 6)
+        // A wider prefix goes on from where the kept one ends.
+        let kept = cache.withLock { $0.points }
+        let decoded: (PlacePoints, nameStarts: [Int32], complete: Bool, end: Int)? = bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw, from: kept?.end ?? cityRange.lowerBound, to: cityRange.upperBound)
+            var points = kept?.0 ?? PlacePoints()
+            var starts = kept?.nameStarts ?? []
+            let capacity = minimum > 0 ? 1024 : min(count, points.count + r.remaining / 6)
             points.reserveCapacity(capacity)
             starts.reserveCapacity(capacity)
-            for _ in 0..<count {
+            for _ in points.count..<count {
                 let start = r.offset
                 guard let p = Self.placeRecord(&r, units: units, v1: v1) else { return nil }
                 // One place past the last asked for: kept, so that the cache knows where the prefix ends.
@@ -635,9 +637,9 @@ public final class MapAsset: Sendable {
                 points.append(
                     latitude: Double(p.latitude) * (1 / units), longitude: Double(p.longitude) * (1 / units),
                     population: p.population, kind: p.kind)
-                if p.population < minimum { return (points, starts, false) }
+                if p.population < minimum { return (points, starts, false, r.offset) }
             }
-            return r.remaining == 0 ? (points, starts, true) : nil
+            return r.remaining == 0 ? (points, starts, true, r.offset) : nil
         }
         guard let decoded else { throw MapDataError(file: name, .corrupt("city section")) }
         cache.withLock { c in
