@@ -173,9 +173,11 @@ public final class CursesScreen: Screen {
         var shown = [cchar_t](repeating: cchar_t(), count: cols + 1)
         var lastStyle: CellStyle?
         var lastTerminal = TerminalStyle(attr: 0, pair: 0)
+        let cells = frame.cells
         for row in 0..<rows {
+            let rowStart = row * frame.cols
             for col in 0..<cols {
-                let c = frame[col, row]
+                let c = cells[rowStart + col]
                 styles[col] = c.style
                 isBlank[col] = c.glyph == " "
             }
@@ -184,9 +186,9 @@ public final class CursesScreen: Screen {
             if adoptBlanks { termmap_curscr_row(Int32(row), &shown, Int32(cols)) }
             var adopted = false
             for col in 0..<cols {
-                let glyph = frame[col, row].glyph
+                let glyph = cells[rowStart + col].glyph
                 let scalar: Unicode.Scalar = unicode || glyph.isASCII ? glyph : "?"
-                if resolved[col] != lastStyle {
+                if lastStyle.map({ !Self.sameStyle(resolved[col], $0) }) ?? true {
                     lastStyle = resolved[col]
                     lastTerminal = terminalStyle(resolved[col])
                 }
@@ -209,6 +211,14 @@ public final class CursesScreen: Screen {
             let frame = SGRCompaction.compact(Array(UnsafeBufferPointer(start: gathered, count: count)))
             frame.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
         }
+    }
+
+    /// `a == b`, field by field here: the synthesised `==` is not inlined across modules, and this runs
+    /// for every cell of every frame.
+    @inline(__always)
+    private static func sameStyle(_ a: CellStyle, _ b: CellStyle) -> Bool {
+        a.foreground?.index == b.foreground?.index && a.background?.index == b.background?.index
+            && a.bold == b.bold && a.reverse == b.reverse && a.underline == b.underline
     }
 
     /// A cell's attributes and colour pair as sent to ncurses.
