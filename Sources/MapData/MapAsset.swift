@@ -372,9 +372,10 @@ public final class MapAsset: Sendable {
         }
     }
 
-    /// The same bytes with the header checksum recomputed (for tools that edit files, and for fuzzers that
-    /// forge them); nil when the header's offsets do not fit the bytes.
-    public static func resealed(_ bytes: [UInt8]) -> [UInt8]? {
+    /// The same bytes with the header checksum recomputed, and with `chunkChecksums` each chunk's too
+    /// (for tools that edit files, and for fuzzers that forge them: the decoders behind the checksums
+    /// must refuse what is wrong); nil when the header's offsets do not fit the bytes.
+    public static func resealed(_ bytes: [UInt8], chunkChecksums: Bool = false) -> [UInt8]? {
         let f = MapAssetFormat.self
         guard bytes.count >= f.headerSizeV1 else { return nil }
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
@@ -382,6 +383,20 @@ public final class MapAsset: Sendable {
         let cityOffset = u32(f.HeaderField.cityOffset)
         guard dataOffset >= f.headerSizeV1, dataOffset <= cityOffset, cityOffset <= bytes.count else { return nil }
         var out = bytes
+        if chunkChecksums {
+            // Index entries (both layouts): payload offset at +20, length at +24, CRC-32 at +32.
+            let layout = f.layout(version: Int(bytes[f.HeaderField.version]))
+            let first = layout.header + layout.levelEntry * u32(f.HeaderField.levelCount)
+            for entry in stride(from: first, to: dataOffset - layout.chunkEntry + 1, by: layout.chunkEntry) {
+                let start = dataOffset + u32(entry + 20)
+                let length = u32(entry + 24)
+                guard start <= cityOffset, length <= cityOffset - start else { continue }
+                let crc = bytes.withUnsafeBytes {
+                    CRC32.update(0, UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)]))
+                }
+                for i in 0..<4 { out[entry + 32 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
+            }
+        }
         let crc = metadataChecksum(bytes, dataOffset: dataOffset, cityOffset: cityOffset)
         for i in 0..<4 { out[f.HeaderField.checksum + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
         return out

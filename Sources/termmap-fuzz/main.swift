@@ -7,7 +7,7 @@ import Viewer
 
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
 // Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in
-// format versions 1 and 2), of the OSM PBF reader and importer, and of the PMTiles, MBTiles and MVT
+// format versions 1 and 2; section and chunk bytes changed behind checksums made to match), of the OSM PBF reader and importer, and of the PMTiles, MBTiles and MVT
 // readers. Same seed, same cases.
 //   termmap-fuzz [--events N] [--mutations N] [--seed S]
 // Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
@@ -109,7 +109,12 @@ func fuzzViewer(
 
 // MARK: Data mutations
 
-enum Mutation: CaseIterable { case truncate, flip, flips, headerField, indexField, levelField, hugeCount }
+enum Mutation: CaseIterable {
+    case truncate, flip, flips, headerField, indexField, levelField, hugeCount
+    /// Bytes of the places, names, metadata or search section, or of one chunk's payload, changed and the
+    /// checksums made to match: what the section and chunk decoders see behind them.
+    case sectionBytes, payloadBytes
+}
 
 func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [UInt8] {
     var b = original
@@ -144,6 +149,24 @@ func mutate(_ original: [UInt8], _ kind: Mutation, _ r: inout SeededRandom) -> [
     case .levelField:
         put(value(), at: layout.header + layout.levelEntry * r.below(levels) + 4 * r.below(layout.levelEntry / 4))
         b = MapAsset.resealed(b) ?? b
+    case .sectionBytes, .payloadBytes:
+        // Where: after the chunk data, or inside one chunk's payload (index entry: offset +20, length +24).
+        var range = u32(f.HeaderField.cityOffset)..<b.count
+        if kind == .payloadBytes, chunks > 0 {
+            let entry = indexStart + layout.chunkEntry * r.below(chunks)
+            let start = u32(f.HeaderField.dataOffset) + u32(entry + 20)
+            range = start..<min(b.count, start + u32(entry + 24))
+        }
+        guard !range.isEmpty else { return b }
+        let at = range.lowerBound + r.below(range.count)
+        if r.below(2) == 0 {
+            b[at] ^= UInt8(1 + r.below(255))
+        } else {
+            // The largest varint (zigzag: −2^63), over what was there.
+            let varint: [UInt8] = Array(repeating: 0xFF, count: 9) + [0x01]
+            for (k, byte) in varint.enumerated() where at + k < range.upperBound { b[at + k] = byte }
+        }
+        b = MapAsset.resealed(b, chunkChecksums: kind == .payloadBytes) ?? b
     case .hugeCount:
         put(
             [0xFFFF_FFFF, 0x00FF_FFFF, UInt32(chunks * 2), UInt32(levels + 1)][r.below(4)],
