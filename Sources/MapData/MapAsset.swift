@@ -476,6 +476,7 @@ public final class MapAsset: Sendable {
         guard firstShift <= lastShift else { return [] }
         // A level's first queries test every chunk's box; from the `gridFromQuery`th on, its grid is built
         // and used. A view or two at a level (a `render`, a glance while zooming through) never pays for it.
+        let south = (bounds.south * u).rounded(.down), north = (bounds.north * u).rounded(.up)
         let (cached, queries) = cache.withLock { c in
             c.queries[level, default: 0] += 1
             return (c.indexes[level], c.queries[level, default: 0])
@@ -490,7 +491,6 @@ public final class MapAsset: Sendable {
         // chunk away from the view (most of a level's, when every chunk is tested) costs two comparisons.
         var wanted = [Bool](repeating: false, count: 256)
         for c in classes { wanted[Int(c.rawValue)] = true }
-        let south = (bounds.south * u).rounded(.down), north = (bounds.north * u).rounded(.up)
         // The chunks that meet the view, in index order (the order they were written), and the world
         // copies they meet it in.
         var meeting: [(chunk: Int, shifts: ClosedRange<Int>)] = []
@@ -514,8 +514,8 @@ public final class MapAsset: Sendable {
                 guard west <= east else { continue }
                 boxes.append(
                     ChunkIndex.Box(
-                        minX: Int64((west * u).rounded(.down)), minY: Int64((bounds.south * u).rounded(.down)),
-                        maxX: Int64((east * u).rounded(.up)), maxY: Int64((bounds.north * u).rounded(.up))))
+                        minX: Int64((west * u).rounded(.down)), minY: Int64(south),
+                        maxX: Int64((east * u).rounded(.up)), maxY: Int64(north)))
             }
             for i in index.candidates(boxes) { consider(i) }
         } else {

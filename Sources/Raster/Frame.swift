@@ -54,6 +54,14 @@ public struct CellStyle: Hashable, Sendable {
     /// The terminal's default colours, no attributes.
     public static let plain = CellStyle()
 
+    /// Field by field, and inlinable: the synthesised `==` is not inlined across modules, and the screen
+    /// compares styles for every cell of every frame.
+    @inlinable
+    public static func == (a: CellStyle, b: CellStyle) -> Bool {
+        a.foreground == b.foreground && a.background == b.background && a.bold == b.bold && a.reverse == b.reverse
+            && a.underline == b.underline
+    }
+
     /// What shows of this style on a blank cell: the background and the attributes that show on a
     /// blank (reverse, underline), not the foreground.
     public var blankLook: CellStyle {

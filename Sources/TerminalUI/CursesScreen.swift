@@ -188,7 +188,7 @@ public final class CursesScreen: Screen {
             for col in 0..<cols {
                 let glyph = cells[rowStart + col].glyph
                 let scalar: Unicode.Scalar = unicode || glyph.isASCII ? glyph : "?"
-                if lastStyle.map({ !Self.sameStyle(resolved[col], $0) }) ?? true {
+                if resolved[col] != lastStyle {
                     lastStyle = resolved[col]
                     lastTerminal = terminalStyle(resolved[col])
                 }
@@ -211,14 +211,6 @@ public final class CursesScreen: Screen {
             let frame = SGRCompaction.compact(Array(UnsafeBufferPointer(start: gathered, count: count)))
             frame.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
         }
-    }
-
-    /// `a == b`, field by field here: the synthesised `==` is not inlined across modules, and this runs
-    /// for every cell of every frame.
-    @inline(__always)
-    private static func sameStyle(_ a: CellStyle, _ b: CellStyle) -> Bool {
-        a.foreground?.index == b.foreground?.index && a.background?.index == b.background?.index
-            && a.bold == b.bold && a.reverse == b.reverse && a.underline == b.underline
     }
 
     /// A cell's attributes and colour pair as sent to ncurses.
