@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(
             name: "ViewerTests", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"],
             exclude: ["Snapshots"]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
         .testTarget(name: "CLITests", dependencies: ["termmap"]),
     ],

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,11 +22,18 @@ int termmap_terminal_colors(void) {
     int n = tigetnum("colors");
     return n > 0 ? n : 0;
 }
-attr_t termmap_a_reverse(void) { return A_REVERSE; }
-attr_t termmap_a_bold(void) { return A_BOLD; }
-attr_t termmap_a_underline(void) { return A_UNDERLINE; }
-int termmap_color_pairs(void) { return COLOR_PAIRS; }
-attr_t termmap_a_visible_on_blank(void) { return A_REVERSE | A_UNDERLINE | A_STANDOUT | A_BLINK; }
+int termmap_has_string(const char *name) {
+    const char *s = tigetstr(name);
+    return s != NULL && s != (char *)-1;
+}
+int termmap_has_flag(const char *name) { return tigetflag(name) > 0; }
+int termmap_cursor_addressing_is_ansi(void) {
+    const char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (char *)-1) return 0;
+    const char *moved = tiparm(cup, 4, 9);
+    // Padding (the VT100's "$<5>") may follow: it is not sent.
+    return moved != NULL && strncmp(moved, "\033[5;10H", 7) == 0 && (moved[7] == 0 || moved[7] == '$');
+}
 
 // No BUTTON1_CLICKED: asked for clicks, ncurses holds a release back (waiting to make it a click)
 // until more input comes, and an animation started by the press stops on screen until then.
@@ -64,7 +70,12 @@ int termmap_take_signal(void) {
 }
 
 SCREEN *termmap_newterm(const char *term) { return newterm(term, stdout, stdin); }
-void termmap_force_full_repaint(void) { clearok(curscr, TRUE); }
+
+void termmap_refresh_cleared(void) {
+    clearok(curscr, TRUE);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
 
 int termmap_locale_is_utf8(void) {
     const char *cs = nl_langinfo(CODESET);
@@ -76,55 +87,6 @@ int termmap_stdin_hung_up(void) {
     if (poll(&p, 1, 0) < 0) return 0;
     return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
-
-// A sideways pan costs the new columns instead of every cell: ncurses alone cannot do that (it
-// moves lines, never columns). The next doupdate then sends only the cells that differ from the
-// moved picture.
-int termmap_shift_columns(int top, int bottom, int by) {
-    const char *cap = tigetstr(by < 0 ? "dch" : "ich");
-    int width = getmaxx(curscr);
-    int n = by < 0 ? -by : by;
-    if (cap == NULL || cap == (char *)-1 || n == 0 || n >= width || top < 0 || bottom > getmaxy(curscr)) return 0;
-    cchar_t *line = calloc((size_t)width, sizeof(cchar_t));
-    cchar_t *blanks = calloc((size_t)n, sizeof(cchar_t));
-    if (line == NULL || blanks == NULL) {
-        free(line);
-        free(blanks);
-        return 0;
-    }
-    wchar_t space[2] = {L' ', 0};
-    for (int i = 0; i < n; i++) setcchar(&blanks[i], space, A_NORMAL, 0, NULL);
-    // Cells the terminal opens up take the current background colour (bce): make it the default.
-    vidattr(A_NORMAL);
-    int fromRow = -1, fromCol = -1;  // unknown: the first move is absolute
-    for (int row = top; row < bottom; row++) {
-        mvcur(fromRow, fromCol, row, 0);
-        putp(tiparm(cap, n));
-        fromRow = row;
-        fromCol = 0;
-        if (by < 0) {  // delete n at the left: the rest moves left, blanks come in at the right
-            mvwin_wchnstr(curscr, row, n, line, width - n);
-            mvwadd_wchnstr(curscr, row, 0, line, width - n);
-            mvwadd_wchnstr(curscr, row, width - n, blanks, n);
-        } else {  // insert n at the left: the rest moves right, the last n fall off
-            mvwin_wchnstr(curscr, row, 0, line, width - n);
-            mvwadd_wchnstr(curscr, row, n, line, width - n);
-            mvwadd_wchnstr(curscr, row, 0, blanks, n);
-        }
-    }
-    free(line);
-    free(blanks);
-    // mvcur, putp and vidattr write through stdio (putchar), not through ncurses' own buffer (which
-    // doupdate has emptied): flush now so that they reach the terminal before the next update.
-    fflush(stdout);
-    return 1;
-}
-
-// A blank's foreground colour cannot be seen, so the screen may record a blank there as having the
-// colour it is about to draw it with: ncurses then sends nothing for it (it compares colours even of
-// blanks).
-void termmap_curscr_row(int row, cchar_t *cells, int n) { mvwin_wchnstr(curscr, row, 0, cells, n); }
-void termmap_curscr_set_row(int row, const cchar_t *cells, int n) { mvwadd_wchnstr(curscr, row, 0, cells, n); }
 
 // MARK: Recording (--record): ncurses writes to a pseudo-terminal; a thread copies what comes out of it
 // to the real terminal and, as asciicast v2 events, to the recording. Device attributes queries
@@ -316,7 +278,7 @@ void termmap_record_stop(void) {
     __atomic_store_n(&rec.stopping, 1, __ATOMIC_RELEASE);
     const char end = 0;
     ssize_t marked;
-    do marked = (ssize_t)syscall(SYS_write, rec.slave, &end, 1); while (marked < 0 && errno == EINTR);
+    do marked = write(rec.slave, &end, 1); while (marked < 0 && errno == EINTR);
     if (marked != 1) {
         // Cannot mark: closing every descriptor of the writing side ends the copy instead.
         dup2(rec.real_out, STDOUT_FILENO);
@@ -338,48 +300,10 @@ void termmap_terminal_size(int *cols, int *rows) {
     }
 }
 
-// MARK: One write a frame. ncurses flushes its output around some capabilities (clear to the start of a
-// line, among others), so a 120x40 zoom frame left in about 150 writes; over SSH each became a packet of
-// its own, with its overhead and the work of encrypting it. While a frame is drawn, writes to stdout are
-// gathered here and sent at its end in one. This `write` takes the place of the C library's for the
-// libraries termmap loads (ncurses calls it by name); every other write goes straight to the kernel.
-
-static int gathering = 0;
-static char *gathered = NULL;
-static size_t gathered_len = 0, gathered_cap = 0;
-
-static ssize_t kernel_write(int fd, const void *buf, size_t n) { return (ssize_t)syscall(SYS_write, fd, buf, n); }
-
-ssize_t write(int fd, const void *buf, size_t n) {
-    if (gathering && fd == STDOUT_FILENO) {
-        if (gathered_len + n > gathered_cap) {
-            size_t cap = gathered_cap ? gathered_cap : 65536;
-            while (cap < gathered_len + n) cap *= 2;
-            char *grown = realloc(gathered, cap);
-            if (grown == NULL) return kernel_write(fd, buf, n);
-            gathered = grown;
-            gathered_cap = cap;
-        }
-        memcpy(gathered + gathered_len, buf, n);
-        gathered_len += n;
-        return (ssize_t)n;
-    }
-    return kernel_write(fd, buf, n);
-}
-
-void termmap_gather_output(void) { gathering = 1; }
-
-const unsigned char *termmap_take_gathered(size_t *len) {
-    gathering = 0;
-    *len = gathered_len;
-    gathered_len = 0;
-    return (const unsigned char *)gathered;
-}
-
 void termmap_write_stdout(const unsigned char *bytes, size_t len) {
     size_t sent = 0;
     while (sent < len) {
-        ssize_t w = kernel_write(STDOUT_FILENO, bytes + sent, len - sent);
+        ssize_t w = write(STDOUT_FILENO, bytes + sent, len - sent);
         if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (w <= 0) break;  // a terminal that has gone
         sent += (size_t)w;

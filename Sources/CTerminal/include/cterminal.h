@@ -1,7 +1,7 @@
 #ifndef TERMMAP_CTERMINAL_H
 #define TERMMAP_CTERMINAL_H
-// The terminal code Swift cannot write itself: ncurses' C globals and macros, signal handlers,
-// and the column shift that edits ncurses' copy of the screen. TerminalUI is its only user.
+// The terminal code Swift cannot write itself: ncurses' C globals and macros, terminfo, signal
+// handlers and the recording. TerminalUI is its only user.
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
 
@@ -9,13 +9,12 @@
 WINDOW *termmap_stdscr(void);
 // Colours the terminal has (terminfo "colors"; 0 without colours), known before start_color.
 int termmap_terminal_colors(void);
-attr_t termmap_a_reverse(void);
-attr_t termmap_a_bold(void);
-attr_t termmap_a_underline(void);
-// Colour pairs the terminal allows (after start_color).
-int termmap_color_pairs(void);
-// Attributes that show on a blank cell (reverse, underline, standout, blink).
-attr_t termmap_a_visible_on_blank(void);
+// 1 when the terminal has the terminfo string capability `name`.
+int termmap_has_string(const char *name);
+// 1 when the terminal has the terminfo boolean capability `name`.
+int termmap_has_flag(const char *name);
+// 1 when the terminal's cursor addressing (terminfo "cup") is ECMA-48's CUP, ESC [ row ; col H.
+int termmap_cursor_addressing_is_ansi(void);
 
 // The mouse events termmap asks for, and what an event was.
 mmask_t termmap_mouse_mask(void);
@@ -34,10 +33,7 @@ int termmap_take_signal(void);
 
 // newterm on stdout/stdin (Swift cannot reference the stdio globals); NULL for an unknown terminal.
 SCREEN *termmap_newterm(const char *term);
-// From here until termmap_take_gathered, what ncurses writes to stdout is kept; that returns it (valid
-// until the next gathering), and termmap_write_stdout sends bytes in one write where the kernel allows.
-void termmap_gather_output(void);
-const unsigned char *termmap_take_gathered(size_t *len);
+// Sends bytes to the terminal, in one write where the kernel allows.
 void termmap_write_stdout(const unsigned char *bytes, size_t len);
 
 // --record: from here on stdout is a pseudo-terminal of the terminal's size and modes, and a
@@ -54,35 +50,11 @@ void termmap_record_watch_resize(void);
 // Stops recording: what ncurses wrote is copied out, the terminal's modes restored.
 void termmap_record_stop(void);
 
-// A cell as setcchar makes it, for a glyph one column wide (every glyph termmap draws is): without
-// setcchar's checks of the text, which cost more than the rest of putting a frame's cells in place.
-static inline void termmap_make_cell(cchar_t *c, wchar_t glyph, attr_t attr, int pair) {
-    *c = (cchar_t){0};
-    c->attr = (attr & ~A_COLOR) | (attr_t)COLOR_PAIR(pair > 255 ? 255 : pair);
-    c->chars[0] = glyph;
-    c->ext_color = pair;
-}
-// When the cell is a blank: its attributes and colour pair, and 1; else 0.
-static inline int termmap_cell_blank(const cchar_t *c, attr_t *attr, int *pair) {
-    if (c->chars[0] != L' ' || c->chars[1] != 0) return 0;
-    *attr = c->attr & ~A_COLOR;
-    *pair = c->ext_color;
-    return 1;
-}
-// A row of ncurses' copy of what the terminal shows, and a change to it (see CursesScreen.present).
-void termmap_curscr_row(int row, cchar_t *cells, int n);
-void termmap_curscr_set_row(int row, const cchar_t *cells, int n);
-
-// The next doupdate redraws every cell.
-void termmap_force_full_repaint(void);
+// ncurses clears the screen and shows stdscr (blank: termmap draws through TerminalPainter instead).
+void termmap_refresh_cleared(void);
 // 1 when the locale's character set is UTF-8 (braille can be shown).
 int termmap_locale_is_utf8(void);
 // 1 when the terminal has gone (an SSH connection dropped): reads would fail at once forever.
 int termmap_stdin_hung_up(void);
-
-// Moves screen rows [top, bottom) sideways by `by` columns (negative: to the left) with the
-// terminal's delete- or insert-character command, and makes the same change in curscr.
-// Returns 0, having sent nothing, when the terminal has no such command.
-int termmap_shift_columns(int top, int bottom, int by);
 
 #endif

@@ -1,0 +1,358 @@
+/// The bytes that take a terminal from the frame it shows to the next one, the way ratatui and
+/// bubbletea draw: a copy of what the screen shows is compared cell by cell with each new frame, and
+/// only the cells that look different are sent.
+///
+/// It speaks ECMA-48 (ISO/IEC 6429): cursor position (CUP, CUF), select graphic rendition (SGR),
+/// erase in display (ED), insert and delete character (ICH, DCH), the VT100's scrolling region
+/// (DECSTBM) with index and reverse index (IND, RI). Every terminal termmap runs in speaks it (xterm
+/// and its kin, VTE, tmux, screen, the Linux console; the VT100 without colours and without ICH and
+/// DCH); what one cannot do is said in `Abilities`, from terminfo.
+///
+/// Between two frames the terminal is left with no attributes set, so that anything else writing to it
+/// (the curses library clearing it after a resize) starts from there.
+public struct TerminalPainter: Sendable {
+    /// What the terminal can do besides moving the cursor, setting attributes and clearing.
+    public struct Abilities: Equatable, Sendable {
+        /// What it shows of styles.
+        public var colorMode: ColorMode
+        /// True when it shows UTF-8 (otherwise a glyph beyond ASCII goes out as `?`).
+        public var unicode: Bool
+        /// A scrolling region (terminfo `csr`) with index and reverse index.
+        public var scrollRegion: Bool
+        /// Inserting and deleting characters (terminfo `ich` and `dch`).
+        public var insertDelete: Bool
+        /// Writing the bottom-right cell leaves the cursor there instead of scrolling the screen
+        /// (terminfo `xenl`, or no automatic margins).
+        public var lastCellSafe: Bool
+
+        /// Abilities.
+        public init(colorMode: ColorMode, unicode: Bool, scrollRegion: Bool, insertDelete: Bool, lastCellSafe: Bool) {
+            self.colorMode = colorMode
+            self.unicode = unicode
+            self.scrollRegion = scrollRegion
+            self.insertDelete = insertDelete
+            self.lastCellSafe = lastCellSafe
+        }
+    }
+
+    /// What the terminal can do.
+    public let abilities: Abilities
+    /// Columns and rows of the screen.
+    public private(set) var cols: Int
+    public private(set) var rows: Int
+    /// What the screen shows, row by row: each cell's glyph in the high 32 bits, its pen in the low.
+    private var shown: [UInt64]
+    /// False when what the screen shows is not known: the next frame clears it first.
+    private var known: Bool
+    /// Where the cursor is (nil: not known, as after writing the last column, whose wrap terminals
+    /// treat differently).
+    private var cursor: (row: Int, col: Int)?
+    /// The pen the terminal draws with now.
+    private var pen: Pen = 0
+    /// Bytes of a shift made since the last frame, sent before it.
+    private var pending: [UInt8] = []
+
+    /// A painter for a screen of `cols × rows` that is blank, with the default colours (just cleared).
+    public init(cols: Int, rows: Int, abilities: Abilities) {
+        self.abilities = abilities
+        self.cols = max(0, cols)
+        self.rows = max(0, rows)
+        shown = Array(repeating: Self.blank, count: self.cols * self.rows)
+        known = true
+    }
+
+    /// From now on the screen counts as unknown: the next frame clears it and sends every cell.
+    public mutating func forget() { known = false }
+
+    /// The screen is blank, with the default colours, at `cols × rows` (it has just been cleared).
+    public mutating func cleared(cols: Int, rows: Int) {
+        self = TerminalPainter(cols: cols, rows: rows, abilities: abilities)
+    }
+
+    // MARK: Pens
+
+    /// A style as the terminal is sent it, packed: foreground + 1 in bits 0–8 (0: the default),
+    /// background + 1 in bits 9–17, then bold, underline, reverse.
+    typealias Pen = UInt32
+    static let bold: Pen = 1 << 18
+    static let underline: Pen = 1 << 19
+    static let reverse: Pen = 1 << 20
+    /// What shows of a pen on a blank cell: the background, underline and reverse.
+    static let blankLook: Pen = 0x1FF << 9 | underline | reverse
+    /// A blank with the default colours and no attributes.
+    static let blank = UInt64(0x20) << 32
+
+    /// `style` in the terminal's colours: with 16 colours the bright ones (8–15) go as bold 0–7, which
+    /// 8-colour terminals need and 16-colour ones show alike; without colours only the attributes.
+    static func pen(_ style: CellStyle, _ mode: ColorMode) -> Pen {
+        var fg = style.foreground.map { Pen($0.index) + 1 } ?? 0
+        var bg = style.background.map { Pen($0.index) + 1 } ?? 0
+        var attributes: Pen = 0
+        switch mode {
+        case .plain, .monochrome:
+            fg = 0
+            bg = 0
+        case .ansi16:
+            if fg > 8 {
+                fg -= 8
+                attributes |= bold
+            }
+            if bg > 8 { bg -= 8 }
+        case .ansi256:
+            break
+        }
+        if style.bold { attributes |= bold }
+        if style.underline { attributes |= underline }
+        if style.reverse { attributes |= reverse }
+        return fg | bg << 9 | attributes
+    }
+
+    // MARK: Moving what is shown
+
+    /// The map's content moved `by` columns (positive: to the right) in `rowRange`: each of those rows
+    /// has characters inserted or deleted at its left, and the picture kept moves with it. Nothing
+    /// happens when the terminal cannot, or the move is not smaller than the screen.
+    public mutating func moveColumns(by: Int, rows rowRange: Range<Int>) {
+        let n = abs(by)
+        let rowRange = rowRange.clamped(to: 0..<rows)
+        guard known, abilities.insertDelete, n > 0, n < cols, !rowRange.isEmpty else { return }
+        var out = Output()
+        // Cells the terminal opens up take the current background (bce): make it the default.
+        setPen(0, &out)
+        for row in rowRange {
+            moveCursor(row: row, col: 0, &out)
+            out.csi(n, final: by < 0 ? 0x50 : 0x40)  // DCH or ICH
+            let start = row * cols
+            if by < 0 {
+                shown.replaceSubrange(start..<(start + cols - n), with: shown[(start + n)..<(start + cols)])
+                shown.replaceSubrange((start + cols - n)..<(start + cols), with: repeatElement(Self.blank, count: n))
+            } else {
+                shown.replaceSubrange((start + n)..<(start + cols), with: shown[start..<(start + cols - n)])
+                shown.replaceSubrange(start..<(start + n), with: repeatElement(Self.blank, count: n))
+            }
+        }
+        pending += out.bytes
+    }
+
+    /// The content of `rowRange` moved `by` rows (positive: down): the terminal scrolls that region,
+    /// and the picture kept moves with it. Nothing happens when the terminal cannot, or the move is
+    /// not smaller than the region.
+    public mutating func moveRows(by: Int, within rowRange: Range<Int>) {
+        let n = abs(by)
+        let rowRange = rowRange.clamped(to: 0..<rows)
+        guard known, abilities.scrollRegion, n > 0, n < rowRange.count else { return }
+        var out = Output()
+        setPen(0, &out)
+        out.csi2(rowRange.lowerBound + 1, rowRange.upperBound, final: 0x72)  // DECSTBM
+        cursor = nil  // DECSTBM homes the cursor
+        // RI at the region's top moves its lines down; IND at its bottom moves them up.
+        moveCursor(row: by > 0 ? rowRange.lowerBound : rowRange.upperBound - 1, col: 0, &out)
+        for _ in 0..<n { out.put(0x1B, by > 0 ? 0x4D : 0x44) }
+        out.put(0x1B, 0x5B)
+        out.put(0x72)  // the whole screen again
+        cursor = nil
+        let top = rowRange.lowerBound * cols
+        let bottom = rowRange.upperBound * cols
+        let moved = n * cols
+        if by > 0 {
+            shown.replaceSubrange((top + moved)..<bottom, with: shown[top..<(bottom - moved)])
+            shown.replaceSubrange(top..<(top + moved), with: repeatElement(Self.blank, count: moved))
+        } else {
+            shown.replaceSubrange(top..<(bottom - moved), with: shown[(top + moved)..<bottom])
+            shown.replaceSubrange((bottom - moved)..<bottom, with: repeatElement(Self.blank, count: moved))
+        }
+        pending += out.bytes
+    }
+
+    // MARK: Frames
+
+    /// The bytes that make the terminal show `frame` (with the moves made since the last one first);
+    /// `fullRepaint` clears the screen and sends every cell, as does a frame of another size.
+    public mutating func paint(_ frame: Frame, fullRepaint: Bool = false) -> [UInt8] {
+        var out = Output()
+        out.bytes = pending
+        pending = []
+        out.bytes.reserveCapacity(out.bytes.count + frame.cells.count * 4)
+        if fullRepaint || !known || frame.cols != cols || frame.rows != rows {
+            cols = frame.cols
+            rows = frame.rows
+            shown = Array(repeating: Self.blank, count: cols * rows)
+            known = true
+            out.bytes.removeAll(keepingCapacity: true)  // moves of a picture about to be cleared
+            setPen(0, &out)
+            out.put(0x1B, 0x5B, 0x48)  // CUP home
+            out.put(0x1B, 0x5B, 0x32)
+            out.put(0x4A)  // ED: the whole screen
+            cursor = (0, 0)
+        }
+        let mode = abilities.colorMode
+        var pens = [Pen](repeating: 0, count: cols)
+        var isBlank = [Bool](repeating: false, count: cols)
+        var lastStyle = CellStyle.plain
+        var lastPen: Pen = 0
+        frame.cells.withUnsafeBufferPointer { cells in
+            for row in 0..<rows {
+                let start = row * cols
+                for col in 0..<cols {
+                    let cell = cells[start + col]
+                    if cell.style != lastStyle {
+                        lastStyle = cell.style
+                        lastPen = Self.pen(lastStyle, mode)
+                    }
+                    pens[col] = lastPen
+                    isBlank[col] = cell.glyph == " "
+                }
+                // A blank may take a neighbour's pen where it looks the same: fewer colour changes.
+                let resolved = BlankStyling.resolve(pens, isBlank: isBlank, look: { $0 & Self.blankLook })
+                for col in 0..<cols {
+                    var glyph = cells[start + col].glyph.value
+                    if glyph >= 0x80, !abilities.unicode { glyph = 0x3F }  // ?
+                    let want = UInt64(glyph) << 32 | UInt64(resolved[col])
+                    let has = shown[start + col]
+                    if want == has { continue }
+                    // Two blanks that look the same: the foreground of neither can be seen.
+                    if isBlank[col], has >> 32 == 0x20, (Pen(truncatingIfNeeded: has ^ want) & Self.blankLook) == 0 {
+                        continue
+                    }
+                    // Some terminals scroll the screen after writing its last cell: leave it.
+                    if row == rows - 1, col == cols - 1, !abilities.lastCellSafe { continue }
+                    moveCursor(row: row, col: col, &out)
+                    setPen(resolved[col], &out)
+                    out.scalar(glyph)
+                    shown[start + col] = want
+                    cursor = col + 1 < cols ? (row, col + 1) : nil
+                }
+            }
+        }
+        setPen(0, &out)
+        return out.bytes
+    }
+
+    /// The bytes to send before leaving: no attributes, and the cursor home, where a curses library
+    /// leaves it after clearing the screen and from where it goes on (moves not yet sent are dropped).
+    public mutating func finish() -> [UInt8] {
+        var out = Output()
+        pending = []
+        setPen(0, &out)
+        moveCursor(row: 0, col: 0, &out)
+        return out.bytes
+    }
+
+    // MARK: Sequences
+
+    /// Moves the cursor: forward along its row with CUF (or by writing again the one cell in between
+    /// when it already has the pen), elsewhere with CUP.
+    private mutating func moveCursor(row: Int, col: Int, _ out: inout Output) {
+        if let c = cursor, c.row == row {
+            if c.col == col { return }
+            if col > c.col {
+                let between = shown[row * cols + c.col]
+                if col == c.col + 1, Pen(truncatingIfNeeded: between) == pen {
+                    out.scalar(UInt32(truncatingIfNeeded: between >> 32))
+                } else {
+                    out.csi(col - c.col, final: 0x43)  // CUF
+                }
+                cursor = (row, col)
+                return
+            }
+        }
+        out.csi2(row + 1, col + 1, final: 0x48)  // CUP
+        cursor = (row, col)
+    }
+
+    /// Sets the pen with one SGR: only what changed, or a reset and all of it when an attribute goes.
+    private mutating func setPen(_ new: Pen, _ out: inout Output) {
+        let old = pen
+        guard new != old else { return }
+        pen = new
+        let attributes: Pen = Self.bold | Self.underline | Self.reverse
+        let reset = old & attributes & ~new != 0 || new == 0
+        var first = true
+        func parameter(_ p: Int) {
+            if !first { out.put(0x3B) }
+            first = false
+            out.number(p)
+        }
+        // 0: the default (39, 49); 1–8: the 8 colours; 9–16 the bright ones; above: the 256-colour palette.
+        func colour(_ c: Int, base: Int, bright: Int, extended: Int) {
+            switch c {
+            case 0: parameter(base + 9)
+            case 1...8: parameter(base + c - 1)
+            case 9...16: parameter(bright + c - 9)
+            default:
+                parameter(extended)
+                parameter(5)
+                parameter(c - 1)
+            }
+        }
+        out.put(0x1B, 0x5B)
+        if reset { parameter(0) }
+        let from: Pen = reset ? 0 : old
+        if new & Self.bold != 0, from & Self.bold == 0 { parameter(1) }
+        if new & Self.underline != 0, from & Self.underline == 0 { parameter(4) }
+        if new & Self.reverse != 0, from & Self.reverse == 0 { parameter(7) }
+        let fg = Int(new & 0x1FF)
+        if fg != Int(from & 0x1FF) { colour(fg, base: 30, bright: 90, extended: 38) }
+        let bg = Int(new >> 9 & 0x1FF)
+        if bg != Int(from >> 9 & 0x1FF) { colour(bg, base: 40, bright: 100, extended: 48) }
+        out.put(0x6D)  // m
+    }
+}
+
+/// Bytes being written.
+private struct Output {
+    var bytes: [UInt8] = []
+
+    @inline(__always)
+    mutating func put(_ a: UInt8, _ b: UInt8) {
+        bytes.append(a)
+        bytes.append(b)
+    }
+
+    @inline(__always)
+    mutating func put(_ a: UInt8, _ b: UInt8, _ c: UInt8) {
+        put(a, b)
+        bytes.append(c)
+    }
+
+    @inline(__always)
+    mutating func put(_ a: UInt8) { bytes.append(a) }
+
+    /// A non-negative number in decimal.
+    mutating func number(_ n: Int) {
+        if n >= 10 { number(n / 10) }
+        bytes.append(UInt8(0x30 + n % 10))
+    }
+
+    /// `ESC [ n final`, n left out when it is 1 (the default).
+    mutating func csi(_ n: Int, final: UInt8) {
+        put(0x1B, 0x5B)
+        if n != 1 { number(n) }
+        bytes.append(final)
+    }
+
+    /// `ESC [ a ; b final`.
+    mutating func csi2(_ a: Int, _ b: Int, final: UInt8) {
+        put(0x1B, 0x5B)
+        number(a)
+        bytes.append(0x3B)
+        number(b)
+        bytes.append(final)
+    }
+
+    /// The UTF-8 bytes of a scalar value.
+    @inline(__always)
+    mutating func scalar(_ v: UInt32) {
+        switch v {
+        case 0..<0x80:
+            bytes.append(UInt8(v))
+        case 0x80..<0x800:
+            put(UInt8(0xC0 | v >> 6), UInt8(0x80 | v & 0x3F))
+        case 0x800..<0x10000:
+            put(UInt8(0xE0 | v >> 12), UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F))
+        default:
+            put(UInt8(0xF0 | v >> 18), UInt8(0x80 | v >> 12 & 0x3F))
+            put(UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F))
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+import TestSupport
+
+@testable import Raster
+
+/// `TerminalPainter` through a terminal in memory: after its bytes the screen shows the frame, and
+/// it sends only what changed.
+@Suite("Terminal painter")
+struct TerminalPainterTests {
+    static func abilities(_ mode: ColorMode = .ansi256, unicode: Bool = true, lastCellSafe: Bool = true)
+        -> TerminalPainter.Abilities
+    {
+        .init(colorMode: mode, unicode: unicode, scrollRegion: true, insertDelete: true, lastCellSafe: lastCellSafe)
+    }
+
+    static let styles: [CellStyle] = [
+        .plain, CellStyle(foreground: PaletteColor(179)), CellStyle(foreground: PaletteColor(33), background: PaletteColor(17)),
+        CellStyle(background: PaletteColor(17)), CellStyle(foreground: PaletteColor(9), bold: true),
+        CellStyle(foreground: PaletteColor(2), underline: true), CellStyle(reverse: true),
+        CellStyle(foreground: PaletteColor(255), background: PaletteColor(12)),
+    ]
+    static let glyphs: [Unicode.Scalar] = [" ", " ", " ", "⠁", "⣿", "a", "│", "é"]
+
+    /// A frame of random cells, in runs so that it looks like a map (the same style for a stretch).
+    static func randomFrame(cols: Int, rows: Int, _ random: inout SeededRandom) -> Frame {
+        var frame = Frame(cols: cols, rows: rows)
+        var style = styles[0]
+        for row in 0..<rows {
+            for col in 0..<cols {
+                if random.below(4) == 0 { style = styles[random.below(styles.count)] }
+                frame[col, row] = Cell(glyph: glyphs[random.below(glyphs.count)], style: style)
+            }
+        }
+        return frame
+    }
+
+    /// `frame` moved by `columns` and `rows` cells, with what came in from `fill`.
+    static func moved(_ frame: Frame, columns: Int, rows: Int, fill: Frame) -> Frame {
+        var out = fill
+        for r in 0..<frame.rows {
+            for c in 0..<frame.cols where frame.contains(col: c - columns, row: r - rows) {
+                out[c, r] = frame[c - columns, r - rows]
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [ColorMode.ansi256, .ansi16, .monochrome])
+    func everyFrameIsShownWhateverTheMovesBefore(mode: ColorMode) {
+        var random = SeededRandom(state: 42)
+        let cols = 23
+        let rows = 9
+        var painter = TerminalPainter(cols: cols, rows: rows, abilities: Self.abilities(mode))
+        var terminal = ModelTerminal(cols: cols, rows: rows)
+        var frame = Frame(cols: cols, rows: rows)
+        for step in 0..<300 {
+            let fill = Self.randomFrame(cols: cols, rows: rows, &random)
+            // Mostly what a pan gives; sometimes a hint that does not match the frame (still shown
+            // right, at the cost of bytes), a new picture or a full repaint.
+            let columns = random.below(2) == 0 ? random.below(9) - 4 : 0
+            let down = columns == 0 ? random.below(7) - 3 : 0
+            var hinted = (columns, down)
+            switch random.below(10) {
+            case 0: frame = fill
+            case 1: hinted = (random.below(5) - 2, 0)
+            default: frame = Self.moved(frame, columns: columns, rows: down, fill: fill)
+            }
+            let band = 0..<(rows - 1 - random.below(2))  // the map's rows: sometimes one status row below
+            if hinted.0 != 0 { painter.moveColumns(by: hinted.0, rows: band) }
+            if hinted.1 != 0 { painter.moveRows(by: hinted.1, within: band) }
+            terminal.feed(painter.paint(frame, fullRepaint: random.below(25) == 0))
+            #expect(terminal.errors.isEmpty, "step \(step): \(terminal.errors)")
+            let wrong = terminal.firstDifference(frame, mode: mode)
+            #expect(wrong == nil, "step \(step): \(String(describing: wrong))")
+            #expect(terminal.penIsPlain, "step \(step): attributes left set")
+            #expect(terminal.unwantedScrolls == 0)
+            if wrong != nil || !terminal.errors.isEmpty { return }
+        }
+    }
+
+    @Test func theSameFrameAgainSendsNothing() {
+        var random = SeededRandom(state: 7)
+        let frame = Self.randomFrame(cols: 30, rows: 10, &random)
+        var painter = TerminalPainter(cols: 30, rows: 10, abilities: Self.abilities())
+        var terminal = ModelTerminal(cols: 30, rows: 10)
+        terminal.feed(painter.paint(frame))
+        #expect(terminal.firstDifference(frame, mode: .ansi256) == nil)
+        #expect(painter.paint(frame) == [])
+    }
+
+    @Test func aPanSendsTheMoveAndTheColumnsThatCameIn() {
+        var random = SeededRandom(state: 9)
+        var frame = Frame(cols: 40, rows: 12)
+        for row in 0..<12 {
+            for col in 0..<40 { frame[col, row] = Cell(glyph: Self.glyphs[3 + random.below(4)]) }
+        }
+        var painter = TerminalPainter(cols: 40, rows: 12, abilities: Self.abilities())
+        var terminal = ModelTerminal(cols: 40, rows: 12)
+        terminal.feed(painter.paint(frame))
+        var band = Frame(cols: 40, rows: 12)
+        for row in 0..<12 { for col in 0..<40 { band[col, row] = Cell(glyph: "x") } }
+        let panned = Self.moved(frame, columns: -5, rows: 0, fill: band)
+        painter.moveColumns(by: -5, rows: 0..<12)
+        let bytes = painter.paint(panned)
+        terminal.feed(bytes)
+        #expect(terminal.firstDifference(panned, mode: .ansi256) == nil)
+        // Each row: CUP, DCH 5, and later the 5 new cells; nothing of the 35 that moved.
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "\u{1B}[5P").count - 1 == 12)
+        #expect(text.filter { $0 == "x" }.count == 5 * 12)
+        #expect(text.unicodeScalars.filter { (0x2800...0x28FF).contains($0.value) }.isEmpty)
+    }
+
+    @Test func scrollingMovesLinesInsideTheMapOnly() {
+        var random = SeededRandom(state: 3)
+        let frame = Self.randomFrame(cols: 20, rows: 8, &random)
+        var painter = TerminalPainter(cols: 20, rows: 8, abilities: Self.abilities())
+        var terminal = ModelTerminal(cols: 20, rows: 8)
+        terminal.feed(painter.paint(frame))
+        var next = Self.moved(frame, columns: 0, rows: 2, fill: Self.randomFrame(cols: 20, rows: 8, &random))
+        for col in 0..<20 { next[col, 7] = frame[col, 7] }  // the status row stays
+        painter.moveRows(by: 2, within: 0..<7)
+        let bytes = painter.paint(next)
+        terminal.feed(bytes)
+        #expect(terminal.firstDifference(next, mode: .ansi256) == nil)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}[1;7r\u{1B}[1;1H\u{1B}M\u{1B}M\u{1B}[r"))
+    }
+
+    @Test func colourChangesSayOnlyWhatChanged() {
+        var frame = Frame(cols: 6, rows: 1)
+        frame[0, 0] = Cell(glyph: "a", style: CellStyle(foreground: PaletteColor(179)))
+        frame[1, 0] = Cell(glyph: "b", style: CellStyle(foreground: PaletteColor(179), background: PaletteColor(17)))
+        frame[2, 0] = Cell(glyph: "c", style: CellStyle(foreground: PaletteColor(3), background: PaletteColor(17), bold: true))
+        frame[3, 0] = Cell(glyph: "d", style: CellStyle(foreground: PaletteColor(12)))
+        var painter = TerminalPainter(cols: 6, rows: 1, abilities: Self.abilities())
+        let text = String(decoding: painter.paint(frame), as: UTF8.self)
+        // Bold going off takes a reset; the end leaves no attributes.
+        #expect(text == "\u{1B}[1;1H\u{1B}[38;5;179ma\u{1B}[48;5;17mb\u{1B}[1;33mc\u{1B}[0;94md\u{1B}[0m")
+        var blue = Frame(cols: 1, rows: 1)
+        blue[0, 0] = Cell(glyph: "d", style: CellStyle(foreground: PaletteColor(12)))
+        var sixteen = TerminalPainter(cols: 1, rows: 1, abilities: Self.abilities(.ansi16))
+        let bright = String(decoding: sixteen.paint(blue), as: UTF8.self)
+        #expect(bright.contains("\u{1B}[1;34md"), "bright blue as bold blue with 16 colours: \(bright)")
+    }
+
+    @Test func withoutUnicodeOrASafeLastCell() {
+        var frame = Frame(cols: 3, rows: 2)
+        frame[0, 0] = Cell(glyph: "⣿")
+        frame[2, 1] = Cell(glyph: "x")
+        var ascii = TerminalPainter(cols: 3, rows: 2, abilities: Self.abilities(unicode: false, lastCellSafe: false))
+        let text = String(decoding: ascii.paint(frame), as: UTF8.self)
+        #expect(text == "\u{1B}[1;1H?")
+    }
+
+    @Test func aFullRepaintClearsFirst() {
+        var frame = Frame(cols: 4, rows: 2)
+        frame[1, 1] = Cell(glyph: "q")
+        var painter = TerminalPainter(cols: 4, rows: 2, abilities: Self.abilities())
+        _ = painter.paint(frame)
+        #expect(String(decoding: painter.paint(frame, fullRepaint: true), as: UTF8.self) == "\u{1B}[H\u{1B}[2J\u{1B}[2;2Hq")
+    }
+}
