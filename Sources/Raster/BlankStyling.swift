@@ -4,7 +4,7 @@
 /// that glyph's style) when a blank looks the same in both styles (`look`: its background and the
 /// attributes that show on a blank); otherwise it keeps its own. The terminal is then sent a colour
 /// change only where a glyph's colour changes, not around every gap in a dotted line. The screen
-/// treats two blanks of the same look as equal (see `CursesScreen`), so this choice costs nothing
+/// treats two blanks of the same look as equal (see `TerminalPainter`), so this choice costs nothing
 /// where such a blank already is.
 public enum BlankStyling {
     /// The style to send for each cell of a row: `styles[i]` as given for glyphs (`isBlank[i]` false),

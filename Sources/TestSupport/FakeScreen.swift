@@ -4,8 +4,9 @@ import Viewer
 /// A terminal in memory for the event loop (swift-nio's embedded channel, for a screen): scripted
 /// events in, frames out, and what a real terminal would then show.
 ///
-/// It keeps the picture the way `CursesScreen` and ncurses do: a shift moves what is shown (columns
-/// by delete/insert character, rows by scrolling), then only cells that look different are sent.
+/// It keeps the picture the way `CursesScreen` does through `TerminalPainter`: a shift moves what is
+/// shown (columns by delete/insert character, rows by scrolling), then only cells that look different
+/// are sent.
 /// A blank looks the same as another blank of the same background and visible attributes, whatever
 /// its foreground (`Cell.looksLike`, the rule `BlankStyling` relies on). So a test can count what a
 /// pan sends, and a shift in the wrong direction shows as a screen that is sent almost whole.

@@ -5,7 +5,7 @@ import Testing
 @testable import Viewer
 
 /// What a pan sends to a terminal that moves the picture by the shift hint (the fake screen does what
-/// `CursesScreen` and ncurses do), against a repaint of every cell.
+/// `CursesScreen` and its `TerminalPainter` do), against a repaint of every cell.
 @Suite("What a pan sends")
 struct PanCostTests {
     /// Europe at zoom 5, 120×40 with colour (38 map rows): the frame before and after `key`.

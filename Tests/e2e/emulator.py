@@ -1,5 +1,5 @@
-"""A terminal emulator for tests: pyte's screen with what ncurses sends that pyte 0.8 gets wrong or
-lacks: insert and delete character (ICH, DCH: pyte's insert writes past the line's end, so a delete
+"""A terminal emulator for tests: pyte's screen with what full-screen programs send that pyte 0.8 gets
+wrong or lacks: insert and delete character (ICH, DCH: pyte's insert writes past the line's end, so a delete
 after it pulls stale characters back), scroll up and down (SU, SD) and repeat (REP). It answers device
 attributes queries as a terminal does (termmap paces its animation by them)."""
 import os

@@ -301,8 +301,7 @@ def _():
 
 @check("pans with the circle shaded: glyphs and background colours equal termmap render")
 def _():
-    # screen-256color also deletes and inserts characters but has no bce, so every shaded cell is
-    # written out; with xterm's bce ncurses clears line ends in colour, which capture-pane leaves out.
+    # screen-256color, as inside screen or tmux: it also deletes and inserts characters and scrolls.
     return screen_after_pans("screen-256color", "--circle --radius 300km")
 
 
@@ -313,7 +312,7 @@ def _():
 
 @check("a pan sends what came in: through a pty, h and l cost under half a repaint, j and k under 3/4")
 def _():
-    # ncurses repairs a picture moved the wrong way, so only the bytes show it: h and l move the
+    # The screen repairs a picture moved the wrong way, so only the bytes show it: h and l move the
     # terminal's columns (delete/insert character), j and k its lines.
     session = PtySession([BINARY, "--no-animation", "--center", "50,10", "--zoom", "5"], cols=160, rows=48)
     try:
