@@ -24,14 +24,25 @@ public struct TerminalPainter: Sendable {
         /// Writing the bottom-right cell leaves the cursor there instead of scrolling the screen
         /// (terminfo `xenl`, or no automatic margins).
         public var lastCellSafe: Bool
+        /// Erasing characters (terminfo `ech`) and the rest of a line (`el`).
+        public var eraseCharacters: Bool
+        public var eraseLine: Bool
+        /// Erased cells take the current background (terminfo `bce`; otherwise the default one).
+        public var backgroundErase: Bool
 
         /// Abilities.
-        public init(colorMode: ColorMode, unicode: Bool, scrollRegion: Bool, insertDelete: Bool, lastCellSafe: Bool) {
+        public init(
+            colorMode: ColorMode, unicode: Bool, scrollRegion: Bool, insertDelete: Bool, lastCellSafe: Bool,
+            eraseCharacters: Bool, eraseLine: Bool, backgroundErase: Bool
+        ) {
             self.colorMode = colorMode
             self.unicode = unicode
             self.scrollRegion = scrollRegion
             self.insertDelete = insertDelete
             self.lastCellSafe = lastCellSafe
+            self.eraseCharacters = eraseCharacters
+            self.eraseLine = eraseLine
+            self.backgroundErase = backgroundErase
         }
     }
 
@@ -77,8 +88,9 @@ public struct TerminalPainter: Sendable {
     static let bold: Pen = 1 << 18
     static let underline: Pen = 1 << 19
     static let reverse: Pen = 1 << 20
+    static let background: Pen = 0x1FF << 9
     /// What shows of a pen on a blank cell: the background, underline and reverse.
-    static let blankLook: Pen = 0x1FF << 9 | underline | reverse
+    static let blankLook: Pen = background | underline | reverse
     /// A blank with the default colours and no attributes.
     static let blank = UInt64(0x20) << 32
 
@@ -148,8 +160,8 @@ public struct TerminalPainter: Sendable {
         // RI at the region's top moves its lines down; IND at its bottom moves them up.
         moveCursor(row: by > 0 ? rowRange.lowerBound : rowRange.upperBound - 1, col: 0, &out)
         for _ in 0..<n { out.put(0x1B, by > 0 ? 0x4D : 0x44) }
-        out.put(0x1B, 0x5B)
-        out.put(0x72)  // the whole screen again
+        // The whole screen again, said in full: some emulators (pyte 0.8) take a bare `ESC [ r` as 0.
+        out.csi2(1, rows, final: 0x72)
         cursor = nil
         let top = rowRange.lowerBound * cols
         let bottom = rowRange.upperBound * cols
@@ -214,6 +226,18 @@ public struct TerminalPainter: Sendable {
                     if isBlank[col], has >> 32 == 0x20, (Pen(truncatingIfNeeded: has ^ want) & Self.blankLook) == 0 {
                         continue
                     }
+                    // A run of blanks alike: erased in one sequence where that is shorter than spaces.
+                    if isBlank[col], let end = erasableRun(from: col, pens: resolved, isBlank: isBlank) {
+                        moveCursor(row: row, col: col, &out)
+                        setPen(resolved[col], &out)
+                        if end == cols, abilities.eraseLine {
+                            out.put(0x1B, 0x5B, 0x4B)  // EL: to the end of the line
+                        } else {
+                            out.csi(end - col, final: 0x58)  // ECH; the cursor stays
+                        }
+                        for k in col..<end { shown[start + k] = UInt64(0x20) << 32 | UInt64(resolved[k]) }
+                        continue
+                    }
                     // Some terminals scroll the screen after writing its last cell: leave it.
                     if row == rows - 1, col == cols - 1, !abilities.lastCellSafe { continue }
                     moveCursor(row: row, col: col, &out)
@@ -240,9 +264,33 @@ public struct TerminalPainter: Sendable {
 
     // MARK: Sequences
 
+    /// Where a run of blanks from `col` ends that one erase draws, when that is shorter than writing
+    /// it: blanks of one background without underline or reverse (which erasing does not draw), and
+    /// the background the default one unless erased cells take the current one. Erasing to the end of
+    /// the line (3 bytes) pays from 4 cells; erasing n characters (4–5 bytes, and a move after it,
+    /// which writing would not need) from 8.
+    private func erasableRun(from col: Int, pens: [Pen], isBlank: [Bool]) -> Int? {
+        let pen = pens[col]
+        guard abilities.eraseCharacters || abilities.eraseLine, pen & (Self.underline | Self.reverse) == 0,
+            abilities.backgroundErase || pen & Self.background == 0
+        else { return nil }
+        var end = col + 1
+        while end < cols, isBlank[end], pens[end] & Self.blankLook == pen & Self.blankLook { end += 1 }
+        if end == cols, abilities.eraseLine, end - col >= 4 { return end }
+        if abilities.eraseCharacters, end - col >= 8 { return end }
+        return nil
+    }
+
     /// Moves the cursor: forward along its row with CUF (or by writing again the one cell in between
-    /// when it already has the pen), elsewhere with CUP.
+    /// when it already has the pen), to the start of one of the next 3 rows with CR and LF (an LF the
+    /// terminal turns into CR LF lands there too), elsewhere with CUP.
     private mutating func moveCursor(row: Int, col: Int, _ out: inout Output) {
+        if let c = cursor, col == 0, row > c.row, row - c.row <= 3 {
+            if c.col != 0 { out.put(0x0D) }
+            for _ in c.row..<row { out.put(0x0A) }
+            cursor = (row, 0)
+            return
+        }
         if let c = cursor, c.row == row {
             if c.col == col { return }
             if col > c.col {

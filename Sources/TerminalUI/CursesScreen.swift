@@ -74,7 +74,9 @@ public final class CursesScreen: Screen {
             colorMode: colorMode, unicode: unicode,
             scrollRegion: termmap_has_string("csr") != 0 && termmap_has_string("ri") != 0,
             insertDelete: termmap_has_string("ich") != 0 && termmap_has_string("dch") != 0,
-            lastCellSafe: termmap_has_flag("xenl") != 0 || termmap_has_flag("am") == 0)
+            lastCellSafe: termmap_has_flag("xenl") != 0 || termmap_has_flag("am") == 0,
+            eraseCharacters: termmap_has_string("ech") != 0, eraseLine: termmap_has_string("el") != 0,
+            backgroundErase: termmap_has_flag("bce") != 0)
         // ncurses clears the screen (and enters the alternate one) at its first refresh: done here, so
         // that the painter starts from a blank screen, and the later reads of keys refresh nothing.
         termmap_refresh_cleared()

@@ -1,8 +1,9 @@
 import Raster
 
 /// A terminal in memory that understands the ECMA-48 subset `TerminalPainter` sends (CUP, CUF, SGR,
-/// ED, ICH, DCH, DECSTBM, IND, RI and UTF-8 text), the way xterm does it, and records anything else
-/// as an error: so that a test can check what a real terminal would show after the bytes.
+/// ED, EL, ECH, ICH, DCH, DECSTBM, IND, RI, CR, LF and UTF-8 text) the way xterm does, erased cells
+/// taking the current background (terminfo's `bce`), and records anything else as an error: so that a
+/// test can check what a real terminal would show after the bytes.
 public struct ModelTerminal {
     /// One cell: its glyph and what it was drawn with.
     public struct Cell: Equatable, Sendable {
@@ -118,7 +119,13 @@ public struct ModelTerminal {
             let lead = b[i]
             let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
             guard i + length <= b.count else { break }
-            if lead < 0x20 {
+            if lead == 0x0D {
+                col = 0
+                wrapPending = false
+            } else if lead == 0x0A {
+                index()
+                wrapPending = false
+            } else if lead < 0x20 {
                 errors.append("control \(lead)")
             } else if let s = String(decoding: b[i..<(i + length)], as: UTF8.self).unicodeScalars.first {
                 put(s)
@@ -191,6 +198,13 @@ public struct ModelTerminal {
             let start = row * cols
             cells.removeSubrange((start + cols - k)..<(start + cols))
             cells.insert(contentsOf: repeatElement(blank, count: k), at: start + col)
+        case 0x58:  // ECH
+            let k = min(n(0, default: 1), cols - col)
+            let start = row * cols + col
+            cells.replaceSubrange(start..<(start + k), with: repeatElement(blank, count: k))
+        case 0x4B where params.isEmpty || params == "0":  // EL, to the end
+            let start = row * cols + col
+            cells.replaceSubrange(start..<(row * cols + cols), with: repeatElement(blank, count: cols - col))
         case 0x72:  // DECSTBM
             top = n(0, default: 1) - 1
             bottom = min(rows, n(1, default: rows))

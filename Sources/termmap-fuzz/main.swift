@@ -503,7 +503,8 @@ func fuzzTerminalPainter(steps: Int, seed: UInt64) -> Int {
         let mode = modes[round % modes.count]
         let abilities = TerminalPainter.Abilities(
             colorMode: mode, unicode: round % 2 == 0, scrollRegion: r.below(4) != 0, insertDelete: r.below(4) != 0,
-            lastCellSafe: true)
+            lastCellSafe: true, eraseCharacters: r.below(2) == 0, eraseLine: r.below(2) == 0,
+            backgroundErase: r.below(2) == 0)
         var painter = TerminalPainter(cols: cols, rows: rows, abilities: abilities)
         var terminal = ModelTerminal(cols: cols, rows: rows)
         for step in 0..<100 {

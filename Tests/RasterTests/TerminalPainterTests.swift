@@ -7,10 +7,13 @@ import TestSupport
 /// it sends only what changed.
 @Suite("Terminal painter")
 struct TerminalPainterTests {
-    static func abilities(_ mode: ColorMode = .ansi256, unicode: Bool = true, lastCellSafe: Bool = true)
-        -> TerminalPainter.Abilities
-    {
-        .init(colorMode: mode, unicode: unicode, scrollRegion: true, insertDelete: true, lastCellSafe: lastCellSafe)
+    static func abilities(
+        _ mode: ColorMode = .ansi256, unicode: Bool = true, lastCellSafe: Bool = true, erase: Bool = false,
+        backgroundErase: Bool = true
+    ) -> TerminalPainter.Abilities {
+        .init(
+            colorMode: mode, unicode: unicode, scrollRegion: true, insertDelete: true, lastCellSafe: lastCellSafe,
+            eraseCharacters: erase, eraseLine: erase, backgroundErase: backgroundErase)
     }
 
     static let styles: [CellStyle] = [
@@ -45,12 +48,12 @@ struct TerminalPainterTests {
         return out
     }
 
-    @Test(arguments: [ColorMode.ansi256, .ansi16, .monochrome])
-    func everyFrameIsShownWhateverTheMovesBefore(mode: ColorMode) {
+    @Test(arguments: [(ColorMode.ansi256, false), (.ansi16, false), (.monochrome, false), (.ansi256, true)])
+    func everyFrameIsShownWhateverTheMovesBefore(mode: ColorMode, erase: Bool) {
         var random = SeededRandom(state: 42)
         let cols = 23
         let rows = 9
-        var painter = TerminalPainter(cols: cols, rows: rows, abilities: Self.abilities(mode))
+        var painter = TerminalPainter(cols: cols, rows: rows, abilities: Self.abilities(mode, erase: erase))
         var terminal = ModelTerminal(cols: cols, rows: rows)
         var frame = Frame(cols: cols, rows: rows)
         for step in 0..<300 {
@@ -124,7 +127,7 @@ struct TerminalPainterTests {
         terminal.feed(bytes)
         #expect(terminal.firstDifference(next, mode: .ansi256) == nil)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasPrefix("\u{1B}[1;7r\u{1B}[1;1H\u{1B}M\u{1B}M\u{1B}[r"))
+        #expect(text.hasPrefix("\u{1B}[1;7r\u{1B}[1;1H\u{1B}M\u{1B}M\u{1B}[1;8r"))
     }
 
     @Test func colourChangesSayOnlyWhatChanged() {
@@ -142,6 +145,29 @@ struct TerminalPainterTests {
         var sixteen = TerminalPainter(cols: 1, rows: 1, abilities: Self.abilities(.ansi16))
         let bright = String(decoding: sixteen.paint(blue), as: UTF8.self)
         #expect(bright.contains("\u{1B}[1;34md"), "bright blue as bold blue with 16 colours: \(bright)")
+    }
+
+    @Test func runsOfBlanksAreErased() {
+        var frame = Frame(cols: 30, rows: 2)
+        let sea = CellStyle(background: PaletteColor(17))
+        for col in 0..<30 { frame[col, 0] = Cell(glyph: col == 0 ? "x" : " ", style: sea) }
+        for col in 0..<30 { frame[col, 1] = Cell(glyph: col == 20 ? "y" : " ", style: col < 12 ? sea : .plain) }
+        for backgroundErase in [true, false] {
+            var painter = TerminalPainter(
+                cols: 30, rows: 2, abilities: Self.abilities(erase: true, backgroundErase: backgroundErase))
+            var terminal = ModelTerminal(cols: 30, rows: 2)
+            let bytes = painter.paint(frame, fullRepaint: true)
+            terminal.feed(bytes)
+            #expect(terminal.firstDifference(frame, mode: .ansi256) == nil)
+            let text = String(decoding: bytes, as: UTF8.self)
+            if backgroundErase {
+                // The sea: x, then the rest of the line erased; 12 sea blanks erased as characters.
+                #expect(text == "\u{1B}[H\u{1B}[2J\u{1B}[48;5;17mx\u{1B}[K\r\n\u{1B}[12X\u{1B}[20C\u{1B}[0my")
+            } else {
+                // Erasing would leave the default background: the sea is written as spaces.
+                #expect(text.contains("x" + String(repeating: " ", count: 29)))
+            }
+        }
     }
 
     @Test func withoutUnicodeOrASafeLastCell() {
