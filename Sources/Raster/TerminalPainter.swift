@@ -136,11 +136,9 @@ public struct TerminalPainter: Sendable {
             out.csi(n, final: by < 0 ? 0x50 : 0x40)  // DCH or ICH
             let start = row * cols
             if by < 0 {
-                shown.replaceSubrange(start..<(start + cols - n), with: shown[(start + n)..<(start + cols)])
-                shown.replaceSubrange((start + cols - n)..<(start + cols), with: repeatElement(Self.blank, count: n))
+                shift(from: start + n, to: start, count: cols - n, blanks: (start + cols - n)..<(start + cols))
             } else {
-                shown.replaceSubrange((start + n)..<(start + cols), with: shown[start..<(start + cols - n)])
-                shown.replaceSubrange(start..<(start + n), with: repeatElement(Self.blank, count: n))
+                shift(from: start, to: start + n, count: cols - n, blanks: start..<(start + n))
             }
         }
         pending += out.bytes
@@ -167,13 +165,21 @@ public struct TerminalPainter: Sendable {
         let bottom = rowRange.upperBound * cols
         let moved = n * cols
         if by > 0 {
-            shown.replaceSubrange((top + moved)..<bottom, with: shown[top..<(bottom - moved)])
-            shown.replaceSubrange(top..<(top + moved), with: repeatElement(Self.blank, count: moved))
+            shift(from: top, to: top + moved, count: bottom - top - moved, blanks: top..<(top + moved))
         } else {
-            shown.replaceSubrange(top..<(bottom - moved), with: shown[(top + moved)..<bottom])
-            shown.replaceSubrange((bottom - moved)..<bottom, with: repeatElement(Self.blank, count: moved))
+            shift(from: top + moved, to: top, count: bottom - top - moved, blanks: (bottom - moved)..<bottom)
         }
         pending += out.bytes
+    }
+
+    /// Moves `count` cells of the copy of the screen from one place to another (overlapping, as
+    /// memmove), then makes `blanks` blank: what a terminal's move does to what it shows.
+    private mutating func shift(from: Int, to: Int, count: Int, blanks: Range<Int>) {
+        shown.withUnsafeMutableBufferPointer { cells in
+            guard let base = cells.baseAddress else { return }
+            (base + to).update(from: base + from, count: count)
+            (base + blanks.lowerBound).update(repeating: Self.blank, count: blanks.count)
+        }
     }
 
     // MARK: Frames
