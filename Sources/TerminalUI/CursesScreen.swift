@@ -56,6 +56,18 @@ public final class CursesScreen: Screen {
         }
         screen = s
         set_term(s)
+        // Frames are drawn in ECMA-48 (see TerminalPainter): a terminal that moves its cursor otherwise
+        // is refused before anything is sent to it.
+        guard termmap_cursor_addressing_is_ansi() != 0 else {
+            endwin()
+            delscreen(s)
+            if castFile >= 0 {
+                termmap_record_stop()
+                Glibc.close(castFile)
+            }
+            throw TerminalError(
+                description: "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. xterm-256color) or use 'termmap render'")
+        }
         termmap_record_watch_resize()
         termmap_install_signal_handlers()
         raw()
@@ -82,11 +94,6 @@ public final class CursesScreen: Screen {
         termmap_refresh_cleared()
         let win = termmap_stdscr()
         painter = TerminalPainter(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)), abilities: abilities)
-        guard termmap_cursor_addressing_is_ansi() != 0 else {
-            close()
-            throw TerminalError(
-                description: "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. xterm-256color) or use 'termmap render'")
-        }
     }
 
     deinit { close() }

@@ -361,15 +361,24 @@ def _():
     assert "termmap render" in r.stderr and r.stderr.count("\n") == 1, r.stderr
 
 
-@check("TERM unset or unknown: one clear line, exit 2")
+@check("TERM unset, unknown or not ANSI: one clear line, exit 2")
 def _():
-    for env in ({"TERM": "no-such-terminal-xyz"}, {}):
+    # A terminal whose cursor addressing is not ECMA-48's (an ADM-3A's), compiled with tic on the spot.
+    terminfo = tempfile.mkdtemp()
+    source = os.path.join(terminfo, "adm.ti")
+    with open(source, "w") as f:
+        f.write("termmap-adm|not ANSI,\n\tam, cols#80, lines#24,\n\tclear=^Z, cup=\\E=%p1%' '%+%c%p2%' '%+%c,\n")
+    subprocess.run(["tic", "-o", terminfo, source], check=True, capture_output=True)
+    for env in ({"TERM": "no-such-terminal-xyz"}, {}, {"TERM": "termmap-adm", "TERMINFO": terminfo}):
         e = {k: v for k, v in os.environ.items() if k != "TERM"}
         e.update(env)
         e["LANG"] = "C.UTF-8"
-        r = subprocess.run(["script", "-qec", BINARY, "/dev/null"], env=e, capture_output=True, text=True, timeout=20)
+        r = subprocess.run(["script", "-qec", BINARY + "; echo exit=$?", "/dev/null"], env=e, capture_output=True,
+                           text=True, timeout=20)
         assert "TERM" in r.stdout or "terminal" in r.stdout, r.stdout[-300:]
+        assert "exit=2" in r.stdout, r.stdout[-300:]
         assert "Traceback" not in r.stdout and "Fatal" not in r.stdout
+    assert "does not move the cursor as ANSI terminals do" in r.stdout, r.stdout[-300:]
 
 
 if __name__ == "__main__":
