@@ -287,8 +287,8 @@ public struct TerminalPainter: Sendable {
         return nil
     }
 
-    /// Moves the cursor: forward along its row with CUF (or by writing again the one cell in between
-    /// when it already has the pen), to the start of one of the next 3 rows with CR and LF (an LF the
+    /// Moves the cursor: forward along its row with CUF (or by writing again the cells in between
+    /// where that is shorter), to the start of one of the next 3 rows with CR and LF (an LF the
     /// terminal turns into CR LF lands there too), elsewhere with CUP.
     private mutating func moveCursor(row: Int, col: Int, _ out: inout Output) {
         if let c = cursor, col == 0, row > c.row, row - c.row <= 3 {
@@ -300,10 +300,7 @@ public struct TerminalPainter: Sendable {
         if let c = cursor, c.row == row {
             if c.col == col { return }
             if col > c.col {
-                let between = shown[row * cols + c.col]
-                if col == c.col + 1, Pen(truncatingIfNeeded: between) == pen {
-                    out.scalar(UInt32(truncatingIfNeeded: between >> 32))
-                } else {
+                if !rewrite(row: row, from: c.col, to: col, &out) {
                     out.csi(col - c.col, final: 0x43)  // CUF
                 }
                 cursor = (row, col)
@@ -312,6 +309,27 @@ public struct TerminalPainter: Sendable {
         }
         out.csi2(row + 1, col + 1, final: 0x48)  // CUP
         cursor = (row, col)
+    }
+
+    /// Writes again the cells of `row` from `start` up to `end` when that is shorter than moving over
+    /// them (CUF: 3 bytes for one cell, 4 for more) and each looks the same in the current pen; false
+    /// when it would not be.
+    private mutating func rewrite(row: Int, from start: Int, to end: Int, _ out: inout Output) -> Bool {
+        guard end - start <= 3 else { return false }
+        var bytes = 0
+        for i in (row * cols + start)..<(row * cols + end) {
+            let cell = shown[i]
+            let glyph = UInt32(truncatingIfNeeded: cell >> 32)
+            let difference = Pen(truncatingIfNeeded: cell) ^ pen
+            guard difference == 0 || (glyph == 0x20 && difference & Self.blankLook == 0) else { return false }
+            bytes += glyph < 0x80 ? 1 : glyph < 0x800 ? 2 : glyph < 0x10000 ? 3 : 4
+        }
+        guard bytes < (end - start == 1 ? 3 : 4) else { return false }
+        for i in (row * cols + start)..<(row * cols + end) {
+            out.scalar(UInt32(truncatingIfNeeded: shown[i] >> 32))
+            shown[i] = (shown[i] >> 32) << 32 | UInt64(pen)
+        }
+        return true
     }
 
     /// Sets the pen with one SGR: only what changed, or a reset and all of it when an attribute goes.
