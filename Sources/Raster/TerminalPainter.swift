@@ -53,8 +53,6 @@ public struct TerminalPainter: Sendable {
     public private(set) var rows: Int
     /// What the screen shows, row by row: each cell's glyph in the high 32 bits, its pen in the low.
     private var shown: [UInt64]
-    /// False when what the screen shows is not known: the next frame clears it first.
-    private var known: Bool
     /// Where the cursor is (nil: not known, as after writing the last column, whose wrap terminals
     /// treat differently).
     private var cursor: (row: Int, col: Int)?
@@ -69,11 +67,7 @@ public struct TerminalPainter: Sendable {
         self.cols = max(0, cols)
         self.rows = max(0, rows)
         shown = Array(repeating: Self.blank, count: self.cols * self.rows)
-        known = true
     }
-
-    /// From now on the screen counts as unknown: the next frame clears it and sends every cell.
-    public mutating func forget() { known = false }
 
     /// The screen is blank, with the default colours, at `cols × rows` (it has just been cleared).
     public mutating func cleared(cols: Int, rows: Int) {
@@ -127,7 +121,7 @@ public struct TerminalPainter: Sendable {
     public mutating func moveColumns(by: Int, rows rowRange: Range<Int>) {
         let n = abs(by)
         let rowRange = rowRange.clamped(to: 0..<rows)
-        guard known, abilities.insertDelete, n > 0, n < cols, !rowRange.isEmpty else { return }
+        guard abilities.insertDelete, n > 0, n < cols, !rowRange.isEmpty else { return }
         var out = Output()
         // Cells the terminal opens up take the current background (bce): make it the default.
         setPen(0, &out)
@@ -150,7 +144,7 @@ public struct TerminalPainter: Sendable {
     public mutating func moveRows(by: Int, within rowRange: Range<Int>) {
         let n = abs(by)
         let rowRange = rowRange.clamped(to: 0..<rows)
-        guard known, abilities.scrollRegion, n > 0, n < rowRange.count else { return }
+        guard abilities.scrollRegion, n > 0, n < rowRange.count else { return }
         var out = Output()
         setPen(0, &out)
         out.csi2(rowRange.lowerBound + 1, rowRange.upperBound, final: 0x72)  // DECSTBM
@@ -191,11 +185,10 @@ public struct TerminalPainter: Sendable {
         out.bytes = pending
         pending = []
         out.bytes.reserveCapacity(out.bytes.count + frame.cells.count * 4)
-        if fullRepaint || !known || frame.cols != cols || frame.rows != rows {
+        if fullRepaint || frame.cols != cols || frame.rows != rows {
             cols = frame.cols
             rows = frame.rows
             shown = Array(repeating: Self.blank, count: cols * rows)
-            known = true
             out.bytes.removeAll(keepingCapacity: true)  // moves of a picture about to be cleared
             setPen(0, &out)
             out.put(0x1B, 0x5B, 0x48)  // CUP home

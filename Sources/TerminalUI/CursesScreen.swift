@@ -74,7 +74,6 @@ public final class CursesScreen: Screen {
         noecho()
         nonl()
         keypad(termmap_stdscr(), true)
-        idlok(termmap_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
         mousemask(termmap_mouse_mask(), nil)
@@ -158,16 +157,14 @@ public final class CursesScreen: Screen {
 
     public func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?) {
         guard !closed else { return }
-        let win = termmap_stdscr()
         // After a resize ncurses means to clear the screen at its next refresh, which would wipe a
         // frame drawn before it: let it clear now, and start from the blank screen.
-        if is_wintouched(win) || size != (painter.cols, painter.rows) {
+        let now = size
+        if is_wintouched(termmap_stdscr()) || now != (painter.cols, painter.rows) {
             termmap_refresh_cleared()
-            painter.cleared(cols: size.cols, rows: size.rows)
+            painter.cleared(cols: now.cols, rows: now.rows)
         }
-        if fullRepaint {
-            painter.forget()
-        } else if let shift {
+        if !fullRepaint, let shift {
             if shift.rows == 0 {
                 painter.moveColumns(by: shift.columns, rows: shift.mapRows)
             } else if shift.columns == 0 {
@@ -181,13 +178,13 @@ public final class CursesScreen: Screen {
 
     // MARK: Pacing
 
-    /// Sends Primary Device Attributes (`ESC [ c`) after the frame ncurses has just written: every
+    /// Sends Primary Device Attributes (`ESC [ c`) after the frame just written: every
     /// terminal answers it (`ESC [ ? … c`), in order, once it has processed what came before. The cursor
     /// position report would do as well, but ncurses takes its answer for a function key (`ESC[1;6R` is
     /// F39 to xterm-256color's terminfo).
     public func askWhenShown() -> Bool {
         guard !closed else { return false }
-        // doupdate has written and flushed its output: this comes after it.
+        // `present` has written the frame in one write: this comes after it.
         let query: [UInt8] = [0x1B, 0x5B, 0x63]
         return query.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) } == query.count
     }

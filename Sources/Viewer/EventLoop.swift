@@ -1,6 +1,7 @@
 import Raster
 
-/// What the event loop needs from a terminal; `TerminalUI` implements it with ncurses, tests with a fake.
+/// What the event loop needs from a terminal; `TerminalUI` implements it (ncurses and
+/// `TerminalPainter`), tests with a fake.
 public protocol Screen: AnyObject {
     /// Columns and rows now.
     var size: (cols: Int, rows: Int) { get }

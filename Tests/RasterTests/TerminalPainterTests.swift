@@ -81,12 +81,18 @@ struct TerminalPainterTests {
         }
     }
 
+    /// A painter and a terminal of `frame`'s size that show it.
+    static func showing(_ frame: Frame) -> (TerminalPainter, ModelTerminal) {
+        var painter = TerminalPainter(cols: frame.cols, rows: frame.rows, abilities: abilities())
+        var terminal = ModelTerminal(cols: frame.cols, rows: frame.rows)
+        terminal.feed(painter.paint(frame))
+        return (painter, terminal)
+    }
+
     @Test func theSameFrameAgainSendsNothing() {
         var random = SeededRandom(state: 7)
         let frame = Self.randomFrame(cols: 30, rows: 10, &random)
-        var painter = TerminalPainter(cols: 30, rows: 10, abilities: Self.abilities())
-        var terminal = ModelTerminal(cols: 30, rows: 10)
-        terminal.feed(painter.paint(frame))
+        var (painter, terminal) = Self.showing(frame)
         #expect(terminal.firstDifference(frame, mode: .ansi256) == nil)
         #expect(painter.paint(frame) == [])
     }
@@ -97,9 +103,7 @@ struct TerminalPainterTests {
         for row in 0..<12 {
             for col in 0..<40 { frame[col, row] = Cell(glyph: Self.glyphs[3 + random.below(4)]) }
         }
-        var painter = TerminalPainter(cols: 40, rows: 12, abilities: Self.abilities())
-        var terminal = ModelTerminal(cols: 40, rows: 12)
-        terminal.feed(painter.paint(frame))
+        var (painter, terminal) = Self.showing(frame)
         var band = Frame(cols: 40, rows: 12)
         for row in 0..<12 { for col in 0..<40 { band[col, row] = Cell(glyph: "x") } }
         let panned = Self.moved(frame, columns: -5, rows: 0, fill: band)
@@ -117,9 +121,7 @@ struct TerminalPainterTests {
     @Test func scrollingMovesLinesInsideTheMapOnly() {
         var random = SeededRandom(state: 3)
         let frame = Self.randomFrame(cols: 20, rows: 8, &random)
-        var painter = TerminalPainter(cols: 20, rows: 8, abilities: Self.abilities())
-        var terminal = ModelTerminal(cols: 20, rows: 8)
-        terminal.feed(painter.paint(frame))
+        var (painter, terminal) = Self.showing(frame)
         var next = Self.moved(frame, columns: 0, rows: 2, fill: Self.randomFrame(cols: 20, rows: 8, &random))
         for col in 0..<20 { next[col, 7] = frame[col, 7] }  // the status row stays
         painter.moveRows(by: 2, within: 0..<7)

@@ -21,30 +21,44 @@ BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/ter
 GT = "33.777328,-84.397348"
 
 
+def coloured_cells(text):
+    """For each row of text with SGR escapes (tmux capture-pane -e, or termmap render --color 256), each
+    character with its 256-colour foreground and background (None: the default). The colours carry
+    over from one line to the next, as tmux writes them."""
+    rows, fg, bg = [], None, None
+    for line in text.rstrip("\n").split("\n"):
+        cells, i = [], 0
+        while i < len(line):
+            m = re.match(r"\x1b\[([0-9;]*)m", line[i:])
+            if m:
+                params = [int(p) if p else 0 for p in m.group(1).split(";")]
+                j = 0
+                while j < len(params):
+                    if params[j] == 0:
+                        fg = bg = None
+                    elif params[j] == 39:
+                        fg = None
+                    elif params[j] == 49:
+                        bg = None
+                    elif params[j] in (38, 48) and j + 2 < len(params) and params[j + 1] == 5:
+                        if params[j] == 38:
+                            fg = params[j + 2]
+                        else:
+                            bg = params[j + 2]
+                        j += 2
+                    j += 1
+                i += m.end()
+                continue
+            cells.append((line[i], fg, bg))
+            i += 1
+        rows.append(cells)
+    return rows
+
+
 def glyphs_in(line, colour):
-    """The characters other than blanks that `line` (with SGR escapes, as tmux capture-pane -e writes
-    it) shows in the 256-colour foreground `colour`. A blank's foreground cannot be seen, and a
-    terminal may keep an old one there."""
-    shown, fg, i = [], None, 0
-    while i < len(line):
-        m = re.match(r"\x1b\[([0-9;]*)m", line[i:])
-        if m:
-            params = [int(p) if p else 0 for p in m.group(1).split(";")]
-            j = 0
-            while j < len(params):
-                if params[j] in (0, 39):
-                    fg = None
-                elif params[j] in (38, 48) and j + 2 < len(params) and params[j + 1] == 5:
-                    if params[j] == 38:
-                        fg = params[j + 2]
-                    j += 2
-                j += 1
-            i += m.end()
-            continue
-        if line[i] != " " and fg == colour:
-            shown.append(line[i])
-        i += 1
-    return "".join(shown)
+    """The characters other than blanks that `line` shows in the 256-colour foreground `colour`. A
+    blank's foreground cannot be seen, and a terminal may keep an old one there."""
+    return "".join(c for c, fg, _ in coloured_cells(line)[0] if c != " " and fg == colour)
 
 
 tmux = Tmux("termmap-e2e")
@@ -239,31 +253,8 @@ def _():
 
 
 def background_layer(text):
-    """For each row, the 256-colour background of each character ('.' for the default), from text
-    with SGR escapes (tmux capture-pane -e, or termmap render --color 256). The colour carries over
-    from one line to the next, as tmux writes it."""
-    rows, bg = [], None
-    for line in text.rstrip("\n").split("\n"):
-        cells, i = [], 0
-        while i < len(line):
-            m = re.match(r"\x1b\[([0-9;]*)m", line[i:])
-            if m:
-                params = [int(p) if p else 0 for p in m.group(1).split(";")]
-                j = 0
-                while j < len(params):
-                    if params[j] == 0 or params[j] == 49:
-                        bg = None
-                    elif params[j] in (38, 48) and j + 2 < len(params) and params[j + 1] == 5:
-                        if params[j] == 48:
-                            bg = params[j + 2]
-                        j += 2
-                    j += 1
-                i += m.end()
-                continue
-            cells.append("." if bg is None else "#")
-            i += 1
-        rows.append("".join(cells).rstrip("."))
-    return rows
+    """For each row, whether each character has a 256-colour background ('#') or the default ('.')."""
+    return ["".join("." if bg is None else "#" for _, _, bg in row).rstrip(".") for row in coloured_cells(text)]
 
 
 def screen_after_pans(term, circle=""):
