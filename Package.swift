@@ -18,36 +18,42 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
-        // Pure libraries.
+        // Pure libraries. Support: what every layer needs from the system (a lock, errors, text trims).
+        .target(name: "Support"),
         .target(name: "GeoCore", dependencies: ["CProj"]),
         // libcurl through dlopen, only when a URL is given (no link-time network library).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "MapData", dependencies: ["CCurl", "CSQLite", "CZlib", "GeoCore"]),
+        .target(name: "MapData", dependencies: ["CCurl", "CSQLite", "CZlib", "GeoCore", "Support"]),
         .target(name: "Raster"),
-        .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "Raster"]),
+        // The map drawn: layers in order into a render that can be asked what is where.
+        .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "Raster", "Support"]),
+        .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support"]),
 
         // The only code that touches the terminal; CTerminal holds the C that Swift cannot write.
         .target(
             name: "CTerminal", dependencies: ["CNcursesw"],
             linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("util"), .linkedLibrary("pthread")]),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "MapData", "Raster", "Viewer"]),
+        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Raster", "Support", "Viewer"]),
 
-        .executableTarget(name: "termmap", dependencies: ["GeoCore", "MapData", "Raster", "Viewer", "TerminalUI"]),
+        .executableTarget(
+            name: "termmap", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support", "Viewer", "TerminalUI"]),
 
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal.
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
         .executableTarget(name: "termmap-bare"),
-        .executableTarget(name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "Raster", "Viewer"]),
+        .executableTarget(
+            name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "MapRender", "Raster", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
-        .executableTarget(name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"]),
+        .executableTarget(
+            name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "TestSupport", "Viewer"]),
 
         // What tests and fuzzers share: the seeded generator and the fake screen.
-        .target(name: "TestSupport", dependencies: ["Raster", "Viewer"]),
+        .target(name: "TestSupport", dependencies: ["MapRender", "Raster", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "ViewerTests", dependencies: ["GeoCore", "MapData", "Raster", "TestSupport", "Viewer"],
+            name: "ViewerTests", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "TestSupport", "Viewer"],
             exclude: ["Snapshots"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Support
 
 /// Where map data is looked for: `--data DIR`, then `$XDG_DATA_HOME/termmap`
 /// (default `~/.local/share/termmap`), then the bundled `assets/`.
@@ -14,6 +15,8 @@ public struct DataLocator: Equatable, Sendable {
 
     /// Folders in search order.
     public var directories: [String]
+    /// The bundled folder, when there is one.
+    public let bundled: String?
 
     /// The search path from an explicit folder, the environment and the executable's location.
     public init(
@@ -22,10 +25,22 @@ public struct DataLocator: Equatable, Sendable {
         var dirs: [String] = []
         if let explicit { dirs.append(explicit) }
         dirs.append(Self.userDataDirectory(environment: environment))
-        if let bundled = Self.bundledAssetsDirectory(executablePath: executablePath, sourceFilePath: sourceFilePath) {
-            dirs.append(bundled)
-        }
+        bundled = Self.bundledAssetsDirectory(executablePath: executablePath, sourceFilePath: sourceFilePath)
+        if let bundled { dirs.append(bundled) }
         directories = dirs
+    }
+
+    /// Bundled when the file is in the bundled folder (the same folder, however its path is written),
+    /// imported otherwise.
+    public func kind(of path: String) -> SourceKind {
+        guard let bundled else { return .import }
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        func real(_ p: String) -> String {
+            guard let r = realpath(p.isEmpty ? "." : p, nil) else { return p }
+            defer { free(r) }
+            return String(cString: r)
+        }
+        return real(folder) == real(bundled) ? .bundled : .import
     }
 
     /// `$XDG_DATA_HOME/termmap`, or `$HOME/.local/share/termmap`.

@@ -1,23 +1,62 @@
 import GeoCore
 
-/// Where features come from: a map data file (and later vector tiles). It says what it covers, from
-/// which zoom it is drawn, what it holds, and gives the chunks of a view.
+/// Where a source's data comes from: bundled with termmap, imported by the user, vector tiles, or
+/// the user's own file.
+public enum SourceKind: String, Sendable, Encodable {
+    case bundled, `import`, tiles, file
+}
+
+/// How detailed a source's data is at a zoom: a level of a map data file, or a tile zoom.
+public enum SourceDetail: Equatable, Sendable {
+    /// Level `level` (0-based) of `of` levels.
+    case level(Int, of: Int)
+    /// Tiles of this zoom.
+    case tileZoom(Int)
+}
+
+/// What a source has for a view: the chunks it holds for it, and for a tileset the tiles it lacks
+/// (nearest the view's centre first) and those that could not be read.
+public struct SourceView: Sendable {
+    /// Its chunks in view.
+    public var hits: [ChunkHit]
+    /// Tiles of the view not loaded yet.
+    public var missing: [TileID]
+    /// Tiles of the view that could not be read.
+    public var failed: Int
+
+    /// A view's chunks.
+    public init(hits: [ChunkHit], missing: [TileID] = [], failed: Int = 0) {
+        self.hits = hits
+        self.missing = missing
+        self.failed = failed
+    }
+}
+
+/// Where features come from: a map data file or a vector tileset. It says what it covers, from which
+/// zoom it is drawn, what it holds and how it is credited, and gives the chunks of a view; it never
+/// loads anything for a view by itself (a tileset says which tiles it lacks, and the program loads them).
 public protocol FeatureSource: AnyObject, Sendable {
     /// A short name for the status line (`NE10m`, `GSHHG`, `OSM helsinki`).
     var label: String { get }
+    /// Where its data comes from.
+    var kind: SourceKind { get }
     /// The area its data covers.
     var coverage: CoordinateBounds { get }
     /// The lowest zoom it is drawn at.
     var minZoom: Double { get }
     /// The classes it holds.
     var classes: Set<FeatureClass> { get }
-    /// What its data must be credited with on screen, if anything.
+    /// Its attribution as the file or tileset states it, if it does.
     var attribution: String? { get }
+    /// What its lines and areas must be credited with.
+    var credits: [Credit] { get }
+    /// What its places must be credited with.
+    var placeCredits: [Credit] { get }
     /// The chunks of `classes` that meet `bounds`, at the level of detail for `zoom`.
     func chunks(in bounds: CoordinateBounds, zoom: Double, classes: Set<FeatureClass>) throws(MapDataError)
-        -> [ChunkHit]
-    /// `L3/6`: the level used at `zoom` of how many.
-    func levelLabel(zoom: Double) -> String
+        -> SourceView
+    /// The detail it draws at `zoom`.
+    func detail(atZoom zoom: Double) -> SourceDetail
     /// Its places (cities, suburbs).
     func places() throws(MapDataError) -> [City]
     /// Each place's region and other names, in the order of `places()`.
@@ -33,15 +72,12 @@ public protocol FeatureSource: AnyObject, Sendable {
     func namedFeatures() throws(MapDataError) -> [NamedPlace]
     /// The name of a feature of one of its chunks.
     func featureName(_ index: Int32) -> String?
-    /// How its tiles of the last view stand (map data files have nothing to load).
-    var loadStatus: TileLoadStatus { get }
     /// True when it draws the shore itself within its coverage, so that coarser coastlines and lake
     /// shores stay out of it: street-level data (OpenStreetMap has coastline ways and water areas).
     var claimsShorelines: Bool { get }
 }
 
 extension FeatureSource {
-    public var loadStatus: TileLoadStatus { TileLoadStatus() }
     public func placeNames() throws(MapDataError) -> [PlaceNames] { try places().map { _ in PlaceNames() } }
     public func placePoints() throws(MapDataError) -> PlacePoints { PlacePoints(try places()) }
     public func placePoints(populationAtLeast population: Int) throws(MapDataError) -> PlacePoints {
@@ -51,13 +87,7 @@ extension FeatureSource {
         guard let places = try? places(), places.indices.contains(index) else { return nil }
         return places[index].name
     }
-    /// The short name its data is credited with at the screen's bottom right (`Natural Earth`, `GSHHG`),
-    /// for data whose licence does not ask for more (what must be credited is `attribution`).
-    public var creditName: String? {
-        if label.hasPrefix("NE") { return "Natural Earth" }
-        if label == "GSHHG" { return "GSHHG" }
-        return nil
-    }
+    public var placeCredits: [Credit] { credits }
     public var claimsShorelines: Bool { classes.contains { $0.isRoad || ($0.isArea && !$0.isFillOnly) } }
 }
 
@@ -77,13 +107,27 @@ extension MapAsset: FeatureSource {
 
     public var attribution: String? { metadata["attribution"] }
 
-    public func chunks(in bounds: CoordinateBounds, zoom: Double, classes: Set<FeatureClass>) throws(MapDataError)
-        -> [ChunkHit]
-    {
-        try query(bounds: bounds, level: level(forZoom: zoom), classes: classes)
+    /// The credit its metadata states; files that state none are the bundled world (Natural Earth)
+    /// and a GSHHG import, known by their labels.
+    public var credits: [Credit] {
+        if let a = attribution { return [Credit(attribution: a)] }
+        switch label {
+        case "NE10m": return [.naturalEarth]
+        case "GSHHG": return [.gshhg]
+        default: return []
+        }
     }
 
-    public func levelLabel(zoom: Double) -> String { "L\(level(forZoom: zoom) + 1)/\(levels.count)" }
+    /// The bundled world's places are GeoNames' gazetteer; an import's are of its own data.
+    public var placeCredits: [Credit] { label == "NE10m" ? [.geoNames] : credits }
+
+    public func chunks(in bounds: CoordinateBounds, zoom: Double, classes: Set<FeatureClass>) throws(MapDataError)
+        -> SourceView
+    {
+        SourceView(hits: try query(bounds: bounds, level: level(forZoom: zoom), classes: classes))
+    }
+
+    public func detail(atZoom zoom: Double) -> SourceDetail { .level(level(forZoom: zoom), of: levels.count) }
 
     public func places() throws(MapDataError) -> [City] { try cities() }
 
@@ -93,13 +137,17 @@ extension MapAsset: FeatureSource {
     public func featureName(_ index: Int32) -> String? { name(at: index) }
 }
 
-/// The chunks one source gives for a view, and the boxes where a finer source already draws a class
-/// (its lines are not drawn there, so no street or shoreline is drawn twice).
+/// The chunks one source gives for a view (and the tiles it lacks), and the boxes where a finer source
+/// already draws a class (its lines are not drawn there, so no street or shoreline is drawn twice).
 public struct SourceHits: Sendable {
     /// The source.
     public let source: any FeatureSource
+    /// Its place in `FeatureSources.all`.
+    public let index: Int
+    /// Its chunks in view, and what it lacks.
+    public let view: SourceView
     /// Its chunks in view.
-    public let hits: [ChunkHit]
+    public var hits: [ChunkHit] { view.hits }
     /// Per class, the boxes where finer sources draw it.
     public let excluded: [FeatureClass: [CoordinateBounds]]
 }
@@ -138,14 +186,14 @@ public final class FeatureSources: Sendable {
     public func query(bounds: CoordinateBounds, zoom: Double, metersPerDot: Double) throws(MapDataError)
         -> [SourceHits]
     {
-        var active: [any FeatureSource] = details.filter {
-            zoom >= $0.minZoom && Self.meets($0.coverage, bounds)
-        }
-        if let shorelines, metersPerDot < Self.shorelineMetersPerDot { active.append(shorelines) }
-        active.append(base)
+        var active: [(source: any FeatureSource, index: Int)] = details.enumerated().filter {
+            zoom >= $0.element.minZoom && Self.meets($0.element.coverage, bounds)
+        }.map { ($0.element, $0.offset) }
+        if let shorelines, metersPerDot < Self.shorelineMetersPerDot { active.append((shorelines, details.count)) }
+        active.append((base, all.count - 1))
         var claimed: [FeatureClass: [CoordinateBounds]] = [:]
         var out: [SourceHits] = []
-        for source in active {
+        for (source, index) in active {
             var classes: Set<FeatureClass> = []
             var excluded: [FeatureClass: [CoordinateBounds]] = [:]
             for c in source.classes {
@@ -156,8 +204,8 @@ public final class FeatureSources: Sendable {
                 if !boxes.isEmpty { excluded[c] = boxes }
             }
             if !classes.isEmpty {
-                let hits = try source.chunks(in: bounds, zoom: zoom, classes: classes)
-                out.append(SourceHits(source: source, hits: hits, excluded: excluded))
+                let view = try source.chunks(in: bounds, zoom: zoom, classes: classes)
+                out.append(SourceHits(source: source, index: index, view: view, excluded: excluded))
             }
             // The base covers the world but claims nothing from sources after it (there are none). Claims
             // are read after the source's chunks: a tileset knows whether it has the sea once it has tiles.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import GeoCore
+import Support
 import Synchronization
 
 /// One entry of the chunk index: what a chunk holds, where its bytes are and what area they cover.
@@ -13,7 +14,8 @@ public struct ChunkInfo: Equatable, Sendable {
     public var level: Int
     /// Bounding box in stored units (see `MapAsset.unitsPerDegree`).
     public var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
-    var offset: Int
+    /// Where its bytes start in the file (unique to the chunk: what-is-here answers name it so).
+    public internal(set) var offset: Int
     var length: Int
     /// Features in the chunk (version 1: lines).
     var featureCount: Int
@@ -128,6 +130,8 @@ public final class MapAsset: Sendable {
     public let nameCount: Int
     /// The classes of its chunks.
     public let classes: Set<FeatureClass>
+    /// Where the file comes from: bundled with termmap or imported by the user.
+    public let kind: SourceKind
 
     /// The file's bytes: memory-mapped when loaded from a path, so only touched pages cost memory.
     private let bytes: Data
@@ -151,15 +155,15 @@ public final class MapAsset: Sendable {
     /// Points kept decoded (bounds memory on long sessions); the least recently used go first.
     public static let cacheLimitPoints = 3_000_000
 
-    /// Reads and validates a file.
-    public convenience init(path: String) throws(MapDataError) {
+    /// Reads and validates a file (`kind`: bundled or imported).
+    public convenience init(path: String, kind: SourceKind = .import) throws(MapDataError) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
             throw MapDataError(file: path, .unreadable(fileErrorReason(error)))
         }
-        try self.init(data: data, name: path)
+        try self.init(data: data, name: path, kind: kind)
     }
 
     /// Validates bytes (see `init(data:name:)`).
@@ -168,8 +172,9 @@ public final class MapAsset: Sendable {
     }
 
     /// Validates a file's contents: magic, version, metadata checksum, and every count, offset and length.
-    public init(data bytes: Data, name: String = "<memory>") throws(MapDataError) {
+    public init(data bytes: Data, name: String = "<memory>", kind: SourceKind = .import) throws(MapDataError) {
         self.name = name
+        self.kind = kind
         self.bytes = bytes
         let h = try Header(bytes, name: name)
         func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }

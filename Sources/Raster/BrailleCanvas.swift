@@ -2,7 +2,9 @@
 /// `pattern |= 1 << bit(x % 2, y % 4)`, glyph U+2800 + pattern, dots 1-2-3-7 left, 4-5-6-8 right).
 ///
 /// An ink is the caller's name for what drew a dot (the Viewer's style table gives each map layer
-/// one); where two inks share a cell the higher one wins, so inks are numbered by priority.
+/// one); where two inks share a cell the higher one wins, so inks are numbered by priority. A tag is
+/// the caller's name for the thing being drawn (a feature): each cell keeps the tag of its highest
+/// tagged ink, the last drawn among equals, so that a cell can be asked what was drawn there.
 public struct BrailleCanvas: Sendable {
     /// Cells across.
     public let cols: Int
@@ -16,6 +18,11 @@ public struct BrailleCanvas: Sendable {
     public private(set) var patterns: [UInt8]
     /// The ink of each cell: the highest ink of the dots set in it (0: none).
     public private(set) var inks: [UInt8]
+    /// What the dots set now belong to (0: nothing to remember).
+    public var tag: UInt64 = 0
+    /// The tag of each cell's highest tagged ink (0: none).
+    public private(set) var tags: [UInt64]
+    private var tagInks: [UInt8]
 
     /// Bit of the dot at (x, y) inside a cell, in the Unicode braille numbering.
     static let bits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
@@ -26,6 +33,8 @@ public struct BrailleCanvas: Sendable {
         self.rows = max(0, rows)
         patterns = Array(repeating: 0, count: self.cols * self.rows)
         inks = Array(repeating: 0, count: self.cols * self.rows)
+        tags = Array(repeating: 0, count: self.cols * self.rows)
+        tagInks = inks
     }
 
     /// Sets the dot at (x, y) in `ink` (ignored outside the canvas).
@@ -35,6 +44,10 @@ public struct BrailleCanvas: Sendable {
         let i = (y >> 2) * cols + (x >> 1)
         patterns[i] |= Self.bits[y & 3][x & 1]
         if ink > inks[i] { inks[i] = ink }
+        if tag != 0 && ink >= tagInks[i] {
+            tagInks[i] = ink
+            tags[i] = tag
+        }
     }
 
     /// The pattern of a cell.

@@ -2,8 +2,8 @@ import CNcursesw
 import CTerminal
 import FoundationEssentials
 import Glibc
-import MapData
 import Raster
+import Support
 import Viewer
 
 /// Why the terminal could not be used; `description` is one line.

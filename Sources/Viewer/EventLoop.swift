@@ -1,4 +1,7 @@
+import MapData
+import MapRender
 import Raster
+import Synchronization
 
 /// What the event loop needs from a terminal; `TerminalUI` implements it (ncurses and
 /// `TerminalPainter`), tests with a fake.
@@ -25,6 +28,21 @@ public protocol Screen: AnyObject {
 extension Screen {
     public func askWhenShown() -> Bool { false }
     public func takeShownAnswers() -> Int { 0 }
+}
+
+/// Events that come from elsewhere than the terminal (tiles arriving from the loading thread), kept
+/// until the loop takes them.
+public final class EventInbox: Sendable {
+    private let events = Mutex<[InputEvent]>([])
+
+    /// An empty inbox.
+    public init() {}
+
+    /// Leaves an event for the loop (from any thread).
+    public func post(_ event: InputEvent) { events.withLock { $0.append(event) } }
+
+    /// The events left so far, oldest first.
+    public func take() -> [InputEvent] { events.withLock { e in defer { e = [] }; return e } }
 }
 
 /// Why the event loop ended.
@@ -69,11 +87,13 @@ public enum EventLoop {
     /// A `tour` plays at once, or with `tourAfter` once that many seconds pass without input, and then
     /// loops. Its steps are not input: the idle timeout still counts from the last key.
     /// `afterFirstFrame` runs once the first frame is on its way (work the first frame does not need).
+    /// Tiles a frame lacks go to `loader`, whose arrivals come back through `inbox` (posted from any
+    /// thread).
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
         idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil,
-        afterFirstFrame: () -> Void = {}
+        loader: TileLoading? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {}
     ) -> LoopEnding {
         var lastFrame = now()
         var lastInput = lastFrame
@@ -82,7 +102,6 @@ public enum EventLoop {
         if let player, tourAfter == nil { state.tour = .playing(step: 1, steps: player.tour.steps.count) }
         var tourClock = lastFrame
         var drawn: ViewerState?
-        var drawnTiles = sources?.tileStatus.generation ?? 0
         var quit = false
         var repaint = false
         // Pacing: when the question went out (nil: no answer outstanding), whether the terminal answers
@@ -106,13 +125,16 @@ public enum EventLoop {
                 switch effect {
                 case .quit: quit = true
                 case .repaint: repaint = true
+                case .load(let batch): loader?.request(batch)
                 }
             }
         }
         func draw() {
-            let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: screen.colorMode))
+            let screenful = Renderer.draw(state, sources: sources, options: RenderOptions(mode: screen.colorMode))
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
-            screen.present(frame, fullRepaint: repaint, shift: shift)
+            screen.present(screenful.frame, fullRepaint: repaint, shift: shift)
+            // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.
+            apply(.rendered(missing: screenful.map?.missing ?? []))
             repaint = false
             drawn = state
             drawnAt = lastFrame
@@ -127,9 +149,9 @@ public enum EventLoop {
         // Tiles load in the background: while some are on their way, look at the animation rate and draw
         // again when any has arrived (the frame itself never waits for one).
         func tilesArrived() -> Bool {
-            guard let generation = sources?.tileStatus.generation, generation != drawnTiles else { return false }
-            drawnTiles = generation
-            return true
+            let arrivals = inbox?.take() ?? []
+            for event in arrivals { apply(event) }
+            return !arrivals.isEmpty
         }
         let size = screen.size
         if size.cols != state.terminalCols || size.rows != state.terminalRows {
@@ -140,7 +162,7 @@ public enum EventLoop {
         while !quit {
             if screen.stopRequested() { return .stopRequested }
             let animating = state.animation != nil
-            let loading = (sources?.tileStatus.loading ?? 0) > 0
+            let loading = !state.requestedTiles.isEmpty
             // While animating, wake at the next frame's time (an answer may have woken the loop early).
             let sinceDrawn = Int(((lastFrame - drawnAt) * 1000).rounded())
             var waiting =

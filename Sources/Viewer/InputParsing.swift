@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import GeoCore
+import Support
 
 /// Parsers for what users type at prompts and on the command line; errors are one line.
 public enum InputParsing {

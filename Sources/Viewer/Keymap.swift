@@ -1,3 +1,4 @@
+import Support
 /// A key press as the viewer sees it, whatever terminal it came from.
 public enum Key: Hashable, Sendable {
     case char(Character)

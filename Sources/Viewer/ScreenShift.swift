@@ -1,4 +1,5 @@
 import GeoCore
+import MapRender
 
 /// How far the map moved between two drawn frames, in whole cells, when it only moved.
 ///
@@ -21,10 +22,12 @@ public struct ScreenShift: Equatable, Sendable {
     }
 
     /// The shift from the frame of `old` to the frame of `new`, or nil when the picture did not just
-    /// move by whole cells (zoom or size changed, help shown, an animation running, no movement).
+    /// move by whole cells (zoom or size changed, a layer that stays on the screen such as the help,
+    /// an animation running, no movement).
     public static func between(_ old: ViewerState, _ new: ViewerState) -> ScreenShift? {
         guard old.isLargeEnough, new.isLargeEnough, old.terminalCols == new.terminalCols,
-            old.terminalRows == new.terminalRows, !old.showHelp, !new.showHelp, !old.showExplain, !new.showExplain
+            old.terminalRows == new.terminalRows, old.screenLayers.allSatisfy(\.movesWithMap),
+            new.screenLayers.allSatisfy(\.movesWithMap)
         else { return nil }
         let before = old.displayedView
         let after = new.displayedView

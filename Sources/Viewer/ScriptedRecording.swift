@@ -1,3 +1,4 @@
+import MapRender
 import Raster
 
 /// `render --keys … --cast FILE` and `render --tour … --cast FILE`: the screens a session would show,

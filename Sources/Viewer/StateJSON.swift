@@ -1,15 +1,55 @@
 import FoundationEssentials
 import Glibc
 import GeoCore
+import MapData
+import MapRender
 
 /// The state as JSON for `termmap render --json`: Foundation's encoder, keys sorted, every number
 /// in full precision (the shortest text that reads back to the same Double).
 public enum StateJSON {
-    /// The document: center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message.
-    public static func encode(_ state: ViewerState) throws -> String {
+    /// The document: center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction,
+    /// message, and the data sources as `map` (the state's render) saw them, in view order.
+    public static func encode(_ state: ViewerState, map: MapRendering? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(Document(state)), as: UTF8.self)
+        var document = Document(state)
+        document.sources = map?.sources.map(Source.init) ?? []
+        return String(decoding: try encoder.encode(document), as: UTF8.self)
+    }
+
+    /// A data source: its name, where it comes from, its credit, and how its tiles of the view stand.
+    struct Source: Encodable {
+        var name: String
+        var kind: SourceKind
+        var credit: String?
+        var inView: Bool
+        var status: String
+        var loading: Int
+        var failed: Int
+
+        init(_ r: SourceReport) {
+            name = r.name
+            kind = r.kind
+            credit = r.credits.isEmpty ? nil : r.credits.map(\.text).joined(separator: "; ")
+            inView = r.inView
+            status = r.status.state.rawValue
+            loading = r.status.loading
+            failed = r.status.failed
+        }
+
+        enum Key: String, CodingKey { case name, kind, credit, inView, status, loading, failed }
+
+        // Written out so that a source without a credit says `null`.
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(credit, forKey: .credit)
+            try c.encode(inView, forKey: .inView)
+            try c.encode(status, forKey: .status)
+            try c.encode(loading, forKey: .loading)
+            try c.encode(failed, forKey: .failed)
+        }
     }
 
     struct LatLon: Encodable {
@@ -83,6 +123,7 @@ public enum StateJSON {
         var circle: Circle?
         var lastAction: Action?
         var message: String
+        var sources: [Source] = []
 
         init(_ state: ViewerState) {
             let v = state.view
@@ -109,7 +150,7 @@ public enum StateJSON {
         }
 
         enum Key: String, CodingKey {
-            case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message
+            case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -125,6 +166,7 @@ public enum StateJSON {
             try c.encode(circle, forKey: .circle)
             try c.encode(lastAction, forKey: .lastAction)
             try c.encode(message, forKey: .message)
+            try c.encode(sources, forKey: .sources)
         }
     }
 }

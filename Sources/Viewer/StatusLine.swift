@@ -1,3 +1,4 @@
+import MapRender
 /// The status line's fields, ranked: on a narrow screen the least important go first, whole, and no
 /// field is ever cut in half. Zoom first, then the circle's radius, the credit the data on screen
 /// requires, the center, the view's size, the scale bar, tiles loading, and the data sources.

@@ -1,3 +1,5 @@
+import MapRender
+import Support
 /// One step of a tour: keys to press, then a caption on the message line for `seconds`.
 public struct TourStep: Equatable, Sendable {
     /// The keys, as `render --keys` writes them.

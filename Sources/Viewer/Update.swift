@@ -2,6 +2,8 @@ import FoundationEssentials
 import Glibc
 import GeoCore
 import MapData
+import MapRender
+import Support
 
 /// A mouse event on a cell.
 public enum MouseEvent: Equatable, Sendable {
@@ -21,6 +23,10 @@ public enum InputEvent: Equatable, Sendable {
     case tick(seconds: Double)
     /// No input for `seconds` (the kiosk's idle timeout ran out).
     case idleTimeout(seconds: Double)
+    /// A frame was drawn, and its view lacked these tiles (the render reports, the update asks).
+    case rendered(missing: [TileBatch])
+    /// Tiles a load asked for have arrived (or could not be read: the next frame counts them).
+    case tilesArrived(TileBatch)
 }
 
 /// What an update asks of the program around the viewer; the state itself holds no requests
@@ -30,6 +36,8 @@ public enum Effect: Equatable, Sendable {
     case quit
     /// Redraw every cell of the terminal, whatever it shows now (Ctrl-L).
     case repaint
+    /// Load tiles a view lacks; their arrival comes back as `InputEvent.tilesArrived`.
+    case load(TileBatch)
 }
 
 /// The viewer's logic: state and event in, new state and effects out, nothing else touched.
@@ -50,6 +58,14 @@ extension ViewerState {
         case .idleTimeout(let seconds):
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")
             return [.quit]
+        case .rendered(let missing):
+            return requestTiles(missing)
+        case .tilesArrived(let batch):
+            if let wanted = requestedTiles[batch.source] {
+                let left = wanted.filter { !batch.tiles.contains($0) }
+                requestedTiles[batch.source] = left.isEmpty ? nil : left
+            }
+            return []
         case .mouse(let m):
             animation = nil
             if pauseTour() { return [] }
@@ -85,6 +101,20 @@ extension ViewerState {
             }
             return run(command)
         }
+    }
+
+    /// Asks for the tiles a drawn view lacked, source by source, unless the last request was the same
+    /// (a frame drawn again while they load asks nothing more); a source that lacks nothing more is done.
+    private mutating func requestTiles(_ missing: [TileBatch]) -> [Effect] {
+        var effects: [Effect] = []
+        for batch in missing where requestedTiles[batch.source] != batch.tiles {
+            requestedTiles[batch.source] = batch.tiles
+            effects.append(.load(batch))
+        }
+        for source in requestedTiles.keys where !missing.contains(where: { $0.source == source }) {
+            requestedTiles[source] = nil
+        }
+        return effects
     }
 
     private mutating func run(_ command: Command) -> [Effect] {

@@ -1,4 +1,6 @@
 import GeoCore
+import MapData
+import MapRender
 
 /// How map lines are drawn.
 public enum GlyphMode: String, Sendable { case braille, ascii }
@@ -33,19 +35,8 @@ public struct Prompt: Equatable, Sendable {
     public static let maxChoices = 5
 }
 
-/// The inverted circle: where it is anchored and how big it is.
-public struct CircleOverlay: Equatable, Sendable {
-    /// The geodesic circle.
-    public var circle: GeodesicCircle
-    /// The share of the view the fit gives it.
-    public var ratio: Double
-
-    /// A circle overlay.
-    public init(circle: GeodesicCircle, ratio: Double) {
-        self.circle = circle
-        self.ratio = ratio
-    }
-}
+/// The inverted circle: where it is anchored and how big it is (a layer over the map).
+public typealias CircleOverlay = CircleLayer
 
 /// The view changes that `--json` reports as `lastAction.name`.
 public enum ActionName: String, Equatable, Sendable, Encodable {
@@ -132,8 +123,13 @@ public struct ViewerState: Equatable, Sendable {
     public private(set) var terminalRows: Int
     /// The map view (its size is the map area: the terminal less the status rows).
     public var view: MapView
-    /// The inverted circle, when on.
-    public var circle: CircleOverlay?
+    /// The layers drawn over the map, lowest first: the circle, the seeds' picture.
+    public var layers = LayerList()
+    /// The inverted circle, when on (a layer: the lowest of those over the map).
+    public var circle: CircleOverlay? {
+        get { layers.first(CircleLayer.self) }
+        set { layers.set(CircleLayer.self, newValue, at: 0) }
+    }
     /// The radius the next circle gets.
     public var radiusMeters: Double = GeodesicCircle.defaultRadius
     /// Braille or ASCII.
@@ -146,16 +142,44 @@ public struct ViewerState: Equatable, Sendable {
     public var message: String = ""
     /// True when the message is an error.
     public var messageIsError = false
-    /// What the last view change did.
-    public var lastAction: LastAction?
+    /// What the last view change did (the seeds' picture shows the seed's fit while it is an `f`).
+    public var lastAction: LastAction? {
+        didSet {
+            guard var seed = layers.first(SeedOverlayLayer.self) else { return }
+            seed.fit = Self.seedFit(lastAction)
+            layers.set(SeedOverlayLayer.self, seed)
+        }
+    }
     /// Earlier views, newest last (for `u`), each with what left it.
     public var history: [HistoryEntry] = []
     /// The help overlay is shown.
     public var showHelp = false
     /// True while the explain panel (`e`) is shown.
     public var showExplain = false
-    /// True while the seeds' own picture is drawn over the map (`v`).
-    public var showSeedOverlay = false
+    /// True while the seeds' own picture is drawn over the map (`v`): a layer above the circle.
+    public var showSeedOverlay: Bool {
+        get { layers.first(SeedOverlayLayer.self) != nil }
+        set {
+            guard newValue != showSeedOverlay else { return }
+            layers.set(SeedOverlayLayer.self, newValue ? SeedOverlayLayer(fit: Self.seedFit(lastAction)) : nil)
+        }
+    }
+
+    /// Everything drawn on the screen besides the base map: the layers over it, then the open panels.
+    public var screenLayers: [any ScreenLayer] {
+        layers.layers + (showHelp ? [Panel.help] : []) + (showExplain ? [Panel.explain] : [])
+    }
+
+    /// A panel over the map (the help, the explain panel): it stays where it is when the map moves.
+    public enum Panel: ScreenLayer {
+        case help, explain
+        public var movesWithMap: Bool { false }
+    }
+
+    /// Where seed 002 B's fit would have put the camera, after an `f`.
+    static func seedFit(_ action: LastAction?) -> SeedOverlayLayer.Fit? {
+        action?.fit.map { SeedOverlayLayer.Fit(zoom: $0.seedZoom, center: $0.seedCenter) }
+    }
     /// The tour, when one is playing or paused.
     public var tour: TourMode = .off
     /// The help page shown (when the help does not fit at once).
@@ -164,6 +188,9 @@ public struct ViewerState: Equatable, Sendable {
     public var animationsEnabled = true
     /// The change being animated, if any.
     public var animation: ViewAnimation?
+    /// Per source, the tiles last asked for that have not arrived (while any are, frames come at the
+    /// animation rate so that arrivals show soon).
+    public internal(set) var requestedTiles: [Int: [TileID]] = [:]
 
     /// Rows under the map: the status line and the message line.
     public static let statusRows = 2

@@ -2,6 +2,8 @@ import FoundationEssentials
 import Glibc
 import GeoCore
 import MapData
+import MapRender
+import Support
 import Viewer
 
 /// A failure with data files: printed as one line, exit status 1.

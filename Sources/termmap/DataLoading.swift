@@ -1,16 +1,17 @@
 import FoundationEssentials
 import Glibc
 import MapData
+import MapRender
+import Support
 import Viewer
 
 /// Finds and loads the map data along the search path.
 enum DataLoading {
     /// The sources of a run: the world, the shorelines, `--tiles` sources, then the data folders'
     /// imports and tilesets (the data folders' tilesets not in kiosk mode), then the bundled cities.
-    /// `waitForTiles`: frames load their tiles before they return (`render`).
     static func load(
         dataDir: String?, environment: [String: String], tiles: [String] = [], tileCacheBytes: Int = TileSource.defaultCacheBytes,
-        waitForTiles: Bool = true, folderTiles: Bool = true
+        folderTiles: Bool = true
     ) throws -> MapSources {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
@@ -22,22 +23,21 @@ enum DataLoading {
             throw DataFailure(
                 "no \(DataLocator.worldFileName) found in: " + locator.directories.joined(separator: ", "))
         }
-        let world = try MapAsset(path: worldPath)
+        let world = try MapAsset(path: worldPath, kind: locator.kind(of: worldPath))
         var high: MapAsset?
         if let hiPath = locator.find(DataLocator.highResolutionFileName) {
-            high = try MapAsset(path: hiPath)
+            high = try MapAsset(path: hiPath, kind: locator.kind(of: hiPath))
         }
         func tileSource(_ location: String) throws(MapDataError) -> TileSource {
             TileSource(
-                archive: try TileArchives.open(location), label: TileArchives.label(location), waits: waitForTiles,
-                cacheBytes: tileCacheBytes)
+                archive: try TileArchives.open(location), label: TileArchives.label(location), cacheBytes: tileCacheBytes)
         }
         var details: [any FeatureSource] = try tiles.map(tileSource)
         for path in locator.detailFiles(tilesets: folderTiles) {
             if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
                 details.append(try tileSource(path))
             } else {
-                details.append(try MapAsset(path: path))
+                details.append(try MapAsset(path: path, kind: locator.kind(of: path)))
             }
         }
         return MapSources(features: FeatureSources(base: world, shorelines: high, details: details))

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import Support
 import TerminalUI
 import Viewer
 
@@ -15,7 +16,10 @@ enum InteractiveCommand {
         // visitor's to fill).
         let sources = try DataLoading.load(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
-            tileCacheBytes: options.tileCacheBytes, waitForTiles: false, folderTiles: !options.kiosk)
+            tileCacheBytes: options.tileCacheBytes, folderTiles: !options.kiosk)
+        // Tiles load in the background; each batch that arrives is an event for the loop.
+        let inbox = EventInbox()
+        let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
         let screen: CursesScreen
         do {
             screen = try CursesScreen(colorOption: options.color, environment: environment, recordPath: options.castPath)
@@ -33,7 +37,7 @@ enum InteractiveCommand {
         EventLoop.run(
             &state, sources: sources, screen: screen, now: monotonicSeconds,
             idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
-            tourAfter: options.tourAfterSeconds, afterFirstFrame: loadGeodesics)
+            tourAfter: options.tourAfterSeconds, loader: loader, inbox: inbox, afterFirstFrame: loadGeodesics)
         return 0
     }
 

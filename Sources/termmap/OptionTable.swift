@@ -1,3 +1,4 @@
+import Support
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
     case viewer, render, importGSHHG, importOSM, list, remove, pack, info
@@ -76,7 +77,12 @@ extension OptionSpec {
     static let keys = OptionSpec(
         name: "keys", value: "KEYS", help: "replay keys first, e.g. 'z14<Enter>c+'", commands: [.render])
     static let json = OptionSpec(
-        name: "json", value: nil, help: "print the state as JSON instead of the screen", commands: [.render])
+        name: "json", value: nil, help: "print the state and the data sources as JSON instead of the screen",
+        commands: [.render])
+    static let pick = OptionSpec(
+        name: "pick", value: nil,
+        help: "print the class of feature each map cell shows (a letter a cell, then the letters' legend)",
+        commands: [.render])
     static let cast = OptionSpec(
         name: "cast", value: "FILE", help: "write the keys' or tour's screens as an asciicast v2 recording",
         commands: [.render])
@@ -96,7 +102,7 @@ extension OptionSpec {
 enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tour, .noAnimation, .kiosk,
-        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .cast, .name, .lines, .cities, .out, .help, .version, .about,
+        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 
     /// The options `command` takes.

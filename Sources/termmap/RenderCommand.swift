@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapData
 import Raster
+import Support
 import Viewer
 
 /// `termmap render`: the screen or the state, printed without a terminal.
@@ -12,7 +13,7 @@ enum RenderCommand {
         var state = try options.initialState(cols: options.cols, rows: options.rows)
         let sources = try DataLoading.load(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
-            tileCacheBytes: options.tileCacheBytes, waitForTiles: true)
+            tileCacheBytes: options.tileCacheBytes)
         let mode = ColorMode.choose(
             option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
             isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment))
@@ -33,12 +34,17 @@ enum RenderCommand {
                 state.play(step, places: sources, mode: .playing(step: i + 1, steps: tour.steps.count))
             }
         }
+        // Every tile of the view is loaded before the screen is printed.
+        let screenful = Renderer.drawLoaded(state, sources: sources, options: RenderOptions(mode: mode))
         if options.json {
-            print(try StateJSON.encode(state))
+            print(try StateJSON.encode(state, map: screenful.map))
             exit(0)
         }
-        let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: mode))
-        print(AnsiWriter.text(frame, mode: mode))
+        if options.pick {
+            print(screenful.map?.pick.text ?? "")
+            exit(0)
+        }
+        print(AnsiWriter.text(screenful.frame, mode: mode))
         // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
         // takes the whole address space back at once).
         exit(0)

@@ -2,6 +2,8 @@ import FoundationEssentials
 import Glibc
 import GeoCore
 import MapData
+import MapRender
+import Support
 import Viewer
 
 /// Options shared by `termmap` and `termmap render`, validated into typed values.
@@ -14,6 +16,7 @@ struct StartupOptions {
     var radius = GeodesicCircle.defaultRadius
     var keys: [Key] = []
     var json = false
+    var pick = false
     var ascii = false
     var color: String?
     var theme = Theme.dark
@@ -102,6 +105,8 @@ struct StartupOptions {
         }
         circle = p.has(.circle)
         json = p.has(.json)
+        pick = p.has(.pick)
+        if json && pick { throw UsageError("--json and --pick print different things: give one") }
         ascii = p.has(.ascii)
         animations = !p.has(.noAnimation)
     }

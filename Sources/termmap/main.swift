@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapData
+import Support
 import Viewer
 
 /// Runs the command line; every failure ends in one line on stderr and a status (2 usage, 1 data).

@@ -64,7 +64,7 @@ struct OSMImportTests {
         // Buildings and paths appear from zoom 15, minor roads from 13.
         func classes(atZoom z: Double) throws -> Set<FeatureClass> {
             Set(
-                try asset.chunks(in: asset.coverage, zoom: z, classes: Set(FeatureClass.allCases)).map {
+                try asset.chunks(in: asset.coverage, zoom: z, classes: Set(FeatureClass.allCases)).hits.map {
                     $0.chunk.info.featureClass
                 })
         }
@@ -72,7 +72,7 @@ struct OSMImportTests {
         #expect(try classes(atZoom: 13) == [.water, .minorRoad])
         #expect(try classes(atZoom: 15) == [.water, .minorRoad, .path, .building])
         // A street keeps OSM's 1e-7° resolution.
-        let hit = try #require(try asset.chunks(in: asset.coverage, zoom: 16, classes: [.minorRoad]).first)
+        let hit = try #require(try asset.chunks(in: asset.coverage, zoom: 16, classes: [.minorRoad]).hits.first)
         #expect(hit.chunk.lon.first == 249_400_000 && hit.chunk.lat.first == 601_700_000)
         #expect(asset.featureName(hit.chunk.nameIndex[0]) == "Testikatu")
     }

@@ -5,6 +5,7 @@ import Raster
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// The short attribution at the bottom right (the cartography issue, section 2) and the start-up hint.

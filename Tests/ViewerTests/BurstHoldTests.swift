@@ -3,6 +3,7 @@ import Raster
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 @Suite("Bursts over a slow link")

@@ -4,6 +4,7 @@ import MapData
 import Raster
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// Land and sea from coastline ways alone (land on a way's left): the street-level sea.

@@ -4,6 +4,7 @@ import Raster
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 @Suite("Event loop")

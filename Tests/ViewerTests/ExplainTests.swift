@@ -3,6 +3,7 @@ import GeoCore
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// `e` and `render --json`'s `lastAction.explain`: the numbers a zoom button computed, checked against

@@ -4,6 +4,7 @@ import MapData
 import Raster
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// Properties of what the renderer places, checked over many views rather than held by golden screens
@@ -58,8 +59,8 @@ struct LabelPropertyTests {
     @Test(arguments: views.indices)
     func labelsNeverOverlap(index: Int) throws {
         let view = try view(Self.views[index])
-        var canvas = BrailleCanvas(cols: view.size.cols, rows: view.size.rows)
-        let engine = Renderer.placeLabels(&canvas, view, sources: bundledCitySources, streets: [], ascii: false)
+        let engine = MapRenderer.drawn(view: view, sources: bundledCitySources, layers: [GraticuleLayer(), PlacesLayer()])
+            .labels
         let places = engine.labels.filter { [.cityLabel, .capitalLabel, .placeLabel].contains($0.role) }
         // As many names as the view has places its zoom names, up to three (a view over the sea or at
         // street level may have none; there the grid's labels are what is checked).
@@ -67,7 +68,7 @@ struct LabelPropertyTests {
         let namable = try projectedCities(bundledCitySources).filter { c in
             let x = t.nearestDotX(c.point.x)
             let y = t.dotY(c.point.y)
-            return PlaceTable.rank(population: c.city.population, kind: c.city.kind) >= Renderer.populationFloor(zoom: view.zoom)
+            return PlaceTable.rank(population: c.city.population, kind: c.city.kind) >= PlacesLayer.populationFloor(zoom: view.zoom)
                 && x >= 0 && y >= 0 && x < view.size.widthDots && y < view.size.heightDots
         }.count
         #expect(places.count >= min(3, namable), "view \(index): \(places.count) place labels of \(namable)")
@@ -88,11 +89,9 @@ struct LabelPropertyTests {
             s.update(.key(.char(key)))
             let shift = try #require(ScreenShift.between(start, s))
             func names(_ s: ViewerState) -> [MapLabel] {
-                var canvas = BrailleCanvas(cols: cols, rows: rows)
-                Renderer.drawEdges(&canvas, s.view)
-                _ = try? FeatureLayer.draw(&canvas, s.view, bundledSources)
-                return Renderer.placeLabels(&canvas, s.view, sources: bundledSources, streets: [], ascii: false).labels
-                    .filter { $0.role != .gridLabel }
+                MapRenderer.drawn(
+                    view: s.view, sources: bundledSources, layers: [BaseMapLayer(), GraticuleLayer(), PlacesLayer()]
+                ).labels.labels.filter { $0.role != .gridLabel }
             }
             // Well inside a frame: room for any of a name's four positions, away from the grid's top row.
             func inside(_ col: Int, _ row: Int, _ width: Int) -> Bool {
@@ -169,8 +168,8 @@ struct LabelPropertyTests {
         let view = try MapView(
             center: Coordinate(latitude: 12.34567, longitude: 56.78901), zoom: Double(zoom) + 0.3,
             size: ViewSize(cols: 120, rows: 40))
-        var canvas = BrailleCanvas(cols: 120, rows: 40)
-        let labels = Renderer.drawGraticule(&canvas, view)
+        var context = LayerContext(view: view, sources: nil, ascii: false)
+        let labels = GraticuleLayer().drawLines(&context)
         let dotsPerDegree = view.worldSize / 360
         let expected = Self.ladder.last { $0 * dotsPerDegree >= 40 } ?? Self.ladder[0]
         let meridians = labels.filter { $0.col > 0 }.sorted { $0.col < $1.col }.compactMap { Self.degrees($0.text) }
@@ -197,10 +196,7 @@ struct StreetLabelPropertyTests {
     func streetNamesNeverOverlapAndAppearOnce(lat: Double, lon: Double, zoom: Double) throws {
         let view = try MapView(
             center: Coordinate(latitude: lat, longitude: lon), zoom: zoom, size: ViewSize(cols: 120, rows: 38))
-        var canvas = BrailleCanvas(cols: 120, rows: 38)
-        let layer = try FeatureLayer.draw(&canvas, view, bundledCitySources)
-        let engine = Renderer.placeLabels(
-            &canvas, view, sources: bundledCitySources, streets: layer.streets, ascii: false)
+        let engine = MapRenderer.drawn(view: view, sources: bundledCitySources).labels
         let placed = engine.labels.filter { $0.role == .streetLabel }
         #expect(!placed.isEmpty, "no street name at zoom \(zoom)")
         #expect(Set(placed.map(\.text)).count == placed.count, "a name twice: \(placed.map(\.text))")

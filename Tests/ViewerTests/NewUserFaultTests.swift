@@ -5,6 +5,7 @@ import Raster
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// The faults a new user hit (the cartography and interaction issue, section 3), one test each: every
@@ -61,10 +62,7 @@ struct NewUserFaultTests {
 
     /// The labels of a state as `Renderer.render` places them (over the features it draws first).
     func labelsAsRendered(_ s: ViewerState, _ sources: MapSources, ascii: Bool) throws -> LabelEngine {
-        var canvas = BrailleCanvas(cols: s.view.size.cols, rows: s.view.size.rows)
-        Renderer.drawEdges(&canvas, s.displayedView)
-        let layer = try FeatureLayer.draw(&canvas, s.displayedView, sources)
-        return Renderer.placeLabels(&canvas, s.displayedView, sources: sources, streets: layer.streets, ascii: ascii)
+        MapRenderer.drawn(view: s.displayedView, sources: sources, ascii: ascii).labels
     }
 
     func statusLine(_ s: ViewerState) -> String {

@@ -2,6 +2,7 @@ import GeoCore
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// What a pan sends to a terminal that moves the picture by the shift hint (the fake screen does what

@@ -3,6 +3,7 @@ import TestSupport
 import MapData
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// The place grid finds every place in a box, across the antimeridian and at the poles too, and the

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// The hint that lets the terminal move the picture (scroll lines, delete or insert characters)

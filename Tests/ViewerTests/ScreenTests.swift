@@ -3,6 +3,7 @@ import GeoCore
 import Raster
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 @Suite("Golden screens")

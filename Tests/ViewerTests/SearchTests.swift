@@ -5,6 +5,7 @@ import Raster
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// Search that finds what people type (the cartography issue, section 4): other names, substrings,

@@ -3,6 +3,7 @@ import GeoCore
 import Raster
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// `v`: the seeds' own picture, dashed over ours: seed 002 A's screen-round circle and seed 002 B's

@@ -4,6 +4,7 @@ import MapData
 import Raster
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -4,6 +4,7 @@ import MapData
 import Raster
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// The views of `Tests/MapDataTests/Fixtures/osm/reference.json` (made by Tools/make_osm_fixtures.py with

@@ -2,6 +2,7 @@ import Foundation
 import Raster
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// Both themes read on their terminal's background and on the land and sea tints they draw: every

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GeoCore
 import Raster
@@ -6,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapRender
 @testable import Viewer
 
 /// The tile fixtures of `Tools/make_tile_fixtures.py` drawn by the viewer: against the OpenStreetMap
@@ -18,9 +18,14 @@ struct TileRenderingTests {
     }
 
     /// The world and one tileset (no bundled city: what is drawn at street level comes from the tiles).
-    static func sources(_ file: String, waits: Bool = true) throws -> MapSources {
-        let tiles = TileSource(archive: try TileArchives.open(path(file)), label: "tiles", waits: waits)
+    static func sources(_ file: String) throws -> MapSources {
+        let tiles = TileSource(archive: try TileArchives.open(path(file)), label: "tiles")
         return MapSources(features: FeatureSources(base: bundledWorld, details: [tiles]))
+    }
+
+    /// The screen once its tiles are in, as `render` prints it.
+    static func loaded(_ s: ViewerState, sources: MapSources, options: RenderOptions) -> Frame {
+        Renderer.drawLoaded(s, sources: sources, options: options).frame
     }
 
     static let bundledWorld: MapAsset = {
@@ -47,7 +52,7 @@ struct TileRenderingTests {
     @Test(arguments: files, HelsinkiViews.all.indices)
     func carRoadsAreDrawnWhereTheyAre(file: String, index: Int) throws {
         let v = HelsinkiViews.all[index]
-        let f = Renderer.render(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .plain))
+        let f = Self.loaded(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .plain))
         var shown = 0
         for cell in v.carRoadCells
         where (-1...1).contains(where: { dr in (-1...1).contains { dc in f[cell[0] + dc, cell[1] + dr].glyph != " " } })
@@ -62,7 +67,7 @@ struct TileRenderingTests {
     @Test(arguments: files, HelsinkiViews.all.indices)
     func tileInkLiesOnRealWays(file: String, index: Int) throws {
         let v = HelsinkiViews.all[index]
-        let f = Renderer.render(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .ansi256))
+        let f = Self.loaded(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .ansi256))
         var tileStyles = Set<CellStyle>()
         for c in TileSchema.classes where c != .border { tileStyles.insert(StyleTable.style(.feature(c), mode: .ansi256)) }
         let (drawn, onWays) = cellsOnWays(f, mask: v.nearWays, styles: tileStyles)
@@ -75,8 +80,8 @@ struct TileRenderingTests {
     @Test(arguments: [11.0, 12.4, 14.0, 15.5, 17.0, 19.0])
     func pmtilesAndMBTilesGiveTheSameScreen(zoom: Double) throws {
         let s = try Self.state(lat: 60.1690, lon: 24.9420, zoom: zoom, cols: 120, rows: 40)
-        let a = Renderer.render(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .ansi256))
-        let b = Renderer.render(s, sources: try Self.sources("helsinki-omt.mbtiles"), options: RenderOptions(mode: .ansi256))
+        let a = Self.loaded(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .ansi256))
+        let b = Self.loaded(s, sources: try Self.sources("helsinki-omt.mbtiles"), options: RenderOptions(mode: .ansi256))
         #expect(a == b)
         let inked = (0..<38).reduce(0) { n, row in n + (0..<120).filter { a[$0, row].glyph != " " }.count }
         #expect(inked > 200, "zoom \(zoom): \(inked) cells")
@@ -85,11 +90,11 @@ struct TileRenderingTests {
     /// The tile zoom: the nearest whole zoom within the tileset's 0–14 (12.4 → 12, 12.6 → 13, 19 → 14),
     /// and the status line names it.
     @Test func tileZoomRoundsWithinTheTileset() throws {
-        let source = TileSource(archive: try TileArchives.open(Self.path("helsinki-omt.pmtiles")), label: "t", waits: true)
+        let source = TileSource(archive: try TileArchives.open(Self.path("helsinki-omt.pmtiles")), label: "t")
         #expect([11.0, 12.4, 12.6, 13.5, 14.49, 19, 28].map(source.tileZoom) == [11, 12, 13, 14, 14, 14, 14])
-        let p = TileSource(archive: try TileArchives.open(Self.path("helsinki-protomaps.pmtiles")), label: "p", waits: true)
+        let p = TileSource(archive: try TileArchives.open(Self.path("helsinki-protomaps.pmtiles")), label: "p")
         #expect(p.tileZoom(11) == 12 && p.minZoom == 12)
-        let f = Renderer.render(
+        let f = Self.loaded(
             try Self.state(lat: 60.1690, lon: 24.9420, zoom: 19), sources: try Self.sources("helsinki-omt.pmtiles"),
             options: RenderOptions(mode: .plain))
         #expect(f.line(28).contains("tiles z14"))
@@ -106,12 +111,12 @@ struct TileRenderingTests {
             TileID(z: 14, x: 9326, y: 4742): ProtoBuilder.tile(layer: "park", features: [(3, buffered, [:])]),
             TileID(z: 14, x: 9327, y: 4742): ProtoBuilder.tile(layer: "park", features: [(3, exact, [:])]),
         ])
-        let source = TileSource(archive: archive, label: "fake", waits: true)
+        let source = TileSource(archive: archive, label: "fake")
         let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
         // The view: the two tiles' shared edge in the middle, within both tiles' rows.
         let edge = WebMercator.unproject(MercatorPoint(x: 9327.0 / 16384, y: 4742.5 / 16384))
         let s = try Self.state(lat: edge.latitude, lon: edge.longitude, zoom: 15, cols: 60, rows: 20)
-        let f = Renderer.render(s, sources: sources, options: RenderOptions(mode: .ansi256))
+        let f = Self.loaded(s, sources: sources, options: RenderOptions(mode: .ansi256))
         let park = StyleTable.style(.feature(.park), mode: .ansi256)
         var filled = 0
         for row in 0..<18 {
@@ -127,51 +132,56 @@ struct TileRenderingTests {
         #expect(filled >= 60 * 18 - 60, "\(filled) park cells")
     }
 
-    /// A frame never waits for a tile: the first shows the world and `loading 4 tiles`; once the tiles
-    /// are in, the next shows them; tiles that fail are counted and the rest is drawn.
+    /// A frame never waits for a tile: the first shows the world and `loading 4 tiles`, and asks for
+    /// them (an effect); the test decides when they arrive, and the frame after their arrival shows them.
+    /// Tiles that fail are counted and the rest is drawn.
     @Test func framesDoNotWaitAndFailuresAreCounted() throws {
         let v = HelsinkiViews.all[1]
-        let real = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))
-        let gate = DispatchSemaphore(value: 0)
-        let slow = FakeArchive(wrapping: real, gate: gate)
-        let source = TileSource(archive: slow, label: "slow", waits: false)
-        let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
-        let s = try Self.state(v)
-        let first = Renderer.render(s, sources: sources, options: RenderOptions(mode: .plain))
-        let loading = sources.tileStatus.loading
+        let sources = try Self.sources("helsinki-omt.pmtiles")
+        var s = try Self.state(v)
+        let first = Renderer.draw(s, sources: sources, options: RenderOptions(mode: .plain))
+        let loading = try #require(first.map).tiles.loading
         #expect(loading >= 1)
-        #expect(first.line(v.rows).contains("loading \(loading) tile"))
-        let before = sources.tileStatus.generation
-        gate.signal()
-        var waited = 0
-        while sources.tileStatus.generation == before && waited < 500 {
-            usleep(10_000)
-            waited += 1
+        #expect(first.frame.line(v.rows).contains("loading \(loading) tile"))
+        let effects = s.update(.rendered(missing: first.map?.missing ?? []))
+        let requests = effects.compactMap { if case .load(let b) = $0 { b } else { nil } }
+        #expect(requests.map(\.tiles.count).reduce(0, +) == loading)
+        // Drawn again before they arrive: the same tiles, asked for no more.
+        let again = Renderer.draw(s, sources: sources, options: RenderOptions(mode: .plain))
+        let more = s.update(.rendered(missing: again.map?.missing ?? []))
+        #expect(more.isEmpty)
+        #expect(again.frame == first.frame)
+        // They arrive.
+        for batch in requests {
+            sources.load(batch)
+            s.update(.tilesArrived(batch))
         }
+        #expect(s.requestedTiles.isEmpty)
         let second = Renderer.render(s, sources: sources, options: RenderOptions(mode: .plain))
         #expect(!second.line(v.rows).contains("loading"))
-        // Its map is that of a render that waited; the first frame's was not.
-        let complete = Renderer.render(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain))
+        // Its map is that of a render that loaded everything first; the first frame's was not.
+        let complete = Self.loaded(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain))
         #expect((0..<v.rows).allSatisfy { second.line($0) == complete.line($0) })
-        #expect(!(0..<v.rows).allSatisfy { first.line($0) == complete.line($0) })
+        #expect(!(0..<v.rows).allSatisfy { first.frame.line($0) == complete.line($0) })
 
-        let failing = TileSource(archive: FakeArchive(failingAll: real), label: "bad", waits: true)
+        let real = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))
+        let failing = TileSource(archive: FakeArchive(failingAll: real), label: "bad")
         let bad = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [failing]))
-        let f = Renderer.render(s, sources: bad, options: RenderOptions(mode: .plain))
-        let failed = bad.tileStatus.failed
+        let f = Renderer.drawLoaded(s, sources: bad, options: RenderOptions(mode: .plain))
+        let failed = try #require(f.map).tiles.failed
         #expect(failed >= 1)
-        #expect(f.line(v.rows).contains("\(failed) tile\(failed == 1 ? "" : "s") failed"))
+        #expect(f.frame.line(v.rows).contains("\(failed) tile\(failed == 1 ? "" : "s") failed"))
     }
 
     /// Panning across many tiles keeps the decoded tiles within the cache's bound.
     @Test func theCacheStaysWithinItsBound() throws {
         let archive = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))
         let limit = 200_000
-        let source = TileSource(archive: archive, label: "t", waits: true, cacheBytes: limit)
+        let source = TileSource(archive: archive, label: "t", cacheBytes: limit)
         let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
         var most = 0
         for zoom in [12.0, 13, 14, 15, 16] {
-            _ = Renderer.render(try Self.state(lat: 60.1700, lon: 24.9440, zoom: zoom), sources: sources, options: RenderOptions(mode: .plain))
+            _ = Self.loaded(try Self.state(lat: 60.1700, lon: 24.9440, zoom: zoom), sources: sources, options: RenderOptions(mode: .plain))
             let (bytes, count) = source.cacheUse
             most = max(most, bytes)
             #expect(count >= 1)
@@ -200,11 +210,11 @@ extension TileRenderingTests {
         let archive = FakeArchive(tiles: [west: roads(1), east: roads(2)])
         archive.isRemote = true
         let rawBytes = roads(1).count
-        let probe = TileSource(archive: archive, label: "probe", waits: true)
+        let probe = TileSource(archive: archive, label: "probe")
         let decodedBytes = probe.decode(roads(1), tile: west)?.bytes ?? 0
         #expect(decodedBytes > 4 * rawBytes)
         // Room for one decoded tile but both tiles' bytes: each new view evicts the other's decoded tile.
-        let source = TileSource(archive: archive, label: "remote", waits: true, cacheBytes: 10 * rawBytes)
+        let source = TileSource(archive: archive, label: "remote", cacheBytes: 10 * rawBytes)
         #expect(decodedBytes < 10 * rawBytes * 3 / 4 && 2 * decodedBytes > 10 * rawBytes * 3 / 4)
         let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
         func center(_ t: TileID) -> Coordinate {
@@ -212,11 +222,11 @@ extension TileRenderingTests {
         }
         let a = try Self.state(lat: center(west).latitude, lon: center(west).longitude, zoom: 17)
         let b = try Self.state(lat: center(east).latitude, lon: center(east).longitude, zoom: 17)
-        let first = Renderer.render(a, sources: sources, options: RenderOptions(mode: .plain))
-        _ = Renderer.render(b, sources: sources, options: RenderOptions(mode: .plain))
+        let first = Self.loaded(a, sources: sources, options: RenderOptions(mode: .plain))
+        _ = Self.loaded(b, sources: sources, options: RenderOptions(mode: .plain))
         #expect(archive.fetched == 2)
         #expect(source.cacheUse.count == 1, "the first tile's decoded form went")
-        let again = Renderer.render(a, sources: sources, options: RenderOptions(mode: .plain))
+        let again = Self.loaded(a, sources: sources, options: RenderOptions(mode: .plain))
         #expect(archive.fetched == 2, "asked the server again")
         #expect(again == first)
     }
@@ -232,11 +242,14 @@ extension TileRenderingTests {
         let archive = FakeArchive(tiles: [
             tile: ProtoBuilder.tile(layer: "water", features: [(3, square, ["class": ocean ? "ocean" : "lake"])])
         ])
-        let source = TileSource(archive: archive, label: "sea", waits: true)
+        let source = TileSource(archive: archive, label: "sea")
         let features = FeatureSources(base: Self.bundledWorld, details: [source])
         let c = WebMercator.unproject(MercatorPoint(x: 9326.5 / 16384, y: 4742.5 / 16384))
         let view = try Self.state(lat: c.latitude, lon: c.longitude, zoom: 15).view
         #expect(!FeatureSources.claims(source).contains(.coastline), "nothing is known before a tile is read")
+        for result in try features.query(bounds: view.bounds, zoom: 15, metersPerDot: view.metersPerDot) {
+            (result.source as? TileSource)?.load(result.view.missing)
+        }
         let hits = try features.query(bounds: view.bounds, zoom: 15, metersPerDot: view.metersPerDot)
         // The tileset covers the world here: with the sea, the world is left only its state lines (its
         // borders the tileset claims too); without, the world still draws its coastline, lakes and land.
@@ -246,12 +259,11 @@ extension TileRenderingTests {
     }
 }
 
-/// A tileset in memory: given tiles, or another archive's tiles behind a gate, or failing them all.
+/// A tileset in memory: given tiles, or failing another archive's tiles all.
 final class FakeArchive: TileArchive, @unchecked Sendable {
     let info: TilesetInfo
     private var stored: [TileID: [UInt8]] = [:]
     private var inner: (any TileArchive)?
-    private var gate: DispatchSemaphore?
     private var failAll = false
     /// Pretends to be remote (its tiles' bytes are then kept); counts the tiles asked for.
     var isRemote = false
@@ -265,12 +277,6 @@ final class FakeArchive: TileArchive, @unchecked Sendable {
             attribution: nil, layers: ["park"], compression: "none")
     }
 
-    init(wrapping inner: any TileArchive, gate: DispatchSemaphore) {
-        self.inner = inner
-        self.gate = gate
-        info = inner.info
-    }
-
     init(failingAll inner: any TileArchive) {
         self.inner = inner
         failAll = true
@@ -279,10 +285,6 @@ final class FakeArchive: TileArchive, @unchecked Sendable {
 
     func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
         fetched += ids.count
-        if let gate {
-            gate.wait()
-            gate.signal()
-        }
         if failAll { return Dictionary(uniqueKeysWithValues: ids.map { ($0, .failure(TileFailure("bad"))) }) }
         if let inner { return inner.tiles(ids) }
         return Dictionary(uniqueKeysWithValues: ids.map { ($0, .success(stored[$0])) })

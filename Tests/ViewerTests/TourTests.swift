@@ -3,6 +3,7 @@ import MapData
 import TestSupport
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 @Suite("Tours")

@@ -1,6 +1,7 @@
 import GeoCore
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 /// Each key and wheel event moves the view the way it says, undo brings back exactly what was, and an

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import Testing
 
+@testable import MapRender
 @testable import Viewer
 
 @Suite("Keys, prompts and state")
@@ -204,7 +205,7 @@ struct ViewerLogicTests {
         #expect(
             Set(object?.keys.map { $0 } ?? []) == [
                 "center", "zoom", "terminal", "map", "region", "bounds", "metersPerDot", "circle", "lastAction",
-                "message",
+                "message", "sources",
             ])
         // Full precision: the printed numbers read back to the same Doubles.
         struct Numbers: Decodable {

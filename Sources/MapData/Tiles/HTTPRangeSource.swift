@@ -2,6 +2,7 @@ import CCurl
 import FoundationEssentials
 import Glibc
 import GeoCore
+import Support
 
 /// One HTTP GET through libcurl (loaded on first use), with the errors a user can act on.
 final class HTTPClient: @unchecked Sendable {

@@ -2,6 +2,7 @@ import CSQLite
 import FoundationEssentials
 import Glibc
 import GeoCore
+import Support
 
 /// An MBTiles 1.3 file (github.com/mapbox/mbtiles-spec): a SQLite database with a `metadata` table of
 /// name/value rows and a `tiles` table of zoom_level, tile_column, tile_row (TMS: counted from the

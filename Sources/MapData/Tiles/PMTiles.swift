@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import GeoCore
+import Support
 import Synchronization
 
 /// The 127-byte PMTiles v3 header (protomaps/PMTiles `spec/v3/spec.md`): offsets and lengths of the

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import GeoCore
+import Support
 
 /// What a tileset says about itself (PMTiles header and metadata, MBTiles `metadata` table).
 public struct TilesetInfo: Sendable {

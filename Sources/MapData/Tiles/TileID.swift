@@ -1,4 +1,5 @@
 import GeoCore
+import Glibc
 
 /// A tile of the web map pyramid: zoom z, column x from the west, row y from the north (XYZ, as
 /// Leaflet and the vector tile services number them).
@@ -29,6 +30,14 @@ public struct TileID: Hashable, Sendable, CustomStringConvertible {
     public var unitSquare: (minX: Double, minY: Double, size: Double) {
         let size = 1 / Double(1 << z)
         return (Double(x) * size, Double(y) * size, size)
+    }
+
+    /// The tile whose square `unitSquare` is, or nil when it is no tile's (sizes are powers of 2).
+    public init?(unitSquare s: (minX: Double, minY: Double, size: Double)) {
+        guard s.size > 0, s.size <= 1 else { return nil }
+        let z = Int(log2(1 / s.size).rounded())
+        guard z <= Self.maxZoom, exp2(-Double(z)) == s.size else { return nil }
+        self.init(z: z, x: Int((s.minX / s.size).rounded()), y: Int((s.minY / s.size).rounded()))
     }
 
     /// The PMTiles v3 tile id (protomaps/PMTiles spec/v3/spec.md, "Tile IDs"): the number of tiles of

@@ -1,42 +1,25 @@
-import Dispatch
 import GeoCore
 import Synchronization
 
-/// How the tiles of the last view stand: still loading, failed, and a counter that moves whenever a
-/// tile arrives (the viewer redraws when it moves).
-public struct TileLoadStatus: Equatable, Sendable {
-    public var loading = 0
-    public var failed = 0
-    public var generation = 0
-    public init(loading: Int = 0, failed: Int = 0, generation: Int = 0) {
-        self.loading = loading
-        self.failed = failed
-        self.generation = generation
-    }
-}
-
 /// A vector tileset as a feature source: the tiles of a view at the zoom nearest its detail, decoded
-/// into the classes of the style table, kept in a cache bounded in bytes. The viewer's frames never
-/// wait for a tile (missing tiles load on a background queue and the screen fills in as they arrive);
-/// `render` waits for every tile of its view.
+/// into the classes of the style table, kept in a cache bounded in bytes. A view never loads a tile:
+/// it is drawn from the tiles at hand and says which it lacks, and the program loads them (`load`), in
+/// the background for the viewer, at once for `render`.
 public final class TileSource: FeatureSource {
     public let archive: any TileArchive
     public let label: String
+    public var kind: SourceKind { .tiles }
     public let coverage: CoordinateBounds
     public let minZoom: Double
     public let classes: Set<FeatureClass>
     public let attribution: String?
+    public let credits: [Credit]
     /// The schema its layers follow.
     public let schema: TileSchema
-    /// True when `chunks` loads missing tiles before it returns (scripted rendering).
-    public let waits: Bool
     private let state: Mutex<State>
-    private let queue = DispatchQueue(label: "termmap.tiles")
 
     /// The default bound of decoded tiles kept, in bytes (`--tile-cache`).
     public static let defaultCacheBytes = 64 << 20
-    /// Tiles loaded in one background batch (a batch's tiles are drawn together).
-    static let batchSize = 8
 
     private struct State {
         var cache: ByteBoundedCache<TileID, DecodedTile>
@@ -44,10 +27,6 @@ public final class TileSource: FeatureSource {
         /// again without a request (a quarter of the budget; local files are mapped, nothing to keep).
         var raw: ByteBoundedCache<TileID, [UInt8]>
         var failed: Set<TileID> = []
-        /// Tiles the newest view still needs, nearest its center first.
-        var wanted: [TileID] = []
-        var working = false
-        var status = TileLoadStatus()
         var names: [String] = []
         var nameIndex: [String: Int32] = [:]
         /// True once a tile had sea (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
@@ -63,7 +42,7 @@ public final class TileSource: FeatureSource {
     /// A source over `archive`, drawn from view zoom `drawFrom` on (by default where imported streets
     /// start; or the tileset's own lowest zoom when higher), keeping up to `cacheBytes` of decoded tiles.
     public init(
-        archive: any TileArchive, label: String, drawFrom: Double = OSMImporter.zoomLevels[0], waits: Bool,
+        archive: any TileArchive, label: String, drawFrom: Double = OSMImporter.zoomLevels[0],
         cacheBytes: Int = TileSource.defaultCacheBytes
     ) {
         self.archive = archive
@@ -72,9 +51,10 @@ public final class TileSource: FeatureSource {
         coverage = info.bounds
         minZoom = max(drawFrom, Double(info.minZoom))
         classes = TileSchema.classes
-        attribution = info.attribution ?? "© OpenStreetMap contributors"
+        attribution = info.attribution
+        // A tileset that says nothing is taken for OpenStreetMap data (both schemas are made from it).
+        credits = [info.attribution.map(Credit.init(attribution:)) ?? .openStreetMap]
         schema = TileSchema.detect(layers: info.layers)
-        self.waits = waits
         let rawShare = archive.isRemote ? cacheBytes / 4 : 0
         state = Mutex(
             State(cache: ByteBoundedCache(limit: cacheBytes - rawShare), raw: ByteBoundedCache(limit: rawShare)))
@@ -87,9 +67,7 @@ public final class TileSource: FeatureSource {
         min(archive.info.maxZoom, max(archive.info.minZoom, Int(zoom.rounded())))
     }
 
-    public func levelLabel(zoom: Double) -> String { "z\(tileZoom(zoom))" }
-
-    public var loadStatus: TileLoadStatus { state.withLock { $0.status } }
+    public func detail(atZoom zoom: Double) -> SourceDetail { .tileZoom(tileZoom(zoom)) }
 
     /// A tileset draws the shore itself only when it has the sea: tilemaker's OpenMapTiles output
     /// without its ocean shapefile has none, and the world's coastline must then stay.
@@ -108,64 +86,44 @@ public final class TileSource: FeatureSource {
         state.withLock { s in s.names.indices.contains(Int(index)) ? s.names[Int(index)] : nil }
     }
 
+    /// The tiles at hand of the view, and those it lacks, nearest the view's centre first (they are
+    /// loaded first).
     public func chunks(in bounds: CoordinateBounds, zoom: Double, classes wanted: Set<FeatureClass>)
-        throws(MapDataError) -> [ChunkHit]
+        throws(MapDataError) -> SourceView
     {
         let z = tileZoom(zoom)
         let center = WebMercator.project(
             Coordinate(latitude: (bounds.north + bounds.south) / 2, longitude: (bounds.west + bounds.east) / 2))
-        // Tiles of the view that meet the tileset's bounds, nearest the center first (they load first).
+        // Tiles of the view that meet the tileset's bounds, nearest the center first.
         let inView = TileID.covering(bounds, zoom: z).filter { Self.meets($0.tile, coverage) }.sorted {
             Self.distance($0.tile, center) < Self.distance($1.tile, center)
         }
-        var missing = state.withLock { s in
-            inView.map(\.tile).filter { !s.cache.contains($0) && !s.failed.contains($0) }
-        }
-        if waits && !missing.isEmpty {
-            load(missing)
-            missing = []
-        }
-        var hits: [ChunkHit] = []
-        state.withLock { s in
-            var stillMissing = 0
-            var failed = 0
+        return state.withLock { s in
+            var view = SourceView(hits: [])
             for (tile, shift) in inView {
                 guard let decoded = s.cache.get(tile) else {
-                    if s.failed.contains(tile) { failed += 1 } else { stillMissing += 1 }
+                    if s.failed.contains(tile) {
+                        view.failed += 1
+                    } else if !view.missing.contains(tile) {
+                        view.missing.append(tile)
+                    }
                     continue
                 }
                 let square = tile.unitSquare
                 for c in decoded.chunks where wanted.contains(c.chunk.info.featureClass) {
-                    hits.append(ChunkHit(chunk: c.chunk, shift: shift, tile: square, namesOnly: c.namesOnly))
+                    view.hits.append(ChunkHit(chunk: c.chunk, shift: shift, tile: square, namesOnly: c.namesOnly))
                 }
             }
-            s.status.loading = stillMissing
-            s.status.failed = failed
-            s.wanted = missing
-            if !missing.isEmpty && !s.working {
-                s.working = true
-                queue.async { [self] in work() }
-            }
-        }
-        return hits
-    }
-
-    /// The background loop: load what the newest view wants, a batch at a time, until nothing is left.
-    private func work() {
-        while true {
-            let batch: [TileID] = state.withLock { s in
-                let b = Array(s.wanted.prefix(Self.batchSize))
-                s.wanted.removeFirst(b.count)
-                if b.isEmpty { s.working = false }
-                return b
-            }
-            guard !batch.isEmpty else { return }
-            load(batch)
+            return view
         }
     }
 
-    /// Reads and decodes tiles into the cache (failures are remembered and counted, not retried).
-    func load(_ tiles: [TileID]) {
+    /// True when `tile` is loaded (or could not be: failures are not retried).
+    public func hasTried(_ tile: TileID) -> Bool { state.withLock { $0.cache.contains(tile) || $0.failed.contains(tile) } }
+
+    /// Reads and decodes tiles into the cache; failures are remembered, and counted by later views, not
+    /// retried. Safe to call from any thread.
+    public func load(_ tiles: [TileID]) {
         var results: [TileID: Result<[UInt8]?, TileFailure>] = [:]
         state.withLock { s in
             for tile in tiles { if let bytes = s.raw.get(tile) { results[tile] = .success(bytes) } }
@@ -199,7 +157,6 @@ public final class TileSource: FeatureSource {
                     s.raw.put(tile, bytes, cost: bytes.count + 64)
                 }
             }
-            s.status.generation += 1
         }
     }
 

@@ -1,17 +1,39 @@
 import Raster
 
+/// Text placed on the map: a grid label, a place or street name, from its first cell.
+public struct MapLabel: Equatable, Sendable {
+    /// What it says.
+    public var text: String
+    /// Column of its first character.
+    public var col: Int
+    /// Its row.
+    public var row: Int
+    /// How it is styled.
+    public var role: StyleRole
+    /// The feature it names, as the pick buffer tags it (0: none, the grid's labels).
+    var feature: UInt64 = 0
+
+    /// A label.
+    public init(text: String, col: Int, row: Int, role: StyleRole) {
+        self.text = text
+        self.col = col
+        self.row = row
+        self.role = role
+    }
+}
+
 /// Where text goes on the map, decided in one place: labels are placed in order of importance (the
 /// grid's first, then places, then streets); a label never covers another label or a place's marker,
 /// and keeps one clear cell on either side on its row (no other label, no shade stipple there). For a
 /// place, the engine tries the four positions around its marker (right, left, above, below) and takes
 /// the free one over the fewest drawn dots, as an atlas keeps names off the lines.
-struct LabelEngine {
+public struct LabelEngine {
     let cols: Int
     let rows: Int
     /// Cells no later label may use: every label's cells and margins, and the markers.
-    private(set) var taken: [Bool]
+    public private(set) var taken: [Bool]
     /// Every label placed, in the order placed.
-    private(set) var labels: [MapLabel] = []
+    public private(set) var labels: [MapLabel] = []
     /// The marker cells of the cities labelled (a suburb's name stands without a marker).
     private(set) var markers: [(col: Int, row: Int)] = []
 
@@ -23,7 +45,7 @@ struct LabelEngine {
 
     /// True when `width` cells from `col` on `row` lie on the map and they and the cell on either side
     /// (where it is on the map) are free.
-    func isFree(col: Int, row: Int, width: Int) -> Bool {
+    public func isFree(col: Int, row: Int, width: Int) -> Bool {
         guard row >= 0, row < rows, col >= 0, width > 0, col + width <= cols else { return false }
         let lo = max(0, col - 1)
         let hi = min(cols - 1, col + width)
@@ -38,7 +60,7 @@ struct LabelEngine {
 
     /// Places `label` where it is, if it fits there.
     @discardableResult
-    mutating func place(_ label: MapLabel) -> Bool {
+    public mutating func place(_ label: MapLabel) -> Bool {
         guard isFree(col: label.col, row: label.row, width: label.text.count) else { return false }
         take(col: label.col, row: label.row, width: label.text.count)
         labels.append(label)
@@ -73,5 +95,11 @@ struct LabelEngine {
         labels.append(label)
         if drawsMarker { markers.append((m, r)) }
         return label
+    }
+
+    /// Names the feature (a pick tag) the last label placed is of.
+    mutating func nameLast(_ feature: UInt64) {
+        guard !labels.isEmpty else { return }
+        labels[labels.count - 1].feature = feature
     }
 }

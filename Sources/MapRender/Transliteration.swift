@@ -4,7 +4,7 @@ import MapData
 /// (accents and `°` dropped, `→` written `->`) for terminals without UTF-8. The width table is written
 /// here rather than asked of glibc's `wcwidth`, which depends on the locale: `render` must print the
 /// same screen whatever `LANG` is.
-enum Transliteration {
+public enum Transliteration {
     static let asciiReplacements: [Character: String] = [
         "°": "", "′": "'", "″": "\"", "×": "x", "→": "->", "–": "-", "—": "-", "│": "|", "├": "|",
         "┤": "|", "─": "-", "·": ".", "░": ":", "≈": "~", "↑": "^", "↓": "v", "←": "<", "↔": "<->",
@@ -12,7 +12,7 @@ enum Transliteration {
     ]
 
     /// `text` as the glyph mode can show it; in ASCII mode accents are dropped and others become `?`.
-    static func screenText(_ text: String, ascii: Bool) -> String {
+    public static func screenText(_ text: String, ascii: Bool) -> String {
         var out = ""
         for ch in text {
             if ascii {

@@ -1,6 +1,25 @@
 import GeoCore
 import Raster
 
+/// The inverted circle (seed 002 A, geodesic): its outline in dots, and the shade outside it.
+public struct CircleLayer: MapLayer, Equatable {
+    /// The geodesic circle.
+    public var circle: GeodesicCircle
+    /// The share of the view the fit gives it.
+    public var ratio: Double
+
+    /// A circle layer.
+    public init(circle: GeodesicCircle, ratio: Double) {
+        self.circle = circle
+        self.ratio = ratio
+    }
+
+    public func draw(into c: inout LayerContext) {
+        c.shade = CircleRaster.draw(circle, c.view, &c.canvas)
+        c.circle = circle
+    }
+}
+
 /// Draws the inverted circle (seed 002 A, geodesic): its outline in dots, and which cells are shaded.
 enum CircleRaster {
     /// Draws the outline on the canvas and returns, per map cell, true where the cell is outside.

@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import Support
 import Synchronization
 
 /// What `/` found: a place or a street, where it is, and how close to look.
@@ -76,17 +77,12 @@ public final class MapSources: PlaceSearching, Sendable {
         self.init(features: FeatureSources(base: world, shorelines: highResolution, details: details))
     }
 
-    /// How the tile sources' tiles stand: loading and failed in their last views, and a counter that
-    /// moves when tiles arrive.
-    public var tileStatus: TileLoadStatus {
-        var total = TileLoadStatus()
-        for source in features.details {
-            let s = source.loadStatus
-            total.loading += s.loading
-            total.failed += s.failed
-            total.generation += s.generation
-        }
-        return total
+    /// Loads tiles a view lacked into their source, in this thread (`render`, tests; the viewer loads
+    /// them in the background).
+    public func load(_ batch: TileBatch) {
+        let all = features.all
+        guard all.indices.contains(batch.source), let tiles = all[batch.source] as? TileSource else { return }
+        tiles.load(batch.tiles)
     }
 
     /// Every place of every source (made once; without names).
@@ -94,13 +90,16 @@ public final class MapSources: PlaceSearching, Sendable {
         if let t = cache.withLock({ $0.table }) { return t }
         // The street-level sources' suburbs and neighbourhoods follow the base's places, each kind largest
         // first (a stable sort keeps the files' order among equals).
-        var extras: [City] = []
-        for source in features.details { extras += try source.places().filter { !$0.kind.isCity } }
+        var extras: [(city: City, source: Int)] = []
+        for (i, source) in features.details.enumerated() {
+            extras += try source.places().filter { !$0.kind.isCity }.map { ($0, i) }
+        }
         extras = extras.enumerated().sorted {
-            ($0.element.kind.rawValue, -$0.element.population, $0.offset)
-                < ($1.element.kind.rawValue, -$1.element.population, $1.offset)
+            ($0.element.city.kind.rawValue, -$0.element.city.population, $0.offset)
+                < ($1.element.city.kind.rawValue, -$1.element.city.population, $1.offset)
         }.map(\.element)
-        let table = PlaceTable(base: try features.base.placePoints(), extras: extras)
+        let table = PlaceTable(
+            base: try features.base.placePoints(), extras: extras.map(\.city), extraSources: extras.map(\.source))
         cache.withLock { $0.table = table }
         return table
     }
@@ -153,6 +152,14 @@ public final class MapSources: PlaceSearching, Sendable {
         let text = Transliteration.screenText(placeName(id), ascii: ascii)
         cache.withLock { $0.labels[ascii, default: [:]][id] = text }
         return text
+    }
+
+    /// The source of place `id` (its place in `features.all`).
+    func placeSource(_ id: Int) -> Int? {
+        guard let table = try? placeTable() else { return nil }
+        if id < table.base.count { return features.all.count - 1 }
+        let k = id - table.base.count
+        return table.extraSources.indices.contains(k) ? table.extraSources[k] : nil
     }
 
     /// The name of place `id` (empty if it has none).

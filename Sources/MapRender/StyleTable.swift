@@ -10,11 +10,16 @@ public enum StyleRole: Hashable, Sendable {
     case status, credit, message, error, prompt, help, capitalLabel, attribution
     /// What the seeds would have drawn (`v`): their screen-space circle and width-only fit box.
     case seedOverlay
+    /// The circle's shade outside it, over the sea (or where no land is drawn) and over land.
+    case shade, shadeOverLand
+    /// Features of a layer of the user's own (a file, a test's point).
+    case userData
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] = [
         .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
-        .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay,
+        .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade, .shadeOverLand,
+        .userData,
     ]
 
     /// Every role: the screen's, then one a feature class.
@@ -42,6 +47,9 @@ public enum StyleRole: Hashable, Sendable {
         case .capitalLabel: return 15
         case .attribution: return 16
         case .seedOverlay: return 17
+        case .shade: return 18
+        case .shadeOverLand: return 19
+        case .userData: return 20
         }
     }
 
@@ -60,6 +68,8 @@ public enum StyleRole: Hashable, Sendable {
 struct StyleRow: Sendable {
     let role: StyleRole
     let ink: UInt8
+    /// A feature class in words, for what-is-here answers (`primary road`).
+    var name = ""
     var minZoom = 0.0
     /// The zoom from which it is no longer drawn.
     var maxZoom = Double.infinity
@@ -98,36 +108,36 @@ public enum StyleTable {
         StyleRow(role: .edge, ink: 2, color256: 238, color16: 8, light256: 252),
         // The world's land and lakes: background tints only, drawn until street-level data takes over
         // (Natural Earth's shore is too coarse for streets); the sea is the cells with no land.
-        StyleRow(role: .feature(.land), ink: 3, maxZoom: 13, color256: 235, color16: 0, fill256: 235, light256: 230, lightFill256: 230),
-        StyleRow(role: .feature(.lakeWater), ink: 4, maxZoom: 13, color256: 16, color16: 4, fill16: 4, light256: 195, lightFill256: 195),
+        StyleRow(role: .feature(.land), ink: 3, name: "land", maxZoom: 13, color256: 235, color16: 0, fill256: 235, light256: 230, lightFill256: 230),
+        StyleRow(role: .feature(.lakeWater), ink: 4, name: "water", maxZoom: 13, color256: 16, color16: 4, fill16: 4, light256: 195, lightFill256: 195),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance.
         StyleRow(
-            role: .feature(.water), ink: 5, minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
+            role: .feature(.water), ink: 5, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.wood), ink: 6, minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 22, lightFill256: 194),
+            role: .feature(.wood), ink: 6, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 22, lightFill256: 194),
         StyleRow(
-            role: .feature(.park), ink: 7, minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 28, lightFill256: 194),
-        StyleRow(role: .feature(.building), ink: 8, minZoom: 15, color256: 180, color16: 5, light256: 131),
-        StyleRow(role: .feature(.stream), ink: 9, minZoom: 13, color256: 32, color16: 4, dotEvery: 2, light256: 25),
+            role: .feature(.park), ink: 7, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 28, lightFill256: 194),
+        StyleRow(role: .feature(.building), ink: 8, name: "building", minZoom: 15, color256: 180, color16: 5, light256: 131),
+        StyleRow(role: .feature(.stream), ink: 9, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2, light256: 25),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
-        StyleRow(role: .feature(.lake), ink: 10, color256: 33, color16: 4, dotEvery: 3, dashOn: 2, light256: 26),
-        StyleRow(role: .feature(.river), ink: 12, minZoom: 11, color256: 39, color16: 12, light256: 26),
-        StyleRow(role: .feature(.worldRiver), ink: 11, minZoom: 4, color256: 39, color16: 12, light256: 26),
-        StyleRow(role: .feature(.path), ink: 13, minZoom: 15, color256: 138, color16: 5, dotEvery: 2, light256: 95),
-        StyleRow(role: .feature(.serviceRoad), ink: 14, minZoom: 15, color256: 244, color16: 8, light256: 244),
-        StyleRow(role: .feature(.tram), ink: 15, minZoom: 13, color256: 139, color16: 5, dotEvery: 4, light256: 96),
-        StyleRow(role: .feature(.rail), ink: 16, minZoom: 11, color256: 246, color16: 8, dotEvery: 3, light256: 242),
-        StyleRow(role: .feature(.minorRoad), ink: 17, minZoom: 13, color256: 252, color16: 7, light256: 240, light16: 0),
-        StyleRow(role: .feature(.tertiary), ink: 18, minZoom: 13, color256: 253, color16: 15, light256: 238, light16: 0),
-        StyleRow(role: .feature(.secondary), ink: 19, minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16, light256: 136, light16: 3),
-        StyleRow(role: .feature(.primary), ink: 20, minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16, light256: 130, light16: 3),
-        StyleRow(role: .feature(.trunk), ink: 21, minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16, light256: 166),
-        StyleRow(role: .feature(.motorway), ink: 22, minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16, light256: 160),
-        StyleRow(role: .feature(.stateBorder), ink: 23, minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
-        StyleRow(role: .feature(.border), ink: 24, color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
-        StyleRow(role: .feature(.coastline), ink: 25, color256: 45, color16: 6, light256: 24),
-        StyleRow(role: .city, ink: 26, color256: 220, color16: 11, light256: 160, light16: 1),
+        StyleRow(role: .feature(.lake), ink: 10, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2, light256: 26),
+        StyleRow(role: .feature(.river), ink: 12, name: "river", minZoom: 11, color256: 39, color16: 12, light256: 26),
+        StyleRow(role: .feature(.worldRiver), ink: 11, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
+        StyleRow(role: .feature(.path), ink: 13, name: "path", minZoom: 15, color256: 138, color16: 5, dotEvery: 2, light256: 95),
+        StyleRow(role: .feature(.serviceRoad), ink: 14, name: "service road", minZoom: 15, color256: 244, color16: 8, light256: 244),
+        StyleRow(role: .feature(.tram), ink: 15, name: "tram line", minZoom: 13, color256: 139, color16: 5, dotEvery: 4, light256: 96),
+        StyleRow(role: .feature(.rail), ink: 16, name: "railway", minZoom: 11, color256: 246, color16: 8, dotEvery: 3, light256: 242),
+        StyleRow(role: .feature(.minorRoad), ink: 17, name: "minor road", minZoom: 13, color256: 252, color16: 7, light256: 240, light16: 0),
+        StyleRow(role: .feature(.tertiary), ink: 18, name: "tertiary road", minZoom: 13, color256: 253, color16: 15, light256: 238, light16: 0),
+        StyleRow(role: .feature(.secondary), ink: 19, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16, light256: 136, light16: 3),
+        StyleRow(role: .feature(.primary), ink: 20, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16, light256: 130, light16: 3),
+        StyleRow(role: .feature(.trunk), ink: 21, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16, light256: 166),
+        StyleRow(role: .feature(.motorway), ink: 22, name: "motorway", minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16, light256: 160),
+        StyleRow(role: .feature(.stateBorder), ink: 23, name: "state border", minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
+        StyleRow(role: .feature(.border), ink: 24, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
+        StyleRow(role: .feature(.coastline), ink: 25, name: "coastline", color256: 45, color16: 6, light256: 24),
+        StyleRow(role: .city, ink: 26, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
         StyleRow(role: .circleOutline, ink: 27, color256: 196, color16: 9, light256: 196),
         // The seeds' picture beside ours (`v`): magenta dashes, which read without colour too.
         StyleRow(role: .seedOverlay, ink: 28, color256: 201, color16: 13, dotEvery: 4, dashOn: 2, light256: 127),
@@ -143,6 +153,13 @@ public enum StyleTable {
         StyleRow(role: .prompt, ink: 0, color256: 222, color16: 11, light256: 94, light16: 3),
         StyleRow(role: .help, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
         StyleRow(role: .attribution, ink: 0, color256: 243, color16: 8, light256: 242),
+        // The seed's 20 % blue outside the circle: navy (256) or blue (16) over the sea, a lighter navy over
+        // land (a fifth of blue over its tint); lavender on a light background, a bluer cyan over its sea.
+        // Without colour, a stipple nothing else draws (the grid is braille dots, areas `~` and `'`).
+        StyleRow(role: .shade, ink: 0, color256: 250, color16: 7, fill256: 17, fill16: 4, stipple: "░", light256: 238, lightFill256: 153),
+        StyleRow(role: .shadeOverLand, ink: 0, color256: 250, color16: 7, fill256: 18, fill16: 4, stipple: "░", light256: 238, lightFill256: 189),
+        // A layer's own features, over everything of the map's.
+        StyleRow(role: .userData, ink: 29, name: "file", color256: 198, color16: 13, light256: 162),
     ]
 
     /// The zoom from which features of `c` are drawn (and kept by an import).
@@ -167,16 +184,6 @@ public enum StyleTable {
     static func sea(mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
         fill(.feature(.lakeWater), mode: mode, theme: theme)
     }
-
-    /// The circle's shade, a background: navy (256) or blue (16).
-    static let shade256: UInt8 = 17
-    static let shade16: UInt8 = 4
-    /// The light theme's shade: lavender, a fifth of blue over white.
-    static let lightShade256: UInt8 = 189
-    /// The shade over land, where the world's land is drawn (a fifth of blue over its tint): a lighter
-    /// navy than over the sea (dark), a bluer cyan than the lavender (light).
-    static let landShade256: UInt8 = 18
-    static let lightSeaShade256: UInt8 = 153
 
     // Arrays, not dictionaries: these are read for every cell of every frame.
     private static let byRole: [StyleRow?] = {
@@ -224,18 +231,11 @@ public enum StyleTable {
 
     /// The background of the shade outside the circle, or nil where it shows as a stipple instead.
     public static func shade(mode: ColorMode, theme: Theme = .dark, overLand: Bool = false) -> PaletteColor? {
-        switch mode {
-        case .ansi16: return PaletteColor(shade16)
-        case .ansi256:
-            switch (theme, overLand) {
-            case (.dark, false): return PaletteColor(shade256)
-            case (.dark, true): return PaletteColor(landShade256)
-            case (.light, false): return PaletteColor(lightSeaShade256)
-            case (.light, true): return PaletteColor(lightShade256)
-            }
-        case .plain, .monochrome: return nil
-        }
+        fill(overLand ? .shadeOverLand : .shade, mode: mode, theme: theme)
     }
+
+    /// A feature class in words (`primary road`).
+    public static func className(_ c: FeatureClass) -> String { byRole[StyleRole.feature(c).index]?.name ?? "\(c)" }
 
     /// The canvas ink of a map layer (`role` must have one).
     static func ink(_ role: StyleRole) -> UInt8 { byRole[role.index]?.ink ?? 0 }

@@ -6,6 +6,21 @@ struct StreetCandidate {
     var name: String
     var featureClass: FeatureClass
     var points: [DotPoint]
+    /// The feature, as the pick buffer tags it.
+    var feature: UInt64 = 0
+}
+
+/// Street names over the streets the base map drew.
+public struct StreetNamesLayer: MapLayer, Equatable {
+    /// The street names.
+    public init() {}
+
+    public func draw(into c: inout LayerContext) {
+        guard !c.streets.isEmpty else { return }
+        let t = c.transform
+        StreetLabels.place(
+            c.streets, worldLeft: -t.originX(copy: 0), worldTop: -t.originY, engine: &c.labels, ascii: c.ascii)
+    }
 }
 
 /// Street names: horizontal text over a near-horizontal stretch of the street, major streets first,
@@ -24,6 +39,7 @@ enum StreetLabels {
         var featureClass: FeatureClass
         var vertical: Bool
         var points: [DotPoint]
+        var feature: UInt64 = 0
         var minU: Double { points.first?.x ?? 0 }
         var maxU: Double { points.last?.x ?? 0 }
         var length: Double { maxU - minU }
@@ -127,7 +143,7 @@ enum StreetLabels {
                 out.append(
                     Stretch(
                         name: street.name, featureClass: street.featureClass, vertical: vertical,
-                        points: direction ? run : run.reversed()))
+                        points: direction ? run : run.reversed(), feature: street.feature))
                 i = j
             } else {
                 i += 1
@@ -188,6 +204,7 @@ enum StreetLabels {
                 }
                 // One free cell around the text on its row, none taken on it.
                 guard engine.place(MapLabel(text: text, col: col, row: row, role: .streetLabel)) else { continue }
+                engine.nameLast(s.feature)
                 named.insert(s.name)
                 break
             }

@@ -4,16 +4,38 @@ import GeoCore
 import Raster
 
 /// What the seeds would have drawn (`v`), dashed over our picture: seed 002 A's hole, a circle round on
-/// the screen (`points(forMeters:at:)` at the center's latitude), and after `f` the box seed 002 B's
-/// width-only fit would show. Ours are the geodesic circle and the screen itself.
+/// the screen (`points(forMeters:at:)` at the center's latitude), around the circle drawn below it, and
+/// after `f` the box seed 002 B's width-only fit would show. Ours are the geodesic circle and the screen
+/// itself.
+public struct SeedOverlayLayer: MapLayer, Equatable {
+    /// Where seed 002 B's camera would have gone after the last `f`: its zoom and centre.
+    public struct Fit: Equatable, Sendable {
+        public var zoom: Double
+        public var center: Coordinate
+        /// A fit.
+        public init(zoom: Double, center: Coordinate) {
+            self.zoom = zoom
+            self.center = center
+        }
+    }
+    /// The seed's fit after the last `f` (nil after any other step).
+    public var fit: Fit?
+
+    /// The seeds' picture.
+    public init(fit: Fit? = nil) { self.fit = fit }
+
+    public func draw(into c: inout LayerContext) {
+        guard let circle = c.circle else { return }
+        SeedOverlay.draw(circle: circle, fit: fit, c.view, &c.canvas)
+    }
+}
+
 enum SeedOverlay {
-    static func draw(_ state: ViewerState, _ view: MapView, _ canvas: inout BrailleCanvas) {
-        guard state.showSeedOverlay, let overlay = state.circle else { return }
+    static func draw(circle: GeodesicCircle, fit: SeedOverlayLayer.Fit?, _ view: MapView, _ canvas: inout BrailleCanvas) {
         let ink = StyleTable.ink(.seedOverlay)
         let row = StyleTable.row(.seedOverlay)
         let every = row?.dotEvery ?? 1
         let on = row?.dashOn ?? 1
-        let circle = overlay.circle
         // The seed's ring: round in dots around the center's dot, as the seed computes it.
         let c = view.dotPoint(for: circle.center)
         let r = circle.radiusMeters / WebMercator.metersPerDot(latitude: circle.center.latitude, zoom: view.zoom)
@@ -29,9 +51,9 @@ enum SeedOverlay {
             }
         }
         // The seed's fit: the view's size at its zoom, around its camera's center.
-        guard let fit = state.lastAction?.fit, fit.seedZoom.isFinite else { return }
-        let box = view.dotPoint(for: fit.seedCenter)
-        let scale = exp2(view.zoom - fit.seedZoom)
+        guard let fit, fit.zoom.isFinite else { return }
+        let box = view.dotPoint(for: fit.center)
+        let scale = exp2(view.zoom - fit.zoom)
         let hw = view.size.widthDots / 2 * scale
         let hh = view.size.heightDots / 2 * scale
         let (x0, x1, y0, y1) = (box.x - hw, box.x + hw, box.y - hh, box.y + hh)

@@ -8,11 +8,13 @@ import MapData
 struct PlaceTable: Sendable {
     /// The base's places.
     let base: PlacePoints
-    /// The street-level sources' places.
+    /// The street-level sources' places, and the place of each one's source in `FeatureSources.details`.
     let extras: [City]
-    init(base: PlacePoints, extras: [City]) {
+    let extraSources: [Int]
+    init(base: PlacePoints, extras: [City], extraSources: [Int] = []) {
         self.base = base
         self.extras = extras
+        self.extraSources = extraSources.count == extras.count ? extraSources : extras.map { _ in 0 }
     }
 
     /// Place `id`'s label rank (`rank(population:kind:)`): worked out when asked, since a column of

@@ -5,53 +5,49 @@ import Raster
 /// A rectangle in dots.
 typealias DotRect = (x0: Double, y0: Double, x1: Double, y1: Double)
 
-/// What the feature layer drew, for the rest of the frame: the fill of each cell (a style-table ink
-/// of an area role, 0 for none), the named streets in view for the label engine, the status line's data
-/// label and the credits the data on screen requires.
+/// The map data of the view (`FeatureSources` chooses which source draws which class where): lines by
+/// their style row's look, areas filled and outlined. It tells the layers after it the named streets
+/// in view, where the sea is, and what each source gave and lacks.
+public struct BaseMapLayer: MapLayer, Equatable {
+    /// The base map.
+    public init() {}
+
+    public func draw(into context: inout LayerContext) {
+        guard let sources = context.sources else { return }
+        var drawing = FeatureLayer()
+        do {
+            try drawing.draw(&context, sources)
+        } catch {
+            context.report.dataError = error.description
+        }
+    }
+}
+
+/// What the base map is drawing: the named streets in view for the label engine, and the coastline's
+/// segments for land and sea.
 struct FeatureLayer {
-    var fills: [UInt8]
     var streets: [StreetCandidate] = []
-    var label = "no data"
-    var credits: [String] = []
-    /// Short names of the other data drawn (`Natural Earth`), for the bottom right when there is room.
-    var dataNames: [String] = []
-    /// True when the world's land is drawn: cells outside it are sea.
-    var showsSea = false
-    /// Street-level coastline segments in view (in dots, in their ways' direction), and from them each
-    /// cell's side of the coast where the world's land is no longer drawn (empty otherwise).
+    /// Street-level coastline segments in view (in dots, in their ways' direction).
     var coast: [CoastSides.Segment] = []
-    var sides: [CoastSides.Side] = []
-    /// Tiles of the view still loading, and tiles that could not be read.
-    var loading = 0
-    var failed = 0
 
     /// Draws every source's lines and areas in view (FeatureSources chooses which source draws which
     /// class where): lines by their style row's look, areas filled and outlined.
-    static func draw(_ canvas: inout BrailleCanvas, _ view: MapView, _ sources: MapSources) throws(MapDataError)
-        -> FeatureLayer
-    {
-        var layer = FeatureLayer(fills: [UInt8](repeating: 0, count: canvas.cols * canvas.rows))
+    mutating func draw(_ c: inout LayerContext, _ sources: MapSources) throws(MapDataError) {
+        let view = c.view
         let bounds = view.bounds
         let results = try sources.features.query(bounds: bounds, zoom: view.zoom, metersPerDot: view.metersPerDot)
-        let t = view.transform
-        var labels: [String] = []
+        let t = c.transform
         for result in results {
-            labels.append(result.source.label + " " + result.source.levelLabel(zoom: view.zoom))
-            let status = result.source.loadStatus
-            layer.loading += status.loading
-            layer.failed += status.failed
+            var drawn = false
             if let land = StyleTable.row(.feature(.land)), result.source.classes.contains(.land),
                 view.zoom >= land.minZoom, view.zoom < land.maxZoom
             {
-                layer.showsSea = true
+                c.showsSea = true
+            }
+            defer {
+                c.report.add(result, drawn: drawn, zoom: view.zoom)
             }
             guard !result.hits.isEmpty else { continue }
-            // Street-level data must be credited on screen (ODbL); the base and the shorelines are credited
-            // by --about.
-            let isDetail = sources.features.details.contains { $0 === result.source }
-            if isDetail, let credit = result.source.attribution, !layer.credits.contains(credit) {
-                layer.credits.append(credit)
-            }
             // The boxes where finer sources draw a class, in dots.
             let excluded = result.excluded.mapValues { boxes in boxes.map { Self.dotRect($0, view) } }
             for hit in result.hits {
@@ -59,29 +55,25 @@ struct FeatureLayer {
                 // The zoom ladder: a class is drawn from its row's zoom on.
                 guard let row = StyleTable.row(.feature(featureClass)), view.zoom >= row.minZoom, view.zoom < row.maxZoom
                 else { continue }
-                if let name = result.source.creditName, !layer.dataNames.contains(name) { layer.dataNames.append(name) }
+                drawn = true
+                let pickChunk = c.pick.register(chunk: hit, source: result.index)
                 let clip = excluded[featureClass] ?? []
                 if hit.chunk.info.kind == .areas, row.fill256 != nil {
-                    layer.fill(hit, t, ink: row.ink)
+                    Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, &c)
                 }
                 // A background area's edge is another class's line (the coast, a lake's shore).
                 if featureClass.isFillOnly { continue }
-                layer.drawLines(
-                    hit, t, &canvas, row: row, zoom: view.zoom, excluded: clip, source: result.source,
-                    collectsCoast: featureClass == .coastline && result.source.claimsShorelines)
+                drawLines(
+                    hit, t, &c.canvas, row: row, zoom: view.zoom, excluded: clip, source: result.source,
+                    pickChunk: pickChunk, collectsCoast: featureClass == .coastline && result.source.claimsShorelines)
             }
         }
         // Past the zoom where the world's land stops (its shore is too coarse there), the street-level
         // coastline tells land from sea.
-        if !layer.coast.isEmpty, let land = StyleTable.row(.feature(.land)), view.zoom >= land.maxZoom {
-            layer.sides = CoastSides.classify(layer.coast, cols: canvas.cols, rows: canvas.rows)
+        if !coast.isEmpty, let land = StyleTable.row(.feature(.land)), view.zoom >= land.maxZoom {
+            c.sides = CoastSides.classify(coast, cols: c.canvas.cols, rows: c.canvas.rows)
         }
-        // The finest source first: `OSM helsinki L3/4 · NE10m L6/6`.
-        if !labels.isEmpty { layer.label = labels.joined(separator: " · ") }
-        if sources.features.shorelines != nil, view.metersPerDot >= FeatureSources.shorelineMetersPerDot {
-            layer.label += " (GSHHG below \(Int(FeatureSources.shorelineMetersPerDot)) m/dot)"
-        }
-        return layer
+        c.streets = streets
     }
 
     /// A box in the dots of `view`, longitudes taken nearest the view's center.
@@ -102,7 +94,7 @@ struct FeatureLayer {
     /// excluded rectangles, and collects named streets for labels.
     mutating func drawLines(
         _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, row: StyleRow, zoom: Double,
-        excluded: [DotRect], source: any FeatureSource, collectsCoast: Bool = false
+        excluded: [DotRect], source: any FeatureSource, pickChunk: Int, collectsCoast: Bool = false
     ) {
         let chunk = hit.chunk
         let ws = t.worldSize
@@ -128,6 +120,7 @@ struct FeatureLayer {
                         chunk.featureBoxes[b + 1] * ws + offsetY <= height + 2
                     else { continue }
                     let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
+                    canvas.tag = PickBuffer.chunkTag(pickChunk, f)
                     for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
                         let start = chunk.starts[part]
                         let end = chunk.starts[part + 1]
@@ -159,12 +152,15 @@ struct FeatureLayer {
                         }
                         if let name {
                             streets.append(
-                                StreetCandidate(name: name, featureClass: chunk.info.featureClass, points: points))
+                                StreetCandidate(
+                                    name: name, featureClass: chunk.info.featureClass, points: points,
+                                    feature: PickBuffer.chunkTag(pickChunk, f)))
                         }
                     }
                 }
             }
         }
+        canvas.tag = 0
     }
 
     /// A tile chunk's square in dots (nil for map data files).
@@ -231,7 +227,7 @@ struct FeatureLayer {
 
     /// Marks the cells whose centre lies inside an area (its rings together, even–odd) with `ink`; for a
     /// tile's chunk, only those inside the tile's square.
-    mutating func fill(_ hit: ChunkHit, _ t: ViewTransform, ink: UInt8) {
+    static func fill(_ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, _ c: inout LayerContext) {
         let chunk = hit.chunk
         let ws = t.worldSize
         let offsetX = t.originX(copy: hit.shift)
@@ -287,7 +283,11 @@ struct FeatureLayer {
                     let from = max(colRange.0, Int(((line[k] - 1) / 2).rounded(.up)))
                     let to = min(colRange.1, Int(((line[k + 1] - 1) / 2).rounded(.down)))
                     if from <= to {
-                        for col in from...to where fills[row * mapCols + col] < ink { fills[row * mapCols + col] = ink }
+                        let tag = PickBuffer.chunkTag(pickChunk, f)
+                        for col in from...to where c.fills[row * mapCols + col] <= ink {
+                            c.fills[row * mapCols + col] = ink
+                            c.pick.fillTags[row * mapCols + col] = tag
+                        }
                     }
                     k += 2
                 }

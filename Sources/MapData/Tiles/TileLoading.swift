@@ -1,0 +1,97 @@
+import Dispatch
+import Synchronization
+
+/// Tiles a view lacks, or tiles that have arrived: which source (its place in `FeatureSources.all`)
+/// and which tiles, nearest the view's centre first.
+public struct TileBatch: Hashable, Sendable {
+    /// The source's place in `FeatureSources.all`.
+    public var source: Int
+    /// The tiles.
+    public var tiles: [TileID]
+
+    /// A batch.
+    public init(source: Int, tiles: [TileID]) {
+        self.source = source
+        self.tiles = tiles
+    }
+}
+
+/// Loads the tiles views lack (bubbletea's commands: the viewer's update asks for them, their arrival
+/// comes back as an input event). Injected, so that a test decides when tiles arrive.
+public protocol TileLoading: AnyObject, Sendable {
+    /// Starts loading `batch`; the tiles an earlier request of the same source wanted and this one does
+    /// not are dropped (the view has moved on).
+    func request(_ batch: TileBatch)
+}
+
+/// Loads at once, in the caller's thread (`render`, tests): each request's tiles are in the cache when
+/// it returns, and `arrived` has been told.
+public final class ImmediateTileLoader: TileLoading {
+    private let sources: [any FeatureSource]
+    private let arrived: @Sendable (TileBatch) -> Void
+
+    /// A loader for `sources` (`FeatureSources.all`) that tells `arrived` of each batch loaded.
+    public init(sources: [any FeatureSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
+        self.sources = sources
+        self.arrived = arrived
+    }
+
+    public func request(_ batch: TileBatch) {
+        guard sources.indices.contains(batch.source), let tiles = sources[batch.source] as? TileSource else { return }
+        tiles.load(batch.tiles)
+        arrived(batch)
+    }
+}
+
+/// Loads in the background, a batch of `batchSize` at a time, the newest request of each source first
+/// (the view the user looks at now), and tells `arrived` of each batch from the loading thread.
+public final class BackgroundTileLoader: TileLoading {
+    /// Tiles loaded in one batch (a batch's tiles are drawn together).
+    public static let batchSize = 8
+    private let sources: [any FeatureSource]
+    private let arrived: @Sendable (TileBatch) -> Void
+    private let queue = DispatchQueue(label: "termmap.tiles")
+    private struct Work {
+        /// Per source, the tiles its newest view still lacks.
+        var wanted: [Int: [TileID]] = [:]
+        var running = false
+    }
+    private let work = Mutex(Work())
+
+    /// A loader for `sources` (`FeatureSources.all`) that tells `arrived` of each batch loaded.
+    public init(sources: [any FeatureSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
+        self.sources = sources
+        self.arrived = arrived
+    }
+
+    public func request(_ batch: TileBatch) {
+        guard sources.indices.contains(batch.source), sources[batch.source] is TileSource else { return }
+        let start = work.withLock { w in
+            w.wanted[batch.source] = batch.tiles
+            defer { w.running = true }
+            return !w.running
+        }
+        if start { queue.async { [self] in run() } }
+    }
+
+    /// The loading thread: a batch at a time until nothing is wanted.
+    private func run() {
+        while true {
+            let next: TileBatch? = work.withLock { w in
+                guard let source = w.wanted.keys.sorted().first, let tiles = w.wanted[source] else {
+                    w.running = false
+                    return nil
+                }
+                let batch = Array(tiles.prefix(Self.batchSize))
+                let rest = tiles.dropFirst(batch.count)
+                w.wanted[source] = rest.isEmpty ? nil : Array(rest)
+                return TileBatch(source: source, tiles: batch)
+            }
+            guard let next else { return }
+            guard let tiles = sources[next.source] as? TileSource else { continue }
+            let todo = next.tiles.filter { !tiles.hasTried($0) }
+            if !todo.isEmpty { tiles.load(todo) }
+            arrived(next)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import GeoCore
+import MapData
+import Raster
+
+/// How the map is drawn: the colour mode, the palette's theme, and braille or ASCII glyphs.
+public struct MapStyle: Equatable, Sendable {
+    /// What the screen shows of styles.
+    public var mode: ColorMode
+    /// The palette for a dark or a light background.
+    public var theme: Theme
+    /// ASCII glyphs instead of braille.
+    public var ascii: Bool
+
+    /// A style.
+    public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false) {
+        self.mode = mode
+        self.theme = theme
+        self.ascii = ascii
+    }
+}
+
+/// Draws a view's layers, in order, into the map rows of a frame: a pure function of the view, the
+/// layers and the data (it loads nothing: what it lacks it reports).
+public enum MapRenderer {
+    /// The layers every map has, lowest first: the map data, the grid, places, street names (the label
+    /// engine places the grid's labels first, then places, then streets).
+    public static let baseLayers: [any MapLayer] = [BaseMapLayer(), GraticuleLayer(), PlacesLayer(), StreetNamesLayer()]
+
+    /// Draws `baseLayers` then `overlays` into rows 0 ..< the view's rows of `frame`.
+    public static func render(
+        into frame: inout Frame, view: MapView, overlays: [any MapLayer] = [], sources: MapSources?, style: MapStyle
+    ) -> MapRendering {
+        var context = LayerContext(view: view, sources: sources, ascii: style.ascii)
+        for layer in baseLayers { layer.draw(into: &context) }
+        for layer in overlays { layer.draw(into: &context) }
+        compose(&frame, context, style)
+        return finish(context)
+    }
+
+    /// The context after drawing `layers` over `view` (for tests of what layers leave for the compositor).
+    static func drawn(
+        view: MapView, sources: MapSources?, ascii: Bool = false, layers: [any MapLayer] = baseLayers
+    ) -> LayerContext {
+        var context = LayerContext(view: view, sources: sources, ascii: ascii)
+        for layer in layers { layer.draw(into: &context) }
+        return context
+    }
+
+    /// The canvas, the areas, the tints, the labels and the shade into the frame.
+    static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
+        let mode = style.mode
+        let theme = style.theme
+        let ascii = style.ascii
+        let cols = c.view.size.cols
+        let mapRows = c.view.size.rows
+        let canvas = c.canvas
+        let seaTint = StyleTable.sea(mode: mode, theme: theme)
+        let landTint = StyleTable.fill(.feature(.land), mode: mode, theme: theme)
+        let sea = c.showsSea ? seaTint : nil
+        let rows = worldRows(c.transform)
+        // Each ink's look, once a frame (not a table lookup a cell).
+        let inkFills = (0...255).map { StyleTable.fill(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
+        let inkStipples = (0...255).map { StyleTable.row(StyleTable.role(ink: UInt8($0)))?.stipple }
+        let inkStyles = (0...255).map { StyleTable.style(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
+        // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
+        // colour, a sparse stipple in empty cells without.
+        for row in 0..<mapRows {
+            for col in 0..<cols {
+                let p = canvas.pattern(col: col, row: row)
+                if p != 0 {
+                    let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
+                    frame[col, row] = Cell(glyph: glyph, style: inkStyles[Int(canvas.ink(col: col, row: row))])
+                }
+                let fill = c.fills[row * cols + col]
+                guard fill != 0 else {
+                    if !c.sides.isEmpty {
+                        switch c.sides[row * cols + col] {
+                        case .sea: if let seaTint { frame.setBackground(col: col, row: row, seaTint) }
+                        case .land: if let landTint { frame.setBackground(col: col, row: row, landTint) }
+                        case .unknown: break
+                        }
+                    } else if let sea, rows.contains(row) {
+                        frame.setBackground(col: col, row: row, sea)
+                    }
+                    continue
+                }
+                if let background = inkFills[Int(fill)] {
+                    frame.setBackground(col: col, row: row, background)
+                } else if p == 0, col % 3 == 0, row % 2 == 0, let stipple = inkStipples[Int(fill)] {
+                    frame[col, row] = Cell(glyph: stipple, style: inkStyles[Int(fill)])
+                }
+            }
+        }
+        if ascii {
+            // One marker for a city in ASCII, wherever its dot fell in its cell (a dot alone would read
+            // as ', , or | by its place); the cell keeps its tint.
+            for m in c.labels.markers {
+                frame.write("*", col: m.col, row: m.row, style: StyleTable.style(.city, mode: mode, theme: theme))
+            }
+        }
+        for label in c.labels.labels {
+            frame.write(
+                Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row,
+                style: StyleTable.style(label.role, mode: mode, theme: theme))
+        }
+        if !c.shade.isEmpty { shade(&frame, c, style) }
+        frame.makeGlyphsReadable()
+    }
+
+    /// The map rows wholly between the Mercator limits (±85.05°): the sea ends with the world, the edge's
+    /// rows stay blank.
+    static func worldRows(_ t: ViewTransform) -> Range<Int> {
+        let top = Int((t.dotY(0) / 4).rounded(.up))
+        let bottom = Int((t.dotY(1) / 4).rounded(.down))
+        return top..<max(top, bottom)
+    }
+
+    /// The circle's shade outside it: a background with colour (over land lighter than over the sea, as
+    /// the areas and the coast's sides say), a stipple in empty cells without (never inside a label or
+    /// the cell beside it).
+    static func shade(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
+        let cols = c.view.size.cols
+        let background = StyleTable.shade(mode: style.mode, theme: style.theme)
+        let landBackground = StyleTable.shade(mode: style.mode, theme: style.theme, overLand: true)
+        let stippleRow = StyleTable.row(.shade)
+        let stipple = Cell(
+            glyph: style.ascii ? ":" : stippleRow?.stipple ?? ":", style: StyleTable.style(.plain, mode: style.mode, theme: style.theme))
+        for row in 0..<c.view.size.rows {
+            for col in 0..<cols where c.shade[row * cols + col] {
+                if let background {
+                    let overLand = isLand(c, col: col, row: row, mode: style.mode, theme: style.theme)
+                    frame.setBackground(col: col, row: row, overLand ? landBackground ?? background : background)
+                } else if frame[col, row].glyph == " ", (col + row) % 2 == 0, !c.labels.taken[row * cols + col] {
+                    frame[col, row] = stipple
+                }
+            }
+        }
+    }
+
+    /// True where the cell shows land in `mode`: an area other than water, or the land side of the
+    /// coast (the sea and cells with no tint are not).
+    static func isLand(_ c: LayerContext, col: Int, row: Int, mode: ColorMode, theme: Theme) -> Bool {
+        let i = row * c.view.size.cols + col
+        let fill = c.fills[i]
+        if fill != 0 {
+            let role = StyleTable.role(ink: fill)
+            return role != .feature(.water) && role != .feature(.lakeWater)
+                && StyleTable.fill(role, mode: mode, theme: theme) != nil
+        }
+        return !c.sides.isEmpty && c.sides[i] == .land && StyleTable.fill(.feature(.land), mode: mode, theme: theme) != nil
+    }
+
+    /// The render's answers: labels with their features, the pick, the credits and each source's state.
+    static func finish(_ c: LayerContext) -> MapRendering {
+        let cols = c.view.size.cols
+        let rows = c.view.size.rows
+        let world = worldRows(c.transform)
+        let all = c.sources?.features.all ?? []
+        // The tints where nothing is drawn: land and sea, as the compositor shows them.
+        let land = PickedFeature(className: StyleTable.className(.land), reference: FeatureReference(source: nil, feature: .tint))
+        let water = PickedFeature(className: StyleTable.className(.water), reference: FeatureReference(source: nil, feature: .tint))
+        var tints = [PickedFeature?](repeating: nil, count: cols * rows)
+        if !c.sides.isEmpty {
+            for i in tints.indices {
+                switch c.sides[i] {
+                case .sea: tints[i] = water
+                case .land: tints[i] = land
+                case .unknown: break
+                }
+            }
+        } else if c.showsSea {
+            for row in world where row >= 0 && row < rows {
+                for col in 0..<cols { tints[row * cols + col] = water }
+            }
+        }
+        let pick = Pick(cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick, tints: tints, sources: c.sources)
+        let labels = c.labels.labels.map {
+            PlacedLabel(
+                text: Transliteration.screenText($0.text, ascii: c.ascii), col: $0.col, row: $0.row,
+                feature: $0.feature == 0 ? nil : pick.resolve($0.feature))
+        }
+        var reports = all.map {
+            SourceReport(name: $0.label, kind: $0.kind, credits: $0.credits, inView: false, detail: nil, status: SourceStatus())
+        }
+        for asked in c.report.asked where reports.indices.contains(asked.index) {
+            reports[asked.index].inView = true
+            reports[asked.index].detail = asked.detail
+            reports[asked.index].status = asked.status
+        }
+        return MapRendering(
+            labels: labels, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
+            dataError: c.report.dataError)
+    }
+}

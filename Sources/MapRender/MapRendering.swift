@@ -1,0 +1,98 @@
+import MapData
+
+/// How a source stands for a view: everything there, tiles loading, tiles that failed (counted), or
+/// out of reach.
+public struct SourceStatus: Equatable, Sendable {
+    /// `ok`, `loading`, `failed`, or `offline`.
+    public enum State: String, Sendable { case ok, loading, failed, offline }
+    /// Tiles of the view still to come.
+    public var loading = 0
+    /// Tiles of the view that could not be read.
+    public var failed = 0
+
+    /// A status.
+    public init(loading: Int = 0, failed: Int = 0) {
+        self.loading = loading
+        self.failed = failed
+    }
+
+    /// The state in a word: loading while any tile is to come, failed when some could not be read.
+    public var state: State { loading > 0 ? .loading : failed > 0 ? .failed : .ok }
+}
+
+/// One data source as a render saw it.
+public struct SourceReport: Equatable, Sendable {
+    /// Its short name (`OSM helsinki`, `NE10m`).
+    public var name: String
+    /// Where it comes from.
+    public var kind: SourceKind
+    /// What its data must be credited with.
+    public var credits: [Credit]
+    /// True when the view asked it for data (it covers the view at this zoom).
+    public var inView: Bool
+    /// The detail it gave the view.
+    public var detail: SourceDetail?
+    /// Its tiles for the view.
+    public var status: SourceStatus
+}
+
+/// What the sources gave a view, gathered while the base map draws.
+struct SourceReports {
+    /// Per source that the view asked, in view order (finest first): what it gave.
+    var asked: [(index: Int, detail: SourceDetail, status: SourceStatus)] = []
+    /// The credits of the data drawn, in the order first drawn.
+    var credits: [Credit] = []
+    /// Tiles views lack, per source.
+    var missing: [TileBatch] = []
+    /// Why the data could not be drawn, if it could not.
+    var dataError: String?
+
+    mutating func add(_ result: SourceHits, drawn: Bool, zoom: Double) {
+        asked.append(
+            (result.index, result.source.detail(atZoom: zoom),
+             SourceStatus(loading: result.view.missing.count, failed: result.view.failed)))
+        if !result.view.missing.isEmpty { missing.append(TileBatch(source: result.index, tiles: result.view.missing)) }
+        if drawn { credit(result.source.credits) }
+    }
+
+    /// Credits `list` (once each).
+    mutating func credit(_ list: [Credit]) {
+        for c in list where !credits.contains(c) { credits.append(c) }
+    }
+}
+
+/// A label placed on the map, with the feature it names.
+public struct PlacedLabel: Equatable, Sendable {
+    /// What it says, as shown.
+    public var text: String
+    /// Where its first character is.
+    public var col: Int
+    public var row: Int
+    /// The feature it names (nil for the grid's labels).
+    public var feature: PickedFeature?
+}
+
+/// What a render drew besides its cells, so that it can be asked: the labels and the feature behind
+/// each cell, the credits of the data shown, each source's state, and the tiles it lacked.
+public struct MapRendering {
+    /// The labels placed, in the order placed.
+    public var labels: [PlacedLabel]
+    /// The feature behind each map cell.
+    public var pick: Pick
+    /// The credits of the data drawn, in the order first drawn.
+    public var credits: [Credit]
+    /// Every source of the run, in view order (finest first).
+    public var sources: [SourceReport]
+    /// Tiles the view lacked, per source (a program loads them and draws again).
+    public var missing: [TileBatch]
+    /// Why the data could not be drawn, if it could not.
+    public var dataError: String?
+
+    /// The sources the view asked, in view order.
+    public var sourcesInView: [SourceReport] { sources.filter(\.inView) }
+
+    /// Tiles of the view still to come and tiles that failed, over every source.
+    public var tiles: SourceStatus {
+        sources.reduce(SourceStatus()) { SourceStatus(loading: $0.loading + $1.status.loading, failed: $0.failed + $1.status.failed) }
+    }
+}
