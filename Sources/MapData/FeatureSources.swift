@@ -72,6 +72,8 @@ public protocol FeatureSource: AnyObject, Sendable {
     func namedFeatures() throws(MapDataError) -> [NamedPlace]
     /// The name of a feature of one of its chunks.
     func featureName(_ index: Int32) -> String?
+    /// How many places `places()` gives (without decoding them).
+    var placeCount: Int { get }
     /// True when it draws the shore itself within its coverage, so that coarser coastlines and lake
     /// shores stay out of it: street-level data (OpenStreetMap has coastline ways and water areas).
     var claimsShorelines: Bool { get }
@@ -88,11 +90,15 @@ extension FeatureSource {
         return places[index].name
     }
     public var placeCredits: [Credit] { credits }
+    public var placeCount: Int { (try? places().count) ?? 0 }
     public var claimsShorelines: Bool { classes.contains { $0.isRoad || ($0.isArea && !$0.isFillOnly) } }
 }
 
 extension MapAsset: FeatureSource {
-    public var label: String {
+    public var label: String { Self.label(metadata: metadata, name: name) }
+
+    /// A file's label: its metadata's, or for files written before labels were recorded its name's.
+    static func label(metadata: [String: String], name: String) -> String {
         if let l = metadata["label"] { return l }
         // Files written before labels were recorded: the bundled world and the GSHHG import.
         let file = name.split(separator: "/").last.map(String.init) ?? name
@@ -109,7 +115,7 @@ extension MapAsset: FeatureSource {
 
     /// The credit its metadata states; files that state none are the bundled world (Natural Earth)
     /// and a GSHHG import, known by their labels.
-    public var credits: [Credit] {
+    static func credits(attribution: String?, label: String) -> [Credit] {
         if let a = attribution { return [Credit(attribution: a)] }
         switch label {
         case "NE10m": return [.naturalEarth]
@@ -120,6 +126,8 @@ extension MapAsset: FeatureSource {
 
     /// The bundled world's places are GeoNames' gazetteer; an import's are of its own data.
     public var placeCredits: [Credit] { label == "NE10m" ? [.geoNames] : credits }
+
+    public var placeCount: Int { cityCount }
 
     public func chunks(in bounds: CoordinateBounds, zoom: Double, classes: Set<FeatureClass>) throws(MapDataError)
         -> SourceView
@@ -171,10 +179,11 @@ public final class FeatureSources: Sendable {
         self.base = base
         self.shorelines = shorelines
         self.details = details
+        all = details + (shorelines.map { [$0] } ?? []) + [base]
     }
 
     /// Every source, finest first.
-    public var all: [any FeatureSource] { details + (shorelines.map { [$0] } ?? []) + [base] }
+    public let all: [any FeatureSource]
 
     /// The classes a source takes over from coarser ones within its coverage: its own, and the
     /// shorelines when it draws the shore itself.

@@ -132,6 +132,8 @@ public final class MapAsset: Sendable {
     public let classes: Set<FeatureClass>
     /// Where the file comes from: bundled with termmap or imported by the user.
     public let kind: SourceKind
+    /// What its lines and areas must be credited with (from its metadata, once).
+    public let credits: [Credit]
 
     /// The file's bytes: memory-mapped when loaded from a path, so only touched pages cost memory.
     private let bytes: Data
@@ -261,6 +263,7 @@ public final class MapAsset: Sendable {
         self.unitsPerDegree = units
         self.coverage = h.coverage
         self.metadata = h.metadata
+        credits = Self.credits(attribution: h.metadata["attribution"], label: Self.label(metadata: h.metadata, name: name))
         // Marked in a table first: hashing every chunk's class into a set cost more than reading the index.
         var present = [Bool](repeating: false, count: 256)
         for c in chunks { present[Int(c.featureClass.rawValue)] = true }

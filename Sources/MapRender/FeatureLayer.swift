@@ -64,7 +64,7 @@ struct FeatureLayer {
                 // A background area's edge is another class's line (the coast, a lake's shore).
                 if featureClass.isFillOnly { continue }
                 drawLines(
-                    hit, t, &c.canvas, row: row, zoom: view.zoom, excluded: clip, source: result.source,
+                    hit, t, &c.canvas, &c.pick, row: row, zoom: view.zoom, excluded: clip, source: result.source,
                     pickChunk: pickChunk, collectsCoast: featureClass == .coastline && result.source.claimsShorelines)
             }
         }
@@ -93,7 +93,8 @@ struct FeatureLayer {
     /// Draws the parts of a chunk as lines: dotted or two dots wide as the style row says, outside the
     /// excluded rectangles, and collects named streets for labels.
     mutating func drawLines(
-        _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, row: StyleRow, zoom: Double,
+        _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, _ pick: inout PickBuffer, row: StyleRow,
+        zoom: Double,
         excluded: [DotRect], source: any FeatureSource, pickChunk: Int, collectsCoast: Bool = false
     ) {
         let chunk = hit.chunk
@@ -120,7 +121,7 @@ struct FeatureLayer {
                         chunk.featureBoxes[b + 1] * ws + offsetY <= height + 2
                     else { continue }
                     let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-                    canvas.tag = PickBuffer.chunkTag(pickChunk, f)
+                    canvas.tag = pick.tag(chunk: pickChunk, feature: f)
                     for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
                         let start = chunk.starts[part]
                         let end = chunk.starts[part + 1]
@@ -154,7 +155,7 @@ struct FeatureLayer {
                             streets.append(
                                 StreetCandidate(
                                     name: name, featureClass: chunk.info.featureClass, points: points,
-                                    feature: PickBuffer.chunkTag(pickChunk, f)))
+                                    feature: canvas.tag))
                         }
                     }
                 }
@@ -254,6 +255,7 @@ struct FeatureLayer {
                 chunk.featureBoxes[b + 1] * ws + offsetY < Double(mapRows * 4)
             else { continue }
             var touched: [Int] = []
+            var tag: UInt32 = 0
             for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
                 let start = chunk.starts[part]
                 let end = chunk.starts[part + 1]
@@ -283,7 +285,7 @@ struct FeatureLayer {
                     let from = max(colRange.0, Int(((line[k] - 1) / 2).rounded(.up)))
                     let to = min(colRange.1, Int(((line[k + 1] - 1) / 2).rounded(.down)))
                     if from <= to {
-                        let tag = PickBuffer.chunkTag(pickChunk, f)
+                        if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
                         for col in from...to where c.fills[row * mapCols + col] <= ink {
                             c.fills[row * mapCols + col] = ink
                             c.pick.fillTags[row * mapCols + col] = tag

@@ -11,7 +11,7 @@ public struct MapLabel: Equatable, Sendable {
     /// How it is styled.
     public var role: StyleRole
     /// The feature it names, as the pick buffer tags it (0: none, the grid's labels).
-    var feature: UInt64 = 0
+    var feature: UInt32 = 0
 
     /// A label.
     public init(text: String, col: Int, row: Int, role: StyleRole) {
@@ -98,7 +98,7 @@ public struct LabelEngine {
     }
 
     /// Names the feature (a pick tag) the last label placed is of.
-    mutating func nameLast(_ feature: UInt64) {
+    mutating func nameLast(_ feature: UInt32) {
         guard !labels.isEmpty else { return }
         labels[labels.count - 1].feature = feature
     }

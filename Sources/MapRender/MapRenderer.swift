@@ -157,28 +157,9 @@ public enum MapRenderer {
         let world = worldRows(c.transform)
         let all = c.sources?.features.all ?? []
         // The tints where nothing is drawn: land and sea, as the compositor shows them.
-        let land = PickedFeature(className: StyleTable.className(.land), reference: FeatureReference(source: nil, feature: .tint))
-        let water = PickedFeature(className: StyleTable.className(.water), reference: FeatureReference(source: nil, feature: .tint))
-        var tints = [PickedFeature?](repeating: nil, count: cols * rows)
-        if !c.sides.isEmpty {
-            for i in tints.indices {
-                switch c.sides[i] {
-                case .sea: tints[i] = water
-                case .land: tints[i] = land
-                case .unknown: break
-                }
-            }
-        } else if c.showsSea {
-            for row in world where row >= 0 && row < rows {
-                for col in 0..<cols { tints[row * cols + col] = water }
-            }
-        }
-        let pick = Pick(cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick, tints: tints, sources: c.sources)
-        let labels = c.labels.labels.map {
-            PlacedLabel(
-                text: Transliteration.screenText($0.text, ascii: c.ascii), col: $0.col, row: $0.row,
-                feature: $0.feature == 0 ? nil : pick.resolve($0.feature))
-        }
+        let pick = Pick(
+            cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick, sides: c.sides,
+            seaRows: c.showsSea ? world : 0..<0, sources: c.sources)
         var reports = all.map {
             SourceReport(name: $0.label, kind: $0.kind, credits: $0.credits, inView: false, detail: nil, status: SourceStatus())
         }
@@ -188,7 +169,7 @@ public enum MapRenderer {
             reports[asked.index].status = asked.status
         }
         return MapRendering(
-            labels: labels, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
+            placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
             dataError: c.report.dataError)
     }
 }

@@ -75,8 +75,9 @@ public struct PlacedLabel: Equatable, Sendable {
 /// What a render drew besides its cells, so that it can be asked: the labels and the feature behind
 /// each cell, the credits of the data shown, each source's state, and the tiles it lacked.
 public struct MapRendering {
-    /// The labels placed, in the order placed.
-    public var labels: [PlacedLabel]
+    /// The labels as the engine placed them, and whether they are shown in ASCII.
+    let placed: [MapLabel]
+    let ascii: Bool
     /// The feature behind each map cell.
     public var pick: Pick
     /// The credits of the data drawn, in the order first drawn.
@@ -87,6 +88,15 @@ public struct MapRendering {
     public var missing: [TileBatch]
     /// Why the data could not be drawn, if it could not.
     public var dataError: String?
+
+    /// The labels placed, in the order placed, each with its feature (worked out when asked).
+    public var labels: [PlacedLabel] {
+        placed.map {
+            PlacedLabel(
+                text: Transliteration.screenText($0.text, ascii: ascii), col: $0.col, row: $0.row,
+                feature: $0.feature == 0 ? nil : pick.resolve($0.feature))
+        }
+    }
 
     /// The sources the view asked, in view order.
     public var sourcesInView: [SourceReport] { sources.filter(\.inView) }

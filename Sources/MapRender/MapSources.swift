@@ -156,10 +156,26 @@ public final class MapSources: PlaceSearching, Sendable {
 
     /// The source of place `id` (its place in `features.all`).
     func placeSource(_ id: Int) -> Int? {
+        // The base's places come first (and a view of few places never decodes them all).
+        let baseCount = features.base.placeCount
+        if id < baseCount { return features.all.count - 1 }
         guard let table = try? placeTable() else { return nil }
-        if id < table.base.count { return features.all.count - 1 }
-        let k = id - table.base.count
+        let k = id - baseCount
         return table.extraSources.indices.contains(k) ? table.extraSources[k] : nil
+    }
+
+    /// Place `id` as a what-is-here answer: its kind in words, its name, its source.
+    func placeFeature(_ id: Int) -> PickedFeature? {
+        guard let table = try? placeTable(), id >= 0, id < table.count else { return nil }
+        let words: String
+        switch table.kind(id) {
+        case .city: words = "city"
+        case .capital: words = "capital"
+        case .suburb: words = "suburb"
+        case .neighbourhood: words = "neighbourhood"
+        }
+        return PickedFeature(
+            className: words, name: placeName(id), reference: FeatureReference(source: placeSource(id), feature: .place(id)))
     }
 
     /// The name of place `id` (empty if it has none).

@@ -49,41 +49,54 @@ public struct PickedFeature: Equatable, Sendable {
 
 /// The features behind a view's cells while they are drawn: each drawing names its feature with a
 /// tag (the canvas keeps the tag of each cell's highest ink, the fills the tag of each cell's area),
-/// and tags become `PickedFeature`s only when asked, so that drawing costs a store per dot, not a
-/// record per feature.
+/// and tags become `PickedFeature`s only when asked: drawing a feature costs one number kept, and a
+/// dot a number stored.
 public struct PickBuffer {
     let cols: Int
     let rows: Int
     /// Features registered whole (places, a layer's own); tag n is entry n − 1.
     var features: [PickedFeature] = []
-    /// The chunks the base map drew, each with its source and the feature tags' resolution.
+    /// The chunks the base map drew, with their sources.
     var chunks: [ChunkHit] = []
     var chunkSources: [Int] = []
+    /// The chunk features drawn: chunk index in the high 32 bits, feature index in the low; tag
+    /// `chunkFlag | n` is entry n.
+    var chunkFeatures: [UInt64] = []
     /// Per cell, the tag of the area filling it (0: none).
-    var fillTags: [UInt64]
+    var fillTags: [UInt32]
+
+    /// Tags with this bit are chunk features'; with the next, places' (`placeFlag | id`).
+    static let chunkFlag: UInt32 = 1 << 31
+    static let placeFlag: UInt32 = 1 << 30
+
+    /// The tag of place `id` of the sources (0 for an id past a billion).
+    static func placeTag(_ id: Int) -> UInt32 { id >= 0 && id < Int(placeFlag) ? placeFlag | UInt32(id) : 0 }
 
     init(cols: Int, rows: Int) {
         self.cols = cols
         self.rows = rows
-        fillTags = [UInt64](repeating: 0, count: max(0, cols * rows))
+        fillTags = [UInt32](repeating: 0, count: max(0, cols * rows))
     }
 
     /// A tag for a feature given whole.
-    mutating func register(_ feature: PickedFeature) -> UInt64 {
+    mutating func register(_ feature: PickedFeature) -> UInt32 {
         features.append(feature)
-        return UInt64(features.count)
+        return UInt32(truncatingIfNeeded: features.count)
     }
 
-    /// The tags of a chunk's features start here: `chunkTag(base, feature)`.
+    /// Registers a chunk the base map draws; its features' tags are `tag(chunk:feature:)`.
     mutating func register(chunk: ChunkHit, source: Int) -> Int {
         chunks.append(chunk)
         chunkSources.append(source)
         return chunks.count - 1
     }
 
-    /// The tag of feature `feature` of registered chunk `chunk` (the high bit tells chunk tags apart).
-    @inline(__always)
-    static func chunkTag(_ chunk: Int, _ feature: Int) -> UInt64 { 1 << 63 | UInt64(chunk) << 32 | UInt64(feature) }
+    /// The tag of feature `feature` of registered chunk `chunk` (0 past two billion features).
+    mutating func tag(chunk: Int, feature: Int) -> UInt32 {
+        guard chunkFeatures.count < Int(Self.chunkFlag - 1) else { return 0 }
+        chunkFeatures.append(UInt64(chunk) << 32 | UInt64(feature))
+        return Self.chunkFlag | UInt32(chunkFeatures.count - 1)
+    }
 }
 
 /// Which feature each map cell shows, asked of a finished render (MapLibre's `queryRenderedFeatures`
@@ -94,10 +107,12 @@ public struct Pick {
     /// Map columns and rows.
     public let cols: Int
     public let rows: Int
-    let lineTags: [UInt64]
+    let lineTags: [UInt32]
     let buffer: PickBuffer
-    /// Per cell, the tint's feature where nothing else is (nil: no tint).
-    let tints: [PickedFeature?]
+    /// Where the land and the sea are tinted: each cell's side of the coast, or (without it) the rows
+    /// of the sea where the world's land is drawn.
+    let sides: [CoastSides.Side]
+    let seaRows: Range<Int>
     let sources: MapSources?
 
     /// The feature under a map cell, or nil.
@@ -105,18 +120,33 @@ public struct Pick {
         guard col >= 0, row >= 0, col < cols, row < rows else { return nil }
         let i = row * cols + col
         let tag = lineTags[i] != 0 ? lineTags[i] : buffer.fillTags[i]
-        guard tag != 0 else { return tints[i] }
+        guard tag != 0 else {
+            let land: Bool
+            if !sides.isEmpty {
+                guard sides[i] != .unknown else { return nil }
+                land = sides[i] == .land
+            } else {
+                guard seaRows.contains(row) else { return nil }
+                land = false
+            }
+            return PickedFeature(
+                className: StyleTable.className(land ? .land : .water),
+                reference: FeatureReference(source: nil, feature: .tint))
+        }
         return resolve(tag)
     }
 
     /// What a tag names.
-    func resolve(_ tag: UInt64) -> PickedFeature? {
-        guard tag & (1 << 63) != 0 else {
+    func resolve(_ tag: UInt32) -> PickedFeature? {
+        guard tag & PickBuffer.chunkFlag != 0 else {
+            if tag & PickBuffer.placeFlag != 0 { return sources?.placeFeature(Int(tag & ~PickBuffer.placeFlag)) }
             let i = Int(tag) - 1
             return buffer.features.indices.contains(i) ? buffer.features[i] : nil
         }
-        let c = Int(tag >> 32 & 0x7FFF_FFFF)
-        let f = Int(tag & 0xFFFF_FFFF)
+        let n = Int(tag & ~PickBuffer.chunkFlag)
+        guard buffer.chunkFeatures.indices.contains(n) else { return nil }
+        let c = Int(buffer.chunkFeatures[n] >> 32)
+        let f = Int(buffer.chunkFeatures[n] & 0xFFFF_FFFF)
         guard buffer.chunks.indices.contains(c) else { return nil }
         let hit = buffer.chunks[c]
         let chunk = hit.chunk

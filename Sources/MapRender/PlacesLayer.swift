@@ -73,13 +73,9 @@ public struct PlacesLayer: MapLayer, Equatable {
                     name, role: role, markerCol: x / 2, markerRow: y / 4, drawsMarker: kind.isCity, canvas: c.canvas)
                     != nil
             else { continue }
-            let feature = c.pick.register(
-                PickedFeature(
-                    className: kind == .capital ? "capital" : kind.isCity ? "city" : "\(kind)",
-                    name: sources.placeName(id),
-                    reference: FeatureReference(source: sources.placeSource(id), feature: .place(id))))
+            let feature = PickBuffer.placeTag(id)
             c.labels.nameLast(feature)
-            if sources.placeSource(id) == sources.features.all.count - 1 { named = true }
+            if id < sources.features.base.placeCount { named = true }
             if kind.isCity {
                 c.canvas.tag = feature
                 c.canvas.set(x: x, y: y, ink: StyleTable.ink(.city))

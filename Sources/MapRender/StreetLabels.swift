@@ -7,7 +7,7 @@ struct StreetCandidate {
     var featureClass: FeatureClass
     var points: [DotPoint]
     /// The feature, as the pick buffer tags it.
-    var feature: UInt64 = 0
+    var feature: UInt32 = 0
 }
 
 /// Street names over the streets the base map drew.
@@ -39,7 +39,7 @@ enum StreetLabels {
         var featureClass: FeatureClass
         var vertical: Bool
         var points: [DotPoint]
-        var feature: UInt64 = 0
+        var feature: UInt32 = 0
         var minU: Double { points.first?.x ?? 0 }
         var maxU: Double { points.last?.x ?? 0 }
         var length: Double { maxU - minU }

@@ -68,8 +68,9 @@ public enum StyleRole: Hashable, Sendable {
 struct StyleRow: Sendable {
     let role: StyleRole
     let ink: UInt8
-    /// A feature class in words, for what-is-here answers (`primary road`).
-    var name = ""
+    /// A feature class in words, for what-is-here answers (`primary road`; static text: rows are
+    /// copied for every frame, and a `String` would be retained at each copy).
+    var name: StaticString = ""
     var minZoom = 0.0
     /// The zoom from which it is no longer drawn.
     var maxZoom = Double.infinity
@@ -235,7 +236,9 @@ public enum StyleTable {
     }
 
     /// A feature class in words (`primary road`).
-    public static func className(_ c: FeatureClass) -> String { byRole[StyleRole.feature(c).index]?.name ?? "\(c)" }
+    public static func className(_ c: FeatureClass) -> String {
+        byRole[StyleRole.feature(c).index].map { $0.name.description } ?? "\(c)"
+    }
 
     /// The canvas ink of a map layer (`role` must have one).
     static func ink(_ role: StyleRole) -> UInt8 { byRole[role.index]?.ink ?? 0 }

@@ -4,7 +4,9 @@
 /// An ink is the caller's name for what drew a dot (the Viewer's style table gives each map layer
 /// one); where two inks share a cell the higher one wins, so inks are numbered by priority. A tag is
 /// the caller's name for the thing being drawn (a feature): each cell keeps the tag of its highest
-/// tagged ink, the last drawn among equals, so that a cell can be asked what was drawn there.
+/// ink when that ink was tagged, the last drawn among equals, so that a cell can be asked what was
+/// drawn there. (Untagged dots of an ink above the tagged ones, such as the circle's outline, must come
+/// after them: the cell's tag is not taken back from what drew below them.)
 public struct BrailleCanvas: Sendable {
     /// Cells across.
     public let cols: Int
@@ -19,10 +21,9 @@ public struct BrailleCanvas: Sendable {
     /// The ink of each cell: the highest ink of the dots set in it (0: none).
     public private(set) var inks: [UInt8]
     /// What the dots set now belong to (0: nothing to remember).
-    public var tag: UInt64 = 0
-    /// The tag of each cell's highest tagged ink (0: none).
-    public private(set) var tags: [UInt64]
-    private var tagInks: [UInt8]
+    public var tag: UInt32 = 0
+    /// The tag of what set each cell's highest ink, where that was tagged (0: none).
+    public private(set) var tags: [UInt32]
 
     /// Bit of the dot at (x, y) inside a cell, in the Unicode braille numbering.
     static let bits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
@@ -34,7 +35,6 @@ public struct BrailleCanvas: Sendable {
         patterns = Array(repeating: 0, count: self.cols * self.rows)
         inks = Array(repeating: 0, count: self.cols * self.rows)
         tags = Array(repeating: 0, count: self.cols * self.rows)
-        tagInks = inks
     }
 
     /// Sets the dot at (x, y) in `ink` (ignored outside the canvas).
@@ -43,11 +43,9 @@ public struct BrailleCanvas: Sendable {
         guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { return }
         let i = (y >> 2) * cols + (x >> 1)
         patterns[i] |= Self.bits[y & 3][x & 1]
-        if ink > inks[i] { inks[i] = ink }
-        if tag != 0 && ink >= tagInks[i] {
-            tagInks[i] = ink
-            tags[i] = tag
-        }
+        let below = inks[i]
+        if ink > below { inks[i] = ink }
+        if tag != 0 && ink >= below { tags[i] = tag }
     }
 
     /// The pattern of a cell.
