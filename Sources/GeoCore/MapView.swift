@@ -108,22 +108,14 @@ public struct MapView: Equatable, Sendable {
     // MARK: Conversions
 
     /// Where a coordinate falls on the map area, in dots; its longitude is taken nearest the center.
-    public func dotPoint(for coordinate: Coordinate) -> DotPoint {
-        let lon = WebMercator.unwrap(coordinate.longitude, near: center.longitude)
-        return transform.dot(WebMercator.project(Coordinate(latitude: coordinate.latitude, longitude: lon)))
-    }
+    public func dotPoint(for coordinate: Coordinate) -> DotPoint { transform.dot(for: coordinate) }
 
     /// The coordinate under a dot position (longitude unwrapped: it may leave [-180, 180)).
-    public func coordinate(at dot: DotPoint) -> Coordinate {
-        WebMercator.unproject(transform.mercator(at: dot))
-    }
+    public func coordinate(at dot: DotPoint) -> Coordinate { transform.coordinate(at: dot) }
 
     /// The coordinate under the middle of a cell.
     public func coordinate(col: Int, row: Int) -> Coordinate {
-        coordinate(
-            at: DotPoint(
-                x: (Double(col) + 0.5) * Double(ViewSize.dotsPerCellX),
-                y: (Double(row) + 0.5) * Double(ViewSize.dotsPerCellY)))
+        coordinate(at: ViewTransform.cellCenter(col: col, row: row))
     }
 
     // MARK: Changing the view

@@ -1,6 +1,7 @@
 /// The one place where the unit-square world becomes dots of a view and back (Leaflet's
-/// `CRS.transformation`): dot = (p − center) · worldSize + half the view. Lines, areas, labels, the
-/// circle, the grid and the mouse all go through it.
+/// `CRS.transformation`): dot = (p − center) · worldSize + half the view; dots become cells (2 × 4 a
+/// cell, a cell's centre at (2·col + 1, 4·row + 2)), and the world repeats east and west. Lines,
+/// areas, labels, the circle, the grid and the mouse all go through it.
 public struct ViewTransform: Equatable, Sendable {
     /// The view's center in the unit square.
     public let center: MercatorPoint
@@ -33,6 +34,40 @@ public struct ViewTransform: Equatable, Sendable {
     /// A unit-square point in dots.
     public func dot(_ p: MercatorPoint) -> DotPoint { DotPoint(x: dotX(p.x), y: dotY(p.y)) }
 
+    /// A coordinate in dots, in the world copy nearest the view's center.
+    public func dot(for coordinate: Coordinate) -> DotPoint {
+        let p = WebMercator.project(coordinate)
+        return DotPoint(x: nearestDotX(p.x), y: dotY(p.y))
+    }
+
+    /// The coordinate under a dot (its longitude unwrapped: it may leave [-180, 180)).
+    public func coordinate(at dot: DotPoint) -> Coordinate { WebMercator.unproject(mercator(at: dot)) }
+
+    // MARK: Cells
+
+    /// The centre of a cell, in dots.
+    public static func cellCenter(col: Int, row: Int) -> DotPoint {
+        DotPoint(x: centerX(col: col), y: centerY(row: row))
+    }
+
+    /// The x of the centres of column `col`'s cells, and the y of row `row`'s.
+    @inline(__always) public static func centerX(col: Int) -> Double { Double(col * ViewSize.dotsPerCellX) + 1 }
+    @inline(__always) public static func centerY(row: Int) -> Double { Double(row * ViewSize.dotsPerCellY) + 2 }
+
+    /// The first column whose centre is at `x` or east of it, and the first row whose centre is at `y`
+    /// or south of it (the half-open rule of filling: a centre on an edge belongs to the cell east or
+    /// south of it).
+    @inline(__always) public static func firstColumn(centeredFrom x: Double) -> Int {
+        Int(((x - 1) / Double(ViewSize.dotsPerCellX)).rounded(.up))
+    }
+    @inline(__always) public static func firstRow(centeredFrom y: Double) -> Int {
+        Int(((y - 2) / Double(ViewSize.dotsPerCellY)).rounded(.up))
+    }
+    /// The last column whose centre is at `x` or west of it.
+    @inline(__always) public static func lastColumn(centeredTo x: Double) -> Int {
+        Int(((x - 1) / Double(ViewSize.dotsPerCellX)).rounded(.down))
+    }
+
     /// The unit-square point under a dot.
     public func mercator(at dot: DotPoint) -> MercatorPoint {
         MercatorPoint(x: center.x + (dot.x - halfWidth) / worldSize, y: center.y + (dot.y - halfHeight) / worldSize)
@@ -46,11 +81,41 @@ public struct ViewTransform: Equatable, Sendable {
     }
 
     /// Which world copies a unit-square x range [minX, maxX] shows in: the copies k for which
-    /// [minX + k, maxX + k] meets the view.
-    public func copies(minX: Double, maxX: Double) -> ClosedRange<Int> {
-        let first = Int((center.x - halfWidth / worldSize - maxX).rounded(.down))
-        let last = Int((center.x + halfWidth / worldSize - minX).rounded(.up))
-        return first...max(first, last)
+    /// [minX + k, maxX + k] meets the view (none: an empty range).
+    public func copies(minX: Double, maxX: Double) -> Range<Int> {
+        let view = (center.x - halfWidth / worldSize)...(center.x + halfWidth / worldSize)
+        guard minX <= maxX, let k = WorldCopies.meeting(minX...maxX, view, period: 1) else { return 0..<0 }
+        return k.lowerBound..<(k.upperBound + 1)
+    }
+}
+
+/// The world repeats east and west: where a span of longitudes (or of unit-square x) meets another,
+/// copy by copy. Views, chunk queries, tiles and coverage all ask it.
+public enum WorldCopies {
+    /// The copies k (shifts by k periods) for which `a` shifted meets `b`, or nil when none does.
+    @inline(__always)
+    public static func meeting(_ a: ClosedRange<Double>, _ b: ClosedRange<Double>, period: Double = 360)
+        -> ClosedRange<Int>?
+    {
+        let first = ((b.lowerBound - a.upperBound) / period).rounded(.up)
+        let last = ((b.upperBound - a.lowerBound) / period).rounded(.down)
+        guard first <= last, first.isFinite, last.isFinite, abs(first) < 1e15, abs(last) < 1e15 else { return nil }
+        return Int(first)...Int(last)
+    }
+
+    /// True when some copy of `outer` holds all of `inner`.
+    public static func contains(_ outer: ClosedRange<Double>, _ inner: ClosedRange<Double>, period: Double = 360) -> Bool {
+        if outer.upperBound - outer.lowerBound >= period { return true }
+        let k = ((inner.lowerBound - outer.lowerBound) / period).rounded(.down)
+        return outer.lowerBound + k * period <= inner.lowerBound && outer.upperBound + k * period >= inner.upperBound
+    }
+
+    /// A column of a grid of `n` columns a world, anywhere east or west: the column within the world,
+    /// and the copy it is in.
+    @inline(__always)
+    public static func wrap(_ column: Int, _ n: Int) -> (column: Int, copy: Int) {
+        let wrapped = ((column % n) + n) % n
+        return (wrapped, (column - wrapped) / n)
     }
 }
 

@@ -227,19 +227,14 @@ public final class FeatureSources: Sendable {
     static func meets(_ a: CoordinateBounds, _ b: CoordinateBounds) -> Bool {
         guard a.north >= b.south, a.south <= b.north else { return false }
         if a.east - a.west >= 360 || b.east - b.west >= 360 { return true }
-        let shift = 360 * ((b.west - a.west) / 360).rounded(.down)
-        for k in -1...1 {
-            let west = a.west + shift + 360 * Double(k)
-            if west <= b.east && west + (a.east - a.west) >= b.west { return true }
-        }
-        return false
+        guard a.west <= a.east, b.west <= b.east else { return false }
+        return WorldCopies.meeting(a.west...a.east, b.west...b.east) != nil
     }
 
     /// True when `outer` holds all of `inner` (in one of its world copies).
     static func contains(_ outer: CoordinateBounds, _ inner: CoordinateBounds) -> Bool {
-        guard outer.north >= inner.north, outer.south <= inner.south else { return false }
-        if outer.east - outer.west >= 360 { return true }
-        let shift = 360 * ((inner.west - outer.west) / 360).rounded(.down)
-        return outer.west + shift <= inner.west && outer.east + shift >= inner.east
+        guard outer.north >= inner.north, outer.south <= inner.south, outer.west <= outer.east, inner.west <= inner.east
+        else { return false }
+        return WorldCopies.contains(outer.west...outer.east, inner.west...inner.east)
     }
 }

@@ -479,9 +479,9 @@ public final class MapAsset: Sendable {
         else { return [] }
         let u = unitsPerDegree
         // World copies that can meet the view: the data lies within ±540°.
-        let firstShift = Int(((bounds.west - 540) / 360).rounded(.up))
-        let lastShift = Int(((bounds.east + 540) / 360).rounded(.down))
-        guard firstShift <= lastShift else { return [] }
+        guard let shifts = WorldCopies.meeting(bounds.west...bounds.east, -540...540) else { return [] }
+        let firstShift = -shifts.upperBound
+        let lastShift = -shifts.lowerBound
         // A level's first queries test every chunk's box; from the `gridFromQuery`th on, its grid is built
         // and used. A view or two at a level (a `render`, a glance while zooming through) never pays for it.
         let south = (bounds.south * u).rounded(.down), north = (bounds.north * u).rounded(.up)
@@ -507,12 +507,9 @@ public final class MapAsset: Sendable {
             guard Double(c.maxY) >= south, Double(c.minY) <= north, wanted[Int(c.featureClass.rawValue)],
                 Double(c.maxY) / u >= bounds.south, Double(c.minY) / u <= bounds.north
             else { return }
-            let minLon = Double(c.minX) / u
-            let maxLon = Double(c.maxX) / u
-            let first = Int(((bounds.west - maxLon) / 360).rounded(.up))
-            let last = Int(((bounds.east - minLon) / 360).rounded(.down))
-            guard first <= last else { return }
-            meeting.append((i, first...min(last, first + 64)))
+            guard let k = WorldCopies.meeting((Double(c.minX) / u)...(Double(c.maxX) / u), bounds.west...bounds.east)
+            else { return }
+            meeting.append((i, k.lowerBound...min(k.upperBound, k.lowerBound + 64)))
         }
         if let index {
             var boxes: [ChunkIndex.Box] = []

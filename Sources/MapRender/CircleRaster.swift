@@ -68,11 +68,13 @@ enum CircleRaster {
             || ScanlineFill.inside(
                 centerX, crossings: ScanlineFill.crossings(xs, ys, y: WebMercator.project(circle.center).y))
         for row in 0..<rows {
-            let uy = t.mercator(at: DotPoint(x: 0, y: (Double(row) + 0.5) * 4)).y
+            let uy = t.mercator(at: ViewTransform.cellCenter(col: 0, row: row)).y
             guard uy >= 0, uy <= 1 else { continue }
             let crossings = ScanlineFill.crossings(px, py, y: uy)
             for col in 0..<cols {
-                var ux = t.mercator(at: DotPoint(x: (Double(col) + 0.5) * 2, y: 0)).x
+                var ux = t.mercator(at: ViewTransform.cellCenter(col: col, row: 0)).x
+                // The copy of the cell's x that the polygon is drawn in: past the ring's west end
+                // around a pole, nearest the circle's center otherwise.
                 if winding {
                     ux -= (ux - lo).rounded(.down)
                 } else {

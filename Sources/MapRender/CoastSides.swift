@@ -1,3 +1,5 @@
+import GeoCore
+
 /// Which side of the coast each cell of a view lies on, from OpenStreetMap coastline ways alone. A
 /// coastline way has the land on its left and the water on its right (the OSM wiki, "Tag:natural=
 /// coastline"), so the crossing of a cell's row or column nearest to the cell tells its side, without
@@ -11,20 +13,24 @@ enum CoastSides {
     /// Where a segment crosses a line of cell centres, and whether past it (east, south) is sea.
     typealias Crossing = (at: Double, seaPast: Bool)
 
-    /// Adds where the segment from `a` to `b` crosses the centre lines of cells `spacing` dots apart
-    /// (rows: 4, at y = 4·row + 2; columns: 2, at x = 2·col + 1). Each point is (across, along): the
-    /// coordinate across the lines, then the one along them. Half-open, so a shared end point counts
-    /// once.
+    /// The lines of cell centres a crossing is counted on: the rows' (y = the rows' centre) or the
+    /// columns' (x = the columns' centre).
+    enum Lines { case rows, columns }
+
+    /// Adds where the segment from `a` to `b` crosses the centre lines of `lines` (the transform's cell
+    /// centres). Each point is (across, along): the coordinate across the lines, then the one along them.
+    /// Half-open, so a shared end point counts once.
     static func cross(
-        from a: (Double, Double), to b: (Double, Double), spacing: Double, seaPast: Bool, into lines: inout [[Crossing]]
+        from a: (Double, Double), to b: (Double, Double), lines kind: Lines, seaPast: Bool, into lines: inout [[Crossing]]
     ) {
         guard a.0 != b.0 else { return }
-        let centre = spacing / 2
-        let first = max(0, Int(((min(a.0, b.0) - centre) / spacing).rounded(.up)))
-        let last = min(lines.count - 1, Int(((max(a.0, b.0) - centre) / spacing).rounded(.up)) - 1)
+        let firstAt = kind == .rows ? ViewTransform.firstRow(centeredFrom:) : ViewTransform.firstColumn(centeredFrom:)
+        let centre = kind == .rows ? ViewTransform.centerY(row:) : ViewTransform.centerX(col:)
+        let first = max(0, firstAt(min(a.0, b.0)))
+        let last = min(lines.count - 1, firstAt(max(a.0, b.0)) - 1)
         guard first <= last else { return }
         for n in first...last {
-            let c = Double(n) * spacing + centre
+            let c = centre(n)
             lines[n].append((a.1 + (c - a.0) / (b.0 - a.0) * (b.1 - a.1), seaPast))
         }
     }
@@ -38,9 +44,9 @@ enum CoastSides {
         var colCrossings = [[Crossing]](repeating: [], count: cols)
         for s in segments {
             // Going north (up the screen) the land is west, so east of it is sea.
-            cross(from: (s.y0, s.x0), to: (s.y1, s.x1), spacing: 4, seaPast: s.y1 < s.y0, into: &rowCrossings)
+            cross(from: (s.y0, s.x0), to: (s.y1, s.x1), lines: .rows, seaPast: s.y1 < s.y0, into: &rowCrossings)
             // Going east the land is north, so south of it is sea.
-            cross(from: (s.x0, s.y0), to: (s.x1, s.y1), spacing: 2, seaPast: s.x1 > s.x0, into: &colCrossings)
+            cross(from: (s.x0, s.y0), to: (s.x1, s.y1), lines: .columns, seaPast: s.x1 > s.x0, into: &colCrossings)
         }
         for i in rowCrossings.indices { rowCrossings[i].sort { $0.at < $1.at } }
         for i in colCrossings.indices { colCrossings[i].sort { $0.at < $1.at } }
@@ -70,9 +76,9 @@ enum CoastSides {
 
         var sides = [Side](repeating: .unknown, count: cols * rows)
         for row in 0..<rows {
-            let y = Double(row) * 4 + 2
+            let y = ViewTransform.centerY(row: row)
             for col in 0..<cols {
-                let x = Double(col) * 2 + 1
+                let x = ViewTransform.centerX(col: col)
                 let across = nearest(rowCrossings[row], x)
                 let down = nearest(colCrossings[col], y)
                 switch (across, down) {

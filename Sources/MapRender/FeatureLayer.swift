@@ -235,13 +235,14 @@ struct FeatureLayer {
         let offsetY = t.originY
         let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
         let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
-        // Cell centres (col·2 + 1, row·4 + 2) within the tile's square: [c.x0, c.x1), [c.y0, c.y1).
+        // Cell centres within the tile's square: [c.x0, c.x1), [c.y0, c.y1).
         let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
         let colRange = clip.map { c in
-            (max(0, Int(((c.x0 - 1) / 2).rounded(.up))), min(mapCols - 1, Int(((c.x1 - 1) / 2).rounded(.up)) - 1))
+            (max(0, ViewTransform.firstColumn(centeredFrom: c.x0)),
+             min(mapCols - 1, ViewTransform.firstColumn(centeredFrom: c.x1) - 1))
         } ?? (0, mapCols - 1)
         let rowRange = clip.map { c in
-            (max(0, Int(((c.y0 - 2) / 4).rounded(.up))), min(mapRows - 1, Int(((c.y1 - 2) / 4).rounded(.up)) - 1))
+            (max(0, ViewTransform.firstRow(centeredFrom: c.y0)), min(mapRows - 1, ViewTransform.firstRow(centeredFrom: c.y1) - 1))
         } ?? (0, mapRows - 1)
         guard colRange.0 <= colRange.1, rowRange.0 <= rowRange.1 else { return }
         // Per map row, the x where the feature's edges cross the row's centre line: each edge goes to the
@@ -264,15 +265,15 @@ struct FeatureLayer {
                     let y0 = chunk.y[i] * ws + offsetY
                     let y1 = chunk.y[j] * ws + offsetY
                     guard y0 != y1 else { continue }
-                    // Row centres (row·4 + 2) in [min, max): the half-open rule counts a shared vertex once.
-                    let first = max(rowRange.0, Int(((min(y0, y1) - 2) / 4).rounded(.up)))
-                    let last = min(rowRange.1, Int(((max(y0, y1) - 2) / 4).rounded(.up)) - 1)
+                    // Row centres in [min, max): the half-open rule counts a shared vertex once.
+                    let first = max(rowRange.0, ViewTransform.firstRow(centeredFrom: min(y0, y1)))
+                    let last = min(rowRange.1, ViewTransform.firstRow(centeredFrom: max(y0, y1)) - 1)
                     guard first <= last else { continue }
                     let x0 = chunk.x[i] * ws + offsetX
                     let slope = (chunk.x[j] * ws + offsetX - x0) / (y1 - y0)
                     for row in first...last {
                         if crossings[row].isEmpty { touched.append(row) }
-                        crossings[row].append(x0 + (Double(row) * 4 + 2 - y0) * slope)
+                        crossings[row].append(x0 + (ViewTransform.centerY(row: row) - y0) * slope)
                     }
                 }
             }
@@ -281,9 +282,9 @@ struct FeatureLayer {
                 let line = crossings[row]
                 var k = 0
                 while k + 1 < line.count {
-                    // Cells whose centre (x = col·2 + 1) lies between a pair of crossings.
-                    let from = max(colRange.0, Int(((line[k] - 1) / 2).rounded(.up)))
-                    let to = min(colRange.1, Int(((line[k + 1] - 1) / 2).rounded(.down)))
+                    // Cells whose centre lies between a pair of crossings.
+                    let from = max(colRange.0, ViewTransform.firstColumn(centeredFrom: line[k]))
+                    let to = min(colRange.1, ViewTransform.lastColumn(centeredTo: line[k + 1]))
                     if from <= to {
                         if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
                         for col in from...to where c.fills[row * mapCols + col] <= ink {

@@ -449,7 +449,7 @@ extension ViewerState {
         let size = view.size
         func dot(_ col: Int, _ row: Int) -> DotPoint? {
             guard col >= 0, row >= 0, col < size.cols, row < size.rows else { return nil }
-            return DotPoint(x: (Double(col) + 0.5) * 2, y: (Double(row) + 0.5) * 4)
+            return ViewTransform.cellCenter(col: col, row: row)
         }
         switch m {
         case .wheelUp(let col, let row), .wheelDown(let col, let row):

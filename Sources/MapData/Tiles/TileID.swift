@@ -113,9 +113,8 @@ public struct TileID: Hashable, Sendable, CustomStringConvertible {
         guard x1 >= x0, y1 >= y0, (x1 - x0 + 1) * (y1 - y0 + 1) <= 4096 else { return [] }
         var out: [(TileID, Int)] = []
         for gx in x0...x1 {
-            let wrapped = ((gx % n) + n) % n
-            let shift = (gx - wrapped) / n
-            for gy in y0...y1 { out.append((TileID(z: z, x: wrapped, y: gy), shift)) }
+            let (x, copy) = WorldCopies.wrap(gx, n)
+            for gy in y0...y1 { out.append((TileID(z: z, x: x, y: gy), copy)) }
         }
         return out
     }
