@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turn a colour frame of `termmap render --color 256` (read from stdin) into an SVG image for the
 README: one rectangle per run of cells with a background colour, one text element per run of glyphs
-of one colour, in the xterm 256-colour palette on a black terminal.
+of one colour, in the xterm 256-colour palette on a black terminal. SGR changes may say only what
+changed (39 and 49 are the default colours), as termmap sends them.
 
     termmap render --color 256 --size 100x30 --center 37.8,-122.4 --zoom 11 | python3 Tools/frame_svg.py > docs/frame.svg
 """
@@ -51,10 +52,16 @@ def cells(text):
                     i += 2
                 elif 30 <= c <= 37:
                     fg = c - 30
+                elif c == 39:
+                    fg = None
                 elif 40 <= c <= 47:
                     bg = c - 40
+                elif c == 49:
+                    bg = None
                 elif 90 <= c <= 97:
                     fg = c - 82
+                elif 100 <= c <= 107:
+                    bg = c - 92
                 i += 1
             continue
         for ch in token:

@@ -174,7 +174,7 @@ public enum StyleTable {
         guard let row = byRole[role.index] else { return nil }
         switch mode {
         case .ansi256: return (theme == .light ? row.lightFill256 : row.fill256).map(PaletteColor.init)
-        case .ansi16: return row.fill16.map(PaletteColor.init)
+        case .ansi8, .ansi16: return row.fill16.map(PaletteColor.init)
         case .plain, .monochrome: return nil
         }
     }
@@ -210,7 +210,7 @@ public enum StyleTable {
         switch mode {
         case .plain: m = 0
         case .monochrome: m = 1
-        case .ansi16: m = 2
+        case .ansi8, .ansi16: m = 2
         case .ansi256: m = 3
         }
         return styles[theme == .dark ? 0 : 1][m][role.index]
@@ -221,7 +221,7 @@ public enum StyleTable {
         switch mode {
         case .plain: return .plain
         case .monochrome: return CellStyle(bold: row.bold, reverse: row.reverse)
-        case .ansi16:
+        case .ansi8, .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
             let color = theme == .light ? row.light16 ?? row.color16 : row.color16
             return CellStyle(foreground: PaletteColor(color), bold: row.bold)

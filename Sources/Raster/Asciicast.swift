@@ -43,27 +43,4 @@ public enum Asciicast {
         }
         return out + "\""
     }
-
-    /// What a terminal must be sent to show `new` where it shows `old` (nil: whatever it shows): the
-    /// screen cleared and every row at first, then only the rows that changed, each rewritten whole.
-    public static func screenUpdate(from old: Frame?, to new: Frame, mode: ColorMode) -> String {
-        var out = ""
-        let whole = old == nil || old?.cols != new.cols || old?.rows != new.rows
-        if whole { out += "\u{1B}[0m\u{1B}[?25l\u{1B}[H\u{1B}[2J" }
-        for row in 0..<new.rows {
-            if !whole, let old, (0..<new.cols).allSatisfy({ old[$0, row] == new[$0, row] }) { continue }
-            out += "\u{1B}[\(row + 1);1H"
-            var last: CellStyle?
-            for col in 0..<new.cols {
-                let cell = new[col, row]
-                if mode != .plain, last != cell.style {
-                    out += AnsiWriter.sgr(cell.style)
-                    last = cell.style
-                }
-                out.unicodeScalars.append(cell.glyph)
-            }
-            if mode != .plain { out += "\u{1B}[0m" }
-        }
-        return out
-    }
 }

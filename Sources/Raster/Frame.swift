@@ -166,33 +166,8 @@ public struct Frame: Equatable, Sendable {
         bytes.reserveCapacity(cells.count * 3 + rows)
         for row in 0..<rows {
             if row > 0 { bytes.append(0x0A) }
-            for cell in cells[(row * cols)..<((row + 1) * cols)] { UTF8Bytes.append(cell.glyph, to: &bytes) }
+            for cell in cells[(row * cols)..<((row + 1) * cols)] { TerminalEncoder.utf8(cell.glyph.value, into: &bytes) }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-/// UTF-8 encoding of one scalar onto a byte buffer (RFC 3629).
-public enum UTF8Bytes {
-    /// Appends the 1 to 4 bytes of `scalar`.
-    @inline(__always)
-    public static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
-        let v = scalar.value
-        switch v {
-        case 0..<0x80:
-            bytes.append(UInt8(v))
-        case 0x80..<0x800:
-            bytes.append(UInt8(0xC0 | v >> 6))
-            bytes.append(UInt8(0x80 | v & 0x3F))
-        case 0x800..<0x10000:
-            bytes.append(UInt8(0xE0 | v >> 12))
-            bytes.append(UInt8(0x80 | v >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | v & 0x3F))
-        default:
-            bytes.append(UInt8(0xF0 | v >> 18))
-            bytes.append(UInt8(0x80 | v >> 12 & 0x3F))
-            bytes.append(UInt8(0x80 | v >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | v & 0x3F))
-        }
     }
 }

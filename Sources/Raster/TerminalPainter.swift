@@ -44,6 +44,13 @@ public struct TerminalPainter: Sendable {
             self.eraseLine = eraseLine
             self.backgroundErase = backgroundErase
         }
+
+        /// xterm's (and its kin's, and asciinema's player's): everything, in `mode`.
+        public static func xterm(_ mode: ColorMode) -> Abilities {
+            Abilities(
+                colorMode: mode, unicode: true, scrollRegion: true, insertDelete: true, lastCellSafe: true,
+                eraseCharacters: true, eraseLine: true, backgroundErase: true)
+        }
     }
 
     /// What the terminal can do.
@@ -74,44 +81,9 @@ public struct TerminalPainter: Sendable {
         self = TerminalPainter(cols: cols, rows: rows, abilities: abilities)
     }
 
-    // MARK: Pens
-
-    /// A style as the terminal is sent it, packed: foreground + 1 in bits 0–8 (0: the default),
-    /// background + 1 in bits 9–17, then bold, underline, reverse.
-    typealias Pen = UInt32
-    static let bold: Pen = 1 << 18
-    static let underline: Pen = 1 << 19
-    static let reverse: Pen = 1 << 20
-    static let background: Pen = 0x1FF << 9
-    /// What shows of a pen on a blank cell: the background, underline and reverse.
-    static let blankLook: Pen = background | underline | reverse
+    typealias Pen = TerminalEncoder.Pen
     /// A blank with the default colours and no attributes.
     static let blank = UInt64(0x20) << 32
-
-    /// `style` in the terminal's colours: with 16 colours the bright ones (8–15) go as bold 0–7, which
-    /// 8-colour terminals need and 16-colour ones show alike; without colours only the attributes.
-    static func pen(_ style: CellStyle, _ mode: ColorMode) -> Pen {
-        var fg = style.foreground.map { Pen($0.index) + 1 } ?? 0
-        var bg = style.background.map { Pen($0.index) + 1 } ?? 0
-        var attributes: Pen = 0
-        switch mode {
-        case .plain, .monochrome:
-            fg = 0
-            bg = 0
-        case .ansi16:
-            if fg > 8 {
-                fg -= 8
-                attributes |= bold
-            }
-            if bg > 8 { bg -= 8 }
-        case .ansi256:
-            break
-        }
-        if style.bold { attributes |= bold }
-        if style.underline { attributes |= underline }
-        if style.reverse { attributes |= reverse }
-        return fg | bg << 9 | attributes
-    }
 
     // MARK: Moving what is shown
 
@@ -122,7 +94,7 @@ public struct TerminalPainter: Sendable {
         let n = abs(by)
         let rowRange = rowRange.clamped(to: 0..<rows)
         guard abilities.insertDelete, n > 0, n < cols, !rowRange.isEmpty else { return }
-        var out = Output()
+        var out = TerminalEncoder()
         // Cells the terminal opens up take the current background (bce): make it the default.
         setPen(0, &out)
         for row in rowRange {
@@ -145,7 +117,7 @@ public struct TerminalPainter: Sendable {
         let n = abs(by)
         let rowRange = rowRange.clamped(to: 0..<rows)
         guard abilities.scrollRegion, n > 0, n < rowRange.count else { return }
-        var out = Output()
+        var out = TerminalEncoder()
         setPen(0, &out)
         out.csi2(rowRange.lowerBound + 1, rowRange.upperBound, final: 0x72)  // DECSTBM
         cursor = nil  // DECSTBM homes the cursor
@@ -181,7 +153,7 @@ public struct TerminalPainter: Sendable {
     /// The bytes that make the terminal show `frame` (with the moves made since the last one first);
     /// `fullRepaint` clears the screen and sends every cell, as does a frame of another size.
     public mutating func paint(_ frame: Frame, fullRepaint: Bool = false) -> [UInt8] {
-        var out = Output()
+        var out = TerminalEncoder()
         out.bytes = pending
         pending = []
         out.bytes.reserveCapacity(out.bytes.count + frame.cells.count * 4)
@@ -197,24 +169,15 @@ public struct TerminalPainter: Sendable {
             cursor = (0, 0)
         }
         let mode = abilities.colorMode
-        var pens = [Pen](repeating: 0, count: cols)
-        var isBlank = [Bool](repeating: false, count: cols)
-        var lastStyle = CellStyle.plain
-        var lastPen: Pen = 0
+        var resolved: [Pen] = []
+        var isBlank: [Bool] = []
+        resolved.reserveCapacity(cols)
+        isBlank.reserveCapacity(cols)
         frame.cells.withUnsafeBufferPointer { cells in
             for row in 0..<rows {
                 let start = row * cols
-                for col in 0..<cols {
-                    let cell = cells[start + col]
-                    if cell.style != lastStyle {
-                        lastStyle = cell.style
-                        lastPen = Self.pen(lastStyle, mode)
-                    }
-                    pens[col] = lastPen
-                    isBlank[col] = cell.glyph == " "
-                }
                 // A blank may take a neighbour's pen where it looks the same: fewer colour changes.
-                let resolved = BlankStyling.resolve(pens, isBlank: isBlank, look: { $0 & Self.blankLook })
+                TerminalEncoder.rowPens(frame.cells[start..<(start + cols)], mode, into: &resolved, blank: &isBlank)
                 for col in 0..<cols {
                     var glyph = cells[start + col].glyph.value
                     if glyph >= 0x80, !abilities.unicode { glyph = 0x3F }  // ?
@@ -222,7 +185,7 @@ public struct TerminalPainter: Sendable {
                     let has = shown[start + col]
                     if want == has { continue }
                     // Two blanks that look the same: the foreground of neither can be seen.
-                    if isBlank[col], has >> 32 == 0x20, (Pen(truncatingIfNeeded: has ^ want) & Self.blankLook) == 0 {
+                    if isBlank[col], has >> 32 == 0x20, (Pen(truncatingIfNeeded: has ^ want) & TerminalEncoder.blankLook) == 0 {
                         continue
                     }
                     // A run of blanks alike: erased in one sequence where that is shorter than spaces.
@@ -254,7 +217,7 @@ public struct TerminalPainter: Sendable {
     /// The bytes to send before leaving: no attributes, and the cursor home, where a curses library
     /// leaves it after clearing the screen and from where it goes on (moves not yet sent are dropped).
     public mutating func finish() -> [UInt8] {
-        var out = Output()
+        var out = TerminalEncoder()
         pending = []
         setPen(0, &out)
         moveCursor(row: 0, col: 0, &out)
@@ -270,11 +233,11 @@ public struct TerminalPainter: Sendable {
     /// which writing would not need) from 8.
     private func erasableRun(from col: Int, pens: [Pen], isBlank: [Bool]) -> Int? {
         let pen = pens[col]
-        guard abilities.eraseCharacters || abilities.eraseLine, pen & (Self.underline | Self.reverse) == 0,
-            abilities.backgroundErase || pen & Self.background == 0
+        guard abilities.eraseCharacters || abilities.eraseLine, pen & (TerminalEncoder.underline | TerminalEncoder.reverse) == 0,
+            abilities.backgroundErase || pen & TerminalEncoder.background == 0
         else { return nil }
         var end = col + 1
-        while end < cols, isBlank[end], pens[end] & Self.blankLook == pen & Self.blankLook { end += 1 }
+        while end < cols, isBlank[end], pens[end] & TerminalEncoder.blankLook == pen & TerminalEncoder.blankLook { end += 1 }
         if end == cols, abilities.eraseLine, end - col >= 4 { return end }
         if abilities.eraseCharacters, end - col >= 8 { return end }
         return nil
@@ -283,7 +246,7 @@ public struct TerminalPainter: Sendable {
     /// Moves the cursor: forward along its row with CUF (or by writing again the cells in between
     /// where that is shorter), to the start of one of the next 3 rows with CR and LF (an LF the
     /// terminal turns into CR LF lands there too), elsewhere with CUP.
-    private mutating func moveCursor(row: Int, col: Int, _ out: inout Output) {
+    private mutating func moveCursor(row: Int, col: Int, _ out: inout TerminalEncoder) {
         if let c = cursor, col == 0, row > c.row, row - c.row <= 3 {
             if c.col != 0 { out.put(0x0D) }
             for _ in c.row..<row { out.put(0x0A) }
@@ -307,14 +270,14 @@ public struct TerminalPainter: Sendable {
     /// Writes again the cells of `row` from `start` up to `end` when that is shorter than moving over
     /// them (CUF: 3 bytes for one cell, 4 for more) and each looks the same in the current pen; false
     /// when it would not be.
-    private mutating func rewrite(row: Int, from start: Int, to end: Int, _ out: inout Output) -> Bool {
+    private mutating func rewrite(row: Int, from start: Int, to end: Int, _ out: inout TerminalEncoder) -> Bool {
         guard end - start <= 3 else { return false }
         var bytes = 0
         for i in (row * cols + start)..<(row * cols + end) {
             let cell = shown[i]
             let glyph = UInt32(truncatingIfNeeded: cell >> 32)
             let difference = Pen(truncatingIfNeeded: cell) ^ pen
-            guard difference == 0 || (glyph == 0x20 && difference & Self.blankLook == 0) else { return false }
+            guard difference == 0 || (glyph == 0x20 && difference & TerminalEncoder.blankLook == 0) else { return false }
             bytes += glyph < 0x80 ? 1 : glyph < 0x800 ? 2 : glyph < 0x10000 ? 3 : 4
         }
         guard bytes < (end - start == 1 ? 3 : 4) else { return false }
@@ -325,99 +288,10 @@ public struct TerminalPainter: Sendable {
         return true
     }
 
-    /// Sets the pen with one SGR: only what changed, or a reset and all of it when an attribute goes.
-    private mutating func setPen(_ new: Pen, _ out: inout Output) {
-        let old = pen
-        guard new != old else { return }
+    /// Sets the pen with one SGR (the encoder's: only what changed).
+    private mutating func setPen(_ new: Pen, _ out: inout TerminalEncoder) {
+        out.assume(pen)
+        out.setPen(new)
         pen = new
-        let attributes: Pen = Self.bold | Self.underline | Self.reverse
-        let reset = old & attributes & ~new != 0 || new == 0
-        var first = true
-        func parameter(_ p: Int) {
-            if !first { out.put(0x3B) }
-            first = false
-            out.number(p)
-        }
-        // 0: the default (39, 49); 1–8: the 8 colours; 9–16 the bright ones; above: the 256-colour palette.
-        func colour(_ c: Int, base: Int, bright: Int, extended: Int) {
-            switch c {
-            case 0: parameter(base + 9)
-            case 1...8: parameter(base + c - 1)
-            case 9...16: parameter(bright + c - 9)
-            default:
-                parameter(extended)
-                parameter(5)
-                parameter(c - 1)
-            }
-        }
-        out.put(0x1B, 0x5B)
-        if reset { parameter(0) }
-        let from: Pen = reset ? 0 : old
-        if new & Self.bold != 0, from & Self.bold == 0 { parameter(1) }
-        if new & Self.underline != 0, from & Self.underline == 0 { parameter(4) }
-        if new & Self.reverse != 0, from & Self.reverse == 0 { parameter(7) }
-        let fg = Int(new & 0x1FF)
-        if fg != Int(from & 0x1FF) { colour(fg, base: 30, bright: 90, extended: 38) }
-        let bg = Int(new >> 9 & 0x1FF)
-        if bg != Int(from >> 9 & 0x1FF) { colour(bg, base: 40, bright: 100, extended: 48) }
-        out.put(0x6D)  // m
-    }
-}
-
-/// Bytes being written.
-private struct Output {
-    var bytes: [UInt8] = []
-
-    @inline(__always)
-    mutating func put(_ a: UInt8, _ b: UInt8) {
-        bytes.append(a)
-        bytes.append(b)
-    }
-
-    @inline(__always)
-    mutating func put(_ a: UInt8, _ b: UInt8, _ c: UInt8) {
-        put(a, b)
-        bytes.append(c)
-    }
-
-    @inline(__always)
-    mutating func put(_ a: UInt8) { bytes.append(a) }
-
-    /// A non-negative number in decimal.
-    mutating func number(_ n: Int) {
-        if n >= 10 { number(n / 10) }
-        bytes.append(UInt8(0x30 + n % 10))
-    }
-
-    /// `ESC [ n final`, n left out when it is 1 (the default).
-    mutating func csi(_ n: Int, final: UInt8) {
-        put(0x1B, 0x5B)
-        if n != 1 { number(n) }
-        bytes.append(final)
-    }
-
-    /// `ESC [ a ; b final`.
-    mutating func csi2(_ a: Int, _ b: Int, final: UInt8) {
-        put(0x1B, 0x5B)
-        number(a)
-        bytes.append(0x3B)
-        number(b)
-        bytes.append(final)
-    }
-
-    /// The UTF-8 bytes of a scalar value.
-    @inline(__always)
-    mutating func scalar(_ v: UInt32) {
-        switch v {
-        case 0..<0x80:
-            bytes.append(UInt8(v))
-        case 0x80..<0x800:
-            put(UInt8(0xC0 | v >> 6), UInt8(0x80 | v & 0x3F))
-        case 0x800..<0x10000:
-            put(UInt8(0xE0 | v >> 12), UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F))
-        default:
-            put(UInt8(0xF0 | v >> 18), UInt8(0x80 | v >> 12 & 0x3F))
-            put(UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F))
-        }
     }
 }

@@ -62,7 +62,7 @@ public struct ModelTerminal {
         return nil
     }
 
-    /// How a terminal in `mode` shows a cell: without colours only the attributes; with 16, the bright
+    /// How a terminal in `mode` shows a cell: without colours only the attributes; with 8, the bright
     /// colours as bold.
     static func look(_ cell: Raster.Cell, _ mode: ColorMode) -> Cell {
         var c = Cell()
@@ -73,12 +73,12 @@ public struct ModelTerminal {
         guard mode.hasColor else { return c }
         c.foreground = cell.style.foreground.map { Int($0.index) } ?? -1
         c.background = cell.style.background.map { Int($0.index) } ?? -1
-        if mode == .ansi16 {
-            if c.foreground >= 8 {
+        if mode == .ansi8 {
+            if c.foreground >= 8 && c.foreground < 16 {
                 c.foreground -= 8
                 c.bold = true
             }
-            if c.background >= 8 { c.background -= 8 }
+            if c.background >= 8 && c.background < 16 { c.background -= 8 }
         }
         return c
     }

@@ -20,13 +20,26 @@ public enum ScriptedRecording {
         var out = Asciicast.header(
             cols: state.terminalCols, rows: state.terminalRows, timestamp: nil,
             term: mode == .ansi256 ? "xterm-256color" : "xterm", shell: "/bin/sh")
-        var shown: Frame?
+        // What the viewer would send an xterm: its painter's bytes (a pan moves what is shown).
+        var painter = TerminalPainter(
+            cols: state.terminalCols, rows: state.terminalRows, abilities: .xterm(mode))
+        var shown: (frame: Frame, state: ViewerState)?
         var time = 0.0
         func show() {
-            let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: mode))
-            guard frame != shown else { return }
-            out += Asciicast.output(at: time, Asciicast.screenUpdate(from: shown, to: frame, mode: mode))
-            shown = frame
+            let screenful = Renderer.drawLoaded(state, sources: sources, options: RenderOptions(mode: mode))
+            let frame = screenful.frame
+            guard frame != shown?.frame else { return }
+            var text = shown == nil ? "\u{1B}[?25l" : ""
+            if let shown, let shift = ScreenShift.between(shown.state, state) {
+                if shift.rows == 0 {
+                    painter.moveColumns(by: shift.columns, rows: shift.mapRows)
+                } else if shift.columns == 0 {
+                    painter.moveRows(by: shift.rows, within: shift.mapRows)
+                }
+            }
+            text += String(decoding: painter.paint(frame, fullRepaint: shown == nil), as: UTF8.self)
+            out += Asciicast.output(at: time, text)
+            shown = (frame, state)
         }
         /// Frames of the animation just started, one a frame period (as the viewer draws them).
         func animate() {

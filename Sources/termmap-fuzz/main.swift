@@ -95,7 +95,7 @@ func fuzzViewer(
             break
         }
         let frame = Renderer.render(
-            state, sources: sources, options: RenderOptions(mode: [.plain, .monochrome, .ansi16, .ansi256][r.below(4)]))
+            state, sources: sources, options: RenderOptions(mode: ColorMode.allCases[r.below(ColorMode.allCases.count)]))
         guard frame.cols == state.terminalCols, frame.rows == state.terminalRows,
             frame.cells.count == state.terminalCols * state.terminalRows
         else {
@@ -501,7 +501,7 @@ func fuzzTerminalPainter(steps: Int, seed: UInt64) -> Int {
     var r = SeededRandom(state: seed)
     let cols = 120
     let rows = 40
-    let modes: [ColorMode] = [.ansi256, .ansi16, .monochrome]
+    let modes: [ColorMode] = [.ansi256, .ansi16, .ansi8, .monochrome]
     var checked = 0
     for round in 0..<(steps / 100) {
         let mode = modes[round % modes.count]

@@ -40,7 +40,7 @@ extension OptionSpec {
     static let ascii = OptionSpec(
         name: "ascii", value: nil, help: "ASCII glyphs instead of braille", commands: [.viewer, .render])
     static let color = OptionSpec(
-        name: "color", value: "WHEN", help: "never, always, 16 or 256 (default: as the terminal and NO_COLOR say)",
+        name: "color", value: "WHEN", help: "never, always, 8 (bright as bold), 16 or 256 (default: as the terminal and NO_COLOR say)",
         commands: [.viewer, .render])
     static let theme = OptionSpec(
         name: "theme", value: "NAME", help: "dark or light: colours for the terminal's background (default dark)",

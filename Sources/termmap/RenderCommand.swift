@@ -66,6 +66,7 @@ enum RenderCommand {
     /// Colours of the terminal `render` prints to, as far as TERM tells (nil when `--color` decides).
     static func terminalColors(_ option: String?, _ environment: [String: String]) -> Int? {
         guard option == nil else { return nil }
-        return (environment["TERM"] ?? "").contains("256") ? 256 : 8
+        let term = environment["TERM"] ?? ""
+        return term.contains("256") ? 256 : term.contains("16color") ? 16 : 8
     }
 }

@@ -59,8 +59,8 @@ struct StartupOptions {
             }
         }
         if let c = p.value(.color) {
-            guard ["never", "always", "16", "256"].contains(c) else {
-                throw UsageError("--color '\(c)' must be never, always, 16 or 256")
+            guard ["never", "always", "8", "16", "256"].contains(c) else {
+                throw UsageError("--color '\(c)' must be never, always, 8, 16 or 256")
             }
             color = c
         }

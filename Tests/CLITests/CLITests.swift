@@ -103,9 +103,15 @@ struct CLITests {
         let plain = try runTermmap(["render", "--size", "40x10"])
         #expect(!plain.out.contains("\u{1b}["))
         let colour = try runTermmap(["render", "--size", "40x10", "--color", "256"])
-        #expect(colour.out.contains("\u{1b}[0;38;5;"))
+        #expect(colour.out.contains("\u{1b}[38;5;"))
         let sixteen = try runTermmap(["render", "--size", "40x10", "--color", "16", "--circle", "--radius", "3000km"])
-        #expect(sixteen.out.contains(";44m"))
+        #expect(sixteen.out.contains("44m") && !sixteen.out.contains("38;5;"))
+        // Bright colours: 90–97 with 16 colours, bold with 8 (the grid's labels are bright white).
+        let world = ["render", "--size", "80x24", "--center", "60.1699,24.9384", "--zoom", "16", "--color"]
+        let bright = try runTermmap(world + ["16"])
+        let eight = try runTermmap(world + ["8"])
+        #expect(bright.out.contains("97m") && !bright.out.contains("[1;37m"))
+        #expect(!eight.out.contains("97m") && eight.out.range(of: #"\[(0;)?1;37m"#, options: .regularExpression) != nil)
     }
 
     @Test func dataProblemsExitOne() throws {

@@ -29,21 +29,4 @@ struct AsciicastTests {
     func timesHaveSixDecimals(seconds: Double, text: String) {
         #expect(Asciicast.fixed6(seconds) == text)
     }
-
-    /// The first update clears and draws every row; later ones rewrite only the rows that changed.
-    @Test func updatesRewriteOnlyChangedRows() {
-        var a = Frame(cols: 4, rows: 3)
-        a.write("abcd", col: 0, row: 0, style: .plain)
-        let first = Asciicast.screenUpdate(from: nil, to: a, mode: .plain)
-        #expect(first == "\u{1B}[0m\u{1B}[?25l\u{1B}[H\u{1B}[2J\u{1B}[1;1Habcd\u{1B}[2;1H    \u{1B}[3;1H    ")
-        var b = a
-        b.write("xy", col: 1, row: 2, style: .plain)
-        #expect(Asciicast.screenUpdate(from: a, to: b, mode: .plain) == "\u{1B}[3;1H xy ")
-        #expect(Asciicast.screenUpdate(from: b, to: b, mode: .plain) == "")
-        let red = CellStyle(foreground: PaletteColor(196))
-        var c = b
-        c.write("R", col: 0, row: 1, style: red)
-        #expect(Asciicast.screenUpdate(from: b, to: c, mode: .ansi256)
-            == "\u{1B}[2;1H" + AnsiWriter.sgr(red) + "R" + AnsiWriter.sgr(.plain) + "   \u{1B}[0m")
-    }
 }

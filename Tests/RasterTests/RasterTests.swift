@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Raster
+import TestSupport
 
 @Suite("Braille canvas and line drawing")
 struct RasterTests {
@@ -110,24 +111,39 @@ struct RasterTests {
         f[1, 0] = Cell(glyph: "x", style: CellStyle(foreground: PaletteColor(6), background: PaletteColor(4)))
         f[2, 0] = Cell(glyph: "y", style: CellStyle(foreground: PaletteColor(11), bold: true, reverse: true))
         #expect(AnsiWriter.text(f, mode: .plain) == "⠁xy")
+        // Only what changes; the line ends with no attributes set.
         #expect(
             AnsiWriter.text(f, mode: .ansi256)
-                == "\u{1b}[0;38;5;45;48;5;17m⠁\u{1b}[0;36;44mx\u{1b}[0;1;7;93my\u{1b}[0m")
+                == "\u{1b}[38;5;45;48;5;17m⠁\u{1b}[36;44mx\u{1b}[1;7;93;49my\u{1b}[0m")
+        // Bright as 90–97 with 16 colours, as bold with 8.
+        #expect(AnsiWriter.text(f, mode: .ansi16).hasSuffix("\u{1b}[1;7;93;49my\u{1b}[0m"))
+        #expect(AnsiWriter.text(f, mode: .ansi8).hasSuffix("\u{1b}[1;7;33;49my\u{1b}[0m"))
     }
 
-    /// The worst case fills the room the writer makes: a 4-byte glyph after the longest style in every
-    /// cell, the style changing each time.
-    @Test func theLongestStylesInEveryCellAreWrittenWhole() {
-        var f = Frame(cols: 7, rows: 3)
-        let longest = CellStyle(foreground: PaletteColor(255), background: PaletteColor(254), bold: true, reverse: true, underline: true)
-        let other = CellStyle(foreground: PaletteColor(254), background: PaletteColor(255), bold: true, reverse: true, underline: true)
-        for row in 0..<3 { for col in 0..<7 { f[col, row] = Cell(glyph: "𝄞", style: (col + row) % 2 == 0 ? longest : other) } }
-        #expect(AnsiWriter.sgr(longest) == "\u{1b}[0;1;4;7;38;5;255;48;5;254m")
-        #expect(AnsiWriter.sgr(longest).utf8.count == AnsiWriter.maxSGRBytes)
-        let line = { (row: Int) in
-            (0..<7).map { AnsiWriter.sgr(($0 + row) % 2 == 0 ? longest : other) + "𝄞" }.joined() + "\u{1b}[0m"
+    /// Every line of `render`'s text, fed to a terminal at a line's start, shows the frame's row as the
+    /// mode shows it (random styles, 4-byte glyphs, attributes coming and going).
+    @Test(arguments: [ColorMode.ansi256, .ansi16, .ansi8, .monochrome])
+    func everyLineShowsItsRow(mode: ColorMode) {
+        var random = SeededRandom(state: 7)
+        var f = Frame(cols: 17, rows: 5)
+        let glyphs: [Unicode.Scalar] = ["a", " ", "⣿", "𝄞", "°"]
+        for row in 0..<5 {
+            for col in 0..<17 {
+                let style = CellStyle(
+                    foreground: random.below(3) == 0 ? nil : PaletteColor(UInt8(random.below(256))),
+                    background: random.below(2) == 0 ? nil : PaletteColor(UInt8(random.below(256))),
+                    bold: random.below(3) == 0, reverse: random.below(4) == 0, underline: random.below(5) == 0)
+                f[col, row] = Cell(glyph: glyphs[random.below(glyphs.count)], style: style)
+            }
         }
-        #expect(AnsiWriter.text(f, mode: .ansi256) == (0..<3).map(line).joined(separator: "\n"))
+        var terminal = ModelTerminal(cols: 17, rows: 5)
+        let lines = AnsiWriter.text(f, mode: mode).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 5)
+        for (row, line) in lines.enumerated() {
+            terminal.feed(Array("\u{1B}[\(row + 1);1H".utf8) + Array(line.utf8))
+        }
+        #expect(terminal.firstDifference(f, mode: mode) == nil)
+        #expect(terminal.penIsPlain)
     }
 
     @Test func labelsKeepTheBackgroundTheyAreWrittenOver() {
@@ -140,13 +156,15 @@ struct RasterTests {
     }
 
     /// One decision for the terminal and for `render`: the option first, then NO_COLOR, then what the
-    /// output is.
+    /// output is; a terminal of 8 colours (TERM=xterm, the Linux console) gets 8, one of 16 gets 16.
     @Test(
         arguments: [
             ("never", false, true, 256, ColorMode.monochrome), ("never", false, false, 256, .plain),
-            ("256", true, false, nil, .ansi256), ("always", false, true, 8, .ansi16), ("16", false, true, 256, .ansi16),
+            ("256", true, false, nil, .ansi256), ("always", false, true, 8, .ansi8), ("16", false, true, 256, .ansi16),
+            ("16", false, true, 8, .ansi8), ("8", false, true, 256, .ansi8), ("8", false, false, nil, .ansi8),
+            ("always", false, true, 16, .ansi16), (nil, false, true, 16, .ansi16),
             (nil, true, true, 256, .monochrome), (nil, false, false, 256, .plain), (nil, false, true, 256, .ansi256),
-            (nil, false, true, 8, .ansi16), (nil, false, true, 0, .monochrome), ("256", false, true, 0, .monochrome),
+            (nil, false, true, 8, .ansi8), (nil, false, true, 0, .monochrome), ("256", false, true, 0, .monochrome),
         ] as [(String?, Bool, Bool, Int?, ColorMode)])
     func colourModeIsDecidedOnce(option: String?, noColor: Bool, isTerminal: Bool, colors: Int?, mode: ColorMode) {
         #expect(

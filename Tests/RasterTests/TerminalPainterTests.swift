@@ -48,7 +48,7 @@ struct TerminalPainterTests {
         return out
     }
 
-    @Test(arguments: [(ColorMode.ansi256, false), (.ansi16, false), (.monochrome, false), (.ansi256, true)])
+    @Test(arguments: [(ColorMode.ansi256, false), (.ansi16, false), (.ansi8, false), (.monochrome, false), (.ansi256, true)])
     func everyFrameIsShownWhateverTheMovesBefore(mode: ColorMode, erase: Bool) {
         var random = SeededRandom(state: 42)
         let cols = 23
@@ -144,9 +144,14 @@ struct TerminalPainterTests {
         #expect(text == "\u{1B}[1;1H\u{1B}[38;5;179ma\u{1B}[48;5;17mb\u{1B}[1;33mc\u{1B}[0;94md\u{1B}[0m")
         var blue = Frame(cols: 1, rows: 1)
         blue[0, 0] = Cell(glyph: "d", style: CellStyle(foreground: PaletteColor(12)))
+        // With 16 colours the bright ones are 90–97; an 8-colour terminal (TERM=xterm, the Linux
+        // console) shows them as bold.
         var sixteen = TerminalPainter(cols: 1, rows: 1, abilities: Self.abilities(.ansi16))
         let bright = String(decoding: sixteen.paint(blue), as: UTF8.self)
-        #expect(bright.contains("\u{1B}[1;34md"), "bright blue as bold blue with 16 colours: \(bright)")
+        #expect(bright.contains("\u{1B}[94md"), "bright blue as 94 with 16 colours: \(bright)")
+        var eight = TerminalPainter(cols: 1, rows: 1, abilities: Self.abilities(.ansi8))
+        let bold = String(decoding: eight.paint(blue), as: UTF8.self)
+        #expect(bold.contains("\u{1B}[1;34md"), "bright blue as bold blue with 8 colours: \(bold)")
     }
 
     @Test func runsOfBlanksAreErased() {

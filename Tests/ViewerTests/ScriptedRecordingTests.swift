@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import Raster
+import TestSupport
 import Testing
 
 @testable import MapRender
@@ -38,5 +39,26 @@ struct ScriptedRecordingTests {
         let times = list.map { ($0[0] as? Double) ?? -1 }
         #expect(times == [0, 0, 2, 5], "\(times)")
         #expect((list[1][2] as? String)?.contains("one") == true && (list[2][2] as? String)?.contains("two") == true)
+    }
+
+    /// The recording is what the viewer sends a terminal: replayed through one, it ends on the screen
+    /// the keys lead to (zoom frames, and pans moved by the terminal).
+    @Test(arguments: [ColorMode.ansi256, .ansi16, .ansi8])
+    func aRecordingShowsTheScreenItEndsOn(mode: ColorMode) throws {
+        let keys: [Key] = [.char("+"), .char("l"), .char("j"), .char("c"), .char("h")]
+        let start = try ViewerState(cols: 60, rows: 20, center: Coordinate(latitude: 50, longitude: 10), zoom: 4)
+        let cast = ScriptedRecording.cast(start, keys: keys, tour: nil, sources: bundledSources, mode: mode)
+        var terminal = ModelTerminal(cols: 60, rows: 20)
+        for e in try events(cast) { terminal.feed(Array(((e[2] as? String) ?? "").utf8)) }
+        var end = start
+        for key in keys {
+            end.update(.key(key), places: bundledSources)
+            while end.animation != nil { end.update(.tick(seconds: 0.033)) }
+        }
+        let frame = Renderer.render(end, sources: bundledSources, options: RenderOptions(mode: mode))
+        #expect(terminal.firstDifference(frame, mode: mode) == nil)
+        // The pans are moves of what the terminal shows: characters deleted (l), lines scrolled up (j).
+        #expect(cast.range(of: #"\\u001b\[\d*P"#, options: .regularExpression) != nil)
+        #expect(cast.contains("\\u001bD"))
     }
 }

@@ -1,0 +1,221 @@
+/// What a screen can show of styles, decided once for a run (`choose`).
+public enum ColorMode: String, Sendable, CaseIterable {
+    /// Text only, no escape sequences (`render` into a file or pipe).
+    case plain
+    /// Attributes (reverse, bold, underline) but no colours: NO_COLOR, `--color never` on a terminal,
+    /// terminals without colours.
+    case monochrome
+    /// The 8 ANSI colours, the bright ones shown as bold (TERM=xterm, the Linux console): SGR 30–37 and
+    /// 40–47 only.
+    case ansi8
+    /// The 16 ANSI colours, the bright ones as SGR 90–97 and 100–107 (aixterm's, which every 16-colour
+    /// terminal reads).
+    case ansi16
+    /// The xterm 256-colour palette.
+    case ansi256
+
+    /// True when colours are shown (the circle's shade is then a background, not a stipple).
+    public var hasColor: Bool { self == .ansi8 || self == .ansi16 || self == .ansi256 }
+
+    /// The one colour decision: `option` is `--color` (never, always, 8, 16, 256 or nil), `noColor`
+    /// whether NO_COLOR is set and not empty, `isTerminal` whether the output is a terminal,
+    /// `terminalColors` how many colours the terminal has (terminfo `colors`; nil when unknown: `render`
+    /// trusts the option). A mode asked for that the terminal cannot show falls to the next it can.
+    public static func choose(option: String?, noColor: Bool, isTerminal: Bool, terminalColors: Int?) -> ColorMode {
+        let colourless: ColorMode = isTerminal ? .monochrome : .plain
+        let colors = terminalColors ?? 256
+        func atMost(_ wanted: ColorMode) -> ColorMode {
+            switch wanted {
+            case .ansi256 where colors >= 256: return .ansi256
+            case .ansi256, .ansi16: return colors >= 16 ? .ansi16 : colors >= 8 ? .ansi8 : colourless
+            case .ansi8: return colors >= 8 ? .ansi8 : colourless
+            case .plain, .monochrome: return colourless
+            }
+        }
+        switch option {
+        case "never": return colourless
+        case "8": return atMost(.ansi8)
+        case "16": return atMost(.ansi16)
+        case "256", "always": return atMost(.ansi256)
+        default:
+            guard !noColor, isTerminal else { return colourless }
+            return atMost(.ansi256)
+        }
+    }
+}
+
+/// Cells and pens into terminal bytes, the one way for every output (the live screen's painter,
+/// `render`'s text and the recordings): UTF-8 for glyphs (RFC 3629), and ECMA-48's SGR for styles, each
+/// change sent as one sequence with only what changed.
+public struct TerminalEncoder: Sendable {
+    /// The bytes so far.
+    public var bytes: [UInt8] = []
+    /// The pen the terminal draws with after these bytes.
+    public private(set) var pen: Pen = 0
+
+    /// An encoder whose terminal has no attributes set.
+    public init() {}
+
+    // MARK: Pens
+
+    /// A style as the terminal is sent it in a mode, packed: foreground + 1 in bits 0–8 (0: the
+    /// default), background + 1 in bits 9–17, then bold, underline, reverse.
+    public typealias Pen = UInt32
+    public static let bold: Pen = 1 << 18
+    public static let underline: Pen = 1 << 19
+    public static let reverse: Pen = 1 << 20
+    public static let background: Pen = 0x1FF << 9
+    /// What shows of a pen on a blank cell: the background, underline and reverse.
+    public static let blankLook: Pen = background | underline | reverse
+
+    /// `style` in `mode`'s colours: without colours only the attributes; with 8, the bright colours
+    /// (8–15) as bold 0–7 (a bright background as its plain colour); with 16 and 256, as they are.
+    @inlinable
+    public static func pen(_ style: CellStyle, _ mode: ColorMode) -> Pen {
+        var fg = style.foreground.map { Pen($0.index) + 1 } ?? 0
+        var bg = style.background.map { Pen($0.index) + 1 } ?? 0
+        var attributes: Pen = 0
+        switch mode {
+        case .plain, .monochrome:
+            fg = 0
+            bg = 0
+        case .ansi8:
+            if fg > 8 && fg <= 16 {
+                fg -= 8
+                attributes |= bold
+            }
+            if bg > 8 && bg <= 16 { bg -= 8 }
+        case .ansi16, .ansi256:
+            break
+        }
+        if style.bold { attributes |= bold }
+        if style.underline { attributes |= underline }
+        if style.reverse { attributes |= reverse }
+        return fg | bg << 9 | attributes
+    }
+
+    /// Sets the pen with one SGR: only what changed, or a reset and all of it when an attribute goes (or
+    /// everything does).
+    public mutating func setPen(_ new: Pen) {
+        let old = pen
+        guard new != old else { return }
+        pen = new
+        let attributes: Pen = Self.bold | Self.underline | Self.reverse
+        let reset = old & attributes & ~new != 0 || new == 0
+        var first = true
+        func parameter(_ p: Int) {
+            if !first { bytes.append(0x3B) }
+            first = false
+            number(p)
+        }
+        // 0: the default (39, 49); 1–8: the 8 colours; 9–16 the bright ones; above: the 256-colour palette.
+        func colour(_ c: Int, base: Int, bright: Int, extended: Int) {
+            switch c {
+            case 0: parameter(base + 9)
+            case 1...8: parameter(base + c - 1)
+            case 9...16: parameter(bright + c - 9)
+            default:
+                parameter(extended)
+                parameter(5)
+                parameter(c - 1)
+            }
+        }
+        put(0x1B, 0x5B)
+        if reset { parameter(0) }
+        let from: Pen = reset ? 0 : old
+        if new & Self.bold != 0, from & Self.bold == 0 { parameter(1) }
+        if new & Self.underline != 0, from & Self.underline == 0 { parameter(4) }
+        if new & Self.reverse != 0, from & Self.reverse == 0 { parameter(7) }
+        let fg = Int(new & 0x1FF)
+        if fg != Int(from & 0x1FF) { colour(fg, base: 30, bright: 90, extended: 38) }
+        let bg = Int(new >> 9 & 0x1FF)
+        if bg != Int(from >> 9 & 0x1FF) { colour(bg, base: 40, bright: 100, extended: 48) }
+        bytes.append(0x6D)  // m
+    }
+
+    /// The terminal now draws with `pen` (after bytes it was sent elsewhere, such as a reset).
+    public mutating func assume(_ pen: Pen) { self.pen = pen }
+
+    // MARK: Bytes
+
+    @inline(__always)
+    public mutating func put(_ a: UInt8) { bytes.append(a) }
+
+    @inline(__always)
+    public mutating func put(_ a: UInt8, _ b: UInt8) {
+        bytes.append(a)
+        bytes.append(b)
+    }
+
+    @inline(__always)
+    public mutating func put(_ a: UInt8, _ b: UInt8, _ c: UInt8) {
+        put(a, b)
+        bytes.append(c)
+    }
+
+    /// A non-negative number in decimal.
+    public mutating func number(_ n: Int) {
+        if n >= 10 { number(n / 10) }
+        bytes.append(UInt8(0x30 + n % 10))
+    }
+
+    /// `ESC [ n final`, n left out when it is 1 (the default).
+    public mutating func csi(_ n: Int, final: UInt8) {
+        put(0x1B, 0x5B)
+        if n != 1 { number(n) }
+        bytes.append(final)
+    }
+
+    /// `ESC [ a ; b final`.
+    public mutating func csi2(_ a: Int, _ b: Int, final: UInt8) {
+        put(0x1B, 0x5B)
+        number(a)
+        bytes.append(0x3B)
+        number(b)
+        bytes.append(final)
+    }
+
+    /// The UTF-8 bytes of a scalar value.
+    @inline(__always)
+    public mutating func scalar(_ v: UInt32) { Self.utf8(v, into: &bytes) }
+
+    /// The UTF-8 bytes of a scalar value, onto `bytes` (RFC 3629).
+    @inline(__always)
+    public static func utf8(_ v: UInt32, into bytes: inout [UInt8]) {
+        switch v {
+        case 0..<0x80:
+            bytes.append(UInt8(v))
+        case 0x80..<0x800:
+            bytes.append(UInt8(0xC0 | v >> 6))
+            bytes.append(UInt8(0x80 | v & 0x3F))
+        case 0x800..<0x10000:
+            bytes.append(UInt8(0xE0 | v >> 12))
+            bytes.append(UInt8(0x80 | v >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | v & 0x3F))
+        default:
+            bytes.append(UInt8(0xF0 | v >> 18))
+            bytes.append(UInt8(0x80 | v >> 12 & 0x3F))
+            bytes.append(UInt8(0x80 | v >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | v & 0x3F))
+        }
+    }
+
+    /// The pens of a row of cells, each blank lent the pen of the nearest glyph to its left where it
+    /// looks the same in both (`BlankStyling`): the terminal is then sent a colour change only where a
+    /// glyph's colour changes.
+    public static func rowPens(_ cells: ArraySlice<Cell>, _ mode: ColorMode, into pens: inout [Pen], blank: inout [Bool]) {
+        pens.removeAll(keepingCapacity: true)
+        blank.removeAll(keepingCapacity: true)
+        var lastStyle = CellStyle.plain
+        var lastPen: Pen = 0
+        for cell in cells {
+            if cell.style != lastStyle {
+                lastStyle = cell.style
+                lastPen = pen(lastStyle, mode)
+            }
+            pens.append(lastPen)
+            blank.append(cell.glyph == " ")
+        }
+        pens = BlankStyling.resolve(pens, isBlank: blank, look: { $0 & blankLook })
+    }
+}
