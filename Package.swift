@@ -24,7 +24,7 @@ let package = Package(
         // libcurl through dlopen, only when a URL is given (no link-time network library).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "MapData", dependencies: ["CCurl", "CSQLite", "CZlib", "GeoCore", "Support"]),
-        .target(name: "Raster"),
+        .target(name: "Raster", dependencies: ["Support"]),
         // The map drawn: layers in order into a render that can be asked what is where.
         .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "Raster", "Support"]),
         .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support"]),

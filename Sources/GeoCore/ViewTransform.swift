@@ -54,20 +54,6 @@ public struct ViewTransform: Equatable, Sendable {
     @inline(__always) public static func centerX(col: Int) -> Double { Double(col * ViewSize.dotsPerCellX) + 1 }
     @inline(__always) public static func centerY(row: Int) -> Double { Double(row * ViewSize.dotsPerCellY) + 2 }
 
-    /// The first column whose centre is at `x` or east of it, and the first row whose centre is at `y`
-    /// or south of it (the half-open rule of filling: a centre on an edge belongs to the cell east or
-    /// south of it).
-    @inline(__always) public static func firstColumn(centeredFrom x: Double) -> Int {
-        Int(((x - 1) / Double(ViewSize.dotsPerCellX)).rounded(.up))
-    }
-    @inline(__always) public static func firstRow(centeredFrom y: Double) -> Int {
-        Int(((y - 2) / Double(ViewSize.dotsPerCellY)).rounded(.up))
-    }
-    /// The last column whose centre is at `x` or west of it.
-    @inline(__always) public static func lastColumn(centeredTo x: Double) -> Int {
-        Int(((x - 1) / Double(ViewSize.dotsPerCellX)).rounded(.down))
-    }
-
     /// The unit-square point under a dot.
     public func mercator(at dot: DotPoint) -> MercatorPoint {
         MercatorPoint(x: center.x + (dot.x - halfWidth) / worldSize, y: center.y + (dot.y - halfHeight) / worldSize)

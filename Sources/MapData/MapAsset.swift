@@ -142,16 +142,14 @@ public final class MapAsset: Sendable {
     private let nameRange: Range<Int>
     private let searchRange: Range<Int>
     private struct Cache {
-        var chunks = ChunkCache(limit: MapAsset.cacheLimitPoints)
+        var chunks = LRUCache<Int, DecodedChunk>(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
         /// Places without names, the first ones or all (`complete`), and where each one's name starts.
         var points: (PlacePoints, nameStarts: [Int32], complete: Bool, end: Int)?
         var names: [NamedPlace]?
         var placeNames: [PlaceNames]?
-        /// Each level's grid index, built on the level's first query (loading stays cheap).
-        var indexes: [Int: ChunkIndex] = [:]
-        /// How many times each level without a grid has been queried.
-        var queries: [Int: Int] = [:]
+        /// Each level's grid index, built at the level's `gridFromQuery`th query (loading stays cheap).
+        var indexes: [Int: IndexOnUse<ChunkIndex>] = [:]
     }
     private let cache = Mutex(Cache())
     /// Points kept decoded (bounds memory on long sessions); the least recently used go first.
@@ -444,7 +442,7 @@ public final class MapAsset: Sendable {
             return ChunkDecoder.decode(payload, info: info, unitsPerDegree: units, v1: v1, nameCount: nameCount)
         }
         guard let chunk = decoded else { throw MapDataError(file: name, .corrupt("chunk \(index)")) }
-        cache.withLock { $0.chunks.put(index, chunk) }
+        cache.withLock { $0.chunks.put(index, chunk, cost: chunk.pointCount) }
         return chunk
     }
 
@@ -485,14 +483,12 @@ public final class MapAsset: Sendable {
         // A level's first queries test every chunk's box; from the `gridFromQuery`th on, its grid is built
         // and used. A view or two at a level (a `render`, a glance while zooming through) never pays for it.
         let south = (bounds.south * u).rounded(.down), north = (bounds.north * u).rounded(.up)
-        let (cached, queries) = cache.withLock { c in
-            c.queries[level, default: 0] += 1
-            return (c.indexes[level], c.queries[level, default: 0])
+        var (index, makeNow) = cache.withLock { c in
+            c.indexes[level, default: IndexOnUse(after: Self.gridFromQuery)].use()
         }
-        var index = cached
-        if index == nil && queries >= Self.gridFromQuery {
+        if makeNow {
             let built = ChunkIndex(chunks: chunks, range: levels[level].chunks)
-            cache.withLock { $0.indexes[level] = built }
+            cache.withLock { $0.indexes[level]?.made(built) }
             index = built
         }
         // The classes as a table, and the view's latitudes in stored units (widened to whole units): a
@@ -535,7 +531,7 @@ public final class MapAsset: Sendable {
     }
 
     /// True when `level` has its grid (for tests).
-    func hasGrid(level: Int) -> Bool { cache.withLock { $0.indexes[level] != nil } }
+    func hasGrid(level: Int) -> Bool { cache.withLock { $0.indexes[level]?.index != nil } }
 
     /// True when chunk `index` is decoded and cached (for tests of the cache).
     func isCached(_ index: Int) -> Bool { cache.withLock { $0.chunks.contains(index) } }
@@ -666,18 +662,6 @@ public final class MapAsset: Sendable {
             if c.points.map({ !$0.complete && $0.0.count < decoded.0.count }) ?? true { c.points = decoded }
         }
         return try decodedPoints(populationAtLeast: minimum)
-    }
-
-    /// Places whose name starts with `prefix`, ignoring case and accents, largest first.
-    public func searchCities(_ prefix: String, limit: Int = 10) throws(MapDataError) -> [City] {
-        let key = NameFolding.fold(prefix)
-        guard !key.isEmpty else { return [] }
-        var out: [City] = []
-        for city in try cities() where NameFolding.fold(city.name).hasPrefix(key) {
-            out.append(city)
-            if out.count >= limit { break }
-        }
-        return out
     }
 
     /// Each place's region and other names, in the order of `cities()` (decoded on first use; empty

@@ -1,4 +1,5 @@
 import GeoCore
+import Raster
 
 /// Which side of the coast each cell of a view lies on, from OpenStreetMap coastline ways alone. A
 /// coastline way has the land on its left and the water on its right (the OSM wiki, "Tag:natural=
@@ -13,40 +14,25 @@ enum CoastSides {
     /// Where a segment crosses a line of cell centres, and whether past it (east, south) is sea.
     typealias Crossing = (at: Double, seaPast: Bool)
 
-    /// The lines of cell centres a crossing is counted on: the rows' (y = the rows' centre) or the
-    /// columns' (x = the columns' centre).
-    enum Lines { case rows, columns }
-
-    /// Adds where the segment from `a` to `b` crosses the centre lines of `lines` (the transform's cell
-    /// centres). Each point is (across, along): the coordinate across the lines, then the one along them.
-    /// Half-open, so a shared end point counts once.
-    static func cross(
-        from a: (Double, Double), to b: (Double, Double), lines kind: Lines, seaPast: Bool, into lines: inout [[Crossing]]
-    ) {
-        guard a.0 != b.0 else { return }
-        let firstAt = kind == .rows ? ViewTransform.firstRow(centeredFrom:) : ViewTransform.firstColumn(centeredFrom:)
-        let centre = kind == .rows ? ViewTransform.centerY(row:) : ViewTransform.centerX(col:)
-        let first = max(0, firstAt(min(a.0, b.0)))
-        let last = min(lines.count - 1, firstAt(max(a.0, b.0)) - 1)
-        guard first <= last else { return }
-        for n in first...last {
-            let c = centre(n)
-            lines[n].append((a.1 + (c - a.0) / (b.0 - a.0) * (b.1 - a.1), seaPast))
-        }
-    }
-
     /// The side of each cell (row by row) of a `cols` × `rows` view, from the segments of the coast
     /// ways in or near it (crossings beyond the view's edges count: they are in the loaded chunks).
     static func classify(_ segments: [Segment], cols: Int, rows: Int) -> [Side] {
+        guard cols > 0, rows > 0 else { return [] }
         // Crossings of each row's and each column's centre line: where, and the side just past it
         // (east of a row crossing, south of a column crossing).
         var rowCrossings = [[Crossing]](repeating: [], count: rows)
         var colCrossings = [[Crossing]](repeating: [], count: cols)
         for s in segments {
             // Going north (up the screen) the land is west, so east of it is sea.
-            cross(from: (s.y0, s.x0), to: (s.y1, s.x1), lines: .rows, seaPast: s.y1 < s.y0, into: &rowCrossings)
+            let north = s.y1 < s.y0
+            ScanlineFill.crossings(s.y0, s.x0, s.y1, s.x1, lines: rowCentres, within: 0...(rows - 1)) {
+                rowCrossings[$0].append(($1, north))
+            }
             // Going east the land is north, so south of it is sea.
-            cross(from: (s.x0, s.y0), to: (s.x1, s.y1), lines: .columns, seaPast: s.x1 > s.x0, into: &colCrossings)
+            let east = s.x1 > s.x0
+            ScanlineFill.crossings(s.x0, s.y0, s.x1, s.y1, lines: columnCentres, within: 0...(cols - 1)) {
+                colCrossings[$0].append(($1, east))
+            }
         }
         for i in rowCrossings.indices { rowCrossings[i].sort { $0.at < $1.at } }
         for i in colCrossings.indices { colCrossings[i].sort { $0.at < $1.at } }

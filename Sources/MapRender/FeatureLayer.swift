@@ -5,6 +5,10 @@ import Raster
 /// A rectangle in dots.
 typealias DotRect = (x0: Double, y0: Double, x1: Double, y1: Double)
 
+/// The centre lines of a view's cell rows and columns, in dots (the transform's cell centres).
+let rowCentres = ScanlineFill.Lines(spacing: Double(ViewSize.dotsPerCellY), offset: ViewTransform.centerY(row: 0))
+let columnCentres = ScanlineFill.Lines(spacing: Double(ViewSize.dotsPerCellX), offset: ViewTransform.centerX(col: 0))
+
 /// The map data of the view (`FeatureSources` chooses which source draws which class where): lines by
 /// their style row's look, areas filled and outlined. It tells the layers after it the named streets
 /// in view, where the sea is, and what each source gave and lacks.
@@ -238,11 +242,10 @@ struct FeatureLayer {
         // Cell centres within the tile's square: [c.x0, c.x1), [c.y0, c.y1).
         let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
         let colRange = clip.map { c in
-            (max(0, ViewTransform.firstColumn(centeredFrom: c.x0)),
-             min(mapCols - 1, ViewTransform.firstColumn(centeredFrom: c.x1) - 1))
+            (max(0, columnCentres.first(from: c.x0)), min(mapCols - 1, columnCentres.first(from: c.x1) - 1))
         } ?? (0, mapCols - 1)
         let rowRange = clip.map { c in
-            (max(0, ViewTransform.firstRow(centeredFrom: c.y0)), min(mapRows - 1, ViewTransform.firstRow(centeredFrom: c.y1) - 1))
+            (max(0, rowCentres.first(from: c.y0)), min(mapRows - 1, rowCentres.first(from: c.y1) - 1))
         } ?? (0, mapRows - 1)
         guard colRange.0 <= colRange.1, rowRange.0 <= rowRange.1 else { return }
         // Per map row, the x where the feature's edges cross the row's centre line: each edge goes to the
@@ -262,37 +265,24 @@ struct FeatureLayer {
                 let end = chunk.starts[part + 1]
                 for i in start..<end {
                     let j = i + 1 < end ? i + 1 : start
-                    let y0 = chunk.y[i] * ws + offsetY
-                    let y1 = chunk.y[j] * ws + offsetY
-                    guard y0 != y1 else { continue }
-                    // Row centres in [min, max): the half-open rule counts a shared vertex once.
-                    let first = max(rowRange.0, ViewTransform.firstRow(centeredFrom: min(y0, y1)))
-                    let last = min(rowRange.1, ViewTransform.firstRow(centeredFrom: max(y0, y1)) - 1)
-                    guard first <= last else { continue }
-                    let x0 = chunk.x[i] * ws + offsetX
-                    let slope = (chunk.x[j] * ws + offsetX - x0) / (y1 - y0)
-                    for row in first...last {
+                    ScanlineFill.crossings(
+                        chunk.y[i] * ws + offsetY, chunk.x[i] * ws + offsetX, chunk.y[j] * ws + offsetY,
+                        chunk.x[j] * ws + offsetX, lines: rowCentres, within: rowRange.0...rowRange.1
+                    ) { row, x in
                         if crossings[row].isEmpty { touched.append(row) }
-                        crossings[row].append(x0 + (ViewTransform.centerY(row: row) - y0) * slope)
+                        crossings[row].append(x)
                     }
                 }
             }
             for row in touched {
                 crossings[row].sort()
-                let line = crossings[row]
-                var k = 0
-                while k + 1 < line.count {
-                    // Cells whose centre lies between a pair of crossings.
-                    let from = max(colRange.0, ViewTransform.firstColumn(centeredFrom: line[k]))
-                    let to = min(colRange.1, ViewTransform.lastColumn(centeredTo: line[k + 1]))
-                    if from <= to {
-                        if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
-                        for col in from...to where c.fills[row * mapCols + col] <= ink {
-                            c.fills[row * mapCols + col] = ink
-                            c.pick.fillTags[row * mapCols + col] = tag
-                        }
+                // Cells whose centre lies between a pair of crossings.
+                ScanlineFill.spans(crossings[row], lines: columnCentres, within: colRange.0...colRange.1) { from, to in
+                    if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
+                    for col in from...to where c.fills[row * mapCols + col] <= ink {
+                        c.fills[row * mapCols + col] = ink
+                        c.pick.fillTags[row * mapCols + col] = tag
                     }
-                    k += 2
                 }
                 crossings[row].removeAll(keepingCapacity: true)
             }

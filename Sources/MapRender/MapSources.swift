@@ -48,9 +48,8 @@ public final class MapSources: PlaceSearching, Sendable {
 
     private struct Cache {
         var table: PlaceTable?
-        var grid: PlaceGrid?
-        /// How many views have looked for places near them (the grid is made for the `gridFromView`th).
-        var viewsNear = 0
+        /// The places' grid, made for the `gridFromView`th view that looks for places near it.
+        var grid = IndexOnUse<PlaceGrid>(after: MapSources.gridFromView)
         /// The search keys, and the place id of each of their entries (they are in rank order).
         var search: (index: PlaceSearch, ids: [Int])?
         /// Small-scale views' places (`topPlaces`), by integer zoom.
@@ -113,20 +112,15 @@ public final class MapSources: PlaceSearching, Sendable {
     /// it), in the order they are named, projected. The first views look at every place.
     func placesNear(south: Double, north: Double, west: Double, east: Double) throws(MapDataError) -> RankedPlaces {
         let table = try placeTable()
-        let (grid, views) = cache.withLock { c in
-            c.viewsNear += 1
-            return (c.grid, c.viewsNear)
-        }
-        let ids: [Int]
-        if let grid {
-            ids = grid.near(south: south, north: north, west: west, east: east)
-        } else if views < Self.gridFromView {
-            ids = table.within(south: south, north: north, west: west, east: east)
-        } else {
+        var (grid, makeNow) = cache.withLock { $0.grid.use() }
+        if makeNow {
             let made = PlaceGrid(table)
-            cache.withLock { $0.grid = made }
-            ids = made.near(south: south, north: north, west: west, east: east)
+            cache.withLock { $0.grid.made(made) }
+            grid = made
         }
+        let ids =
+            grid?.near(south: south, north: north, west: west, east: east)
+            ?? table.within(south: south, north: north, west: west, east: east)
         return RankedPlaces(ids.sorted(by: table.precedes), of: table)
     }
 

@@ -1,3 +1,5 @@
+import Support
+
 /// asciicast v2, asciinema's recording format: a JSON header line, then one `[seconds, "o", data]`
 /// line for each piece of output (https://docs.asciinema.org/manual/asciicast/v2/).
 public enum Asciicast {
@@ -15,11 +17,7 @@ public enum Asciicast {
     }
 
     /// `seconds` with six decimals, without the C library's locale (`1.250000`).
-    static func fixed6(_ seconds: Double) -> String {
-        let micro = Int64((max(0, seconds) * 1_000_000).rounded())
-        let fraction = String(micro % 1_000_000)
-        return "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
-    }
+    static func fixed6(_ seconds: Double) -> String { fixedDecimals(max(0, seconds), 6) }
 
     /// A JSON string (RFC 8259): quotes, backslashes and control characters escaped, the rest as is.
     public static func quoted(_ text: String) -> String {

@@ -160,3 +160,22 @@ public enum JSONValue: Decodable, Equatable, Sendable {
         }
     }
 }
+
+/// `value` with exactly `decimals` decimals, rounded half away from zero, without the C library's
+/// locale (`1.250000`, `-0.50`; `nan`, `inf`; beyond 9·10^15 in Swift's own shortest form).
+public func fixedDecimals(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+    var scale = 1.0
+    for _ in 0..<max(0, decimals) { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let negative = value < 0 && scaled != 0
+    if scaled >= 9e15 { return (negative ? "-" : "") + String(abs(value)) }
+    let whole = UInt64(scaled)
+    let unit = UInt64(scale)
+    var text = String(whole / unit)
+    if decimals > 0 {
+        let frac = String(whole % unit)
+        text += "." + String(repeating: "0", count: decimals - frac.count) + frac
+    }
+    return (negative ? "-" : "") + text
+}

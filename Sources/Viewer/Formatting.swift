@@ -1,4 +1,5 @@
 import GeoCore
+import Support
 
 /// Numbers as the status line writes them.
 public enum Formatting {
@@ -42,20 +43,5 @@ public enum CoordinateFormat {
     }
 
     /// A number with a fixed count of decimals, without Foundation's locale.
-    public static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-        var scale = 1.0
-        for _ in 0..<max(0, decimals) { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let negative = value < 0 && scaled != 0
-        if scaled >= 9e15 { return (negative ? "-" : "") + String(abs(value)) }
-        let whole = UInt64(scaled)
-        let unit = UInt64(scale)
-        var text = String(whole / unit)
-        if decimals > 0 {
-            let frac = String(whole % unit)
-            text += "." + String(repeating: "0", count: decimals - frac.count) + frac
-        }
-        return (negative ? "-" : "") + text
-    }
+    public static func fixed(_ value: Double, _ decimals: Int) -> String { fixedDecimals(value, decimals) }
 }

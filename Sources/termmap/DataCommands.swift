@@ -183,7 +183,7 @@ enum DataCommands {
             ("bounds", Self.covers(i.bounds) + " (S, W → N, E)"),
             ("tiles", count.map(String.init) ?? "unknown"),
             ("layers", i.layers.isEmpty ? "not listed" : i.layers.joined(separator: ", ")),
-            ("attribution", i.attribution ?? "none given (credited as © OpenStreetMap contributors)"),
+            ("attribution", i.attribution ?? "none given (credited as \(Credit.openStreetMap.text))"),
         ]
         for (k, v) in rows { print(k.padded(to: 12) + v) }
         return 0

@@ -37,7 +37,7 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             for path in locator.detailFiles(tilesets: true) {
                 if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
                     guard let archive = try? TileArchives.open(path) else { continue }
-                    let credit = archive.info.attribution ?? OSMImporter.attribution
+                    let credit = archive.info.attribution ?? Credit.openStreetMap.text
                     print("Tiles: \(TileArchives.label(path)) (\(archive.info.name), \(path)): \(credit).")
                     continue
                 }

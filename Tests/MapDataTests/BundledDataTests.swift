@@ -29,15 +29,15 @@ struct BundledDataTests {
     @Test func citiesIncludeAtlantaAndHanoi() throws {
         let cities = try bundledWorld.cities()
         #expect(cities.count == 34_006)
-        let atlanta = try bundledWorld.searchCities("atlanta", limit: 1).first
+        let atlanta = try citiesNamed(in: bundledWorld, "atlanta").first
         #expect(atlanta?.countryCode == "US")
         #expect(abs((atlanta?.coordinate.latitude ?? 0) - 33.749) < 1e-5)
         #expect(abs((atlanta?.coordinate.longitude ?? 0) - -84.38798) < 1e-5)
-        let hanoi = try bundledWorld.searchCities("hanoi", limit: 1).first
+        let hanoi = try citiesNamed(in: bundledWorld, "hanoi").first
         #expect(hanoi?.countryCode == "VN")
         #expect(abs((hanoi?.coordinate.latitude ?? 0) - 21.0245) < 1e-5)
         #expect(abs((hanoi?.coordinate.longitude ?? 0) - 105.84117) < 1e-5)
-        #expect(try bundledWorld.searchCities("sao paulo", limit: 1).first?.name == "São Paulo")
+        #expect(try citiesNamed(in: bundledWorld, "sao paulo").first?.name == "São Paulo")
     }
 
     /// Each country's capital is marked (Paris, Tokyo, Canberra; not Sydney, Ürümqi or New York), and

@@ -64,3 +64,10 @@ let zoomLadder: @Sendable (FeatureClass) -> Double = { c in
     case .serviceRoad, .path, .building: return 15
     }
 }
+
+/// The places of `asset` whose name starts with `prefix`, ignoring case and accents, largest first.
+func citiesNamed(in asset: MapAsset, _ prefix: String) throws -> [City] {
+    let key = NameFolding.fold(prefix)
+    guard !key.isEmpty else { return [] }
+    return try asset.cities().filter { NameFolding.fold($0.name).hasPrefix(key) }
+}

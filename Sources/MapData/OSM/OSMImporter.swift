@@ -21,7 +21,7 @@ public struct OSMImportReport: Sendable {
 /// street names, and suburb and neighbourhood names as places.
 public enum OSMImporter {
     /// The attribution OpenStreetMap data carries (ODbL).
-    public static let attribution = "© OpenStreetMap contributors"
+    public static let attribution = Credit.openStreetMap.text
 
     /// The contents of the PBF `bytes` (`name` for messages; `source` is recorded in the file); each
     /// class is kept from the zoom `classMinZoom` gives (the viewer's zoom ladder).

@@ -22,10 +22,10 @@ public final class TileSource: FeatureSource {
     public static let defaultCacheBytes = 64 << 20
 
     private struct State {
-        var cache: ByteBoundedCache<TileID, DecodedTile>
+        var cache: LRUCache<TileID, DecodedTile>
         /// For a remote archive, tiles' bytes as fetched: a tile whose decoded form was evicted is decoded
         /// again without a request (a quarter of the budget; local files are mapped, nothing to keep).
-        var raw: ByteBoundedCache<TileID, [UInt8]>
+        var raw: LRUCache<TileID, [UInt8]>
         var failed: Set<TileID> = []
         var names: [String] = []
         var nameIndex: [String: Int32] = [:]
@@ -57,7 +57,7 @@ public final class TileSource: FeatureSource {
         schema = TileSchema.detect(layers: info.layers)
         let rawShare = archive.isRemote ? cacheBytes / 4 : 0
         state = Mutex(
-            State(cache: ByteBoundedCache(limit: cacheBytes - rawShare), raw: ByteBoundedCache(limit: rawShare)))
+            State(cache: LRUCache(limit: cacheBytes - rawShare), raw: LRUCache(limit: rawShare)))
     }
 
     /// The tile zoom drawn at a view zoom: the zoom at which a tile is drawn nearest its design size of
@@ -75,7 +75,7 @@ public final class TileSource: FeatureSource {
 
     /// Bytes and tiles the cache holds now (decoded and, for a remote archive, raw).
     var cacheUse: (bytes: Int, count: Int) {
-        state.withLock { ($0.cache.bytes + $0.raw.bytes, $0.cache.count) }
+        state.withLock { ($0.cache.cost + $0.raw.cost, $0.cache.count) }
     }
 
     public func places() throws(MapDataError) -> [City] { [] }
@@ -279,48 +279,5 @@ struct ChunkBuilder {
         return DecodedChunk(
             info: info, unitsPerDegree: 1, lon: [], lat: [], x: x, y: y, starts: starts, featureStarts: featureStarts,
             nameIndex: names, featureBoxes: boxes)
-    }
-}
-
-/// Values kept up to a total cost in bytes; when over, the least recently used go first.
-struct ByteBoundedCache<Key: Hashable, Value> {
-    private var entries: [Key: (value: Value, cost: Int, lastUse: UInt64)] = [:]
-    private var clock: UInt64 = 0
-    private(set) var bytes = 0
-    let limit: Int
-
-    init(limit: Int) { self.limit = max(0, limit) }
-
-    var count: Int { entries.count }
-
-    func contains(_ key: Key) -> Bool { entries[key] != nil }
-
-    /// The value, marked as just used.
-    mutating func get(_ key: Key) -> Value? {
-        guard let e = entries[key] else { return nil }
-        clock += 1
-        entries[key] = (e.value, e.cost, clock)
-        return e.value
-    }
-
-    /// Keeps a value; over the limit, drops the least recently used others until three quarters of the
-    /// limit is used (so that eviction, a sort, runs rarely). The newest value stays even when it alone
-    /// passes the limit (the view being drawn needs it).
-    mutating func put(_ key: Key, _ value: Value, cost: Int) {
-        clock += 1
-        if let old = entries[key] { bytes -= old.cost }
-        entries[key] = (value, cost, clock)
-        bytes += cost
-        guard bytes > limit else { return }
-        for (k, e) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
-            guard bytes > limit * 3 / 4, k != key else { continue }
-            entries[k] = nil
-            bytes -= e.cost
-        }
-    }
-
-    mutating func removeAll() {
-        entries.removeAll()
-        bytes = 0
     }
 }
