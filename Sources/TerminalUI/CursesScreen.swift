@@ -24,6 +24,12 @@ public final class CursesScreen: Screen {
     private var gestures = PointerGestures()
     /// Answers to `askWhenShown` read since the last `takeShownAnswers`.
     private var shownAnswers = 0
+    /// The terminal's replies taken out of its input, and what the filter gave back as input.
+    private var replies = TerminalReplies()
+    private var queued: [TerminalReplies.Unit] = []
+    /// A self-pipe: events from other threads (tiles arriving) write to it, so that a wait for a key
+    /// ends at once.
+    private let wake: (read: Int32, write: Int32)
 
     /// The recording's file, while recording.
     private var castFile: Int32 = -1
@@ -68,6 +74,17 @@ public final class CursesScreen: Screen {
             throw TerminalError(
                 description: "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. xterm-256color) or use 'termmap render'")
         }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            endwin()
+            delscreen(s)
+            throw TerminalError(description: "cannot make a pipe: \(systemErrorReason())")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wake = (fds[0], fds[1])
         termmap_record_watch_resize()
         termmap_install_signal_handlers()
         raw()
@@ -109,6 +126,18 @@ public final class CursesScreen: Screen {
         if let s = screen { delscreen(s) }
         screen = nil
         stopRecording()
+        Glibc.close(wake.read)
+        Glibc.close(wake.write)
+    }
+
+    /// An inbox whose events wake this screen's wait for a key (from any thread).
+    public func makeInbox() -> EventInbox {
+        let fd = wake.write
+        return EventInbox {
+            var byte: UInt8 = 1
+            // A full pipe already wakes the wait: the byte may be dropped.
+            _ = Glibc.write(fd, &byte, 1)
+        }
     }
 
     /// Opens the recording, writes its header (`timestamp`: now, `env`: TERM and SHELL), and starts
@@ -194,46 +223,72 @@ public final class CursesScreen: Screen {
         return shownAnswers
     }
 
-    /// After an Esc: the rest of a device attributes answer (`[?` digits and semicolons `c`), taken out of
-    /// the input; false, with what was read put back, when the Esc was a key.
-    private func takeDeviceAttributesAnswer(_ win: UnsafeMutablePointer<WINDOW>?) -> Bool {
-        var read: [(kind: Int32, ch: wint_t)] = []
-        // The answer comes in one write, and ncurses has already waited ESCDELAY after the Esc; a little
-        // more for a link that split it.
-        wtimeout(win, 30)
-        func next() -> wint_t? {
-            var ch: wint_t = 0
-            let kind = wget_wch(win, &ch)
-            guard kind != ERR else { return nil }
-            read.append((kind, ch))
-            return kind == KEY_CODE_YES ? nil : ch
-        }
-        if next() == 0x5B, next() == 0x3F {
-            for _ in 0..<64 {
-                guard let ch = next() else { break }
-                if ch == 0x63 { return true }
-                guard (0x30...0x39).contains(ch) || ch == 0x3B else { break }
-            }
-        }
-        // ncurses returns the last character put back first.
-        for (kind, ch) in read.reversed() {
-            if kind == KEY_CODE_YES { ungetch(Int32(ch)) } else { unget_wch(wchar_t(bitPattern: ch)) }
-        }
-        return false
-    }
-
     // MARK: Input
 
     public func nextEvent(timeoutMilliseconds: Int) -> InputEvent? {
         guard !closed else { return nil }
-        let win = termmap_stdscr()
         termmap_record_sync_size()
-        wtimeout(win, Int32(timeoutMilliseconds))
+        var wait = timeoutMilliseconds
+        while true {
+            // What the reply filter gave back as input comes first.
+            if !queued.isEmpty {
+                if let event = event(queued.removeFirst()) { return event }
+                continue
+            }
+            guard let unit = read(waiting: wait) else {
+                // Nothing came in time: what is held since an Esc was a key (Esc alone).
+                guard replies.isPending else { return nil }
+                queued = replies.timeout()
+                continue
+            }
+            switch replies.feed(unit) {
+            case .pending:
+                // A reply comes in one write, and ncurses has already waited ESCDELAY after the Esc; a
+                // little more for a link that split it.
+                wait = 30
+            case .reply(.deviceAttributes):
+                // An answer to `askWhenShown` (or a late one) is not a key: nothing came this time.
+                shownAnswers += 1
+                return nil
+            case .input(let units):
+                queued = units
+                wait = 0
+            }
+        }
+    }
+
+    /// The next unit the terminal sent, waiting at most `milliseconds` for the terminal or the inbox's
+    /// pipe (nil: nothing came, or the pipe woke the wait).
+    private func read(waiting milliseconds: Int) -> TerminalReplies.Unit? {
+        let win = termmap_stdscr()
         var ch: wint_t = 0
-        let kind = wget_wch(win, &ch)
-        if kind == ERR { return nil }
-        if kind == KEY_CODE_YES {
-            switch Int32(ch) {
+        // What ncurses holds or the terminal has sent already, without waiting.
+        wtimeout(win, 0)
+        var kind = wget_wch(win, &ch)
+        if kind == ERR, milliseconds > 0 {
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            let n = poll(&fds, 2, Int32(min(milliseconds, Int(Int32.max))))
+            if n > 0, fds[1].revents & Int16(POLLIN) != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while Glibc.read(wake.read, &drain, drain.count) > 0 {}
+                return nil
+            }
+            // Input, a signal (a resize: ncurses has a KEY_RESIZE ready) or the time is up: look again.
+            wtimeout(win, 0)
+            kind = wget_wch(win, &ch)
+        }
+        guard kind != ERR else { return nil }
+        return kind == KEY_CODE_YES ? .keyCode(Int32(ch)) : .char(UInt32(ch))
+    }
+
+    /// The viewer's event of a unit of input, or nil for one that means nothing to it.
+    private func event(_ unit: TerminalReplies.Unit) -> InputEvent? {
+        switch unit {
+        case .keyCode(let code):
+            switch code {
             case KEY_LEFT: return .key(.left)
             case KEY_RIGHT: return .key(.right)
             case KEY_UP: return .key(.up)
@@ -245,7 +300,7 @@ public final class CursesScreen: Screen {
                 return .resize(cols: s.cols, rows: s.rows)
             case KEY_MOUSE:
                 var m = MEVENT()
-                guard getmouse(&m) == OK else { return nextEvent(timeoutMilliseconds: 0) }
+                guard getmouse(&m) == OK else { return nil }
                 let col = Int(m.x)
                 let row = Int(m.y)
                 if termmap_is_wheel_up(m.bstate) != 0 { return .mouse(.wheelUp(col: col, row: row)) }
@@ -254,27 +309,22 @@ public final class CursesScreen: Screen {
                     termmap_is_press(m.bstate) != 0
                     ? .press
                     : termmap_is_release(m.bstate) != 0 ? .release : termmap_is_motion(m.bstate) != 0 ? .motion : nil
-                if let report, let event = gestures.next(report, col: col, row: row) { return .mouse(event) }
-                return nextEvent(timeoutMilliseconds: 0)
+                guard let report else { return nil }
+                return gestures.next(report, col: col, row: row).map { .mouse($0) }
             default:
-                return nextEvent(timeoutMilliseconds: 0)
-            }
-        }
-        switch ch {
-        case 3: return .key(.ctrlC)
-        case 12: return .key(.ctrlL)
-        case 10, 13: return .key(.enter)
-        case 27:
-            // An answer to `askWhenShown` (or a late one) is not a key: nothing came this time.
-            if takeDeviceAttributesAnswer(win) {
-                shownAnswers += 1
                 return nil
             }
-            return .key(.escape)
-        case 8, 127: return .key(.backspace)
-        default:
-            guard ch >= 32, let scalar = Unicode.Scalar(UInt32(ch)) else { return nextEvent(timeoutMilliseconds: 0) }
-            return .key(.char(Character(scalar)))
+        case .char(let ch):
+            switch ch {
+            case 3: return .key(.ctrlC)
+            case 12: return .key(.ctrlL)
+            case 10, 13: return .key(.enter)
+            case 27: return .key(.escape)
+            case 8, 127: return .key(.backspace)
+            default:
+                guard ch >= 32, let scalar = Unicode.Scalar(ch) else { return nil }
+                return .key(.char(Character(scalar)))
+            }
         }
     }
 }

@@ -23,26 +23,42 @@ public protocol Screen: AnyObject {
     /// How many answers to `askWhenShown` came since the last call (they come with the input and are
     /// taken out of it: never a key).
     func takeShownAnswers() -> Int
+    /// Shows a screen: its frame as `present` does (a screen that keeps what the map drew takes it).
+    func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?)
+    /// True when the input has run out for good (a script's): the terminal's never does.
+    var inputEnded: Bool { get }
 }
 
 extension Screen {
     public func askWhenShown() -> Bool { false }
     public func takeShownAnswers() -> Int { 0 }
+    public func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?) {
+        present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
+    }
+    public var inputEnded: Bool { false }
 }
 
 /// Events that come from elsewhere than the terminal (tiles arriving from the loading thread), kept
-/// until the loop takes them.
+/// until the loop takes them; `wake` is called at each (the terminal's screen writes to its self-pipe,
+/// so that its wait for a key ends at once).
 public final class EventInbox: Sendable {
     private let events = Mutex<[InputEvent]>([])
+    private let wake: @Sendable () -> Void
 
-    /// An empty inbox.
-    public init() {}
+    /// An empty inbox that calls `wake` when an event is left.
+    public init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
 
     /// Leaves an event for the loop (from any thread).
-    public func post(_ event: InputEvent) { events.withLock { $0.append(event) } }
+    public func post(_ event: InputEvent) {
+        events.withLock { $0.append(event) }
+        wake()
+    }
 
     /// The events left so far, oldest first.
     public func take() -> [InputEvent] { events.withLock { e in defer { e = [] }; return e } }
+
+    /// True when an event is waiting.
+    public var isEmpty: Bool { events.withLock { $0.isEmpty } }
 }
 
 /// Why the event loop ended.
@@ -89,17 +105,28 @@ public enum EventLoop {
     /// `afterFirstFrame` runs once the first frame is on its way (work the first frame does not need).
     /// Tiles a frame lacks go to `loader`, whose arrivals come back through `inbox` (posted from any
     /// thread).
+    ///
+    /// Scripts (`render`, recordings) run through the same loop with a screen of their own and its
+    /// clock: `tourAfterInput` starts the tour that long after the input has run out (its keys first),
+    /// `endsWithTour` ends the run when the tour does, and `endWhenIdle` ends it once the input has run
+    /// out and nothing has changed, moved or been loading for that long.
     @discardableResult
     public static func run(
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
-        idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil,
+        idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil, tourAfterInput: Double? = nil,
+        endsWithTour: Bool = false, endWhenIdle: Double? = nil,
         loader: TileLoading? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {}
     ) -> LoopEnding {
         var lastFrame = now()
         var lastInput = lastFrame
         var player = tour
         if tourAfter != nil { player?.loops = true }
-        if let player, tourAfter == nil { state.tour = .playing(step: 1, steps: player.tour.steps.count) }
+        var tourWaits = tour != nil && (tourAfter != nil || tourAfterInput != nil)
+        if let player, !tourWaits { state.tour = .playing(step: 1, steps: player.tour.steps.count) }
+        var inputEndedAt: Double?
+        // When a script's tour ended (its run ends once the tiles its last view asked for are in).
+        var tourOver: Double?
+        let scripted = endWhenIdle != nil || endsWithTour
         var tourClock = lastFrame
         var drawn: ViewerState?
         var quit = false
@@ -132,7 +159,7 @@ public enum EventLoop {
         func draw() {
             let screenful = Renderer.draw(state, sources: sources, options: RenderOptions(mode: screen.colorMode))
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
-            screen.present(screenful.frame, fullRepaint: repaint, shift: shift)
+            screen.present(screenful, fullRepaint: repaint, shift: shift)
             // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.
             apply(.rendered(missing: screenful.map?.missing ?? []))
             repaint = false
@@ -161,6 +188,22 @@ public enum EventLoop {
         afterFirstFrame()
         while !quit {
             if screen.stopRequested() { return .stopRequested }
+            if let over = tourOver, state.requestedTiles.isEmpty && (inbox?.isEmpty ?? true) || now() - over > 10 {
+                return .quit
+            }
+            // A script's end: its input ran out, nothing moves or loads, no tour plays, and it has been so
+            // for `endWhenIdle`.
+            if screen.inputEnded {
+                let t = now()
+                if inputEndedAt == nil { inputEndedAt = t }
+                // (Tiles asked for and never come are waited for 10 s, no more.)
+                if let endWhenIdle, state.animation == nil, state.requestedTiles.isEmpty || t - drawnAt > 10, !skipped,
+                    inbox?.isEmpty ?? true, !tourWaits, state.tour == .off || player == nil,
+                    t - max(drawnAt, inputEndedAt ?? t) >= endWhenIdle
+                {
+                    return .quit
+                }
+            }
             let animating = state.animation != nil
             let loading = !state.requestedTiles.isEmpty
             // While animating, wake at the next frame's time (an answer may have woken the loop early).
@@ -176,6 +219,16 @@ public enum EventLoop {
             if let since = burstHoldSince {
                 let end = min(lastInput + quiet, since + burstHoldLimit)
                 waiting = min(waiting, max(1, Int(((end - lastFrame) * 1000).rounded(.up))))
+            }
+            // A script wakes when its tour is to start and when it is to end.
+            if let ended = inputEndedAt {
+                if tourWaits, let after = tourAfterInput {
+                    waiting = min(waiting, max(1, Int(((ended + after - lastFrame) * 1000).rounded(.up))))
+                }
+                if let endWhenIdle {
+                    let end = max(drawnAt, ended) + endWhenIdle
+                    waiting = min(waiting, max(1, Int(((end - lastFrame) * 1000).rounded(.up))))
+                }
             }
             // An idle timeout with nothing to animate changes nothing on screen: no frame is drawn.
             var changed = animating
@@ -209,8 +262,19 @@ public enum EventLoop {
             }
             lastFrame = t
             if tilesArrived() { changed = true }
-            if playTour(&state, &player, since: &tourClock, now: t, idleFor: t - lastInput, after: tourAfter, sources) {
-                changed = true
+            // A script's tour starts once its input has run out (and `tourAfterInput` more).
+            if let after = tourAfterInput, tourWaits, let ended = inputEndedAt, t - ended >= after, let p = player {
+                tourWaits = false
+                tourClock = t
+                state.tour = .playing(step: 1, steps: p.tour.steps.count)
+            }
+            switch playTour(
+                &state, &player, since: &tourClock, now: t, idleFor: t - lastInput, after: tourAfter, sources,
+                handsOver: !endsWithTour)
+            {
+            case .unchanged: break
+            case .changed: changed = true
+            case .over: if tourOver == nil { tourOver = t }
             }
             if screen.takeShownAnswers() > 0 {
                 answerDelay = askedAt.map { t - $0 } ?? answerDelay
@@ -232,16 +296,25 @@ public enum EventLoop {
                 if waitForTerminal { skipped = true } else { draw() }
             }
         }
+        // A script that quits (`q` in `render --keys`) ends on the screen of the state it quits in.
+        if scripted, drawn != state {
+            repaint = false
+            draw()
+        }
         return .quit
     }
 
+    /// What playing a tour did to the state.
+    enum TourTurn { case unchanged, changed, over }
+
     /// Plays the tour's steps that fell due by `now` (time paused does not count), and starts a looping
-    /// tour after `after` seconds without input; true when the state changed.
+    /// tour after `after` seconds without input; at a tour's end, the map is handed over to the user
+    /// (`handsOver`) or the tour is `over` (a script's end).
     static func playTour(
         _ state: inout ViewerState, _ player: inout TourPlayer?, since clock: inout Double, now: Double,
-        idleFor: Double, after: Double?, _ sources: MapSources?
-    ) -> Bool {
-        guard var p = player else { return false }
+        idleFor: Double, after: Double?, _ sources: MapSources?, handsOver: Bool = true
+    ) -> TourTurn {
+        guard var p = player else { return .unchanged }
         defer {
             player = p
             clock = now
@@ -257,15 +330,16 @@ public enum EventLoop {
                 started = true
             }
         }
-        guard case .playing = state.tour else { return false }
+        guard case .playing = state.tour else { return .unchanged }
         let due = p.advance(started ? 0 : now - clock)
         for step in due { state.play(step, places: sources, mode: .playing(step: p.stepShown, steps: steps)) }
         if p.isFinished {
+            guard handsOver else { return .over }
             state.tour = .off
             state.message = "tour over: the map is yours (q quits)"
             state.messageIsError = false
-            return true
+            return .changed
         }
-        return !due.isEmpty || started
+        return !due.isEmpty || started ? .changed : .unchanged
     }
 }

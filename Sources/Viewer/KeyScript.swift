@@ -1,15 +1,10 @@
-/// `--keys` scripts: literal characters plus `<Enter>`, `<Esc>`, `<BS>`, `<Left>`, `<Right>`, `<Up>`,
-/// `<Down>`, `<C-l>`, `<C-c>`, and `<lt>` for a literal `<`.
+/// `--keys` scripts and tours' keys: literal characters, key names between `<` and `>` (`<Enter>`,
+/// `<Esc>`, `<BS>`, `<Left>`, `<Right>`, `<Up>`, `<Down>`, `<C-l>`, `<C-c>`, `<Space>`, `<lt>` for a
+/// literal `<`), and commands by their names (`<zoom-in>`, `<pan-left>`: `termmap help keys` lists them).
 public enum KeyScript {
-    static let names: [String: Key] = [
-        "enter": .enter, "cr": .enter, "esc": .escape, "escape": .escape, "bs": .backspace, "backspace": .backspace,
-        "left": .left, "right": .right, "up": .up, "down": .down, "lt": .char("<"), "space": .char(" "),
-        "c-l": .ctrlL, "c-c": .ctrlC,
-    ]
-
-    /// The keys of a script, or the one-line reason it is malformed.
-    public static func parse(_ script: String) -> Result<[Key], InputError> {
-        var keys: [Key] = []
+    /// The keystrokes of a script, or the one-line reason it is malformed.
+    public static func parse(_ script: String) -> Result<[Keystroke], InputError> {
+        var keys: [Keystroke] = []
         var i = script.startIndex
         while i < script.endIndex {
             let ch = script[i]
@@ -17,14 +12,17 @@ public enum KeyScript {
                 guard let close = script[i...].firstIndex(of: ">") else {
                     return .failure(InputError("--keys: unclosed '<' (write <lt> for a literal <)"))
                 }
-                let name = script[script.index(after: i)..<close].lowercased()
-                guard let key = names[name] else {
-                    return .failure(InputError("--keys: unknown key name <\(InputParsing.excerpt(name))>"))
+                let name = String(script[script.index(after: i)..<close])
+                if let key = Key.named(name) {
+                    keys.append(.key(key))
+                } else if let command = Command.named(name) {
+                    keys.append(.command(command))
+                } else {
+                    return .failure(InputError("--keys: unknown key or command name <\(InputParsing.excerpt(name))>"))
                 }
-                keys.append(key)
                 i = script.index(after: close)
             } else {
-                keys.append(.char(ch))
+                keys.append(.key(.char(ch)))
                 i = script.index(after: i)
             }
         }

@@ -4,45 +4,110 @@ public enum Key: Hashable, Sendable {
     case char(Character)
     case enter, escape, backspace, left, right, up, down, ctrlC, ctrlL
 
-    /// How the key is written in `--keys` scripts and the help.
+    /// The keys with names: how the help writes each, and the names `--keys` scripts and tours take
+    /// for it between `<` and `>` (any case; the first is the one to write). One table for both.
+    static let named: [(key: Key, label: String, names: [String])] = [
+        (.enter, "Enter", ["enter", "cr"]), (.escape, "Esc", ["esc", "escape"]), (.backspace, "BS", ["bs", "backspace"]),
+        (.left, "←", ["left"]), (.right, "→", ["right"]), (.up, "↑", ["up"]), (.down, "↓", ["down"]),
+        (.ctrlC, "Ctrl-C", ["c-c"]), (.ctrlL, "Ctrl-L", ["c-l"]), (.char(" "), "Space", ["space"]),
+        (.char("<"), "<", ["lt"]),
+    ]
+
+    /// How the key is written in the help.
     public var label: String {
-        switch self {
-        case .char(" "): return "Space"
-        case .char(let c): return String(c)
-        case .enter: return "Enter"
-        case .escape: return "Esc"
-        case .backspace: return "BS"
-        case .left: return "←"
-        case .right: return "→"
-        case .up: return "↑"
-        case .down: return "↓"
-        case .ctrlC: return "Ctrl-C"
-        case .ctrlL: return "Ctrl-L"
-        }
+        if let entry = Self.named.first(where: { $0.key == self }) { return entry.label }
+        if case .char(let c) = self { return String(c) }
+        return "?"
+    }
+
+    /// The key a script's name (`enter`, `Left`, `c-l`) stands for.
+    static func named(_ name: String) -> Key? {
+        let lower = name.lowercased()
+        return named.first { $0.names.contains(lower) }?.key
     }
 }
 
-/// Everything a key can ask the viewer to do.
+/// Everything a key can ask the viewer to do, each with one name (kebab-case: `zoom-in`) that tours,
+/// `--keys` and `render --keys` take as `<zoom-in>` whatever key the keymap binds it to.
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
     case goToPrompt, search, world, undo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, resumeTour, help, quit, redraw
+
+    /// Its name: `zoom-in`, `toggle-seed-overlay`.
+    public var name: String {
+        var out = ""
+        for ch in rawValue {
+            if ch.isUppercase {
+                out += "-" + ch.lowercased()
+            } else {
+                out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// The command of a name.
+    public static func named(_ name: String) -> Command? { allCases.first { $0.name == name.lowercased() } }
+}
+
+/// A key, or a command by its name: what scripts and tours press.
+public enum Keystroke: Hashable, Sendable {
+    case key(Key)
+    case command(Command)
+
+    /// The input event it makes.
+    public var event: InputEvent {
+        switch self {
+        case .key(let k): return .key(k)
+        case .command(let c): return .command(c)
+        }
+    }
 }
 
 /// One line of the keymap: the keys, the command, and its help text.
-public struct Binding: Sendable {
+public struct Binding: Equatable, Sendable {
     /// Keys that run the command.
     public let keys: [Key]
     /// The command.
     public let command: Command
     /// One line of help.
     public let help: String
+
+    /// A binding.
+    public init(keys: [Key], command: Command, help: String) {
+        self.keys = keys
+        self.command = command
+        self.help = help
+    }
 }
 
-/// The single table of key bindings; the `?` overlay and the README's key table are made from it.
-public enum Keymap {
+/// The key bindings, a value (helix's keymap: keys → named commands, each with its doc string): the
+/// viewer's state holds one, the standard one unless a configuration changes it; the `?` overlay and
+/// the README's key table are made from it.
+public struct Keymap: Equatable, Sendable {
     /// Every binding, in help order.
-    public static let bindings: [Binding] = [
+    public let bindings: [Binding]
+    private let lookup: [Key: Command]
+
+    /// A keymap of `bindings` (a key bound twice runs the later command).
+    public init(bindings: [Binding]) {
+        self.bindings = bindings
+        var table: [Key: Command] = [:]
+        for b in bindings { for k in b.keys { table[k] = b.command } }
+        lookup = table
+    }
+
+    public static func == (a: Keymap, b: Keymap) -> Bool { a.bindings == b.bindings }
+
+    /// The command bound to a key, if any.
+    public func command(for key: Key) -> Command? { lookup[key] }
+
+    /// The first key bound to a command, if any.
+    public func key(for command: Command) -> Key? { bindings.first { $0.command == command }?.keys.first }
+
+    /// The standard keymap.
+    public static let standard = Keymap(bindings: [
         Binding(keys: [.char("+"), .char("=")], command: .zoomIn, help: "zoom in: MapKit zoom button, region ×0.4"),
         Binding(keys: [.char("-"), .char("_")], command: .zoomOut, help: "zoom out: MapKit zoom button, region ×3"),
         Binding(
@@ -73,35 +138,26 @@ public enum Keymap {
         Binding(keys: [.char("?")], command: .help, help: "this help"),
         Binding(keys: [.ctrlL], command: .redraw, help: "redraw the screen"),
         Binding(keys: [.char("q"), .ctrlC], command: .quit, help: "quit"),
-    ]
-
-    /// The command bound to a key, if any.
-    public static func command(for key: Key) -> Command? { lookup[key] }
-
-    private static let lookup: [Key: Command] = {
-        var table: [Key: Command] = [:]
-        for b in bindings { for k in b.keys { table[k] = b.command } }
-        return table
-    }()
+    ])
 
     /// `+ =` style list of a binding's keys.
     public static func keyList(_ b: Binding) -> String { b.keys.map(\.label).joined(separator: " ") }
 
     /// The help overlay's lines.
-    public static var helpLines: [String] {
-        let width = bindings.map { keyList($0).count }.max() ?? 0
-        return bindings.map { keyList($0).padded(to: width) + "  " + $0.help }
+    public var helpLines: [String] {
+        let width = bindings.map { Self.keyList($0).count }.max() ?? 0
+        return bindings.map { Self.keyList($0).padded(to: width) + "  " + $0.help }
             + ["mouse wheel  zoom step around the pointer; click: center there; drag: move the map"]
     }
 
-    /// The README's key table (Markdown), generated from the same bindings.
-    public static var markdownTable: String {
-        var lines = ["| keys | action |", "|---|---|"]
+    /// The README's key table (Markdown), generated from the same bindings, with each command's name.
+    public var markdownTable: String {
+        var lines = ["| keys | command | action |", "|---|---|---|"]
         for b in bindings {
             let keys = b.keys.map { "`\($0.label)`" }.joined(separator: " ")
-            lines.append("| \(keys) | \(b.help) |")
+            lines.append("| \(keys) | `<\(b.command.name)>` | \(b.help) |")
         }
-        lines.append("| mouse | wheel: zoom step around the pointer; click: center there; drag: move the map |")
+        lines.append("| mouse | | wheel: zoom step around the pointer; click: center there; drag: move the map |")
         return lines.joined(separator: "\n")
     }
 }

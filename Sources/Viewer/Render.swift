@@ -62,7 +62,11 @@ public enum Renderer {
         let map = MapRenderer.render(
             into: &frame, view: view, overlays: state.layers.layers, sources: sources,
             style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
-        if state.showHelp { drawHelp(&frame, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode, theme: state.theme) }
+        if state.showHelp {
+            drawHelp(
+                &frame, state.keymap, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode,
+                theme: state.theme)
+        }
         if state.showExplain { drawExplain(&frame, state, mapRows: mapRows, ascii: ascii, mode: options.mode) }
         drawStatus(&frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
         return Screenful(frame: frame, map: map)
@@ -72,8 +76,8 @@ public enum Renderer {
 
     /// How the help is laid out on a map of `mapRows` rows: key lines a page and pages. When it does
     /// not fit at once, each page ends in a line saying that more follows.
-    static func helpLayout(mapRows: Int) -> (perPage: Int, pages: Int) {
-        let count = Keymap.helpLines.count
+    static func helpLayout(_ keymap: Keymap, mapRows: Int) -> (perPage: Int, pages: Int) {
+        let count = keymap.helpLines.count
         // Two border rows and the title.
         let room = max(1, mapRows - 3)
         if count <= room { return (count, 1) }
@@ -83,13 +87,15 @@ public enum Renderer {
 
     /// Pages of the help on this state's screen.
     public static func helpPageCount(_ state: ViewerState) -> Int {
-        helpLayout(mapRows: max(1, state.terminalRows - ViewerState.statusRows)).pages
+        helpLayout(state.keymap, mapRows: max(1, state.terminalRows - ViewerState.statusRows)).pages
     }
 
-    static func drawHelp(_ frame: inout Frame, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode, theme: Theme = .dark) {
-        let layout = helpLayout(mapRows: mapRows)
+    static func drawHelp(
+        _ frame: inout Frame, _ keymap: Keymap, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode, theme: Theme = .dark
+    ) {
+        let layout = helpLayout(keymap, mapRows: mapRows)
         let page = min(max(0, page), layout.pages - 1)
-        let keys = Keymap.helpLines
+        let keys = keymap.helpLines
         let shown = Array(keys[(page * layout.perPage)..<min(keys.count, (page + 1) * layout.perPage)])
         var lines: [String]
         if layout.pages == 1 {

@@ -2,8 +2,8 @@ import MapRender
 import Support
 /// One step of a tour: keys to press, then a caption on the message line for `seconds`.
 public struct TourStep: Equatable, Sendable {
-    /// The keys, as `render --keys` writes them.
-    public var keys: [Key]
+    /// The keys (and commands by name), as `render --keys` writes them.
+    public var keys: [Keystroke]
     /// How long the step stays before the next.
     public var seconds: Double
     /// What the message line says meanwhile.
@@ -31,7 +31,7 @@ public struct Tour: Equatable, Sendable {
             guard fields.count >= 2 else {
                 return fail("expected KEYS<TAB>SECONDS<TAB>CAPTION, found no tab")
             }
-            let keys: [Key]
+            let keys: [Keystroke]
             switch KeyScript.parse(String(fields[0])) {
             case .success(let k): keys = k
             case .failure(let e): return fail(e.description.replacing("--keys: ", with: "keys: "))
@@ -152,7 +152,7 @@ extension ViewerState {
         tour = .off
         showExplain = false
         showHelp = false
-        for key in step.keys { update(.key(key), places: places) }
+        for key in step.keys { update(key.event, places: places) }
         tour = mode
         if !step.caption.isEmpty {
             message = step.caption

@@ -17,6 +17,8 @@ public enum MouseEvent: Equatable, Sendable {
 /// Everything that can happen to the viewer.
 public enum InputEvent: Equatable, Sendable {
     case key(Key)
+    /// A command by its name (a script's `<zoom-in>`): as its key would, whatever key the keymap binds.
+    case command(Command)
     case mouse(MouseEvent)
     case resize(cols: Int, rows: Int)
     /// Time passes (animations advance).
@@ -71,6 +73,13 @@ extension ViewerState {
             if pauseTour() { return [] }
             handleMouse(m)
             return []
+        case .command(let command):
+            // Never typed into a prompt: the prompt is left first, as with Esc.
+            prompt = nil
+            if let key = keymap.key(for: command) { return update(.key(key), places: places) }
+            animation = nil
+            if pauseTour() { return [] }
+            return run(command)
         case .key(let key):
             // A key during an animation finishes it at once, then applies.
             animation = nil
@@ -95,7 +104,7 @@ extension ViewerState {
                 }
                 return []
             }
-            guard let command = Keymap.command(for: key) else {
+            guard let command = keymap.command(for: key) else {
                 if key != .escape { setError("no command on key \(key.label); press ? for help") }
                 return []
             }

@@ -123,6 +123,8 @@ public struct ViewerState: Equatable, Sendable {
     public private(set) var terminalRows: Int
     /// The map view (its size is the map area: the terminal less the status rows).
     public var view: MapView
+    /// The key bindings (the standard ones unless a configuration changes them).
+    public var keymap = Keymap.standard
     /// The layers drawn over the map, lowest first: the circle, the seeds' picture.
     public var layers = LayerList()
     /// The inverted circle, when on (a layer: the lowest of those over the map).

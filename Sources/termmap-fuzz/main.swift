@@ -36,7 +36,7 @@ func fail(_ s: String) {
 func randomKey(_ r: inout SeededRandom) -> Key {
     let specials: [Key] = [.enter, .escape, .backspace, .left, .right, .up, .down, .ctrlL, .ctrlC]
     // Every key the keymap binds (new commands are fuzzed as soon as they have a key).
-    let keymapChars: [Character] = Keymap.bindings.flatMap(\.keys).compactMap { if case .char(let c) = $0 { c } else { nil } }
+    let keymapChars: [Character] = Keymap.standard.bindings.flatMap(\.keys).compactMap { if case .char(let c) = $0 { c } else { nil } }
     let promptChars = Array("0123456789.-,e kmiftabcxyzé漢😀")
     switch r.below(10) {
     case 0, 1: return specials[r.below(specials.count)]

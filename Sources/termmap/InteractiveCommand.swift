@@ -17,9 +17,6 @@ enum InteractiveCommand {
         let sources = try DataLoading.load(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, folderTiles: !options.kiosk)
-        // Tiles load in the background; each batch that arrives is an event for the loop.
-        let inbox = EventInbox()
-        let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
         let screen: CursesScreen
         do {
             screen = try CursesScreen(colorOption: options.color, environment: environment, recordPath: options.castPath)
@@ -27,6 +24,9 @@ enum InteractiveCommand {
             throw UsageError(error.description)
         }
         defer { screen.close() }
+        // Tiles load in the background; each batch that arrives is an event, and wakes the loop's wait.
+        let inbox = screen.makeInbox()
+        let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
         let size = screen.size
         var state = try options.initialState(cols: size.cols, rows: size.rows)
         if !screen.unicode { state.glyphMode = .ascii }

@@ -24,18 +24,14 @@ enum RenderCommand {
             try writeFile(path, text)
             exit(0)
         }
+        // The viewer's own loop plays the keys, then the tour's steps (its last screen: every step
+        // played, its caption on the message line), and loads every tile of the view before it ends.
         state.animationsEnabled = false
-        for key in options.keys {
-            if state.update(.key(key), places: sources).contains(.quit) { break }
-        }
-        // A tour's last screen: every step played, its caption on the message line.
-        if let tour = options.tour {
-            for (i, step) in tour.steps.enumerated() {
-                state.play(step, places: sources, mode: .playing(step: i + 1, steps: tour.steps.count))
-            }
-        }
-        // Every tile of the view is loaded before the screen is printed.
-        let screenful = Renderer.drawLoaded(state, sources: sources, options: RenderOptions(mode: mode))
+        let (end, screen) = ScriptedRecording.play(
+            state, keys: options.keys, tour: options.tour, sources: sources, mode: mode, spaced: false)
+        state = end
+        // The loop draws at least its first screen.
+        let screenful = screen.last ?? Screenful(frame: Frame(cols: state.terminalCols, rows: state.terminalRows), map: nil)
         if options.json {
             print(try StateJSON.encode(state, map: screenful.map))
             exit(0)

@@ -14,7 +14,7 @@ struct StartupOptions {
     var zoom = 0.0
     var circle = false
     var radius = GeodesicCircle.defaultRadius
-    var keys: [Key] = []
+    var keys: [Keystroke] = []
     var json = false
     var pick = false
     var ascii = false

@@ -17,7 +17,7 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         }
         switch first {
         case "help" where args.dropFirst().first == "keys":
-            print(Keymap.markdownTable)
+            print(Keymap.standard.markdownTable)
             return 0
         case "help" where args.dropFirst().first == "options":
             print(OptionTable.markdownTable)

@@ -194,3 +194,42 @@ struct TerminalPainterTests {
         #expect(String(decoding: painter.paint(frame, fullRepaint: true), as: UTF8.self) == "\u{1B}[H\u{1B}[2J\u{1B}[2;2Hq")
     }
 }
+
+@Suite("Terminal replies")
+struct TerminalRepliesTests {
+    typealias Unit = TerminalReplies.Unit
+
+    func units(_ text: String) -> [Unit] { text.unicodeScalars.map { .char($0.value) } }
+
+    /// A device attributes answer is a reply whole, never keys; anything else that starts like one is
+    /// given back, Esc first, in order; an Esc alone is a key once the wait for more ends.
+    @Test func repliesAreTakenOutAndTheRestIsInput() {
+        var r = TerminalReplies()
+        var outcomes: [TerminalReplies.Outcome] = []
+        for u in units("\u{1B}[?62;22c") { outcomes.append(r.feed(u)) }
+        #expect(outcomes.last == .reply(.deviceAttributes) && outcomes.dropLast().allSatisfy { $0 == .pending })
+        #expect(!r.isPending)
+        #expect(r.feed(.char(0x6A)) == .input([.char(0x6A)]))
+        // Esc then a key that is no reply: both come back, in order.
+        #expect(r.feed(.char(0x1B)) == .pending)
+        #expect(r.feed(.char(0x6B)) == .input(units("\u{1B}k")))
+        // A sequence broken in the middle: all of it is input.
+        for u in units("\u{1B}[?6") { _ = r.feed(u) }
+        #expect(r.feed(.char(0x71)) == .input(units("\u{1B}[?6q")))
+        // A decoded key after an Esc.
+        _ = r.feed(.char(0x1B))
+        #expect(r.feed(.keyCode(260)) == .input([.char(0x1B), .keyCode(260)]))
+        // Esc alone.
+        _ = r.feed(.char(0x1B))
+        #expect(r.isPending && r.timeout() == [.char(0x1B)] && !r.isPending)
+        // An answer too long to be one is input.
+        var long = TerminalReplies()
+        let all = units("\u{1B}[?" + String(repeating: "1;", count: 40) + "c").map { long.feed($0) }
+        #expect(!all.contains(.reply(.deviceAttributes)))
+        let given: [Unit] = all.flatMap { (o: TerminalReplies.Outcome) -> [Unit] in
+            if case .input(let u) = o { return u }
+            return []
+        }
+        #expect(given == units("\u{1B}[?" + String(repeating: "1;", count: 40) + "c"))
+    }
+}

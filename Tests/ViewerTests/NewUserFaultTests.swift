@@ -56,7 +56,7 @@ struct NewUserFaultTests {
 
     /// 11. The help and the messages speak of what a key does, not of the project's sources.
     @Test func theHelpSpeaksTheUsersWords() throws {
-        for line in Keymap.helpLines { #expect(!line.contains("seed"), "\(line)") }
+        for line in Keymap.standard.helpLines { #expect(!line.contains("seed"), "\(line)") }
         #expect(!(try state("z31<Enter>")).message.contains("seed"))
     }
 

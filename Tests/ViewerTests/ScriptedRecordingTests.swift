@@ -19,8 +19,8 @@ struct ScriptedRecordingTests {
     /// same input gives the same text.
     @Test func keysComeOnTheScriptsClockWithTheirAnimationFrames() throws {
         let start = try ViewerState(cols: 60, rows: 20, center: Coordinate(latitude: 50, longitude: 10), zoom: 4)
-        let cast = ScriptedRecording.cast(start, keys: [.char("+")], tour: nil, sources: nil, mode: .ansi256)
-        #expect(cast == ScriptedRecording.cast(start, keys: [.char("+")], tour: nil, sources: nil, mode: .ansi256))
+        let cast = ScriptedRecording.cast(start, keys: [.key(.char("+"))], tour: nil, sources: nil, mode: .ansi256)
+        #expect(cast == ScriptedRecording.cast(start, keys: [.key(.char("+"))], tour: nil, sources: nil, mode: .ansi256))
         #expect(cast.hasPrefix("{\"version\": 2, \"width\": 60, \"height\": 20, \"env\""))
         let times = try events(cast).map { ($0[0] as? Double) ?? -1 }
         #expect(times.first == 0 && times[1] == 0.5)
@@ -45,14 +45,14 @@ struct ScriptedRecordingTests {
     /// the keys lead to (zoom frames, and pans moved by the terminal).
     @Test(arguments: [ColorMode.ansi256, .ansi16, .ansi8])
     func aRecordingShowsTheScreenItEndsOn(mode: ColorMode) throws {
-        let keys: [Key] = [.char("+"), .char("l"), .char("j"), .char("c"), .char("h")]
+        let keys: [Keystroke] = [.key(.char("+")), .command(.panRight), .key(.char("j")), .key(.char("c")), .key(.char("h"))]
         let start = try ViewerState(cols: 60, rows: 20, center: Coordinate(latitude: 50, longitude: 10), zoom: 4)
         let cast = ScriptedRecording.cast(start, keys: keys, tour: nil, sources: bundledSources, mode: mode)
         var terminal = ModelTerminal(cols: 60, rows: 20)
         for e in try events(cast) { terminal.feed(Array(((e[2] as? String) ?? "").utf8)) }
         var end = start
         for key in keys {
-            end.update(.key(key), places: bundledSources)
+            end.update(key.event, places: bundledSources)
             while end.animation != nil { end.update(.tick(seconds: 0.033)) }
         }
         let frame = Renderer.render(end, sources: bundledSources, options: RenderOptions(mode: mode))

@@ -70,7 +70,7 @@ func scripted(
         Issue.record("bad key script \(keys)")
         return state
     }
-    for key in script { state.update(.key(key), places: bundledSources) }
+    for key in script { state.update(key.event, places: bundledSources) }
     return state
 }
 

@@ -290,3 +290,23 @@ final class FakeArchive: TileArchive, @unchecked Sendable {
         return Dictionary(uniqueKeysWithValues: ids.map { ($0, .success(stored[$0])) })
     }
 }
+
+extension TileRenderingTests {
+    /// The loop asks for what a frame lacks and draws the tiles when they arrive, at once: the loader
+    /// (here one that loads in the caller's thread) leaves its batch in the inbox, which ends the loop's
+    /// wait, so the frame with the tiles has the time of the frame without them, not 33 or 250 ms later.
+    @Test func arrivingTilesAreDrawnAtOnce() throws {
+        let sources = try Self.sources("helsinki-omt.pmtiles")
+        let s = try Self.state(lat: 60.1690, lon: 24.9420, zoom: 15)
+        var frames: [(frame: Frame, time: Double)] = []
+        let (end, _) = ScriptedRecording.play(s, keys: [], tour: nil, sources: sources, mode: .plain, spaced: true) {
+            screenful, _, _, time in frames.append((screenful.frame, time))
+        }
+        #expect(frames.count == 2, "\(frames.map(\.time))")
+        #expect(frames.first?.frame.line(28).contains("loading") == true)
+        #expect(frames.last?.frame.line(28).contains("loading") == false)
+        #expect(frames.first?.time == frames.last?.time)
+        #expect(end.requestedTiles.isEmpty)
+        #expect(frames.last?.frame == Self.loaded(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain)))
+    }
+}

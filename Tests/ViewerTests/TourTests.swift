@@ -12,17 +12,17 @@ struct TourTests {
 
     @Test func aTourFileIsParsedStepByStep() throws {
         let tour = try Tour.parse(Self.three).get()
-        #expect(tour.steps.map(\.keys) == [[.char("+")], [.char("-")], [.char("z"), .char("5"), .enter]])
+        #expect(tour.steps.map(\.keys) == [[.key(.char("+"))], [.key(.char("-"))], [.key(.char("z")), .key(.char("5")), .key(.enter)]])
         #expect(tour.steps.map(\.seconds) == [2, 1, 3])
         #expect(tour.steps.map(\.caption) == ["zoom in", "zoom out", "level five"])
-        #expect(try Tour.parse("+\t1\r\n").get().steps == [TourStep(keys: [.char("+")], seconds: 1, caption: "")])
+        #expect(try Tour.parse("+\t1\r\n").get().steps == [TourStep(keys: [.key(.char("+"))], seconds: 1, caption: "")])
     }
 
     @Test(arguments: [
         ("+\t1\tok\nno tab here\n", "line 2: expected KEYS<TAB>SECONDS<TAB>CAPTION, found no tab"),
         ("+\tsoon\tcaption\n", "line 1: seconds 'soon' must be a number from 0 to 3600"),
         ("+\t-1\tcaption\n", "line 1: seconds '-1' must be a number from 0 to 3600"),
-        ("#c\n<Nope>\t1\tcaption\n", "line 2: keys: unknown key name <nope>"),
+        ("#c\n<Nope>\t1\tcaption\n", "line 2: keys: unknown key or command name <Nope>"),
         ("", "no steps: write KEYS<TAB>SECONDS<TAB>CAPTION lines"),
         ("+\t0\tx\n", "every step lasts 0 seconds: a tour needs time to be seen"),
     ])

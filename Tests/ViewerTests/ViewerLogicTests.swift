@@ -167,11 +167,11 @@ struct ViewerLogicTests {
     }
 
     @Test func keymapDrivesHelpAndReadme() throws {
-        #expect(Keymap.helpLines.count == Keymap.bindings.count + 1)
+        #expect(Keymap.standard.helpLines.count == Keymap.standard.bindings.count + 1)
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(Keymap.markdownTable), "README key table is out of date: paste Keymap.markdownTable")
+        #expect(readme.contains(Keymap.standard.markdownTable), "README key table is out of date: paste Keymap.standard.markdownTable")
         // Every command has a key.
-        for command in Command.allCases { #expect(Keymap.bindings.contains { $0.command == command }) }
+        for command in Command.allCases { #expect(Keymap.standard.bindings.contains { $0.command == command }) }
     }
 
     @Test func effectsAreReturnedNotStored() throws {
@@ -193,9 +193,42 @@ struct ViewerLogicTests {
             Issue.record("valid script refused")
             return
         }
-        #expect(keys == [.char("z"), .char("1"), .char("4"), .enter, .char("c"), .char("+"), .char("<"), .left])
+        #expect(keys == [.char("z"), .char("1"), .char("4"), .enter, .char("c"), .char("+"), .char("<"), .left].map { .key($0) })
         if case .success = KeyScript.parse("<Bogus>") { Issue.record("bad key name accepted") }
         if case .success = KeyScript.parse("abc<Enter") { Issue.record("unclosed < accepted") }
+    }
+
+    /// Every command has one kebab-case name, which scripts take between `<` and `>`; a command pressed
+    /// by name does what its key does, and a key name and a command name never clash.
+    @Test func commandsHaveOneNameEach() throws {
+        let names = Command.allCases.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.allSatisfy { $0.allSatisfy { $0.isLowercase || $0 == "-" } })
+        #expect(Command.zoomIn.name == "zoom-in" && Command.toggleSeedOverlay.name == "toggle-seed-overlay")
+        for name in Key.named.flatMap(\.names) { #expect(Command.named(name) == nil, "\(name)") }
+        let script = try KeyScript.parse("<zoom-in><PAN-LEFT>z3<enter><fit-circle>").get()
+        #expect(script.prefix(2) == [.command(.zoomIn), .command(.panLeft)])
+        for (command, key) in [(Command.zoomIn, "+"), (.panLeft, "h"), (.world, "0"), (.toggleCircle, "c")] {
+            var byName = try scripted(cols: 80, rows: 24, lat: 50, lon: 10, zoom: 5)
+            var byKey = byName
+            byName.update(.command(command))
+            byKey.update(.key(.char(Character(key))))
+            #expect(byName == byKey, "\(command.name)")
+        }
+        // A command is never typed into a prompt: the prompt is left first.
+        var prompt = try scripted(cols: 80, rows: 24, lat: 50, lon: 10, zoom: 5, keys: "z")
+        prompt.update(.command(.zoomIn))
+        #expect(prompt.prompt == nil && prompt.view.zoom > 5)
+    }
+
+    /// The keymap is a value: a state given another one runs what it binds.
+    @Test func theKeymapIsAValue() throws {
+        var s = try scripted(cols: 80, rows: 24, lat: 50, lon: 10, zoom: 5)
+        s.keymap = Keymap(bindings: [Binding(keys: [.char("x")], command: .zoomIn, help: "in")])
+        s.update(.key(.char("x")))
+        #expect(s.view.zoom > 5)
+        s.update(.key(.char("+")))
+        #expect(s.messageIsError && s.message.contains("no command on key +"))
     }
 
     @Test func jsonHasExactlyTheKeysAndMatchesTheModel() throws {

@@ -1,0 +1,71 @@
+/// Takes the terminal's replies out of what it sends, for the whole session: fed what the terminal
+/// sends one unit at a time (a character, or a key a curses library has decoded), it says whether the
+/// unit is input, part of a reply still coming, or ends a reply. Today's reply is Primary Device
+/// Attributes (`ESC [ ? 6 2 ; 2 2 c`, ECMA-48 DA), the answer to the question a frame asks when it has
+/// been shown; background-colour reports and modified keys would be further cases.
+public struct TerminalReplies: Sendable {
+    /// What a terminal sends: a character, or a key code its curses library decoded.
+    public enum Unit: Equatable, Sendable {
+        case char(UInt32)
+        case keyCode(Int32)
+    }
+
+    /// A reply recognised.
+    public enum Reply: Equatable, Sendable {
+        /// Primary Device Attributes: the terminal has shown what came before the question.
+        case deviceAttributes
+    }
+
+    /// What a unit turned out to be.
+    public enum Outcome: Equatable, Sendable {
+        /// Perhaps part of a reply: wait a little for the rest (`timeout()` when none comes).
+        case pending
+        /// A reply, taken out of the input.
+        case reply(Reply)
+        /// Input after all, in order (a unit held since an Esc comes back with those after it).
+        case input([Unit])
+    }
+
+    /// Units held since an Esc that may start a reply.
+    private var held: [Unit] = []
+    /// The longest reply kept whole (longer: input).
+    static let longest = 64
+
+    /// A filter with nothing held.
+    public init() {}
+
+    /// True while units are held for a reply that may still come.
+    public var isPending: Bool { !held.isEmpty }
+
+    /// Takes the next unit the terminal sent.
+    public mutating func feed(_ unit: Unit) -> Outcome {
+        guard case .char(let c) = unit else { return flush(unit) }
+        switch held.count {
+        case 0:
+            guard c == 0x1B else { return .input([unit]) }
+        case 1:
+            guard c == 0x5B else { return flush(unit) }  // [
+        case 2:
+            guard c == 0x3F else { return flush(unit) }  // ?
+        default:
+            if c == 0x63 {  // c: the answer's end
+                held = []
+                return .reply(.deviceAttributes)
+            }
+            guard (0x30...0x39).contains(c) || c == 0x3B, held.count < Self.longest else { return flush(unit) }
+        }
+        held.append(unit)
+        return .pending
+    }
+
+    /// Nothing more came in time: what is held was input (an Esc pressed alone).
+    public mutating func timeout() -> [Unit] {
+        defer { held = [] }
+        return held
+    }
+
+    private mutating func flush(_ unit: Unit) -> Outcome {
+        defer { held = [] }
+        return .input(held + [unit])
+    }
+}
