@@ -22,6 +22,12 @@ public struct Screenful {
     public var frame: Frame
     /// What the map drew, to be asked what is where.
     public var map: MapRendering?
+
+    /// A screen.
+    public init(frame: Frame, map: MapRendering?) {
+        self.frame = frame
+        self.map = map
+    }
 }
 
 /// Turns a viewer state and map data into the screen: a pure function. The map comes from
