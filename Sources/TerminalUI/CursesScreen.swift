@@ -193,13 +193,7 @@ public final class CursesScreen: Screen {
             termmap_refresh_cleared()
             painter.cleared(cols: now.cols, rows: now.rows)
         }
-        if !fullRepaint, let shift {
-            if shift.rows == 0 {
-                painter.moveColumns(by: shift.columns, rows: shift.mapRows)
-            } else if shift.columns == 0 {
-                painter.moveRows(by: shift.rows, within: shift.mapRows)
-            }
-        }
+        if !fullRepaint, let shift { shift.move(&painter) }
         // The frame in one write: fewer packets over SSH.
         let bytes = painter.paint(frame, fullRepaint: fullRepaint)
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }

@@ -55,7 +55,8 @@ public final class FakeScreen: Screen {
         shifts.append(shift)
         fullRepaints.append(fullRepaint)
         var picture = fullRepaint ? nil : shown
-        if var moved = picture, let shift, moved.cols == frame.cols, moved.rows == frame.rows {
+        // The terminal is asked to move only along one axis, as the real screen asks it (`isMoved`).
+        if var moved = picture, let shift, shift.isMoved, moved.cols == frame.cols, moved.rows == frame.rows {
             Self.apply(shift, to: &moved)
             picture = moved
         }

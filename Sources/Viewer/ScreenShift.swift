@@ -1,5 +1,6 @@
 import GeoCore
 import MapRender
+import Raster
 
 /// How far the map moved between two drawn frames, in whole cells, when it only moved.
 ///
@@ -46,3 +47,20 @@ public struct ScreenShift: Equatable, Sendable {
         return ScreenShift(columns: Int(columns), rows: Int(rows), mapRows: 0..<after.size.rows)
     }
 }
+
+extension ScreenShift {
+    /// True when the terminal is asked to move what it shows: a move along one axis (a diagonal one is
+    /// drawn, not moved: neither scrolling nor inserting characters moves both ways at once).
+    public var isMoved: Bool { rows == 0 || columns == 0 }
+
+    /// Makes the painter move what the terminal shows, when `isMoved`.
+    public func move(_ painter: inout TerminalPainter) {
+        guard isMoved else { return }
+        if rows == 0 {
+            painter.moveColumns(by: columns, rows: mapRows)
+        } else {
+            painter.moveRows(by: rows, within: mapRows)
+        }
+    }
+}
+

@@ -105,13 +105,7 @@ public enum ScriptedRecording {
         let (_, screen) = play(start, keys: keys, tour: tour, sources: sources, mode: mode, spaced: true) {
             screenful, fullRepaint, shift, time in
             var text = started ? "" : "\u{1B}[?25l"
-            if started, !fullRepaint, let shift {
-                if shift.rows == 0 {
-                    painter.moveColumns(by: shift.columns, rows: shift.mapRows)
-                } else if shift.columns == 0 {
-                    painter.moveRows(by: shift.rows, within: shift.mapRows)
-                }
-            }
+            if started, !fullRepaint, let shift { shift.move(&painter) }
             let bytes = painter.paint(screenful.frame, fullRepaint: !started || fullRepaint)
             started = true
             guard !bytes.isEmpty else { return }
