@@ -26,10 +26,11 @@ public struct Credit: Hashable, Sendable {
         name: "OpenStreetMap", text: "© OpenStreetMap contributors", short: "© OSM", required: true)
     /// Natural Earth's lines and areas: public domain (naturalearthdata.com/about/terms-of-use).
     public static let naturalEarth = Credit(
-        name: "Natural Earth", text: "Natural Earth (public domain)", short: "Natural Earth", required: false)
+        name: "Natural Earth", text: "Natural Earth (public domain), naturalearthdata.com", short: "Natural Earth",
+        required: false)
     /// GeoNames' gazetteer, CC BY 4.0 (geonames.org).
     public static let geoNames = Credit(
-        name: "GeoNames", text: "contains GeoNames data, CC BY 4.0", short: "GeoNames", required: false)
+        name: "GeoNames", text: "contains GeoNames data, CC BY 4.0 (geonames.org)", short: "GeoNames", required: false)
     /// GSHHG's shorelines (Wessel & Smith), LGPL 3.
     public static let gshhg = Credit(name: "GSHHG", text: "GSHHG (Wessel & Smith), LGPL 3", short: "GSHHG", required: false)
 

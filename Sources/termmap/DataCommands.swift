@@ -271,7 +271,7 @@ enum DataCommands {
             try write(riverBytes, to: riversOut)
             print("imported \(rivers.count) rivers from \(riversPath) into \(riversOut) (\(riverBytes.count) bytes)")
         }
-        print(About.gshhgAttribution)
+        print("Imported shorelines: \(Credit.gshhg.text).")
         return 0
     }
 

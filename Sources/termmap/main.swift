@@ -29,23 +29,9 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             print(About.version)
             return 0
         case "--about":
-            print(About.attribution)
-            let locator = DataLocator(
-                explicit: nil, environment: environment, executablePath: DataLoading.executablePath())
-            if locator.find(DataLocator.highResolutionFileName) != nil { print(About.gshhgAttribution) }
-            // Street-level files credit what their metadata says (OpenStreetMap's ODbL for imports).
-            for path in locator.detailFiles(tilesets: true) {
-                if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
-                    guard let archive = try? TileArchives.open(path) else { continue }
-                    let credit = archive.info.attribution ?? Credit.openStreetMap.text
-                    print("Tiles: \(TileArchives.label(path)) (\(archive.info.name), \(path)): \(credit).")
-                    continue
-                }
-                guard let asset = try? MapAsset(path: path) else { continue }
-                let credit = asset.attribution ?? "source unknown"
-                let licence = asset.metadata["licence"].map { ", \($0)" } ?? ""
-                print("Streets: \(asset.label) (\(asset.metadata["source"] ?? path)): \(credit)\(licence).")
-            }
+            // The run's sources as the viewer would load them (tiles named on no command line: the data
+            // folders').
+            print(About.attribution(try? DataLoading.load(dataDir: nil, environment: environment)))
             return 0
         case "render":
             return try RenderCommand.run(Array(args.dropFirst()), environment: environment)
