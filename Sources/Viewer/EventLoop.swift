@@ -173,8 +173,8 @@ public enum EventLoop {
                 if screen.askWhenShown() { askedAt = lastFrame } else { terminalAnswers = false }
             }
         }
-        // Tiles load in the background: while some are on their way, look at the animation rate and draw
-        // again when any has arrived (the frame itself never waits for one).
+        // Tiles load elsewhere (in the background, or at once for a script): what has arrived is taken
+        // from the inbox and drawn (the frame itself never waits for one).
         func tilesArrived() -> Bool {
             let arrivals = inbox?.take() ?? []
             for event in arrivals { apply(event) }
@@ -205,12 +205,12 @@ public enum EventLoop {
                 }
             }
             let animating = state.animation != nil
-            let loading = !state.requestedTiles.isEmpty
             // While animating, wake at the next frame's time (an answer may have woken the loop early).
+            // Tiles loading need no earlier wake: their arrival ends the wait (the inbox wakes the screen).
             let sinceDrawn = Int(((lastFrame - drawnAt) * 1000).rounded())
             var waiting =
-                animating ? min(animationFrameMilliseconds, max(1, animationFrameMilliseconds - sinceDrawn))
-                : loading ? animationFrameMilliseconds : idleMilliseconds
+                animating
+                ? min(animationFrameMilliseconds, max(1, animationFrameMilliseconds - sinceDrawn)) : idleMilliseconds
             // A playing tour wakes the loop when its next step is due.
             if case .playing = state.tour, let toNext = player?.secondsToNext {
                 waiting = min(waiting, Int((toNext * 1000).rounded(.up)))
