@@ -76,8 +76,8 @@ public final class MapSources: PlaceSearching, Sendable {
         self.init(features: FeatureSources(base: world, shorelines: highResolution, details: details))
     }
 
-    /// Loads tiles a view lacked into their source, in this thread (`render`, tests; the viewer loads
-    /// them in the background).
+    /// Loads tiles a view lacked into their source, in this thread (tests and the benchmark; the
+    /// program's loaders load through the sources themselves).
     public func load(_ batch: TileBatch) {
         let all = features.all
         guard all.indices.contains(batch.source), let tiles = all[batch.source] as? TileSource else { return }

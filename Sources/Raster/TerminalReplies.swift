@@ -40,6 +40,13 @@ public struct TerminalReplies: Sendable {
     /// Takes the next unit the terminal sent.
     public mutating func feed(_ unit: Unit) -> Outcome {
         guard case .char(let c) = unit else { return flush(unit) }
+        // An Esc while one is held may start the reply (an Esc key, then a reply close behind it): what
+        // was held is input, and the new Esc is held.
+        if c == 0x1B, !held.isEmpty {
+            let before = held
+            held = [unit]
+            return .input(before)
+        }
         switch held.count {
         case 0:
             guard c == 0x1B else { return .input([unit]) }

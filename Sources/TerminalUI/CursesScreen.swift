@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import Raster
 import Support
+import Synchronization
 import Viewer
 
 /// Why the terminal could not be used; `description` is one line.
@@ -29,7 +30,7 @@ public final class CursesScreen: Screen {
     private var queued: [TerminalReplies.Unit] = []
     /// A self-pipe: events from other threads (tiles arriving) write to it, so that a wait for a key
     /// ends at once.
-    private let wake: (read: Int32, write: Int32)
+    private let wake: WakePipe
 
     /// The recording's file, while recording.
     private var castFile: Int32 = -1
@@ -74,17 +75,17 @@ public final class CursesScreen: Screen {
             throw TerminalError(
                 description: "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. xterm-256color) or use 'termmap render'")
         }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
+        guard let pipe = WakePipe() else {
+            let reason = systemErrorReason()
             endwin()
             delscreen(s)
-            throw TerminalError(description: "cannot make a pipe: \(systemErrorReason())")
+            if castFile >= 0 {
+                termmap_record_stop()
+                Glibc.close(castFile)
+            }
+            throw TerminalError(description: "cannot make a pipe: \(reason)")
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wake = (fds[0], fds[1])
+        wake = pipe
         termmap_record_watch_resize()
         termmap_install_signal_handlers()
         raw()
@@ -126,18 +127,13 @@ public final class CursesScreen: Screen {
         if let s = screen { delscreen(s) }
         screen = nil
         stopRecording()
-        Glibc.close(wake.read)
-        Glibc.close(wake.write)
+        wake.close()
     }
 
     /// An inbox whose events wake this screen's wait for a key (from any thread).
     public func makeInbox() -> EventInbox {
-        let fd = wake.write
-        return EventInbox {
-            var byte: UInt8 = 1
-            // A full pipe already wakes the wait: the byte may be dropped.
-            _ = Glibc.write(fd, &byte, 1)
-        }
+        let pipe = wake
+        return EventInbox { pipe.poke() }
     }
 
     /// Opens the recording, writes its header (`timestamp`: now, `env`: TERM and SHELL), and starts
@@ -229,7 +225,13 @@ public final class CursesScreen: Screen {
                 if let event = event(queued.removeFirst()) { return event }
                 continue
             }
-            guard let unit = read(waiting: wait) else {
+            let unit: TerminalReplies.Unit
+            switch read(waiting: wait) {
+            case .unit(let u): unit = u
+            case .woken where replies.isPending:
+                // Another thread's event: it waits in the inbox while the reply's rest comes.
+                continue
+            case .woken, .nothing:
                 // Nothing came in time: what is held since an Esc was a key (Esc alone).
                 guard replies.isPending else { return nil }
                 queued = replies.timeout()
@@ -246,14 +248,18 @@ public final class CursesScreen: Screen {
                 return nil
             case .input(let units):
                 queued = units
-                wait = 0
+                // A unit the filter still holds waits its time for the rest of a reply.
+                wait = replies.isPending ? 30 : 0
             }
         }
     }
 
+    /// What a read brought: a unit of input, nothing in the time given, or a byte on the inbox's pipe.
+    private enum Read { case unit(TerminalReplies.Unit), nothing, woken }
+
     /// The next unit the terminal sent, waiting at most `milliseconds` for the terminal or the inbox's
-    /// pipe (nil: nothing came, or the pipe woke the wait).
-    private func read(waiting milliseconds: Int) -> TerminalReplies.Unit? {
+    /// pipe.
+    private func read(waiting milliseconds: Int) -> Read {
         let win = termmap_stdscr()
         var ch: wint_t = 0
         // What ncurses holds or the terminal has sent already, without waiting.
@@ -262,20 +268,19 @@ public final class CursesScreen: Screen {
         if kind == ERR, milliseconds > 0 {
             var fds = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
             ]
             let n = poll(&fds, 2, Int32(min(milliseconds, Int(Int32.max))))
             if n > 0, fds[1].revents & Int16(POLLIN) != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                while Glibc.read(wake.read, &drain, drain.count) > 0 {}
-                return nil
+                wake.drain()
+                return .woken
             }
             // Input, a signal (a resize: ncurses has a KEY_RESIZE ready) or the time is up: look again.
             wtimeout(win, 0)
             kind = wget_wch(win, &ch)
         }
-        guard kind != ERR else { return nil }
-        return kind == KEY_CODE_YES ? .keyCode(Int32(ch)) : .char(UInt32(ch))
+        guard kind != ERR else { return .nothing }
+        return .unit(kind == KEY_CODE_YES ? .keyCode(Int32(ch)) : .char(UInt32(ch)))
     }
 
     /// The viewer's event of a unit of input, or nil for one that means nothing to it.
@@ -319,6 +324,55 @@ public final class CursesScreen: Screen {
                 guard ch >= 32, let scalar = Unicode.Scalar(ch) else { return nil }
                 return .key(.char(Character(scalar)))
             }
+        }
+    }
+}
+
+/// A pipe that other threads write a byte to, so that a `poll` on its other end wakes: both ends do
+/// not block, and are closed once; a write after the close does nothing (the loading thread may finish
+/// a batch after the screen has closed).
+final class WakePipe: Sendable {
+    private let ends: Mutex<(read: Int32, write: Int32)?>
+    /// The end to poll (-1 once closed: `poll` ignores it).
+    let readEnd: Int32
+
+    /// A new pipe, or nil when the system has none to give.
+    init?() {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        ends = Mutex((fds[0], fds[1]))
+        readEnd = fds[0]
+    }
+
+    /// Writes a byte (a full pipe already wakes the poll: the byte may be dropped).
+    func poke() {
+        ends.withLock { ends in
+            guard let write = ends?.write else { return }
+            var byte: UInt8 = 1
+            _ = Glibc.write(write, &byte, 1)
+        }
+    }
+
+    /// Reads what the pokes wrote.
+    func drain() {
+        ends.withLock { ends in
+            guard let read = ends?.read else { return }
+            var bytes = [UInt8](repeating: 0, count: 64)
+            while Glibc.read(read, &bytes, bytes.count) > 0 {}
+        }
+    }
+
+    /// Closes both ends (once).
+    func close() {
+        ends.withLock { ends in
+            guard let e = ends else { return }
+            Glibc.close(e.read)
+            Glibc.close(e.write)
+            ends = nil
         }
     }
 }

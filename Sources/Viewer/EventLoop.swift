@@ -13,7 +13,8 @@ public protocol Screen: AnyObject {
     /// Shows a frame; `fullRepaint` redraws every cell (Ctrl-L); `shift` says how the map moved since
     /// the frame before, so that the terminal can move what it shows instead of redrawing it.
     func present(_ frame: Frame, fullRepaint: Bool, shift: ScreenShift?)
-    /// The next event, waiting at most `timeoutMilliseconds` (0: only what is already there); nil on timeout.
+    /// The next event, waiting at most `timeoutMilliseconds` (0: only what is already there); nil when
+    /// none came: the time is up, the inbox woke the wait, or what came was the terminal's reply.
     func nextEvent(timeoutMilliseconds: Int) -> InputEvent?
     /// True when the program was asked to end from outside (SIGTERM, SIGHUP, SIGINT).
     func stopRequested() -> Bool
@@ -27,6 +28,9 @@ public protocol Screen: AnyObject {
     func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?)
     /// True when the input has run out for good (a script's): the terminal's never does.
     var inputEnded: Bool { get }
+    /// False for a screen that shows only the last frame (`render`): nothing is drawn, and no tile is
+    /// loaded, for the views the input passes through.
+    var showsEveryFrame: Bool { get }
 }
 
 extension Screen {
@@ -36,6 +40,7 @@ extension Screen {
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
     }
     public var inputEnded: Bool { false }
+    public var showsEveryFrame: Bool { true }
 }
 
 /// Events that come from elsewhere than the terminal (tiles arriving from the loading thread), kept
@@ -180,17 +185,22 @@ public enum EventLoop {
             for event in arrivals { apply(event) }
             return !arrivals.isEmpty
         }
+        // A screen that shows only the last frame is drawn once the input has run out and no tour plays.
+        func mayDraw() -> Bool {
+            guard !screen.showsEveryFrame else { return true }
+            guard screen.inputEnded, !tourWaits else { return false }
+            if case .playing = state.tour { return false }
+            return true
+        }
         let size = screen.size
         if size.cols != state.terminalCols || size.rows != state.terminalRows {
             apply(.resize(cols: size.cols, rows: size.rows))
         }
-        draw()
+        if mayDraw() { draw() } else { skipped = true }
         afterFirstFrame()
         while !quit {
             if screen.stopRequested() { return .stopRequested }
-            if let over = tourOver, state.requestedTiles.isEmpty && (inbox?.isEmpty ?? true) || now() - over > 10 {
-                return .quit
-            }
+            if let over = tourOver, state.animation == nil || now() - over > 10 { break }
             // A script's end: its input ran out, nothing moves or loads, no tour plays, and it has been so
             // for `endWhenIdle`.
             if screen.inputEnded {
@@ -201,7 +211,7 @@ public enum EventLoop {
                     inbox?.isEmpty ?? true, !tourWaits, state.tour == .off || player == nil,
                     t - max(drawnAt, inputEndedAt ?? t) >= endWhenIdle
                 {
-                    return .quit
+                    break
                 }
             }
             let animating = state.animation != nil
@@ -293,13 +303,22 @@ public enum EventLoop {
                 holdingForBurst || askedAt != nil && (midAnimation || terminalAnswers == true)
                 || midAnimation && (t - drawnAt < period * 0.9 || answerDelay > ViewAnimation.duration)
             if (changed || skipped) && !quit {
-                if waitForTerminal { skipped = true } else { draw() }
+                if waitForTerminal || !mayDraw() { skipped = true } else { draw() }
             }
         }
-        // A script that quits (`q` in `render --keys`) ends on the screen of the state it quits in.
-        if scripted, drawn != state {
-            repaint = false
-            draw()
+        // A script ends on the screen of the state it ends in (`q` in `render --keys`, a tour's last
+        // step), with the tiles that view lacked: they load at once, a few rounds at most (a cache too
+        // small for the view evicts what it loads).
+        if scripted {
+            for _ in 0..<8 {
+                if drawn != state || skipped {
+                    repaint = false
+                    draw()
+                }
+                let arrivals = inbox?.take() ?? []
+                guard !arrivals.isEmpty else { break }
+                for event in arrivals { apply(event) }
+            }
         }
         return .quit
     }

@@ -38,8 +38,9 @@ public enum Renderer {
         draw(state, sources: sources, options: options).frame
     }
 
-    /// The screen once the tiles its view lacks have been loaded, in this thread (as `render` prints
-    /// it; at most `rounds` loads, in case a cache too small for the view evicts what it loaded).
+    /// The screen once the tiles its view lacks have been loaded, in this thread (for tests and the
+    /// benchmark; `render` runs the event loop): at most `rounds` loads, in case a cache too small for
+    /// the view evicts what it loaded.
     public static func drawLoaded(
         _ state: ViewerState, sources: MapSources?, options: RenderOptions, rounds: Int = 4
     ) -> Screenful {

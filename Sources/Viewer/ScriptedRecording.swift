@@ -15,6 +15,8 @@ public final class ScriptedScreen: Screen {
     public private(set) var last: Screenful?
     private var script: [(time: Double, event: InputEvent)]
     private let inbox: EventInbox?
+    /// False when only the last screen is wanted (`render`).
+    public let showsEveryFrame: Bool
     private let shown: (Screenful, Bool, ScreenShift?, Double) -> Void
 
     /// A screen of `cols × rows` in `mode` whose input is `script` (times in seconds, in order); each
@@ -22,8 +24,9 @@ public final class ScriptedScreen: Screen {
     /// time.
     public init(
         cols: Int, rows: Int, mode: ColorMode, script: [(time: Double, event: InputEvent)], inbox: EventInbox?,
-        shown: @escaping (Screenful, Bool, ScreenShift?, Double) -> Void = { _, _, _, _ in }
+        everyFrame: Bool = true, shown: @escaping (Screenful, Bool, ScreenShift?, Double) -> Void = { _, _, _, _ in }
     ) {
+        showsEveryFrame = everyFrame
         size = (cols, rows)
         colorMode = mode
         self.script = script
@@ -72,8 +75,9 @@ public enum ScriptedRecording {
     public static let hold = 2.0
 
     /// Plays `keys` (then `tour`) from `start` as the viewer would; `shown` gets each screen. Returns the
-    /// state it ends in and its last screen. `spaced`: keys `keyInterval` apart (a recording's), or all
-    /// at the start.
+    /// state it ends in and its last screen. `spaced`: keys `keyInterval` apart and every screen shown
+    /// (a recording's), or all keys at the start and only the last screen drawn (`render`'s: no tile is
+    /// loaded for the views the keys and the tour pass through).
     @discardableResult
     public static func play(
         _ start: ViewerState, keys: [Keystroke], tour: Tour?, sources: MapSources?, mode: ColorMode, spaced: Bool,
@@ -84,7 +88,8 @@ public enum ScriptedRecording {
         let loader = ImmediateTileLoader(sources: sources?.features.all ?? []) { inbox.post(.tilesArrived($0)) }
         let script = keys.enumerated().map { (time: spaced ? Double($0.offset + 1) * keyInterval : 0, event: $0.element.event) }
         let screen = ScriptedScreen(
-            cols: state.terminalCols, rows: state.terminalRows, mode: mode, script: script, inbox: inbox, shown: shown)
+            cols: state.terminalCols, rows: state.terminalRows, mode: mode, script: script, inbox: inbox,
+            everyFrame: spaced, shown: shown)
         EventLoop.run(
             &state, sources: sources, screen: screen, now: { screen.now }, tour: tour.map { TourPlayer($0) },
             tourAfterInput: keys.isEmpty ? nil : spaced ? keyInterval : 0, endsWithTour: tour != nil,

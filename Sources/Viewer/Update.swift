@@ -61,8 +61,19 @@ extension ViewerState {
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")
             return [.quit]
         case .rendered(let missing):
-            return requestTiles(missing)
+            // Tiles that arrived for this view and are lacking again do not fit the cache with the rest:
+            // asked for once a view, not in a loop.
+            let drawnView = displayedView
+            if drawnView != tilesView {
+                tilesView = drawnView
+                arrivedTiles = [:]
+            }
+            return requestTiles(missing.compactMap { batch in
+                let tiles = batch.tiles.filter { !(arrivedTiles[batch.source]?.contains($0) ?? false) }
+                return tiles.isEmpty ? nil : TileBatch(source: batch.source, tiles: tiles)
+            })
         case .tilesArrived(let batch):
+            arrivedTiles[batch.source, default: []].formUnion(batch.tiles)
             if let wanted = requestedTiles[batch.source] {
                 let left = wanted.filter { !batch.tiles.contains($0) }
                 requestedTiles[batch.source] = left.isEmpty ? nil : left

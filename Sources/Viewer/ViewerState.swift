@@ -190,9 +190,12 @@ public struct ViewerState: Equatable, Sendable {
     public var animationsEnabled = true
     /// The change being animated, if any.
     public var animation: ViewAnimation?
-    /// Per source, the tiles last asked for that have not arrived (while any are, frames come at the
-    /// animation rate so that arrivals show soon).
+    /// Per source, the tiles last asked for that have not arrived.
     public internal(set) var requestedTiles: [Int: [TileID]] = [:]
+    /// Per source, the tiles that arrived for the view drawn (`tilesView`): a view that lacks one of
+    /// them again (a cache too small for the view let it go) does not ask for it again.
+    var arrivedTiles: [Int: Set<TileID>] = [:]
+    var tilesView: MapView?
 
     /// Rows under the map: the status line and the message line.
     public static let statusRows = 2

@@ -11,7 +11,11 @@ enum About {
     /// of sources (the same credits the status line shows), coarsest first.
     static func attribution(_ sources: MapSources?) -> String {
         var lines = [title]
-        guard let features = sources?.features else { return lines.joined(separator: "\n") }
+        guard let features = sources?.features else {
+            // No world file to read: the bundled world's credits all the same.
+            lines += ["Map data: \(Credit.naturalEarth.text).", "Places: \(Credit.geoNames.text)."]
+            return lines.joined(separator: "\n")
+        }
         func texts(_ credits: [Credit]) -> String { credits.map(\.text).joined(separator: "; ") }
         lines.append("Map data: \(texts(features.base.credits)).")
         if !features.base.placeCredits.isEmpty { lines.append("Places: \(texts(features.base.placeCredits)).") }

@@ -9,9 +9,10 @@ import Viewer
 enum DataLoading {
     /// The sources of a run: the world, the shorelines, `--tiles` sources, then the data folders'
     /// imports and tilesets (the data folders' tilesets not in kiosk mode), then the bundled cities.
+    /// `lenient`: a data folder's file that cannot be read is left out rather than an error (`--about`).
     static func load(
         dataDir: String?, environment: [String: String], tiles: [String] = [], tileCacheBytes: Int = TileSource.defaultCacheBytes,
-        folderTiles: Bool = true
+        folderTiles: Bool = true, lenient: Bool = false
     ) throws -> MapSources {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
@@ -34,11 +35,18 @@ enum DataLoading {
         }
         var details: [any FeatureSource] = try tiles.map(tileSource)
         for path in locator.detailFiles(tilesets: folderTiles) {
-            if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
-                details.append(try tileSource(path))
-            } else {
-                details.append(try MapAsset(path: path, kind: locator.kind(of: path)))
+            let source: any FeatureSource
+            do {
+                if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
+                    source = try tileSource(path)
+                } else {
+                    source = try MapAsset(path: path, kind: locator.kind(of: path))
+                }
+            } catch {
+                if lenient { continue }
+                throw error
             }
+            details.append(source)
         }
         return MapSources(features: FeatureSources(base: world, shorelines: high, details: details))
     }

@@ -31,7 +31,7 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         case "--about":
             // The run's sources as the viewer would load them (tiles named on no command line: the data
             // folders').
-            print(About.attribution(try? DataLoading.load(dataDir: nil, environment: environment)))
+            print(About.attribution(try? DataLoading.load(dataDir: nil, environment: environment, lenient: true)))
             return 0
         case "render":
             return try RenderCommand.run(Array(args.dropFirst()), environment: environment)

@@ -233,3 +233,15 @@ struct TerminalRepliesTests {
         #expect(given == units("\u{1B}[?" + String(repeating: "1;", count: 40) + "c"))
     }
 }
+
+extension TerminalRepliesTests {
+    /// An Esc key with a reply right behind it: the Esc is a key, the reply is a reply.
+    @Test func anEscKeyThenAReply() {
+        var r = TerminalReplies()
+        var outcomes: [TerminalReplies.Outcome] = []
+        for u in units("\u{1B}\u{1B}[?62;22c") { outcomes.append(r.feed(u)) }
+        #expect(outcomes.contains(.input([.char(0x1B)])))
+        #expect(outcomes.last == .reply(.deviceAttributes))
+        #expect(!outcomes.contains { if case .input(let u) = $0 { u.count > 1 } else { false } })
+    }
+}

@@ -312,3 +312,25 @@ extension TileRenderingTests {
         #expect(frames.last?.frame == Self.loaded(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain)))
     }
 }
+
+extension TileRenderingTests {
+    /// A script ends, and on the screen of its last view with that view's tiles: after `q`, and with a
+    /// cache too small for the view (what a view loaded and let go is asked for once, not in a loop).
+    @Test(arguments: [TileSource.defaultCacheBytes, 1 << 20, 20_000])
+    func aScriptEndsOnItsLastViewWithItsTiles(cacheBytes: Int) throws {
+        func sources() throws -> MapSources {
+            let tiles = TileSource(
+                archive: try TileArchives.open(Self.path("helsinki-omt.pmtiles")), label: "tiles", cacheBytes: cacheBytes)
+            return MapSources(features: FeatureSources(base: Self.bundledWorld, details: [tiles]))
+        }
+        let s = try Self.state(lat: 60.1690, lon: 24.9420, zoom: 14)
+        let keys = try KeyScript.parse("z15<Enter>lq").get()
+        let (end, screen) = ScriptedRecording.play(s, keys: keys, tour: nil, sources: try sources(), mode: .plain, spaced: false)
+        #expect(end.view.zoom == 15)
+        let last = try #require(screen.last)
+        #expect(!last.frame.line(28).contains("loading"), "\(last.frame.line(28))")
+        if cacheBytes == TileSource.defaultCacheBytes {
+            #expect(last.frame == Self.loaded(end, sources: try sources(), options: RenderOptions(mode: .plain)))
+        }
+    }
+}

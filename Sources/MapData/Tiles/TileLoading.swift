@@ -43,8 +43,9 @@ public final class ImmediateTileLoader: TileLoading {
     }
 }
 
-/// Loads in the background, a batch of `batchSize` at a time, the newest request of each source first
-/// (the view the user looks at now), and tells `arrived` of each batch from the loading thread.
+/// Loads in the background, a batch of `batchSize` at a time: of each source only its newest request
+/// (the view the user looks at now) is kept, the sources in their order; `arrived` is told of each
+/// batch from the loading thread.
 public final class BackgroundTileLoader: TileLoading {
     /// Tiles loaded in one batch (a batch's tiles are drawn together).
     public static let batchSize = 8
