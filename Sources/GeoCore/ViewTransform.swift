@@ -46,13 +46,14 @@ public struct ViewTransform: Equatable, Sendable {
     // MARK: Cells
 
     /// The centre of a cell, in dots.
+    @inlinable
     public static func cellCenter(col: Int, row: Int) -> DotPoint {
         DotPoint(x: centerX(col: col), y: centerY(row: row))
     }
 
     /// The x of the centres of column `col`'s cells, and the y of row `row`'s.
-    @inline(__always) public static func centerX(col: Int) -> Double { Double(col * ViewSize.dotsPerCellX) + 1 }
-    @inline(__always) public static func centerY(row: Int) -> Double { Double(row * ViewSize.dotsPerCellY) + 2 }
+    @inlinable public static func centerX(col: Int) -> Double { Double(col * ViewSize.dotsPerCellX) + 1 }
+    @inlinable public static func centerY(row: Int) -> Double { Double(row * ViewSize.dotsPerCellY) + 2 }
 
     /// The unit-square point under a dot.
     public func mercator(at dot: DotPoint) -> MercatorPoint {

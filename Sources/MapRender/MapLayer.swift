@@ -40,8 +40,13 @@ public struct LayerList: Equatable, Sendable {
         a.layers.count == b.layers.count && zip(a.layers, b.layers).allSatisfy { $0.isEqual(to: $1) }
     }
 
-    /// The first layer of type `T`.
-    public func first<T: MapLayer>(_ type: T.Type) -> T? { layers.lazy.compactMap { $0 as? T }.first }
+    /// The first layer of type `T` (a plain loop, inlined where asked: the state asks for its circle at
+    /// every frame).
+    @inlinable
+    public func first<T: MapLayer>(_ type: T.Type) -> T? {
+        for layer in layers { if let found = layer as? T { return found } }
+        return nil
+    }
 
     /// Replaces the first layer of type `T` with `layer` (nil removes it); a new one goes to `index`
     /// (the end when nil).

@@ -13,15 +13,32 @@ public enum BlankStyling {
     public static func resolve<Style, Look: Equatable>(
         _ styles: [Style], isBlank: [Bool], look: (Style) -> Look
     ) -> [Style] {
-        var lent = styles.indices.first { !isBlank[$0] }.map { styles[$0] }
         var out = styles
-        for i in styles.indices {
+        lend(&out, isBlank: isBlank, look: look)
+        return out
+    }
+
+    /// `resolve` in place (a row's pens, for every row of every frame: no copy).
+    @inlinable
+    public static func lend<Style, Look: Equatable>(_ styles: inout [Style], isBlank: [Bool], look: (Style) -> Look) {
+        styles.withUnsafeMutableBufferPointer { s in
+            isBlank.withUnsafeBufferPointer { b in lend(s, isBlank: b, look: look) }
+        }
+    }
+
+    /// `resolve` in place, through pointers.
+    @inlinable
+    public static func lend<Style, Look: Equatable>(
+        _ styles: UnsafeMutableBufferPointer<Style>, isBlank: UnsafeBufferPointer<Bool>, look: (Style) -> Look
+    ) {
+        guard let first = isBlank.firstIndex(of: false) else { return }
+        var lent = styles[first]
+        for i in 0..<min(styles.count, isBlank.count) {
             if !isBlank[i] {
                 lent = styles[i]
-            } else if let l = lent, look(l) == look(styles[i]) {
-                out[i] = l
+            } else if look(lent) == look(styles[i]) {
+                styles[i] = lent
             }
         }
-        return out
     }
 }

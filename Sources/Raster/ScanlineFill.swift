@@ -32,28 +32,31 @@ public enum ScanlineFill {
 extension ScanlineFill {
     /// Lines `spacing` apart, line n at n·spacing + offset (the centres of a grid's cells: a braille
     /// cell's rows are 4 dots apart, its columns 2).
+    @frozen
     public struct Lines: Sendable {
         public let spacing: Double
         public let offset: Double
 
         /// Lines.
+        @inlinable
         public init(spacing: Double, offset: Double) {
             self.spacing = spacing
             self.offset = offset
         }
 
         /// Line n's position.
-        @inline(__always) public func at(_ n: Int) -> Double { Double(n) * spacing + offset }
+        @inlinable public func at(_ n: Int) -> Double { Double(n) * spacing + offset }
         /// The first line at `v` or past it.
-        @inline(__always) public func first(from v: Double) -> Int { Int(((v - offset) / spacing).rounded(.up)) }
+        @inlinable public func first(from v: Double) -> Int { Int(((v - offset) / spacing).rounded(.up)) }
         /// The last line at `v` or before it.
-        @inline(__always) public func last(to v: Double) -> Int { Int(((v - offset) / spacing).rounded(.down)) }
+        @inlinable public func last(to v: Double) -> Int { Int(((v - offset) / spacing).rounded(.down)) }
     }
 
     /// Where the edge from (u0, v0) to (u1, v1) crosses the lines of `lines` numbered within `range`
     /// (u across the lines, v along them), half-open so that a vertex two edges share counts once:
-    /// `body` gets each line's number and the crossing's v.
-    @inline(__always)
+    /// `body` gets each line's number and the crossing's v. Inlined where it is called: it runs for every
+    /// edge of every area a frame fills.
+    @inlinable @inline(__always)
     public static func crossings(
         _ u0: Double, _ v0: Double, _ u1: Double, _ v1: Double, lines: Lines, within range: ClosedRange<Int>,
         _ body: (Int, Double) -> Void
@@ -68,7 +71,7 @@ extension ScanlineFill {
 
     /// The lines of `lines` within `range` that lie between each pair of sorted crossings (even–odd):
     /// `body` gets each span's first and last line.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func spans(_ sorted: [Double], lines: Lines, within range: ClosedRange<Int>, _ body: (Int, Int) -> Void) {
         var k = 0
         while k + 1 < sorted.count {

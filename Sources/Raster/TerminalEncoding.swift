@@ -102,35 +102,55 @@ public struct TerminalEncoder: Sendable {
         pen = new
         let attributes: Pen = Self.bold | Self.underline | Self.reverse
         let reset = old & attributes & ~new != 0 || new == 0
-        var first = true
-        func parameter(_ p: Int) {
-            if !first { bytes.append(0x3B) }
-            first = false
-            number(p)
-        }
-        // 0: the default (39, 49); 1–8: the 8 colours; 9–16 the bright ones; above: the 256-colour palette.
-        func colour(_ c: Int, base: Int, bright: Int, extended: Int) {
-            switch c {
-            case 0: parameter(base + 9)
-            case 1...8: parameter(base + c - 1)
-            case 9...16: parameter(bright + c - 9)
-            default:
-                parameter(extended)
-                parameter(5)
-                parameter(c - 1)
-            }
-        }
-        put(0x1B, 0x5B)
-        if reset { parameter(0) }
         let from: Pen = reset ? 0 : old
-        if new & Self.bold != 0, from & Self.bold == 0 { parameter(1) }
-        if new & Self.underline != 0, from & Self.underline == 0 { parameter(4) }
-        if new & Self.reverse != 0, from & Self.reverse == 0 { parameter(7) }
+        put(0x1B, 0x5B)
+        // Each parameter after the first is preceded by a semicolon.
+        var first = true
+        if reset {
+            bytes.append(0x30)
+            first = false
+        }
+        if new & Self.bold != 0, from & Self.bold == 0 { parameter(0x31, &first) }
+        if new & Self.underline != 0, from & Self.underline == 0 { parameter(0x34, &first) }
+        if new & Self.reverse != 0, from & Self.reverse == 0 { parameter(0x37, &first) }
         let fg = Int(new & 0x1FF)
-        if fg != Int(from & 0x1FF) { colour(fg, base: 30, bright: 90, extended: 38) }
+        if fg != Int(from & 0x1FF) { colour(fg, base: 30, bright: 90, extended: 38, &first) }
         let bg = Int(new >> 9 & 0x1FF)
-        if bg != Int(from >> 9 & 0x1FF) { colour(bg, base: 40, bright: 100, extended: 48) }
+        if bg != Int(from >> 9 & 0x1FF) { colour(bg, base: 40, bright: 100, extended: 48, &first) }
         bytes.append(0x6D)  // m
+    }
+
+    /// A one-digit SGR parameter.
+    @inline(__always)
+    private mutating func parameter(_ digit: UInt8, _ first: inout Bool) {
+        if !first { bytes.append(0x3B) }
+        first = false
+        bytes.append(digit)
+    }
+
+    /// A colour's parameters: 0 the default (39, 49); 1–8 the 8 colours; 9–16 the bright ones; above,
+    /// the 256-colour palette (`38;5;n`).
+    @inline(__always)
+    private mutating func colour(_ c: Int, base: Int, bright: Int, extended: Int, _ first: inout Bool) {
+        if !first { bytes.append(0x3B) }
+        first = false
+        switch c {
+        case 0: small(base + 9)
+        case 1...8: small(base + c - 1)
+        case 9...16: small(bright + c - 9)
+        default:
+            small(extended)
+            put(0x3B, 0x35, 0x3B)  // ;5;
+            small(c - 1)
+        }
+    }
+
+    /// A number below 1000 in decimal.
+    @inline(__always)
+    private mutating func small(_ n: Int) {
+        if n >= 100 { bytes.append(UInt8(48 + n / 100)) }
+        if n >= 10 { bytes.append(UInt8(48 + n / 10 % 10)) }
+        bytes.append(UInt8(48 + n % 10))
     }
 
     /// The terminal now draws with `pen` (after bytes it was sent elsewhere, such as a reset).
@@ -202,20 +222,29 @@ public struct TerminalEncoder: Sendable {
 
     /// The pens of a row of cells, each blank lent the pen of the nearest glyph to its left where it
     /// looks the same in both (`BlankStyling`): the terminal is then sent a colour change only where a
-    /// glyph's colour changes.
+    /// glyph's colour changes. `blank` tells which cells are blanks. (In place: this runs for every
+    /// row of every frame.)
     public static func rowPens(_ cells: ArraySlice<Cell>, _ mode: ColorMode, into pens: inout [Pen], blank: inout [Bool]) {
-        pens.removeAll(keepingCapacity: true)
-        blank.removeAll(keepingCapacity: true)
-        var lastStyle = CellStyle.plain
-        var lastPen: Pen = 0
-        for cell in cells {
-            if cell.style != lastStyle {
-                lastStyle = cell.style
-                lastPen = pen(lastStyle, mode)
+        let n = cells.count
+        if pens.count != n { pens = [Pen](repeating: 0, count: n) }
+        if blank.count != n { blank = [Bool](repeating: false, count: n) }
+        cells.withUnsafeBufferPointer { c in
+            pens.withUnsafeMutableBufferPointer { p in
+                blank.withUnsafeMutableBufferPointer { b in
+                    var lastStyle = CellStyle.plain
+                    var lastPen: Pen = 0
+                    for i in 0..<n {
+                        let cell = c[i]
+                        if cell.style != lastStyle {
+                            lastStyle = cell.style
+                            lastPen = pen(lastStyle, mode)
+                        }
+                        p[i] = lastPen
+                        b[i] = cell.glyph == " "
+                    }
+                    BlankStyling.lend(p, isBlank: UnsafeBufferPointer(b), look: { $0 & blankLook })
+                }
             }
-            pens.append(lastPen)
-            blank.append(cell.glyph == " ")
         }
-        pens = BlankStyling.resolve(pens, isBlank: blank, look: { $0 & blankLook })
     }
 }

@@ -144,4 +144,22 @@ struct LayerTests {
         let away = try #require(Renderer.draw(far, sources: sources, options: RenderOptions(mode: .plain)).map)
         #expect(!away.sources[0].inView && away.sources[1].inView)
     }
+
+    /// The base layers place their labels in order of importance: the grid's, then places', then
+    /// streets' (a street's name never takes the room a place's would have had).
+    @Test(arguments: [(60.1699, 24.9384, 13.0), (60.1699, 24.9384, 14.0), (60.1699, 24.9384, 15.0), (60.1720, 24.9470, 14.5)])
+    func labelsArePlacedGridThenPlacesThenStreets(lat: Double, lon: Double, zoom: Double) throws {
+        let s = try scripted(cols: 120, rows: 40, lat: lat, lon: lon, zoom: zoom)
+        let map = try #require(Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .plain)).map)
+        func rank(_ role: StyleRole) -> Int {
+            switch role {
+            case .gridLabel: return 0
+            case .cityLabel, .capitalLabel, .placeLabel: return 1
+            default: return 2
+            }
+        }
+        let ranks = map.placed.map { rank($0.role) }
+        #expect(ranks.contains(1) && ranks.contains(2), "zoom \(zoom): \(ranks)")
+        #expect(ranks == ranks.sorted(), "zoom \(zoom): \(ranks)")
+    }
 }
