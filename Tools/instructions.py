@@ -41,8 +41,10 @@ def instructions(cmd):
     """Total instructions callgrind counts for `cmd` (every thread)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
+        # Swift seeds its hashing per process: a fixed seed makes the counts repeat run to run.
+        env = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
         run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
         if run.returncode != 0:
             sys.exit(f"instructions: {' '.join(cmd)} failed:\n{run.stderr[-2000:]}")
         match = re.search(r"Collected : (\d+)", run.stderr)

@@ -37,6 +37,18 @@ public enum MapRenderer {
         return finish(context)
     }
 
+    /// The tiles `view` lacks, per source, without drawing it: a program that shows only its last
+    /// screen loads them first and draws once.
+    public static func missingTiles(view: MapView, sources: MapSources?) -> [TileBatch] {
+        guard let sources,
+            let results = try? sources.features.query(
+                bounds: view.bounds, zoom: view.zoom, metersPerDot: view.metersPerDot)
+        else { return [] }
+        return results.compactMap {
+            $0.view.missing.isEmpty ? nil : TileBatch(source: $0.index, tiles: $0.view.missing)
+        }
+    }
+
     /// The context after drawing `layers` over `view` (for tests of what layers leave for the compositor).
     static func drawn(
         view: MapView, sources: MapSources?, ascii: Bool = false, layers: [any MapLayer] = baseLayers

@@ -162,6 +162,15 @@ public enum EventLoop {
             }
         }
         func draw() {
+            // A screen that shows only its last frame has the tiles of that frame loaded before it is
+            // drawn, not drawn once without them.
+            if !screen.showsEveryFrame, loader != nil, state.isLargeEnough {
+                let missing = MapRenderer.missingTiles(view: state.displayedView, sources: sources)
+                if !missing.isEmpty {
+                    apply(.rendered(missing: missing))
+                    _ = tilesArrived()
+                }
+            }
             let screenful = Renderer.draw(state, sources: sources, options: RenderOptions(mode: screen.colorMode))
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
             screen.present(screenful, fullRepaint: repaint, shift: shift)

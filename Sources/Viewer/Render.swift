@@ -44,6 +44,9 @@ public enum Renderer {
     public static func drawLoaded(
         _ state: ViewerState, sources: MapSources?, options: RenderOptions, rounds: Int = 4
     ) -> Screenful {
+        if let sources, state.isLargeEnough {
+            for batch in MapRenderer.missingTiles(view: state.displayedView, sources: sources) { sources.load(batch) }
+        }
         var screenful = draw(state, sources: sources, options: options)
         for _ in 0..<rounds {
             guard let sources, let missing = screenful.map?.missing, !missing.isEmpty else { break }
