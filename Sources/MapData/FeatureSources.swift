@@ -23,12 +23,15 @@ public struct SourceView: Sendable {
     public var missing: [TileID]
     /// Tiles of the view that could not be read.
     public var failed: Int
+    /// Features of the view's tiles left out for a malformed geometry.
+    public var skipped: Int
 
     /// A view's chunks.
-    public init(hits: [ChunkHit], missing: [TileID] = [], failed: Int = 0) {
+    public init(hits: [ChunkHit], missing: [TileID] = [], failed: Int = 0, skipped: Int = 0) {
         self.hits = hits
         self.missing = missing
         self.failed = failed
+        self.skipped = skipped
     }
 }
 

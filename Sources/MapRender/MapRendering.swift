@@ -9,11 +9,14 @@ public struct SourceStatus: Equatable, Sendable {
     public var loading = 0
     /// Tiles of the view that could not be read.
     public var failed = 0
+    /// Features of the view's tiles left out for a malformed geometry (the rest of each tile is drawn).
+    public var skipped = 0
 
     /// A status.
-    public init(loading: Int = 0, failed: Int = 0) {
+    public init(loading: Int = 0, failed: Int = 0, skipped: Int = 0) {
         self.loading = loading
         self.failed = failed
+        self.skipped = skipped
     }
 
     /// The state in a word: loading while any tile is to come, failed when some could not be read.
@@ -50,7 +53,7 @@ struct SourceReports {
     mutating func add(_ result: SourceHits, drawn: Bool, zoom: Double) {
         asked.append(
             (result.index, result.source.detail(atZoom: zoom),
-             SourceStatus(loading: result.view.missing.count, failed: result.view.failed)))
+             SourceStatus(loading: result.view.missing.count, failed: result.view.failed, skipped: result.view.skipped)))
         if !result.view.missing.isEmpty { missing.append(TileBatch(source: result.index, tiles: result.view.missing)) }
         if drawn { credit(result.source.credits) }
     }
@@ -103,6 +106,10 @@ public struct MapRendering {
 
     /// Tiles of the view still to come and tiles that failed, over every source.
     public var tiles: SourceStatus {
-        sources.reduce(SourceStatus()) { SourceStatus(loading: $0.loading + $1.status.loading, failed: $0.failed + $1.status.failed) }
+        sources.reduce(SourceStatus()) {
+            SourceStatus(
+                loading: $0.loading + $1.status.loading, failed: $0.failed + $1.status.failed,
+                skipped: $0.skipped + $1.status.skipped)
+        }
     }
 }

@@ -26,6 +26,7 @@ public enum StateJSON {
         var status: String
         var loading: Int
         var failed: Int
+        var skipped: Int
 
         init(_ r: SourceReport) {
             name = r.name
@@ -35,9 +36,10 @@ public enum StateJSON {
             status = r.status.state.rawValue
             loading = r.status.loading
             failed = r.status.failed
+            skipped = r.status.skipped
         }
 
-        enum Key: String, CodingKey { case name, kind, credit, inView, status, loading, failed }
+        enum Key: String, CodingKey { case name, kind, credit, inView, status, loading, failed, skipped }
 
         // Written out so that a source without a credit says `null`.
         func encode(to encoder: Encoder) throws {
@@ -49,6 +51,7 @@ public enum StateJSON {
             try c.encode(status, forKey: .status)
             try c.encode(loading, forKey: .loading)
             try c.encode(failed, forKey: .failed)
+            try c.encode(skipped, forKey: .skipped)
         }
     }
 

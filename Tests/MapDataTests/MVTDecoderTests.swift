@@ -91,20 +91,56 @@ import Testing
         #expect(f.properties["class"] == .string("lake"))
     }
 
-    @Test func malformedTilesAreNilNotATrap() {
-        // A LineTo before any MoveTo; a count past the end; a tag index past the values; a bad wire type.
-        var bad: [[UInt8]] = []
-        for geometry: [UInt64] in [[10, 2, 2], [9 + (100 << 3) - 8, 1, 1], [9, 1, 1, 15, 15]] {
-            var f = ProtoBuilder()
-            f.varint(3, 2)
-            f.packed(4, geometry)
-            var l = ProtoBuilder()
-            l.string(1, "x")
-            l.message(2, f)
-            var t = ProtoBuilder()
-            t.message(3, l)
-            bad.append(t.bytes)
+    /// One feature of `type` with `geometry` in a layer of extent 4096, then a valid line.
+    static func tile(type: UInt64, geometry: [UInt64]) -> [UInt8] {
+        ProtoBuilder.tile(layer: "x", features: [(type, geometry, [:]), (2, [9, 2, 2, 10, 4, 4], [:])])
+    }
+
+    /// mvt-fixtures 020: a multipoint is one MoveTo of count 2, each point a part of its own.
+    @Test func multipointIsAPartAPoint() throws {
+        let layers = try #require(MVTDecoder.decode(ProtoBuilder.tile(layer: "x", features: [(1, [17, 10, 14, 3, 9], [:])])))
+        let f = try #require(layers.first?.features.first)
+        #expect(f.type == .point)
+        #expect(f.parts.map { $0.map { [$0.x, $0.y] } } == [[[5, 7]], [[3, 2]]])
+    }
+
+    /// mvt-fixtures 049 and 050 (valid in v1 and v2): a line whose coordinates pass the 32-bit range
+    /// decodes exactly; clipping hides it.
+    @Test func coordinatesPastThirtyTwoBitsDecode() throws {
+        let cases: [([UInt64], [[Int64]])] = [
+            ([9, 4_294_967_294, 0, 10, 2, 2], [[2_147_483_647, 0], [2_147_483_648, 1]]),
+            ([9, 0, 4_294_967_295, 10, 1, 1], [[0, -2_147_483_648], [-1, -2_147_483_649]]),
+        ]
+        for (geometry, expected) in cases {
+            let layers = try #require(MVTDecoder.decode(ProtoBuilder.tile(layer: "x", features: [(2, geometry, [:])])))
+            let f = try #require(layers.first?.features.first)
+            #expect(f.parts.map { $0.map { [$0.x, $0.y] } } == [expected])
         }
+    }
+
+    /// The geometries mvt-fixtures calls invalid (044 ClosePath first, 045 half a point, 047 and 048
+    /// ClosePath counts 2 and 0, 051 a huge count, 052 too few points, 058 a huge LineTo, 061 a line
+    /// that closes), and a LineTo before any MoveTo: the feature is skipped and counted, the rest of
+    /// the tile decodes.
+    static let malformed: [[UInt64]] = [
+        [1, 15, 50, 34], [1, 9, 50], [3, 9, 6, 12, 18, 10, 12, 24, 44, 23], [3, 9, 6, 12, 18, 10, 12, 24, 44, 7],
+        [1, 4_294_967_289, 10, 10], [1, 17, 10], [2, 9, 0, 0, 4_294_967_290, 6, 10, 6, 18],
+        [2, 9, 4, 4, 18, 0, 16, 16, 0, 7], [2, 10, 2, 2],
+    ]
+
+    /// (Each case: the geometry type, then its commands.)
+    @Test(arguments: malformed)
+    func aMalformedGeometryLosesItsFeatureNotTheTile(_ typeAndGeometry: [UInt64]) throws {
+        let tile = Self.tile(type: typeAndGeometry[0], geometry: Array(typeAndGeometry.dropFirst()))
+        let layers = try #require(MVTDecoder.decode(tile))
+        #expect(layers.count == 1)
+        #expect(layers.first?.skipped == 1)
+        #expect(layers.first?.features.map { $0.parts.map { $0.map { [$0.x, $0.y] } } } == [[[[1, 1], [3, 3]]]])
+    }
+
+    @Test func malformedTilesAreNilNotATrap() {
+        // A tag index past the values; a bad wire type.
+        var bad: [[UInt8]] = []
         var f = ProtoBuilder()
         f.packed(2, [0, 5])
         var l = ProtoBuilder()

@@ -175,6 +175,41 @@ struct TileRenderingTests {
         #expect(f.frame.line(v.rows).contains("\(failed) tile\(failed == 1 ? "" : "s") failed"))
     }
 
+    /// A tile with one malformed building (ClosePath of count 2, as in a real Berlin z14 tile) and one
+    /// whose geometry starts with ClosePath is drawn without them: its roads stay, no tile fails, and
+    /// the two are counted.
+    @Test func aBadFeatureLosesItselfNotItsTile() throws {
+        let tileID = TileID(z: 14, x: 9326, y: 4742)
+        var roads: [(type: UInt64, geometry: [UInt64], properties: [String: String])] = []
+        for i in 0..<8 {
+            let y = Int64(i * 512 + 256)
+            roads.append((2, ProtoBuilder.commands([(0, y), (4096, y)], close: false), ["class": "primary"]))
+        }
+        let bad: [(type: UInt64, geometry: [UInt64], properties: [String: String])] = [
+            (3, [9, 6, 12, 18, 10, 12, 24, 44, 23], [:]), (3, [15, 9, 6, 12, 18, 10, 12, 24, 44], [:]),
+        ]
+        // The roads' layer, with the bad buildings in a layer between its two halves.
+        func tile(_ buildings: [(type: UInt64, geometry: [UInt64], properties: [String: String])]) -> [UInt8] {
+            ProtoBuilder.tile(layer: "transportation", features: Array(roads.prefix(4)))
+                + (buildings.isEmpty ? [] : ProtoBuilder.tile(layer: "building", features: buildings))
+                + ProtoBuilder.tile(layer: "transportation", features: Array(roads.suffix(4)))
+        }
+        let center = WebMercator.unproject(MercatorPoint(x: 9326.5 / 16384, y: 4742.5 / 16384))
+        let s = try Self.state(lat: center.latitude, lon: center.longitude, zoom: 14, cols: 60, rows: 20)
+        func drawn(_ bytes: [UInt8]) throws -> MapRendering {
+            let source = TileSource(archive: FakeArchive(tiles: [tileID: bytes]), label: "fake")
+            let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
+            return try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).map)
+        }
+        let map = try drawn(tile(bad))
+        let clean = try drawn(tile([]))
+        #expect(map.tiles.failed == 0)
+        #expect(map.tiles.skipped == 2)
+        func roadCells(_ m: MapRendering) -> Int { m.pick.allFeatures.filter { $0?.className == "primary road" }.count }
+        #expect(roadCells(clean) >= 100)
+        #expect(roadCells(map) == roadCells(clean))
+    }
+
     /// Panning across many tiles keeps the decoded tiles within the cache's bound.
     @Test func theCacheStaysWithinItsBound() throws {
         let archive = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))

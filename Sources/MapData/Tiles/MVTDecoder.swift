@@ -34,7 +34,7 @@ public enum MVTGeometryType: Int, Sendable {
 /// down, and its properties.
 public struct MVTFeature: Sendable {
     public var type: MVTGeometryType
-    public var parts: [[(x: Int32, y: Int32)]]
+    public var parts: [[(x: Int64, y: Int64)]]
     public var properties: [String: MVTValue]
 }
 
@@ -44,6 +44,8 @@ public struct MVTLayer: Sendable {
     /// Tile units across the tile (usually 4096).
     public var extent: Int
     public var features: [MVTFeature]
+    /// Features left out because their geometry's commands are malformed (the rest of the tile stands).
+    public var skipped = 0
 }
 
 /// A layer's shared tables as the visitor sees them: its name, extent, keys and values.
@@ -86,7 +88,7 @@ public struct MVTRawFeature {
     }
 
     /// Its parts (points, lines or rings) in tile units, y down; nil when the commands are malformed.
-    public func parts(points: inout Int) -> [[(x: Int32, y: Int32)]]? {
+    public func parts(points: inout Int) -> [[(x: Int64, y: Int64)]]? {
         MVTDecoder.decodeGeometry(geometry, type: type, points: &points)
     }
 }
@@ -94,7 +96,8 @@ public struct MVTRawFeature {
 /// Decodes Mapbox Vector Tiles 2.1 (github.com/mapbox/vector-tile-spec) by hand: layers (3) of
 /// name (1), features (2), keys (3), values (4), extent (5); features of tags (2, key and value index
 /// pairs), type (3) and geometry (4), a stream of commands MoveTo (1), LineTo (2) and ClosePath (7)
-/// with zigzag-coded deltas. A malformed tile gives nil, never a trap.
+/// with zigzag-coded deltas. A malformed tile gives nil, a malformed feature's geometry nil (the
+/// feature is skipped), never a trap.
 public enum MVTDecoder {
     /// Most points a tile may hold (a guard against a forged command count).
     static let maxPoints = 4_000_000
@@ -117,23 +120,24 @@ public enum MVTDecoder {
         return r.atEnd
     }
 
-    /// The layers of a tile (already inflated), or nil when it is not a valid vector tile.
+    /// The layers of a tile (already inflated), or nil when it is not a valid vector tile. A feature
+    /// whose geometry is malformed is skipped and counted in its layer's `skipped`, as vector-tile-js
+    /// and mapbox-vector-tile read such tiles (a real Berlin z14 tile has one such building of 975).
     public static func decode(_ bytes: UnsafeRawBufferPointer) -> [MVTLayer]? {
         var layers: [MVTLayer] = []
         var points = 0
-        var ok = true
         let valid = visit(
             bytes, wanted: { _ in true },
             layer: { layers.append(MVTLayer(name: $0.name, extent: $0.extent, features: [])) }
         ) { tables, feature in
-            guard ok, let parts = feature.parts(points: &points) else {
-                ok = false
+            guard let parts = feature.parts(points: &points) else {
+                layers[layers.count - 1].skipped += 1
                 return
             }
             layers[layers.count - 1].features.append(
                 MVTFeature(type: feature.type, parts: parts, properties: feature.properties(in: tables)))
         }
-        return valid && ok ? layers : nil
+        return valid ? layers : nil
     }
 
     /// The layers of a tile given as an array.
@@ -246,10 +250,13 @@ public enum MVTDecoder {
     }
 
     /// The command stream: each command integer is (count << 3 | id); MoveTo starts a part, LineTo
-    /// extends it, ClosePath closes a ring (its first point is repeated at its end here).
-    static func decodeGeometry(_ g: [UInt32], type: MVTGeometryType, points: inout Int) -> [[(x: Int32, y: Int32)]]? {
-        var parts: [[(x: Int32, y: Int32)]] = []
-        var current: [(x: Int32, y: Int32)] = []
+    /// extends it, ClosePath closes a ring (its first point is repeated at its end here). Coordinates
+    /// are kept in 64 bits: a delta is at most 2³¹ and a tile at most `maxPoints` points, so they never
+    /// overflow, and points past the 32-bit range (mvt-fixtures 049, 050: valid) are left for clipping
+    /// to hide. Nil when the commands are malformed: the feature is skipped, not the tile.
+    static func decodeGeometry(_ g: [UInt32], type: MVTGeometryType, points: inout Int) -> [[(x: Int64, y: Int64)]]? {
+        var parts: [[(x: Int64, y: Int64)]] = []
+        var current: [(x: Int64, y: Int64)] = []
         var x: Int64 = 0
         var y: Int64 = 0
         var i = 0
@@ -266,7 +273,6 @@ public enum MVTDecoder {
                     x += ProtobufReader.zigzag(UInt64(g[i]))
                     y += ProtobufReader.zigzag(UInt64(g[i + 1]))
                     i += 2
-                    guard abs(x) < 1 << 30, abs(y) < 1 << 30 else { return nil }
                     // A MoveTo starts a part (for points: each point is a part of its own).
                     if id == 1 && (k == 0 || type == .point) {
                         if !current.isEmpty { parts.append(current) }
@@ -274,7 +280,7 @@ public enum MVTDecoder {
                     } else if id == 2 && current.isEmpty {
                         return nil  // a LineTo with nothing to extend
                     }
-                    current.append((Int32(x), Int32(y)))
+                    current.append((x, y))
                 }
             case 7:
                 // Only polygon rings close (spec 4.3.4.4).

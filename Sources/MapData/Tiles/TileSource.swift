@@ -37,6 +37,8 @@ public final class TileSource: FeatureSource {
     struct DecodedTile {
         var chunks: [(chunk: DecodedChunk, namesOnly: Bool)]
         var bytes: Int
+        /// Its features skipped for a malformed geometry.
+        var skipped = 0
     }
 
     /// A source over `archive`, drawn from view zoom `drawFrom` on (by default where imported streets
@@ -109,6 +111,7 @@ public final class TileSource: FeatureSource {
                     }
                     continue
                 }
+                view.skipped += decoded.skipped
                 let square = tile.unitSquare
                 for c in decoded.chunks where wanted.contains(c.chunk.info.featureClass) {
                     view.hits.append(ChunkHit(chunk: c.chunk, shift: shift, tile: square, namesOnly: c.namesOnly))
@@ -160,12 +163,13 @@ public final class TileSource: FeatureSource {
         }
     }
 
-    /// An MVT tile → one chunk per class, in the unit square; nil when the tile is not a valid vector tile.
+    /// An MVT tile → one chunk per class, in the unit square; nil when the tile is not a valid vector
+    /// tile. Features with a malformed geometry are skipped and counted.
     func decode(_ bytes: [UInt8], tile: TileID) -> DecodedTile? {
         var builders: [Int: ChunkBuilder] = [:]
         let square = tile.unitSquare
         var points = 0
-        var geometryOK = true
+        var skipped = 0
         var ocean = false
         let valid = bytes.withUnsafeBytes { raw in
             MVTDecoder.visit(raw, wanted: TileSchema.drawnLayers.contains) { layer, feature in
@@ -180,8 +184,9 @@ public final class TileSource: FeatureSource {
                 }
                 // OpenMapTiles' name lines without a name give nothing.
                 if m.namesOnly && name < 0 { return }
+                // A malformed geometry loses its feature, not the tile.
                 guard let parts = feature.parts(points: &points) else {
-                    geometryOK = false
+                    skipped += 1
                     return
                 }
                 let key = Int(m.featureClass.rawValue) * 2 + (m.namesOnly ? 1 : 0)
@@ -190,7 +195,7 @@ public final class TileSource: FeatureSource {
                     scale: square.size / Double(layer.extent))
             }
         }
-        guard valid && geometryOK else { return nil }
+        guard valid else { return nil }
         if ocean { state.withLock { $0.sawOcean = true } }
         var chunks: [(DecodedChunk, Bool)] = []
         var bytesUsed = 256
@@ -199,7 +204,7 @@ public final class TileSource: FeatureSource {
             chunks.append((chunk, key % 2 == 1))
             bytesUsed += 16 * chunk.pointCount + 8 * chunk.polylineCount + 48 * chunk.featureCount + 256
         }
-        return DecodedTile(chunks: chunks, bytes: bytesUsed)
+        return DecodedTile(chunks: chunks, bytes: bytesUsed, skipped: skipped)
     }
 
     /// The index of a name in this source's name table (added when new).
@@ -248,7 +253,7 @@ struct ChunkBuilder {
 
     /// Adds a feature's parts (tile units) at `origin + unit · scale`; parts too short to draw are dropped.
     mutating func add(
-        _ parts: [[(x: Int32, y: Int32)]], name: Int32, originX: Double, originY: Double, scale: Double
+        _ parts: [[(x: Int64, y: Int64)]], name: Int32, originX: Double, originY: Double, scale: Double
     ) {
         let minPoints = featureClass.isArea ? 4 : 2
         var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
