@@ -1,12 +1,13 @@
 import MapData
 
 /// Transliteration of text into what a cell can show: one column per character, and ASCII stand-ins
-/// (accents and `°` dropped, `→` written `->`) for terminals without UTF-8. The width table is written
+/// (accents dropped, `→` written `->`, `°` written `d` before minutes and dropped before a
+/// hemisphere: `24d56'10"E`, `60.1699N`) for terminals without UTF-8. The width table is written
 /// here rather than asked of glibc's `wcwidth`, which depends on the locale: `render` must print the
 /// same screen whatever `LANG` is.
 public enum Transliteration {
     static let asciiReplacements: [Character: String] = [
-        "°": "", "′": "'", "″": "\"", "×": "x", "→": "->", "–": "-", "—": "-", "│": "|", "├": "|",
+        "′": "'", "″": "\"", "×": "x", "→": "->", "–": "-", "—": "-", "│": "|", "├": "|",
         "┤": "|", "─": "-", "·": ".", "░": ":", "≈": "~", "↑": "^", "↓": "v", "←": "<", "↔": "<->",
         "┌": "+", "┐": "+", "└": "+", "┘": "+", "©": "(c)",
     ]
@@ -14,9 +15,17 @@ public enum Transliteration {
     /// `text` as the glyph mode can show it; in ASCII mode accents are dropped and others become `?`.
     public static func screenText(_ text: String, ascii: Bool) -> String {
         var out = ""
+        // A degree sign is written once the next character says which form reads.
+        var degree = false
         for ch in text {
             if ascii {
-                if ch.isASCII {
+                if degree {
+                    degree = false
+                    if ch.isASCII && ch.isNumber { out += "d" }
+                }
+                if ch == "°" {
+                    degree = true
+                } else if ch.isASCII {
                     out.append(ch)
                 } else if let r = asciiReplacements[ch] {
                     out += r

@@ -142,6 +142,12 @@ public struct ViewerState: Equatable, Sendable {
     public var prompt: Prompt?
     /// The message line.
     public var message: String = ""
+
+    /// The message line's welcome, short enough to leave room for the world's credit beside it on an
+    /// 80-column terminal (`© Natural Earth · GeoNames`, 26 columns).
+    public static let welcome = "+/- zoom  arrows pan  / find a place  ? help  q quit"
+    /// The welcome of a shared demo account (`--kiosk`).
+    public static let kioskWelcome = "demo: +/- zoom  arrows pan  / find  ? help  q leave"
     /// True when the message is an error.
     public var messageIsError = false
     /// What the last view change did (the seeds' picture shows the seed's fit while it is an `f`).

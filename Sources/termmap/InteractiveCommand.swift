@@ -31,8 +31,7 @@ enum InteractiveCommand {
         var state = try options.initialState(cols: size.cols, rows: size.rows)
         if !screen.unicode { state.glyphMode = .ascii }
         if state.message.isEmpty {
-            state.message =
-                options.kiosk ? kioskWelcome : "termmap: + - zoom, / find a place, g go to, c circle, f fit, arrows pan, ? help, q quit"
+            state.message = options.kiosk ? ViewerState.kioskWelcome : ViewerState.welcome
         }
         EventLoop.run(
             &state, sources: sources, screen: screen, now: monotonicSeconds,
@@ -46,8 +45,4 @@ enum InteractiveCommand {
     static func loadGeodesics() {
         _ = Geodesic.isAvailable
     }
-
-    /// The one-line welcome of a shared demo account.
-    static let kioskWelcome =
-        "welcome to the termmap demo: + - zoom, / find a place, g go to, c circle, arrows pan, ? help, q leave"
 }

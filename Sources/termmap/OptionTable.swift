@@ -95,7 +95,9 @@ extension OptionSpec {
     static let out = OptionSpec(name: "out", value: "FILE", help: "the data file to write", commands: [.pack])
     static let help = OptionSpec(name: "help", value: nil, help: "this text", commands: [.general])
     static let version = OptionSpec(name: "version", value: nil, help: "the version", commands: [.general])
-    static let about = OptionSpec(name: "about", value: nil, help: "data sources and licences", commands: [.general])
+    static let about = OptionSpec(
+        name: "about", value: nil, help: "data sources and licences (of the data --data and --tiles name, too)",
+        commands: [.general])
 }
 
 /// Every option, in help order.
@@ -119,7 +121,7 @@ enum OptionTable {
             "       termmap data import-gshhg PATH    import GSHHG shorelines into the user data folder",
             "       termmap data pack --lines F --out F [--cities F]   build a data file",
             "       termmap help keys | help options  the key or option table as Markdown",
-            "       termmap --about | --help | --version",
+            "       termmap [--data DIR] [--tiles SOURCE]... --about | --help | --version",
         ]
         let width = all.map(\.usage.count).max() ?? 0
         var group: [CommandName]?

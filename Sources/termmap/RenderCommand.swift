@@ -10,6 +10,13 @@ enum RenderCommand {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
         let parsed = try ParsedArguments(args, for: .render)
         let options = try StartupOptions(parsed)
+        // A terminal can shrink below a map's size (the viewer then says so on screen); a size asked for
+        // cannot: that is a usage error.
+        guard options.cols >= ViewerState.minimumCols, options.rows >= ViewerState.minimumRows else {
+            throw UsageError(
+                "--size \(options.cols)x\(options.rows) is too small: a map needs at least "
+                    + "\(ViewerState.minimumCols)x\(ViewerState.minimumRows)")
+        }
         var state = try options.initialState(cols: options.cols, rows: options.rows)
         let sources = try DataLoading.load(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,

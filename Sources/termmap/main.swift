@@ -28,10 +28,18 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         case "--version":
             print(About.version)
             return 0
-        case "--about":
-            // The run's sources as the viewer would load them (tiles named on no command line: the data
-            // folders').
-            print(About.attribution(try? DataLoading.load(dataDir: nil, environment: environment, lenient: true)))
+        case _ where first.hasPrefix("--") && args.contains("--about"):
+            // The run's sources as the viewer would load them, with the data and tiles its options name
+            // (`termmap --data DIR --tiles FILE --about`); without them, the data folders'.
+            let parsed = try ParsedArguments(args.filter { $0 != "--about" }, for: .viewer)
+            let options = try StartupOptions(parsed)
+            let named = options.dataDir != nil || !options.tiles.isEmpty
+            let load = {
+                try DataLoading.load(
+                    dataDir: options.dataDir, environment: environment, tiles: options.tiles, lenient: true)
+            }
+            // What the options name must load (or say why not); the folders' data is credited whatever fails.
+            print(About.attribution(named ? try load() : try? load()))
             return 0
         case "render":
             return try RenderCommand.run(Array(args.dropFirst()), environment: environment)

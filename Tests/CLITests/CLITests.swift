@@ -40,7 +40,8 @@ struct CLITests {
         ["render", "--radius", "0"], ["render", "--zoom", "nan"], ["render", "--zoom", "inf"],
         ["render", "--zoom", "1", "--zoom", "2"], ["render", "--center", ""], ["render", "stray"],
         ["nonsense"], ["render", "--size", "99999x5"], ["render", "--center", "1e400,0"],
-        ["render", "--json=yes"], ["data", "frobnicate"],
+        ["render", "--json=yes"], ["data", "frobnicate"], ["render", "--size", "10x3"], ["render", "--size", "19x24"],
+        ["render", "--size", "80x5"], ["--bogus", "--about"],
     ])
     func badOptionsExitTwoWithOneLine(args: [String]) throws {
         let r = try runTermmap(args)
@@ -133,6 +134,18 @@ struct CLITests {
         #expect(r.out.contains("Natural Earth"))
         #expect(r.out.contains("contains GeoNames data, CC BY 4.0"))
         #expect(r.out.contains("Streets: OSM helsinki (Helsinki.osm.pbf): © OpenStreetMap contributors, ODbL 1.0."))
+    }
+
+    /// `--about` credits the data the other options name: `termmap --tiles FILE --about`.
+    @Test func aboutCreditsTheDataTheOptionsName() throws {
+        let tiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapDataTests/Fixtures/tiles/helsinki-omt.pmtiles").path
+        let r = try runTermmap(["--tiles", tiles, "--about"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("Tiles: helsinki-omt"), "\(r.out)")
+        #expect(r.out.contains("Natural Earth"))
+        let missing = try runTermmap(["--data", "/nonexistent-termmap-folder", "--about"])
+        #expect(missing.status == 1 && missing.err.split(separator: "\n").count == 1, "\(missing.err)")
     }
 
     @Test func importListAndRemoveAnExtract() throws {

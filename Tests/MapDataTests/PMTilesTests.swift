@@ -123,6 +123,9 @@ import Testing
         good[98] = 2
         good[99] = 2
         #expect(error(good) == "x.pmtiles: PNG raster tiles are not supported (vector tiles only)")
+        // The PMTiles JavaScript fixture `test_fixture_mlt.pmtiles` is of type 6.
+        good[99] = 6
+        #expect(error(good) == "x.pmtiles: MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")
         good[99] = 1
         #expect(error(Array(good[0..<140])) == "x.pmtiles: truncated in the root directory")
     }

@@ -59,7 +59,7 @@ def _():
     tmux.new_session(f"env TERM=xterm-256color LANG=C.UTF-8 {cmd}")
     s = wait_for(lambda t: "zoom 0.00" in t)
     assert "zoom 0.00" in s, s[-500:]
-    assert "welcome to the termmap demo" in s
+    assert "demo: +/- zoom  arrows pan  / find  ? help  q leave" in s
     assert re.search(r"[\u2801-\u28ff]", s), "no braille map"
     owners = {subprocess.run(["ps", "-o", "user=", "-p", str(p)], capture_output=True, text=True).stdout.strip()
               for p in termmap_processes()}

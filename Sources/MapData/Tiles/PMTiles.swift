@@ -137,6 +137,8 @@ public final class PMTilesArchive: TileArchive {
             throw fail(.badInput("\(PMTilesHeader.compressionName(c)) compression is not supported (gzip or none)"))
         }
         guard h.tileType == 1 || h.tileType == 0 else {
+            // Type 6 is MapLibre Tiles (spec v3.0.1): vector tiles, in another encoding.
+            if h.tileType == 6 { throw fail(.badInput("MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")) }
             let kind = ["", "", "PNG", "JPEG", "WebP", "AVIF"].indices.contains(Int(h.tileType))
                 ? ["", "", "PNG", "JPEG", "WebP", "AVIF"][Int(h.tileType)] : "type \(h.tileType)"
             throw fail(.badInput("\(kind) raster tiles are not supported (vector tiles only)"))
