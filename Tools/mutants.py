@@ -126,6 +126,13 @@ MUTANTS = [
     ("Sources/GeoCore/ViewTransform.swift", "        let last = ((b.upperBound - a.lowerBound) / period).rounded(.down)",
      "        let last = ((b.upperBound - a.upperBound) / period).rounded(.down)",
      "world copies: the last copy a span meets is taken from its east end"),
+    # Readers against other projects' suites.
+    ("Sources/MapData/Tiles/MVTDecoder.swift", "if id == 1 && (k == 0 || type == .point) {", "if id == 1 && k == 0 {",
+     "MVT multipoint: the points after the first are joined into one part"),
+    ("Sources/MapData/Tiles/TileSource.swift", "        guard valid else { return nil }", "        guard valid && skipped == 0 else { return nil }",
+     "a tile with one malformed feature is dropped whole"),
+    ("Sources/MapRender/Transliteration.swift", "if ch.isASCII && ch.isNumber { out += \"d\" }", "if ch.isASCII && ch.isNumber { out += \"\" }",
+     "ASCII drops the degree sign before minutes"),
 ]
 
 
