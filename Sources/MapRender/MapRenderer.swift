@@ -40,7 +40,8 @@ public enum MapRenderer {
     /// The tiles `view` lacks, per source, without drawing it: a program that shows only its last
     /// screen loads them first and draws once.
     public static func missingTiles(view: MapView, sources: MapSources?) -> [TileBatch] {
-        guard let sources,
+        // Only tilesets lack anything (and most runs have none: no query then).
+        guard let sources, sources.features.details.contains(where: { $0.kind == .tiles }),
             let results = try? sources.features.query(
                 bounds: view.bounds, zoom: view.zoom, metersPerDot: view.metersPerDot)
         else { return [] }
