@@ -9,12 +9,17 @@ public enum AnsiWriter {
         out.bytes.reserveCapacity(frame.cells.count * 4 + frame.rows * 8)
         var pens: [TerminalEncoder.Pen] = []
         var blank: [Bool] = []
+        let cols = frame.cols
         for row in 0..<frame.rows {
-            let start = row * frame.cols
-            TerminalEncoder.rowPens(frame.cells[start..<(start + frame.cols)], mode, into: &pens, blank: &blank)
-            for col in 0..<frame.cols {
-                out.setPen(pens[col])
-                out.scalar(frame.cells[start + col].glyph.value)
+            let start = row * cols
+            TerminalEncoder.rowPens(frame.cells[start..<(start + cols)], mode, into: &pens, blank: &blank)
+            frame.cells.withUnsafeBufferPointer { cells in
+                pens.withUnsafeBufferPointer { p in
+                    for col in 0..<cols {
+                        out.setPen(p[col])
+                        out.scalar(cells[start + col].glyph.value)
+                    }
+                }
             }
             out.setPen(0)
             if row < frame.rows - 1 { out.put(0x0A) }

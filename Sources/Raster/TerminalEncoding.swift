@@ -51,7 +51,7 @@ public struct TerminalEncoder: Sendable {
     /// The bytes so far.
     public var bytes: [UInt8] = []
     /// The pen the terminal draws with after these bytes.
-    public private(set) var pen: Pen = 0
+    public internal(set) var pen: Pen = 0
 
     /// An encoder whose terminal has no attributes set.
     public init() {}
@@ -95,10 +95,16 @@ public struct TerminalEncoder: Sendable {
     }
 
     /// Sets the pen with one SGR: only what changed, or a reset and all of it when an attribute goes (or
-    /// everything does).
+    /// everything does). (Inlined: most cells keep their neighbour's pen, and then nothing is sent.)
+    @inlinable @inline(__always)
     public mutating func setPen(_ new: Pen) {
+        if new != pen { changePen(new) }
+    }
+
+    /// The SGR from `pen` to `new` (they differ).
+    @usableFromInline
+    mutating func changePen(_ new: Pen) {
         let old = pen
-        guard new != old else { return }
         pen = new
         let attributes: Pen = Self.bold | Self.underline | Self.reverse
         let reset = old & attributes & ~new != 0 || new == 0
