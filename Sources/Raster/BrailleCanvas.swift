@@ -42,10 +42,54 @@ public struct BrailleCanvas: Sendable {
     public mutating func set(x: Int, y: Int, ink: UInt8) {
         guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { return }
         let i = (y >> 2) * cols + (x >> 1)
-        patterns[i] |= Self.bits[y & 3][x & 1]
+        patterns[i] |= Self.bit(x, y)
         let below = inks[i]
         if ink > below { inks[i] = ink }
         if tag != 0 && ink >= below { tags[i] = tag }
+    }
+
+    /// `bits[y % 4][x % 2]` worked out: dots 1–3 and 4–6 are bits 0–2 and 3–5, the bottom row 6 and 7.
+    @inline(__always)
+    static func bit(_ x: Int, _ y: Int) -> UInt8 {
+        let dx = x & 1
+        let dy = y & 3
+        return dy == 3 ? UInt8(0x40 << dx) : UInt8(1 << (dy + 3 * dx))
+    }
+
+    /// The canvas's cells through pointers, for the dots of a whole line (one check of the arrays a
+    /// line, not one a dot).
+    struct Dots {
+        let patterns: UnsafeMutablePointer<UInt8>
+        let inks: UnsafeMutablePointer<UInt8>
+        let tags: UnsafeMutablePointer<UInt32>
+        let cols: Int
+        let rows: Int
+        let tag: UInt32
+
+        /// `set(x:y:ink:)` through the pointers.
+        @inline(__always)
+        func set(x: Int, y: Int, ink: UInt8) {
+            guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { return }
+            let i = (y >> 2) * cols + (x >> 1)
+            patterns[i] |= BrailleCanvas.bit(x, y)
+            let below = inks[i]
+            if ink > below { inks[i] = ink }
+            if tag != 0 && ink >= below { tags[i] = tag }
+        }
+    }
+
+    /// Runs `body` with the cells through pointers (not at all on an empty canvas).
+    @inline(__always)
+    mutating func withDots(_ body: (Dots) -> Void) {
+        let (cols, rows, tag) = (self.cols, self.rows, self.tag)
+        patterns.withUnsafeMutableBufferPointer { p in
+            inks.withUnsafeMutableBufferPointer { k in
+                tags.withUnsafeMutableBufferPointer { t in
+                    guard let p = p.baseAddress, let k = k.baseAddress, let t = t.baseAddress else { return }
+                    body(Dots(patterns: p, inks: k, tags: t, cols: cols, rows: rows, tag: tag))
+                }
+            }
+        }
     }
 
     /// The pattern of a cell.
@@ -92,24 +136,26 @@ public struct BrailleCanvas: Sendable {
         let uMax = max(u0, u1)
         let step = max(1, every)
         let p = alongX ? phase : phaseY ?? phase
-        if on > 1 && on < step {
-            // Dashed: `on` dots of every `step`, counted from the world's corner like the dots.
-            for i in lo...hi where ((i + p) % step + step) % step < on {
+        withDots { dots in
+            if on > 1 && on < step {
+                // Dashed: `on` dots of every `step`, counted from the world's corner like the dots.
+                for i in lo...hi where ((i + p) % step + step) % step < on {
+                    let u = min(max(Double(i) + 0.5, uMin), uMax)
+                    let j = Self.dot(v0 + slope * (u - u0))
+                    if alongX { dots.set(x: i, y: j, ink: ink) } else { dots.set(x: j, y: i, ink: ink) }
+                }
+                return
+            }
+            // Dotted: start at the first index the pattern sets, then step over the skipped ones.
+            let offset = ((lo + p) % step + step) % step  // how far lo is past a set dot
+            var i = offset == 0 ? lo : lo + step - offset
+            while i <= hi {
+                // The column's centre, kept on the segment so that its end dots are its end points.
                 let u = min(max(Double(i) + 0.5, uMin), uMax)
                 let j = Self.dot(v0 + slope * (u - u0))
-                if alongX { set(x: i, y: j, ink: ink) } else { set(x: j, y: i, ink: ink) }
+                if alongX { dots.set(x: i, y: j, ink: ink) } else { dots.set(x: j, y: i, ink: ink) }
+                i += step
             }
-            return
-        }
-        // Dotted: start at the first index the pattern sets, then step over the skipped ones.
-        let offset = ((lo + p) % step + step) % step  // how far lo is past a set dot
-        var i = offset == 0 ? lo : lo + step - offset
-        while i <= hi {
-            // The column's centre, kept on the segment so that its end dots are its end points.
-            let u = min(max(Double(i) + 0.5, uMin), uMax)
-            let j = Self.dot(v0 + slope * (u - u0))
-            if alongX { set(x: i, y: j, ink: ink) } else { set(x: j, y: i, ink: ink) }
-            i += step
         }
     }
 

@@ -16,6 +16,13 @@ struct RasterTests {
         #expect(BrailleCanvas.brailleGlyph(c.pattern(col: 0, row: 0)).value == scalar)
     }
 
+    /// The dot's bit as lines draw it is the Unicode braille numbering's (the table).
+    @Test func theWorkedOutBitIsTheTables() {
+        for y in 0..<8 {
+            for x in 0..<4 { #expect(BrailleCanvas.bit(x, y) == BrailleCanvas.bits[y % 4][x % 2], "\(x),\(y)") }
+        }
+    }
+
     @Test func fullCellIsU28FF() {
         var c = BrailleCanvas(cols: 2, rows: 1)
         for y in 0..<4 { for x in 0..<2 { c.set(x: x, y: y, ink: 1) } }
