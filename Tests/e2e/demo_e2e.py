@@ -105,7 +105,7 @@ def _():
 def _():
     tour = path("three.tour", THREE)
     s = Session(f"--kiosk --tour {tour} --tour-after 2 --zoom 3 --no-animation")
-    assert "welcome" in s.screen(), s.screen()[-300:]
+    assert "demo: +/- zoom" in s.screen(), s.screen()[-300:]
     s.wait_for(lambda t: "first: zoom in" in t, 6)
     s.wait_for(lambda t: "third: level five" in t, 10)
     screen = s.wait_for(lambda t: "first: zoom in" in t, 6)
