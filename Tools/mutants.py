@@ -65,6 +65,8 @@ MUTANTS = [
      "let bearing = 180 * Double(i) / Double(n)", "ring bearings cover half a turn"),
     ("Sources/Raster/BrailleCanvas.swift", "[[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]",
      "[[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x80, 0x40]]", "braille bits: dots 7 and 8 swapped"),
+    ("Sources/Raster/BrailleCanvas.swift", "return dy == 3 ? UInt8(0x40 << dx) : UInt8(1 << (dy + 3 * dx))",
+     "return dy == 3 ? UInt8(0x80 >> dx) : UInt8(1 << (dy + 3 * dx))", "braille bits as lines set them: dots 7 and 8 swapped"),
     ("Sources/MapData/MapAsset.swift", "guard CRC32.update(0, payload) == info.checksum else { return nil }",
      "guard CRC32.update(0, payload) == info.checksum || true else { return nil }", "chunk CRC not checked"),
     ("Sources/GeoCore/MapView.swift", "p.x += dx / worldSize", "p.x -= dx / worldSize", "pan sign: east is west"),
