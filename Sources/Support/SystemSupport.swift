@@ -38,6 +38,8 @@ public func fileErrorReason(_ error: any Error) -> String {
         case .fileReadTooLarge: return "too large"
         default: break
         }
+        // Foundation wraps the system's reason (EISDIR, ELOOP, …) as the underlying error: that is the one to say.
+        if let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError { return systemErrorReason(posix.code.rawValue) }
     }
     if let posix = error as? POSIXError { return systemErrorReason(posix.code.rawValue) }
     return "\(error)"

@@ -76,6 +76,7 @@ enum DataCommands {
         let chosen = name ?? String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
         try checkImportName(chosen)
         guard FileManager.default.fileExists(atPath: path) else { throw DataFailure("\(path): no such file") }
+        guard !isDirectory(path) else { throw DataFailure("\(path): is a directory") }
         let bytes: Data
         do {
             // Mapped, not read: an extract can be gigabytes, and only its blobs in turn need to be in memory.

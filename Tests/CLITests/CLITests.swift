@@ -136,6 +136,20 @@ struct CLITests {
         #expect(r.out.contains("Streets: OSM helsinki (Helsinki.osm.pbf): © OpenStreetMap contributors, ODbL 1.0."))
     }
 
+    /// A folder where a file is expected is one line saying so, not Foundation's error dumped whole.
+    @Test(arguments: [["data", "info"], ["data", "import-osm"], ["render", "--tiles"]])
+    func aFolderForAFileIsOneLine(_ command: [String]) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-dir-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = command + [dir.path] + (command[1] == "import-osm" ? ["--data", dir.path + "/out"] : [])
+        let r = try runTermmap(args)
+        #expect(r.status == 1, "\(args): \(r.err)")
+        #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
+        #expect(r.err.contains("\(dir.path): ") && r.err.contains("is a directory"), "\(r.err)")
+        #expect(!r.err.contains("Error("), "\(r.err)")
+    }
+
     /// `--about` credits the data the other options name: `termmap --tiles FILE --about`.
     @Test func aboutCreditsTheDataTheOptionsName() throws {
         let tiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
