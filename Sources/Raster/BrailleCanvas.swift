@@ -37,15 +37,10 @@ public struct BrailleCanvas: Sendable {
         tags = Array(repeating: 0, count: self.cols * self.rows)
     }
 
-    /// Sets the dot at (x, y) in `ink` (ignored outside the canvas).
-    @inline(__always)
+    /// Sets the dot at (x, y) in `ink` (ignored outside the canvas). For a few dots (markers, tests):
+    /// lines set theirs through `withDots`.
     public mutating func set(x: Int, y: Int, ink: UInt8) {
-        guard x >= 0, y >= 0, x < cols * 2, y < rows * 4 else { return }
-        let i = (y >> 2) * cols + (x >> 1)
-        patterns[i] |= Self.bit(x, y)
-        let below = inks[i]
-        if ink > below { inks[i] = ink }
-        if tag != 0 && ink >= below { tags[i] = tag }
+        withDots { $0.set(x: x, y: y, ink: ink) }
     }
 
     /// `bits[y % 4][x % 2]` worked out: dots 1–3 and 4–6 are bits 0–2 and 3–5, the bottom row 6 and 7.

@@ -139,7 +139,7 @@ struct CLITests {
     /// A folder where a file is expected is one line saying so, not Foundation's error dumped whole.
     @Test(arguments: [["data", "info"], ["data", "import-osm"], ["render", "--tiles"]])
     func aFolderForAFileIsOneLine(_ command: [String]) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-dir-\(getpid())")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-dir-\(getpid())-\(command.joined(separator: "-"))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let args = command + [dir.path] + (command[1] == "import-osm" ? ["--data", dir.path + "/out"] : [])
