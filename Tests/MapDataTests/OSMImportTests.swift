@@ -53,6 +53,18 @@ struct OSMImportTests {
         #expect(pieces.map { $0.parts[0].count } == [3, 3])
     }
 
+    /// libosmium writes an "undefined" location for a node the file lacks (`--ignore-missing-nodes`):
+    /// the line splits there instead of running to 214.7°, and a way with no node at all vanishes.
+    @Test func anUndefinedLocationSplitsTheLine() throws {
+        let (contents, report) = try town("undefined-locations.osm.pbf")
+        #expect(report.missingReferences == 4)
+        let street = contents.features.filter { $0.name == "Puuttuvankatu" }
+        #expect(street.map { $0.parts[0].count } == [3, 2])
+        #expect(contents.features.allSatisfy { $0.name != "Tyhjätie" })
+        let points = contents.features.flatMap { $0.parts.joined() }
+        #expect(!points.isEmpty && points.allSatisfy { abs($0.latitude - 60.17) < 1e-6 && abs($0.longitude - 24.9425) < 0.01 })
+    }
+
     @Test func theWrittenFileReadsBackWithNamesPlacesAndLevels() throws {
         let (contents, _) = try town("town-dense-zlib.osm.pbf")
         let asset = try MapAsset(bytes: MapAssetWriter.encode(contents), name: "town.tmap")

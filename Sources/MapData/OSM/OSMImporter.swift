@@ -68,7 +68,7 @@ public enum OSMImporter {
             var located: [Int64: Coordinate] = [:]
             for member in mp.members {
                 guard let way = waysByID[member.id], let locations = way.locations else { continue }
-                for (ref, c) in zip(way.refs, locations) { located[ref] = c }
+                for (ref, c) in zip(way.refs, locations) { if let c { located[ref] = c } }
             }
             for role in [true, false] {
                 let members = mp.members.filter { $0.outer == role }.compactMap { waysByID[$0.id] }
@@ -111,7 +111,7 @@ public enum OSMImporter {
         for (i, ref) in way.refs.enumerated() {
             let c: Coordinate?
             if let loc = way.locations, i < loc.count {
-                c = loc[i]
+                c = loc[i]  // nil where the file's location is libosmium's "undefined" (a node it lacked)
             } else {
                 c = nodes.coordinate(ref)
             }
@@ -127,11 +127,12 @@ public enum OSMImporter {
         return parts
     }
 
-    /// A way kept for the import: its nodes (and their locations when the file has them), class and name.
+    /// A way kept for the import: its nodes (and their locations when the file has them, nil for a node
+    /// the writer lacked), class and name.
     struct Way {
         var id: Int64
         var refs: [Int64]
-        var locations: [Coordinate]?
+        var locations: [Coordinate?]?
         var featureClass: FeatureClass?
         var name: String?
     }
@@ -207,10 +208,14 @@ public enum OSMImporter {
         }
 
         mutating func way(_ w: OSMWay) {
-            var locations: [Coordinate]?
+            var locations: [Coordinate?]?
             if !w.latitudes.isEmpty {
-                locations = zip(w.latitudes, w.longitudes).map {
-                    Coordinate(latitude: Double($0 / 100) * 1e-7, longitude: Double($1 / 100) * 1e-7)
+                locations = zip(w.latitudes, w.longitudes).map { lat, lon in
+                    // `osmium add-locations-to-ways --ignore-missing-nodes` writes libosmium's undefined
+                    // location (2^31 − 1 in 1e-7°, osmium/osm/location.hpp) for a node it lacks; any
+                    // position off the globe is a missing node, and the line splits there.
+                    let c = Coordinate(latitude: Double(lat / 100) * 1e-7, longitude: Double(lon / 100) * 1e-7)
+                    return abs(c.latitude) <= 90 && abs(c.longitude) <= 180 ? c : nil
                 }
             }
             ways.append(
