@@ -65,6 +65,22 @@ struct OSMImportTests {
         #expect(!points.isEmpty && points.allSatisfy { abs($0.latitude - 60.17) < 1e-6 && abs($0.longitude - 24.9425) < 0.01 })
     }
 
+    /// Rings come from every member way whatever its role, holes are decided by containment, and an inner
+    /// way tagged like its relation is a hole, not an area of its own (osm-testdata grid 902, 926, 904).
+    @Test func multipolygonRingsFollowTheirGeometryNotTheirRoles() throws {
+        let (contents, report) = try town("multipolygon-roles.osm.pbf")
+        #expect(report.openRings == 0)
+        let byName = Dictionary(grouping: contents.features, by: { $0.name ?? "" })
+        // 902: one ring of two ways, one of them with role inner.
+        #expect(byName["Roolimetsä"]?.map { $0.parts.map(\.count) } == [[5]])
+        // 926: the relation's outer and its hole; the inner way draws no wood over the hole.
+        #expect(byName["Reikämetsä"]?.map { $0.parts.map(\.count) } == [[5, 5]])
+        #expect(contents.features.filter { $0.featureClass == .wood }.count == 3)
+        // 904: the hole was listed first with role outer; the outer ring comes first.
+        let outerFirst = try #require(byName["Ulkometsä"]?.first?.parts)
+        #expect(outerFirst.count == 2 && abs(outerFirst[0][0].longitude - 24.960) < 1e-9)
+    }
+
     @Test func theWrittenFileReadsBackWithNamesPlacesAndLevels() throws {
         let (contents, _) = try town("town-dense-zlib.osm.pbf")
         let asset = try MapAsset(bytes: MapAssetWriter.encode(contents), name: "town.tmap")

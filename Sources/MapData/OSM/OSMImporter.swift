@@ -44,11 +44,43 @@ public enum OSMImporter {
         let nodes = collector.sortedNodes()
         var features: [SourceFeature] = []
 
+        // Multipolygons first: a closed way of the same class that a relation's ring is made of is drawn by
+        // the relation (osm-testdata 926: an inner way tagged like its relation is a hole, not an area).
+        let waysByID = Dictionary(collector.ways.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var relationAreas: [SourceFeature] = []
+        var drawnByRelation: Set<WayOfClass> = []
+        for mp in collector.multipolygons {
+            let members = mp.members.compactMap { waysByID[$0] }
+            // Files with locations on ways hold no node store: the ways' own locations place the rings.
+            var located: [Int64: Coordinate] = [:]
+            for way in members {
+                guard let locations = way.locations else { continue }
+                for (ref, c) in zip(way.refs, locations) { if let c { located[ref] = c } }
+            }
+            // Rings from every member way whatever its role says (roles are often wrong: osm-testdata
+            // 900–905); which ring is outer and which a hole follows from containment, as libosmium decides.
+            let (closed, open) = Rings.assemble(members.map { (id: $0.id, refs: $0.refs) })
+            report.openRings += open
+            var rings: [[Coordinate]] = []
+            for ring in closed {
+                let points = ring.refs.compactMap { located[$0] ?? nodes.coordinate($0) }
+                guard points.count == ring.refs.count else {
+                    report.openRings += 1
+                    continue
+                }
+                rings.append(points)
+                for id in ring.ways { drawnByRelation.insert(WayOfClass(id: id, featureClass: mp.featureClass)) }
+            }
+            if !rings.isEmpty {
+                relationAreas.append(SourceFeature(mp.featureClass, parts: Rings.nested(rings), name: mp.name))
+            }
+        }
         // Ways with a class of their own.
         for way in collector.ways {
             guard let featureClass = way.featureClass else { continue }
             let located = locate(way, nodes: nodes, report: &report)
             if featureClass.isArea {
+                guard !drawnByRelation.contains(WayOfClass(id: way.id, featureClass: featureClass)) else { continue }
                 guard way.refs.count >= 4, way.refs.first == way.refs.last, located.count == 1,
                     located[0].count == way.refs.count
                 else {
@@ -60,27 +92,7 @@ public enum OSMImporter {
                 for part in located { features.append(SourceFeature(featureClass, line: part, name: way.name)) }
             }
         }
-        // Multipolygons: rings joined from their member ways, outer and inner together (filled even–odd).
-        let waysByID = Dictionary(collector.ways.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for mp in collector.multipolygons {
-            var rings: [[Coordinate]] = []
-            // Files with locations on ways hold no node store: the ways' own locations place the rings.
-            var located: [Int64: Coordinate] = [:]
-            for member in mp.members {
-                guard let way = waysByID[member.id], let locations = way.locations else { continue }
-                for (ref, c) in zip(way.refs, locations) { if let c { located[ref] = c } }
-            }
-            for role in [true, false] {
-                let members = mp.members.filter { $0.outer == role }.compactMap { waysByID[$0.id] }
-                let (closed, open) = Rings.assemble(members.map(\.refs))
-                report.openRings += open
-                for ring in closed {
-                    let points = ring.compactMap { located[$0] ?? nodes.coordinate($0) }
-                    if points.count == ring.count { rings.append(points) } else { report.openRings += 1 }
-                }
-            }
-            if !rings.isEmpty { features.append(SourceFeature(mp.featureClass, parts: rings, name: mp.name)) }
-        }
+        features += relationAreas
         for f in features { report.features[f.featureClass, default: 0] += 1 }
         report.places = collector.places.count
 
@@ -137,11 +149,17 @@ public enum OSMImporter {
         var name: String?
     }
 
-    /// A multipolygon relation with a class: its member ways and whether each is an outer ring.
+    /// A multipolygon relation with a class and its member ways (their roles are not trusted).
     struct Multipolygon {
         var featureClass: FeatureClass
         var name: String?
-        var members: [(id: Int64, outer: Bool)]
+        var members: [Int64]
+    }
+
+    /// A way that a relation of this class draws.
+    struct WayOfClass: Hashable {
+        var id: Int64
+        var featureClass: FeatureClass
     }
 
     /// Node positions sorted by id, 16 bytes a node, looked up by binary search.
@@ -227,7 +245,7 @@ public enum OSMImporter {
         mutating func relation(_ r: OSMRelation) {
             relationCount += 1
             guard r.tags["type"] == "multipolygon", let featureClass = Classification.areaClass(r.tags) else { return }
-            let members = r.members.filter { $0.type == .way }.map { (id: $0.ref, outer: $0.role != "inner") }
+            let members = r.members.filter { $0.type == .way }.map(\.ref)
             multipolygons.append(Multipolygon(featureClass: featureClass, name: r.tags["name"], members: members))
         }
 
@@ -290,30 +308,84 @@ enum Classification {
     }
 }
 
-/// Joins way pieces (as node id lists) into closed rings, the way multipolygon relations are built.
+/// Joins way pieces (as node id lists) into closed rings, the way multipolygon relations are built, and
+/// orders the rings by containment.
 enum Rings {
+    /// A closed ring: its node ids and the ways it was joined from.
+    struct Ring {
+        var refs: [Int64]
+        var ways: [Int64]
+    }
+
     /// The closed rings made by joining `ways` end to end, and how many pieces were left open.
-    static func assemble(_ ways: [[Int64]]) -> (closed: [[Int64]], open: Int) {
-        var pieces = ways.filter { $0.count >= 2 }
-        var closed: [[Int64]] = []
+    static func assemble(_ ways: [(id: Int64, refs: [Int64])]) -> (closed: [Ring], open: Int) {
+        var pieces = ways.filter { $0.refs.count >= 2 }.map { Ring(refs: $0.refs, ways: [$0.id]) }
+        var closed: [Ring] = []
         var open = 0
         while var ring = pieces.popLast() {
             var turned = false
-            while ring.first != ring.last {
-                guard let end = ring.last,
-                    let next = pieces.firstIndex(where: { $0.first == end || $0.last == end })
+            while ring.refs.first != ring.refs.last {
+                guard let end = ring.refs.last,
+                    let next = pieces.firstIndex(where: { $0.refs.first == end || $0.refs.last == end })
                 else {
                     // Nothing continues this end: try the other end once.
                     if turned { break }
                     turned = true
-                    ring.reverse()
+                    ring.refs.reverse()
                     continue
                 }
                 let piece = pieces.remove(at: next)
-                ring += (piece.first == end ? piece : piece.reversed()).dropFirst()
+                ring.refs += (piece.refs.first == end ? piece.refs : piece.refs.reversed()).dropFirst()
+                ring.ways += piece.ways
             }
-            if ring.first == ring.last && ring.count >= 4 { closed.append(ring) } else { open += 1 }
+            if ring.refs.first == ring.refs.last && ring.refs.count >= 4 { closed.append(ring) } else { open += 1 }
         }
         return (closed, open)
+    }
+
+    /// The node-id form of `assemble`, for tests.
+    static func assemble(_ ways: [[Int64]]) -> (closed: [[Int64]], open: Int) {
+        let (closed, open) = assemble(ways.enumerated().map { (id: Int64($0.offset), refs: $0.element) })
+        return (closed.map(\.refs), open)
+    }
+
+    /// `rings` ordered as libosmium's assembler sees them: each outer ring (inside an even number of the
+    /// others) followed by the holes directly inside it (an odd number). The fill is even–odd, so the
+    /// order is for readers of the file; a ring's depth is decided at its first vertex that no other ring
+    /// shares.
+    static func nested(_ rings: [[Coordinate]]) -> [[Coordinate]] {
+        guard rings.count > 1 else { return rings }
+        let containers = rings.indices.map { i in
+            rings.indices.filter { j in j != i && contains(rings[j], testPointOf: rings[i]) }
+        }
+        var ordered: [Int] = []
+        for i in rings.indices where containers[i].count % 2 == 0 {
+            ordered.append(i)
+            ordered += rings.indices.filter { h in
+                containers[h].count == containers[i].count + 1 && containers[h].contains(i) && !ordered.contains(h)
+            }
+        }
+        // Rings no outer holds (overlapping outers, invalid data) keep their place at the end.
+        ordered += rings.indices.filter { !ordered.contains($0) }
+        return ordered.map { rings[$0] }
+    }
+
+    /// Whether `ring` holds a vertex of `other` that is not one of its own (none: not inside).
+    static func contains(_ ring: [Coordinate], testPointOf other: [Coordinate]) -> Bool {
+        guard let p = other.first(where: { v in !ring.contains(v) }) else { return false }
+        // Even–odd crossing test (W. R. Franklin, "PNPOLY").
+        var inside = false
+        var j = ring.count - 1
+        for i in ring.indices {
+            let a = ring[i], b = ring[j]
+            if (a.latitude > p.latitude) != (b.latitude > p.latitude),
+                p.longitude < (b.longitude - a.longitude) * (p.latitude - a.latitude) / (b.latitude - a.latitude)
+                    + a.longitude
+            {
+                inside.toggle()
+            }
+            j = i
+        }
+        return inside
     }
 }
