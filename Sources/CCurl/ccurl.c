@@ -108,8 +108,19 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         size_t len = end - start < sizeof out->etag - 1 ? end - start : sizeof out->etag - 1;
         memcpy(out->etag, data + start, len);
         out->etag[len] = 0;
+    } else if (n > 14 && strncasecmp(data, "content-range:", 14) == 0) {
+        // `Content-Range: bytes 0-16383/123456` (RFC 9110 §14.4); `*` for an unknown size.
+        const char *slash = memchr(data, '/', n);
+        out->total_size = -1;
+        if (slash && slash + 1 < data + n && slash[1] >= '0' && slash[1] <= '9') {
+            long long v = 0;
+            for (const char *p = slash + 1; p < data + n && *p >= '0' && *p <= '9' && v < (1LL << 56); p++)
+                v = v * 10 + (*p - '0');
+            out->total_size = v;
+        }
     } else if (n >= 5 && strncmp(data, "HTTP/", 5) == 0) {
         out->etag[0] = 0;  // a new response (after a redirect): its own headers count
+        out->total_size = -1;
     }
     return n;
 }
@@ -117,6 +128,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
 int termmap_http_get(void *handle, const char *url, const char *range, const char *if_match, size_t max_bytes,
                      long timeout_ms, termmap_http_response *out) {
     memset(out, 0, sizeof *out);
+    out->total_size = -1;
     if (!handle || !loaded) {
         snprintf(out->error, sizeof out->error, "%s", load_error[0] ? load_error : "libcurl is not loaded");
         return -1;

@@ -25,13 +25,19 @@ public struct SourceView: Sendable {
     public var failed: Int
     /// Features of the view's tiles left out for a malformed geometry.
     public var skipped: Int
+    /// When some of the view's tiles failed, the boxes of the others: the source claims only these, so
+    /// that a coarser source still draws where a tile could not be had. Nil: the whole coverage.
+    public var claims: [CoordinateBounds]?
 
     /// A view's chunks.
-    public init(hits: [ChunkHit], missing: [TileID] = [], failed: Int = 0, skipped: Int = 0) {
+    public init(
+        hits: [ChunkHit], missing: [TileID] = [], failed: Int = 0, skipped: Int = 0, claims: [CoordinateBounds]? = nil
+    ) {
         self.hits = hits
         self.missing = missing
         self.failed = failed
         self.skipped = skipped
+        self.claims = claims
     }
 }
 
@@ -215,13 +221,15 @@ public final class FeatureSources: Sendable {
                 classes.insert(c)
                 if !boxes.isEmpty { excluded[c] = boxes }
             }
+            var claimBoxes = [source.coverage]
             if !classes.isEmpty {
                 let view = try source.chunks(in: bounds, zoom: zoom, classes: classes)
                 out.append(SourceHits(source: source, index: index, view: view, excluded: excluded))
+                if let boxes = view.claims { claimBoxes = boxes }
             }
             // The base covers the world but claims nothing from sources after it (there are none). Claims
             // are read after the source's chunks: a tileset knows whether it has the sea once it has tiles.
-            for c in Self.claims(source) { claimed[c, default: []].append(source.coverage) }
+            for c in Self.claims(source) { claimed[c, default: []] += claimBoxes }
         }
         return out
     }

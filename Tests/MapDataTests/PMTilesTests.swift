@@ -127,7 +127,14 @@ import Testing
         good[99] = 6
         #expect(error(good) == "x.pmtiles: MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")
         good[99] = 1
-        #expect(error(Array(good[0..<140])) == "x.pmtiles: truncated in the root directory")
+        // Cut short (an interrupted download): refused at open, not tile by tile.
+        let rootEnd = good[8..<16].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            + good[16..<24].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        #expect(
+            error(Array(good[0..<140]))
+                == "x.pmtiles: truncated: the header's root directory ends at byte \(rootEnd), the file has 140 bytes (an interrupted download?)")
+        let third = Array(good[0..<(good.count / 3)])
+        #expect(error(third).hasPrefix("x.pmtiles: truncated: the header's tile data ends at byte \(good.count), the file has \(good.count / 3) bytes"))
     }
 
     /// Archives written here (uncompressed directories): tiles through leaves, a leaf that points at

@@ -175,6 +175,24 @@ struct TileRenderingTests {
         #expect(f.frame.line(v.rows).contains("\(failed) tile\(failed == 1 ? "" : "s") failed"))
     }
 
+    /// A tileset whose tiles fail leaves their squares to the bundled city: its streets are drawn there
+    /// as if the tileset were not given (a cut `.pmtiles` no longer blanks them).
+    @Test func aFailingTilesetHidesNothing() throws {
+        let city = try MapAsset(path: repositoryRoot.appendingPathComponent("assets/helsinki.tmap").path)
+        let real = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))
+        let failing = TileSource(archive: FakeArchive(failingAll: real), label: "bad")
+        let with = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [failing, city]))
+        let without = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [city]))
+        let v = HelsinkiViews.all[1]
+        let s = try Self.state(v)
+        let broken = Renderer.drawLoaded(s, sources: with, options: RenderOptions(mode: .plain))
+        let plain = Renderer.drawLoaded(s, sources: without, options: RenderOptions(mode: .plain))
+        #expect(try #require(broken.map).tiles.failed >= 1)
+        let roads = try #require(plain.map).pick.allFeatures.filter { $0?.className.hasSuffix("road") == true }.count
+        #expect(roads >= 50)
+        #expect((0..<v.rows).allSatisfy { broken.frame.line($0) == plain.frame.line($0) })
+    }
+
     /// A tile with one malformed building (ClosePath of count 2, as in a real Berlin z14 tile) and one
     /// whose geometry starts with ClosePath is drawn without them: its roads stay, no tile fails, and
     /// the two are counted.

@@ -58,6 +58,11 @@ class Nginx:
         os.mkdir(www)
         for f in ("helsinki-omt.pmtiles", "helsinki-protomaps.pmtiles"):
             shutil.copy(os.path.join(FIXTURES, f), www)
+        # An interrupted download: the first third of a healthy file.
+        with open(os.path.join(FIXTURES, "helsinki-omt.pmtiles"), "rb") as f:
+            whole = f.read()
+        with open(os.path.join(www, "cut.pmtiles"), "wb") as f:
+            f.write(whole[:len(whole) // 3])
         # Workers started by root run as nobody: they must be able to read the folder.
         for d, _, files in os.walk(self.dir):
             os.chmod(d, 0o755)
@@ -188,6 +193,15 @@ try:
             assert r.stderr.count("\n") == 1 and url in r.stderr, r.stderr
         return "; ".join(subprocess.run([BINARY, "render", "--tiles", u], capture_output=True, text=True).stderr.strip()
                          for u in cases[:2])
+
+    @check("a truncated .pmtiles on the server is refused at start by its Content-Range size, in one line")
+    def _():
+        url = server.url("cut.pmtiles")
+        for args in (["data", "info", url], ["render", "--tiles", url]):
+            r = subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=30)
+            assert r.returncode == 1 and r.stdout == "", (args, r.returncode, r.stdout[:200])
+            assert r.stderr.count("\n") == 1 and "truncated: the header's tile data ends at byte" in r.stderr, r.stderr
+        return r.stderr.strip()
 
     @check("a server that never answers: exit 1 after the 10 s limit, one line")
     def _():

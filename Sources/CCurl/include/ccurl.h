@@ -12,6 +12,7 @@ typedef struct termmap_http_response {
     char error[512];        // why the request failed, "" when it did not
     int timed_out;          // 1 when the time limit passed
     int too_big;            // 1 when the body passed max_bytes (a server ignoring Range)
+    long long total_size;   // the file's size from `Content-Range: bytes a-b/SIZE`, -1 when not said
 } termmap_http_response;
 
 // Loads libcurl.so.4 once; 0 on success, else -1 with the reason in `why`.

@@ -13,6 +13,9 @@ public protocol ByteRangeSource: AnyObject, Sendable {
     /// True when the bytes changed since they were first read (a file replaced on the server): the
     /// reader drops what it cached and starts again. Local files are mapped once and never change.
     func takeChanged() -> Bool
+    /// The whole file's size when known (a local file's; a server's `Content-Range` total once a range
+    /// was read), so that a reader can check its sections lie inside it.
+    var knownSize: UInt64? { get }
 }
 
 extension ByteRangeSource {
@@ -23,6 +26,7 @@ extension ByteRangeSource {
     }
 
     public func takeChanged() -> Bool { false }
+    public var knownSize: UInt64? { nil }
 }
 
 /// A local file, mapped into memory once (a planet-sized archive costs address space, not memory).
@@ -48,6 +52,7 @@ public final class LocalFileSource: ByteRangeSource {
 
     /// The file's size in bytes.
     public var size: UInt64 { UInt64(data.count) }
+    public var knownSize: UInt64? { size }
 
     public func read(offset: UInt64, length: Int) throws(MapDataError) -> [UInt8] {
         guard length >= 0, offset <= UInt64(data.count) else {

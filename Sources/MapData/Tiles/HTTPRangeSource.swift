@@ -29,6 +29,8 @@ final class HTTPClient: @unchecked Sendable {
         var body: [UInt8]
         var etag: String
         var tooBig: Bool
+        /// The file's size from `Content-Range`, when the server said.
+        var totalSize: UInt64?
     }
 
     /// GETs `url` (range and If-Match optional); a failure to get any answer is one line.
@@ -47,7 +49,9 @@ final class HTTPClient: @unchecked Sendable {
         }
         let body = r.body.map { [UInt8](UnsafeBufferPointer(start: $0, count: r.length)) } ?? []
         let etag = withUnsafeBytes(of: r.etag) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return Response(status: r.status, body: body, etag: etag, tooBig: r.too_big != 0)
+        return Response(
+            status: r.status, body: body, etag: etag, tooBig: r.too_big != 0,
+            totalSize: r.total_size >= 0 ? UInt64(r.total_size) : nil)
     }
 }
 
@@ -62,6 +66,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
     private let lock = Lock()
     private var etag: String?
     private var changed = false
+    private var size: UInt64?
     /// Ranges closer than this are fetched as one (a request costs more than a few KB over the wire).
     static let coalesceGap: UInt64 = 32 * 1024
     /// The largest coalesced request.
@@ -71,6 +76,12 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
     public init(url: String) throws(MapDataError) {
         name = url
         client = try HTTPClient(url: url)
+    }
+
+    public var knownSize: UInt64? {
+        lock.lock()
+        defer { lock.unlock() }
+        return size
     }
 
     public func takeChanged() -> Bool {
@@ -96,6 +107,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
         case 206:
             lock.lock()
             if etag == nil { etag = r.etag }
+            if let total = r.totalSize { size = total }
             lock.unlock()
             return r.body
         case 200:
@@ -103,6 +115,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
             guard !r.tooBig else { throw fail("the server does not answer range requests") }
             lock.lock()
             if etag == nil { etag = r.etag }
+            size = UInt64(r.body.count)
             lock.unlock()
             guard offset < UInt64(r.body.count) else { return [] }
             return Array(r.body[Int(offset)..<min(r.body.count, Int(offset) + length)])

@@ -146,6 +146,22 @@ public final class PMTilesArchive: TileArchive {
         guard h.rootLength > 0, h.rootLength <= 1 << 24, h.metadataLength <= 1 << 24 else {
             throw fail(.badOffset("header (root directory or metadata length)"))
         }
+        // A cut file (an interrupted download) keeps a healthy header: every section it names must lie
+        // inside the file, or each tile past the cut would fail one by one.
+        if let size = source.knownSize {
+            let sections = [
+                ("root directory", h.rootOffset, h.rootLength), ("metadata", h.metadataOffset, h.metadataLength),
+                ("leaf directories", h.leafOffset, h.leafLength), ("tile data", h.tileDataOffset, h.tileDataLength),
+            ]
+            for (part, offset, length) in sections where length > 0 {
+                let (end, overflow) = offset.addingReportingOverflow(length)
+                guard overflow || end > size else { continue }
+                throw fail(
+                    .badInput(
+                        "truncated: the header's \(part) ends at byte \(overflow ? UInt64.max : end), the file has \(size) bytes (an interrupted download?)"
+                    ))
+            }
+        }
         let rootBytes: [UInt8]
         if h.rootOffset <= UInt64(head.count), h.rootLength <= UInt64(head.count) - h.rootOffset {
             rootBytes = Array(head[Int(h.rootOffset)..<Int(h.rootOffset + h.rootLength)])

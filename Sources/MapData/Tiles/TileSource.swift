@@ -102,13 +102,15 @@ public final class TileSource: FeatureSource {
         }
         return state.withLock { s in
             var view = SourceView(hits: [])
+            var delivering: [TileID] = []
             for (tile, shift) in inView {
+                if s.failed.contains(tile) {
+                    view.failed += 1
+                    continue
+                }
+                delivering.append(tile)
                 guard let decoded = s.cache.get(tile) else {
-                    if s.failed.contains(tile) {
-                        view.failed += 1
-                    } else if !view.missing.contains(tile) {
-                        view.missing.append(tile)
-                    }
+                    if !view.missing.contains(tile) { view.missing.append(tile) }
                     continue
                 }
                 view.skipped += decoded.skipped
@@ -117,6 +119,8 @@ public final class TileSource: FeatureSource {
                     view.hits.append(ChunkHit(chunk: c.chunk, shift: shift, tile: square, namesOnly: c.namesOnly))
                 }
             }
+            // A tile that failed leaves its square to coarser sources (the bundled city, the world).
+            if view.failed > 0 { view.claims = delivering.compactMap { Self.overlap(Self.bounds($0), coverage) } }
             return view
         }
     }
@@ -219,11 +223,23 @@ public final class TileSource: FeatureSource {
     }
 
     /// True when a tile meets a box of degrees.
-    static func meets(_ tile: TileID, _ box: CoordinateBounds) -> Bool {
+    static func meets(_ tile: TileID, _ box: CoordinateBounds) -> Bool { FeatureSources.meets(bounds(tile), box) }
+
+    /// The part of a tile's box inside the tileset's (both within ±180°), nil when none.
+    static func overlap(_ tile: CoordinateBounds, _ coverage: CoordinateBounds) -> CoordinateBounds? {
+        guard coverage.east - coverage.west < 360 else { return tile }
+        let b = CoordinateBounds(
+            north: min(tile.north, coverage.north), south: max(tile.south, coverage.south),
+            west: max(tile.west, coverage.west), east: min(tile.east, coverage.east))
+        return b.north > b.south && b.east > b.west ? b : nil
+    }
+
+    /// A tile's box in degrees.
+    static func bounds(_ tile: TileID) -> CoordinateBounds {
         let s = tile.unitSquare
         let nw = WebMercator.unproject(MercatorPoint(x: s.minX, y: s.minY))
         let se = WebMercator.unproject(MercatorPoint(x: s.minX + s.size, y: s.minY + s.size))
-        return FeatureSources.meets(CoordinateBounds(north: nw.latitude, south: se.latitude, west: nw.longitude, east: se.longitude), box)
+        return CoordinateBounds(north: nw.latitude, south: se.latitude, west: nw.longitude, east: se.longitude)
     }
 
     /// Squared distance from a tile's center to a unit-square point.
