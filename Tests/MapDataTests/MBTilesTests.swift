@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Testing
 
 @testable import MapData
@@ -73,5 +74,31 @@ import Testing
         bytes.removeSubrange(4096...)
         try Data(bytes).write(to: URL(fileURLWithPath: cut))
         #expect(error(cut).hasPrefix("\(cut): not an MBTiles file ("))
+    }
+
+    /// Raster tilesets without a `format` row (node-mbtiles' `plain_1`) are told by their tiles' magic.
+    @Test(arguments: [("png", "PNG"), ("jpg", "JPEG"), ("webp", "WebP")])
+    func rasterTilesWithoutAFormatRowAreRefused(file: String, kind: String) {
+        let path = TileFixtures.path("raster-\(file)-no-format.mbtiles")
+        #expect(throws: MapDataError.self) { try MBTilesArchive(path: path) }
+        do {
+            _ = try MBTilesArchive(path: path)
+        } catch {
+            #expect(error.description == "\(path): \(kind) raster tiles are not supported (vector tiles only)")
+        }
+    }
+
+    /// Metadata saying maxzoom 14 over tiles that stop at 13 (planetiler's test tilesets): the deepest
+    /// zoom that exists is found at open, and deeper views scale its tiles.
+    @Test func aMaxzoomPastTheTilesOverzoomsTheLastOne() throws {
+        let archive = try MBTilesArchive(path: TileFixtures.path("maxzoom-past-tiles.mbtiles"))
+        #expect(archive.metadata["maxzoom"] == "14" && archive.info.maxZoom == 13)
+        let source = TileSource(archive: archive, label: "t")
+        let b = archive.info.bounds
+        let view = try source.chunks(in: b, zoom: 15, classes: Set(FeatureClass.allCases))
+        #expect(!view.missing.isEmpty && view.missing.allSatisfy { $0.z == 13 })
+        source.load(view.missing)
+        let loaded = try source.chunks(in: b, zoom: 15, classes: Set(FeatureClass.allCases))
+        #expect(loaded.failed == 0 && loaded.hits.count > 10)
     }
 }

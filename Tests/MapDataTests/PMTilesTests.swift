@@ -103,6 +103,16 @@ import Testing
         }
     }
 
+    /// tilemaker writes the PMTiles metadata with `vector_layers` inside a nested `json` string: its layers
+    /// are those of the `.mbtiles` twin (16, OpenMapTiles).
+    @Test func tilemakersNestedLayersAreRead() throws {
+        let pm = try PMTilesArchive(source: LocalFileSource(bytes: TileFixtures.bytes("helsinki-omt.pmtiles")))
+        let mb = try MBTilesArchive(path: TileFixtures.path("helsinki-omt.mbtiles"))
+        #expect(pm.metadata["json"] != nil && pm.info.layers.count == 16)
+        #expect(pm.info.layers == mb.info.layers)
+        #expect(TileSchema.detect(layers: pm.info.layers) == .openMapTiles)
+    }
+
     @Test func openingErrorsNameTheFileInOneLine() throws {
         func error(_ bytes: [UInt8]) -> String {
             do {

@@ -60,10 +60,13 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         }
         tileQuery = query
         metadata = meta
-        if let format = meta["format"], format != "pbf" {
+        // Raster tilesets say so in `format`; older ones (node-mbtiles' `plain_1`) have no such row, and
+        // their first tile's magic tells.
+        if let format = meta["format"] ?? Self.firstTile(db).flatMap(Self.rasterKind), format != "pbf" {
             sqlite3_finalize(query)
             sqlite3_close(db)
-            throw fail(.badInput("\(format) raster tiles are not supported (vector tiles only)"))
+            let kind = ["png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "webp": "WebP"][format] ?? format
+            throw fail(.badInput("\(kind) raster tiles are not supported (vector tiles only)"))
         }
         var minZoom = meta["minzoom"].flatMap { Int($0) }
         var maxZoom = meta["maxzoom"].flatMap { Int($0) }
@@ -71,6 +74,10 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
             let range = Self.zoomRange(db)
             minZoom = minZoom ?? range.min
             maxZoom = maxZoom ?? range.max
+        } else if let said = maxZoom, let deepest = Self.deepestZoom(db, from: said, downTo: minZoom ?? 0) {
+            // Metadata may promise a zoom the tiles never reach (planetiler's test tilesets say 14 and
+            // stop at 13): views deeper than the last zoom that exists scale its tiles.
+            maxZoom = deepest
         }
         var layers: [String] = []
         if let json = meta["json"].flatMap({ JSONValue.parse(Array($0.utf8)) })?.object {
@@ -99,6 +106,42 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         defer { sqlite3_finalize(s) }
         guard sqlite3_step(s) == SQLITE_ROW, sqlite3_column_type(s, 0) != SQLITE_NULL else { return (nil, nil) }
         return (Int(sqlite3_column_int(s, 0)), Int(sqlite3_column_int(s, 1)))
+    }
+
+    /// The deepest zoom from `said` down to `lowest` that has a tile: one indexed `EXISTS` a zoom, no scan.
+    private static func deepestZoom(_ db: OpaquePointer, from said: Int, downTo lowest: Int) -> Int? {
+        var s: OpaquePointer?
+        let sql = "SELECT EXISTS (SELECT 1 FROM tiles WHERE zoom_level = ? LIMIT 1)"
+        guard sqlite3_prepare_v2(db, sql, -1, &s, nil) == SQLITE_OK, let s else { return nil }
+        defer { sqlite3_finalize(s) }
+        for z in stride(from: min(said, TileID.maxZoom), through: max(0, lowest), by: -1) {
+            sqlite3_reset(s)
+            sqlite3_bind_int(s, 1, Int32(z))
+            guard sqlite3_step(s) == SQLITE_ROW else { return nil }
+            if sqlite3_column_int(s, 0) == 1 { return z }
+        }
+        return nil
+    }
+
+    /// The first bytes of one tile (any), to tell what kind of tiles the file holds.
+    private static func firstTile(_ db: OpaquePointer) -> [UInt8]? {
+        var s: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "SELECT substr(tile_data, 1, 16) FROM tiles LIMIT 1", -1, &s, nil) == SQLITE_OK,
+            let s
+        else { return nil }
+        defer { sqlite3_finalize(s) }
+        guard sqlite3_step(s) == SQLITE_ROW, let blob = sqlite3_column_blob(s, 0) else { return nil }
+        return [UInt8](UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(s, 0))))
+    }
+
+    /// `png`, `jpg` or `webp` for an image's magic (PNG spec §5.2; JPEG's SOI marker; RIFF…WEBP), else nil.
+    static func rasterKind(_ head: [UInt8]) -> String? {
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+            return "webp"
+        }
+        return nil
     }
 
     /// How many tiles the file holds (a scan of the index: for `termmap data info`, not at start).

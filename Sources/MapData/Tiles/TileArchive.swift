@@ -96,8 +96,14 @@ extension TilesetInfo {
         return text.isEmpty ? nil : text
     }
 
-    /// `vector_layers` ids of a TileJSON-style metadata object.
+    /// `vector_layers` ids of a TileJSON-style metadata object; tilemaker's PMTiles keep them inside a
+    /// nested `json` string, as an MBTiles `metadata` row would (mapbox/mbtiles-spec 1.3).
     static func layerNames(_ json: [String: JSONValue]) -> [String] {
+        if json["vector_layers"] == nil, case .string(let nested)? = json["json"],
+            let inner = JSONValue.parse(Array(nested.utf8))?.object, inner["json"] == nil
+        {
+            return layerNames(inner)
+        }
         guard case .array(let layers)? = json["vector_layers"] else { return [] }
         return layers.compactMap { layer in
             if case .string(let id)? = layer.object?["id"] { id } else { nil }
