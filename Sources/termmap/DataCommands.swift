@@ -150,7 +150,7 @@ enum DataCommands {
             } else {
                 source = "(damaged: not used)"
             }
-            let name = isTileset ? TileArchives.label(file) : String(file.dropLast(5))
+            let name = Self.listName(file)
             rows.append([name, source, covers, "\(size / 1024) KB", date, folder])
         }
         let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
@@ -210,14 +210,44 @@ enum DataCommands {
         return "\(digits(y, 4))-\(digits(m, 2))-\(digits(d, 2))"
     }
 
-    /// Removes an import from the data folder (never bundled data).
+    /// Removes what `data list` calls NAME from the data folder: an import, a tileset (`NAME` or its file
+    /// name when an import and a tileset share it) or the GSHHG shorelines; never the world map or bundled
+    /// data, and each refusal says what the file is.
     static func remove(_ name: String, dataDir: String?, environment: [String: String]) throws -> Int32 {
-        try checkImportName(name)
-        let folder = dataDir ?? DataLocator.userDataDirectory(environment: environment)
-        let path = folder + "/" + name + ".tmap"
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw DataFailure("\(name): no such import in \(folder) (see 'termmap data list')")
+        guard !name.isEmpty, !name.contains("/") else {
+            throw UsageError("data remove '\(name)': give a NAME from 'termmap data list'")
         }
+        let folder = dataDir ?? DataLocator.userDataDirectory(environment: environment)
+        let locator = DataLocator(
+            explicit: dataDir, environment: environment, executablePath: DataLoading.executablePath())
+        let matches = locator.allFiles(tilesets: true).filter { listName($0.file) == name || $0.file == name }
+        func same(_ a: String, _ b: String) -> Bool {
+            guard let ra = realpath(a, nil), let rb = realpath(b, nil) else { return a == b }
+            defer { free(ra); free(rb) }
+            return strcmp(ra, rb) == 0
+        }
+        let here = matches.filter { same($0.folder, folder) }
+        if name == "world" || name == DataLocator.worldFileName {
+            throw DataFailure(
+                "world is termmap's world map (\(matches.first?.folder ?? folder)): every view is drawn on it, so it is not removed")
+        }
+        if here.count > 1 {
+            let files = here.map(\.file).joined(separator: " and ")
+            throw DataFailure("\(name): \(files) in \(folder) share the name: give the file's name (termmap data remove \(here[0].file))")
+        }
+        guard let match = here.first else {
+            if let elsewhere = matches.first {
+                let path = elsewhere.folder + "/" + elsewhere.file
+                if locator.kind(of: path) == .bundled {
+                    throw DataFailure(
+                        "\(name) is bundled with termmap (\(elsewhere.folder)): it is not removed; an import or tileset of the same streets is drawn over it")
+                }
+                throw DataFailure(
+                    "\(name) is in \(elsewhere.folder), not in \(folder): termmap data remove \(name) --data \(elsewhere.folder)")
+            }
+            throw DataFailure("\(name): no such import or tileset in \(folder) (see 'termmap data list')")
+        }
+        let path = match.folder + "/" + match.file
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
@@ -225,6 +255,11 @@ enum DataCommands {
         }
         print("removed \(path)")
         return 0
+    }
+
+    /// The name `data list` shows for a file: a tileset's label, an import's name without `.tmap`.
+    static func listName(_ file: String) -> String {
+        TileArchives.fileExtensions.contains(where: file.hasSuffix) ? TileArchives.label(file) : String(file.dropLast(5))
     }
 
     /// Reads `gshhs_X.dat` and `gshhsmeta_X.dat` (X = f or h) and writes `gshhg.tmap` in the user data folder.

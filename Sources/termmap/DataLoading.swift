@@ -7,12 +7,40 @@ import Viewer
 
 /// Finds and loads the map data along the search path.
 enum DataLoading {
+    /// A data folder's file that could not be read and was left out: said once on stderr and once on
+    /// the message line, while the rest is drawn.
+    struct Skipped {
+        var error: MapDataError
+        /// For stderr: `termmap: DIR/bad.pmtiles: not a PMTiles file (…); skipped, the rest is used`.
+        var line: String { "termmap: \(error); skipped, the rest is used" }
+        /// For the message line, short enough to leave the data's credit beside it at 80 columns (the
+        /// reason is on stderr, and `data list` marks the file).
+        var message: String {
+            let file = error.file.split(separator: "/").last.map(String.init) ?? error.file
+            return "\(file) is damaged and not used"
+        }
+    }
+
+    /// `load`, saying on stderr which of the data folders' files were left out; the first of them is
+    /// returned for the message line.
+    static func loadSayingSkipped(
+        dataDir: String?, environment: [String: String], tiles: [String], tileCacheBytes: Int, folderTiles: Bool = true
+    ) throws -> (sources: MapSources, skipped: Skipped?) {
+        var skipped: [Skipped] = []
+        let sources = try load(
+            dataDir: dataDir, environment: environment, tiles: tiles, tileCacheBytes: tileCacheBytes,
+            folderTiles: folderTiles, skipped: &skipped)
+        for s in skipped { printError(s.line) }
+        return (sources, skipped.first)
+    }
+
     /// The sources of a run: the world, the shorelines, `--tiles` sources, then the data folders'
     /// imports and tilesets (the data folders' tilesets not in kiosk mode), then the bundled cities.
-    /// `lenient`: a data folder's file that cannot be read is left out rather than an error (`--about`).
+    /// A data folder's file that cannot be read is left out and added to `skipped`; the world file and
+    /// the `--tiles` named must load.
     static func load(
         dataDir: String?, environment: [String: String], tiles: [String] = [], tileCacheBytes: Int = TileSource.defaultCacheBytes,
-        folderTiles: Bool = true, lenient: Bool = false
+        folderTiles: Bool = true, skipped: inout [Skipped]
     ) throws -> MapSources {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
@@ -27,7 +55,11 @@ enum DataLoading {
         let world = try MapAsset(path: worldPath, kind: locator.kind(of: worldPath))
         var high: MapAsset?
         if let hiPath = locator.find(DataLocator.highResolutionFileName) {
-            high = try MapAsset(path: hiPath, kind: locator.kind(of: hiPath))
+            do throws(MapDataError) {
+                high = try MapAsset(path: hiPath, kind: locator.kind(of: hiPath))
+            } catch {
+                skipped.append(Skipped(error: error))
+            }
         }
         func tileSource(_ location: String) throws(MapDataError) -> TileSource {
             TileSource(
@@ -36,15 +68,15 @@ enum DataLoading {
         var details: [any FeatureSource] = try tiles.map(tileSource)
         for path in locator.detailFiles(tilesets: folderTiles) {
             let source: any FeatureSource
-            do {
+            do throws(MapDataError) {
                 if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
                     source = try tileSource(path)
                 } else {
                     source = try MapAsset(path: path, kind: locator.kind(of: path))
                 }
             } catch {
-                if lenient { continue }
-                throw error
+                skipped.append(Skipped(error: error))
+                continue
             }
             details.append(source)
         }

@@ -14,7 +14,7 @@ enum InteractiveCommand {
         // Load the data before touching the terminal, so that a data error is a plain line.
         // Kiosk mode reads tiles named on its command line only (a shared account's data folder is not the
         // visitor's to fill).
-        let sources = try DataLoading.load(
+        let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, folderTiles: !options.kiosk)
         let screen: CursesScreen
@@ -30,6 +30,10 @@ enum InteractiveCommand {
         let size = screen.size
         var state = try options.initialState(cols: size.cols, rows: size.rows)
         if !screen.unicode { state.glyphMode = .ascii }
+        if let skipped, state.message.isEmpty {
+            state.message = skipped.message
+            state.messageIsError = true
+        }
         if state.message.isEmpty {
             state.message = options.kiosk ? ViewerState.kioskWelcome : ViewerState.welcome
         }

@@ -18,9 +18,13 @@ enum RenderCommand {
                     + "\(ViewerState.minimumCols)x\(ViewerState.minimumRows)")
         }
         var state = try options.initialState(cols: options.cols, rows: options.rows)
-        let sources = try DataLoading.load(
+        let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes)
+        if let skipped, state.message.isEmpty {
+            state.message = skipped.message
+            state.messageIsError = true
+        }
         let mode = ColorMode.choose(
             option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
             isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment))

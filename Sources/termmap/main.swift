@@ -35,8 +35,9 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             let options = try StartupOptions(parsed)
             let named = options.dataDir != nil || !options.tiles.isEmpty
             let load = {
-                try DataLoading.load(
-                    dataDir: options.dataDir, environment: environment, tiles: options.tiles, lenient: true)
+                var skipped: [DataLoading.Skipped] = []
+                return try DataLoading.load(
+                    dataDir: options.dataDir, environment: environment, tiles: options.tiles, skipped: &skipped)
             }
             // What the options name must load (or say why not); the folders' data is credited whatever fails.
             print(About.attribution(named ? try load() : try? load()))

@@ -150,6 +150,30 @@ struct CLITests {
         #expect(!r.err.contains("Error("), "\(r.err)")
     }
 
+    /// A junk `.pmtiles` and a cut `.tmap` in `--data DIR` are left out with one line each on stderr and
+    /// a note on the message line; the rest is drawn, and `render` and `--about` succeed.
+    @Test func aDamagedFileInTheDataFolderIsSkipped() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-damaged-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("junk".utf8).write(to: dir.appendingPathComponent("junk.pmtiles"))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let city = try Data(contentsOf: root.appendingPathComponent("assets/helsinki.tmap"))
+        try city.prefix(3000).write(to: dir.appendingPathComponent("cut.tmap"))
+        let view = ["--center", "60.1699,24.9384", "--zoom", "14", "--size", "80x24", "--color", "never"]
+        let r = try runTermmap(["render", "--data", dir.path] + view)
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.err.split(separator: "\n")
+        #expect(lines.count == 2, "\(r.err)")
+        #expect(lines.allSatisfy { $0.hasPrefix("termmap: \(dir.path)/") && $0.hasSuffix("; skipped, the rest is used") })
+        let screen = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(screen[23].hasPrefix("cut.tmap is damaged and not used") || screen[23].hasPrefix("junk.pmtiles is damaged"))
+        let clean = try runTermmap(["render"] + view)
+        #expect(Array(screen.prefix(22)) == Array(clean.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(22)))
+        let about = try runTermmap(["--data", dir.path, "--about"])
+        #expect(about.status == 0 && about.out.contains("OpenStreetMap"), "\(about.err)")
+    }
+
     /// `--about` credits the data the other options name: `termmap --tiles FILE --about`.
     @Test func aboutCreditsTheDataTheOptionsName() throws {
         let tiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -189,6 +213,28 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         let again = try runTermmap(["data", "remove", "town", "--data", dir.path])
         #expect(again.status == 1 && again.err.contains("no such import"))
+    }
+
+    /// `data remove` takes what `data list` shows: a tileset in the folder goes; the world map and the
+    /// bundled city are not removed, and each answer says what the file is.
+    @Test func removeTakesWhatListShows() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-remove-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapDataTests/Fixtures/tiles/helsinki-omt.pmtiles")
+        try FileManager.default.copyItem(at: fixture, to: dir.appendingPathComponent("helsinki-omt.pmtiles"))
+        let list = try runTermmap(["data", "list", "--data", dir.path])
+        #expect(list.out.contains("helsinki-omt  PMTiles v3"))
+        let removed = try runTermmap(["data", "remove", "helsinki-omt", "--data", dir.path])
+        #expect(removed.status == 0 && removed.out == "removed \(dir.path)/helsinki-omt.pmtiles\n", "\(removed.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let world = try runTermmap(["data", "remove", "world", "--data", dir.path])
+        #expect(world.status == 1 && world.err.contains("world is termmap's world map"), "\(world.err)")
+        #expect(!world.err.contains("choose another"))
+        let city = try runTermmap(["data", "remove", "helsinki", "--data", dir.path])
+        #expect(city.status == 1 && city.err.contains("helsinki is bundled with termmap"), "\(city.err)")
+        for r in [world, city] { #expect(r.err.split(separator: "\n").count == 1) }
     }
 
     /// A damaged or foreign extract: exit 1, one line naming the file and the fault, nothing written.
