@@ -700,6 +700,7 @@ public final class MapAsset: Sendable {
     public func names() throws(MapDataError) -> [NamedPlace] {
         if let n = cache.withLock({ $0.names }) { return n }
         let units = unitsPerDegree
+        let hasKinds = version >= 4
         let decoded: [NamedPlace]? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: nameRange.lowerBound, to: nameRange.upperBound)
             var out: [NamedPlace] = []
@@ -709,11 +710,17 @@ public final class MapAsset: Sendable {
                     let lat = r.signedVarint(), let lon = r.signedVarint(),
                     Double(lat.magnitude) <= 90 * units, Double(lon.magnitude) <= 540 * units
                 else { return nil }
+                var kind = NameKind.unknown
+                if hasKinds {
+                    // An unknown kind (a newer writer's) reads as unknown, not as damage.
+                    guard let k = r.u8() else { return nil }
+                    kind = NameKind(rawValue: k) ?? .unknown
+                }
                 out.append(
                     NamedPlace(
                         name: String(decoding: text, as: UTF8.self),
                         coordinate: Coordinate(
-                            latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units))))
+                            latitude: Double(lat) * (1 / units), longitude: Double(lon) * (1 / units)), kind: kind))
             }
             return r.remaining == 0 ? out : nil
         }

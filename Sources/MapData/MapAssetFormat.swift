@@ -5,9 +5,9 @@ public enum MapAssetFormat {
     /// The first 8 bytes of every file.
     public static let magic: [UInt8] = Array("TMAPDAT\u{0}".utf8)
     /// The version this code writes.
-    public static let version: UInt16 = 3
+    public static let version: UInt16 = 4
     /// The versions this code reads.
-    public static let readableVersions: ClosedRange<UInt16> = 1...3
+    public static let readableVersions: ClosedRange<UInt16> = 1...4
     /// Size of the fixed header in version 1 and in version 2.
     public static let headerSizeV1 = 48
     public static let headerSize = 96
@@ -227,16 +227,55 @@ public struct PlaceNames: Equatable, Sendable {
     public var isEmpty: Bool { region.isEmpty && alternates.isEmpty }
 }
 
-/// A named feature of the name table: its name and a point on it (a street's middle), for search.
+/// A named feature of the name table: its name, a point on it (a street's middle) and what it is, for search.
 public struct NamedPlace: Equatable, Sendable {
     /// The name.
     public var name: String
     /// A point on the feature.
     public var coordinate: Coordinate
+    /// What it is (`unknown` in files before version 4).
+    public var kind: NameKind
 
     /// An entry.
-    public init(name: String, coordinate: Coordinate) {
+    public init(name: String, coordinate: Coordinate, kind: NameKind = .unknown) {
         self.name = name
         self.coordinate = coordinate
+        self.kind = kind
+    }
+}
+
+/// What a named feature is, as a list of search matches says it (name table, version 4: one byte).
+public enum NameKind: UInt8, Sendable, CaseIterable {
+    case unknown = 0, street, path, railway, water, waterway, park, wood, building, square
+
+    /// The kind of a feature of `featureClass`.
+    public init(_ featureClass: FeatureClass) {
+        switch featureClass {
+        case .motorway, .trunk, .primary, .secondary, .tertiary, .minorRoad, .serviceRoad: self = .street
+        case .path: self = .path
+        case .rail, .tram: self = .railway
+        case .water, .lake, .lakeWater: self = .water
+        case .river, .stream, .worldRiver: self = .waterway
+        case .park: self = .park
+        case .wood: self = .wood
+        case .building: self = .building
+        default: self = .unknown
+        }
+    }
+
+    /// The word a match is labelled with (`Mannerheimintie, street`); empty when unknown.
+    public var words: String {
+        switch self {
+        case .unknown: ""
+        case .street: "street"
+        case .path: "path"
+        case .railway: "railway"
+        case .water: "water"
+        case .waterway: "river"
+        case .park: "park"
+        case .wood: "wood"
+        case .building: "building"
+        case .square: "square"
+        }
     }
 }

@@ -58,6 +58,8 @@ public struct MapContents: Sendable {
     public var classMinTolerance: (@Sendable (FeatureClass) -> Double)?
     /// A class's tolerance as a multiple of the level's (nil: 1).
     public var classToleranceScale: (@Sendable (FeatureClass) -> Double)?
+    /// Names for search that no feature drawn carries (a square), after the features' own.
+    public var extraNames: [NamedPlace] = []
 
     /// Contents.
     public init(
@@ -145,7 +147,7 @@ public enum MapAssetWriter {
     /// The file's bytes for `contents`.
     public static func encode(_ contents: MapContents) -> [UInt8] {
         let units = Double(contents.unitsPerDegree)
-        let (names, nameIndex) = nameTable(contents.features)
+        let (names, nameIndex) = nameTable(contents.features, extra: contents.extraNames)
         let features = quantize(contents, nameIndex: nameIndex)
         var chunks: [Chunk] = []
         var levelRanges: [(spec: LevelSpec, first: Int, count: Int)] = []
@@ -166,8 +168,9 @@ public enum MapAssetWriter {
 
     // MARK: Steps
 
-    /// Each distinct name once, in first-use order, with a point on its first feature (its middle point).
-    static func nameTable(_ features: [SourceFeature]) -> ([NamedPlace], [String: Int32]) {
+    /// Each distinct name once, in first-use order, with a point on its first feature (its middle point)
+    /// and that feature's kind; then the `extra` names no feature has.
+    static func nameTable(_ features: [SourceFeature], extra: [NamedPlace] = []) -> ([NamedPlace], [String: Int32]) {
         var names: [NamedPlace] = []
         var index: [String: Int32] = [:]
         for f in features {
@@ -176,7 +179,14 @@ public enum MapAssetWriter {
                 !part.isEmpty
             else { continue }
             index[name] = Int32(names.count)
-            names.append(NamedPlace(name: String(name.utf8.prefix(1024)) ?? name, coordinate: part[part.count / 2]))
+            names.append(
+                NamedPlace(
+                    name: String(name.utf8.prefix(1024)) ?? name, coordinate: part[part.count / 2],
+                    kind: NameKind(f.featureClass)))
+        }
+        for e in extra where !e.name.isEmpty && index[e.name] == nil {
+            index[e.name] = Int32(names.count)
+            names.append(NamedPlace(name: String(e.name.utf8.prefix(1024)) ?? e.name, coordinate: e.coordinate, kind: e.kind))
         }
         return (names, index)
     }
@@ -422,6 +432,7 @@ public enum MapAssetWriter {
             nameSection.append(text)
             nameSection.signedVarint(Int64((entry.coordinate.latitude * units).rounded()))
             nameSection.signedVarint(Int64((entry.coordinate.longitude * units).rounded()))
+            nameSection.u8(entry.kind.rawValue)
         }
         let metadata = Array(
             contents.metadata.map { k, v in

@@ -7,7 +7,8 @@ import Synchronization
 public struct SearchHit: Equatable, Sendable {
     /// The name found.
     public var name: String
-    /// Where it is, as a list of matches says it: `Portland, Oregon, US`, `Mannerheimintie, street`.
+    /// Where it is, as a list of matches says it: `Portland, Oregon, US`, `Mannerheimintie, street`,
+    /// `Kauppatori, square`.
     public var label: String = ""
     /// Where to go.
     public var coordinate: Coordinate
@@ -197,10 +198,11 @@ public final class MapSources: PlaceSearching, Sendable {
             guard let names = try? source.namedFeatures() else { continue }
             for street in names where PlaceSearch.key(street.name).hasPrefix(key) {
                 guard !hits.contains(where: { $0.name == street.name }) else { continue }
+                let kind = street.kind.words
                 hits.append(
                     SearchHit(
-                        name: street.name, label: street.name + ", street", coordinate: street.coordinate,
-                        detail: "", radiusMeters: SearchHit.streetRadius))
+                        name: street.name, label: street.name + (kind.isEmpty ? "" : ", " + kind),
+                        coordinate: street.coordinate, detail: "", radiusMeters: SearchHit.streetRadius))
                 if hits.count >= limit { return hits }
             }
         }

@@ -2,7 +2,8 @@ import MapData
 
 /// Places by what a person types: each place's name and other names as search keys (case, accents and
 /// punctuation ignored; `Saint`/`Sankt` also as `St`), matched by prefix, then at a word's start, then
-/// anywhere; within each, in the order places rank (largest first).
+/// anywhere, and last one typo away (one letter added, missing or changed: `Helsnki`); within each, in
+/// the order places rank (largest first).
 struct PlaceSearch: Sendable {
     /// Per place: its name's key, then its other names' keys (UTF-8 bytes, compared bytewise).
     let keys: [[[UInt8]]]
@@ -99,8 +100,8 @@ struct PlaceSearch: Sendable {
     func matches(_ query: String, limit: Int) -> [Int] {
         let q = Array(Self.key(query).utf8)
         guard !q.isEmpty, limit > 0 else { return [] }
-        // Prefix of the name, prefix of another name, a word's start, anywhere.
-        var buckets: [[Int]] = [[], [], [], []]
+        // Prefix of the name, prefix of another name, a word's start, anywhere, one edit away.
+        var buckets: [[Int]] = [[], [], [], [], []]
         for (i, names) in keys.enumerated() {
             guard let score = Self.score(q, names, ownKeys: ownKeys[i]) else { continue }
             if buckets[score].count < limit { buckets[score].append(i) }
@@ -113,14 +114,39 @@ struct PlaceSearch: Sendable {
     static func score(_ q: [UInt8], _ names: [[UInt8]], ownKeys: Int) -> Int? {
         var best: Int?
         for (n, name) in names.enumerated() {
-            guard name.count >= q.count else { continue }
-            if name.starts(with: q) { return n < ownKeys ? 0 : 1 }
-            if let at = find(q, in: name) {
-                let s = name[at - 1] == 32 ? 2 : 3
-                best = min(best ?? s, s)
+            if name.count >= q.count {
+                if name.starts(with: q) { return n < ownKeys ? 0 : 1 }
+                if let at = find(q, in: name) {
+                    let s = name[at - 1] == 32 ? 2 : 3
+                    best = min(best ?? s, s)
+                }
             }
+            if best == nil, q.count >= minimumTypoLength, oneEditFromAPrefix(q, of: name) { best = 4 }
         }
         return best
+    }
+
+    /// Queries shorter than this are not matched with a typo (two letters one edit away match too much).
+    static let minimumTypoLength = 4
+
+    /// True when `q` is one insertion, deletion or substitution away from a start of `name` (Levenshtein
+    /// distance 1 to `name`'s first `q.count - 1`, `q.count` or `q.count + 1` bytes): `helsnki` → `helsinki`.
+    static func oneEditFromAPrefix(_ q: [UInt8], of name: [UInt8]) -> Bool {
+        // The first difference decides: past it, the rest must agree shifted by the edit's kind.
+        var i = 0
+        while i < q.count && i < name.count && q[i] == name[i] { i += 1 }
+        guard i < q.count else { return false }  // q is a prefix: matched as one already
+        func rest(_ a: Int, _ b: Int) -> Bool {
+            // q[a...] against name[b...]: all of q's rest must be there (name may go on).
+            guard q.count - a <= name.count - b else { return false }
+            var k = 0
+            while a + k < q.count {
+                if q[a + k] != name[b + k] { return false }
+                k += 1
+            }
+            return true
+        }
+        return rest(i + 1, i + 1) || rest(i + 1, i) || (i + 1 <= name.count && rest(i, i + 1))
     }
 
     /// The first position after 0 where `q` occurs in `text` (a match at 0 is a prefix, scored apart).

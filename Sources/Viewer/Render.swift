@@ -259,11 +259,16 @@ public enum Renderer {
     }
 
     /// A search's matches while typing, in a box just above the status line, the chosen one marked.
+    /// Typed text that matches nothing says so at once, before Enter.
     static func drawChoices(_ frame: inout Frame, _ prompt: Prompt, bottom: Int, ascii: Bool, mode: ColorMode, theme: Theme) {
-        guard !prompt.choices.isEmpty else { return }
-        let lines = prompt.choices.enumerated().map { i, hit in
-            (i == prompt.chosen ? "> " : "  ") + Transliteration.screenText(hit.label, ascii: ascii) + " "
-        }
+        let typed = !prompt.text.trimmedOfWhitespace.isEmpty
+        guard !prompt.choices.isEmpty || (prompt.kind == .search && typed) else { return }
+        let lines =
+            prompt.choices.isEmpty
+            ? ["  no match "]
+            : prompt.choices.enumerated().map { i, hit in
+                (i == prompt.chosen ? "> " : "  ") + Transliteration.screenText(hit.label, ascii: ascii) + " "
+            }
         let width = min(frame.cols, lines.map(\.count).max() ?? 0)
         let top = max(0, bottom - lines.count)
         for (i, line) in lines.enumerated() where top + i < bottom {

@@ -77,4 +77,36 @@ struct SearchTests {
     @Test func streetsToo() {
         #expect(labels("Mannerheimintie").first == "Mannerheimintie, street")
     }
+
+    /// Each match says what it is, from the class the import gave it: a botanical garden is a park, a
+    /// school a building, and a square (a pedestrian multipolygon, drawn as nothing) is found.
+    @Test func matchesSayWhatTheyAre() {
+        #expect(labels("Kaisaniemen kasvitieteellinen").first == "Kaisaniemen kasvitieteellinen puutarha, park")
+        #expect(labels("Helsingin eurooppalainen").first == "Helsingin eurooppalainen koulu, building")
+        let square = bundledCitySources.matches("Kauppatori", limit: 5).first { $0.label == "Kauppatori, square" }
+        // The market square: 60.1675°N 24.9530°E.
+        #expect(square.map { abs($0.coordinate.latitude - 60.1675) < 0.001 && abs($0.coordinate.longitude - 24.953) < 0.002 } == true)
+    }
+
+    /// One letter missing, added or changed still finds the place, after every match as typed.
+    @Test func oneTypoAway() {
+        #expect(labels("Helsnki").first == "Helsinki, FI")
+        #expect(labels("Helsinkii").first == "Helsinki, FI")
+        #expect(labels("Hwlsinki").first == "Helsinki, FI")
+        #expect(labels("Portlamd").first == "Portland, Oregon, US")
+        #expect(PlaceSearch.oneEditFromAPrefix(Array("helsnk".utf8), of: Array("helsinki".utf8)))
+        #expect(!PlaceSearch.oneEditFromAPrefix(Array("hlsnki".utf8), of: Array("helsinki".utf8)))
+        // Three letters are not matched with a typo.
+        #expect(labels("Hxl").isEmpty)
+    }
+
+    /// Typing what matches nothing says so at once, not only after Enter.
+    @Test func noMatchWhileTyping() throws {
+        var s = try scripted(cols: 80, rows: 24, lat: 0, lon: 0, zoom: 2)
+        for c in "/qqzzxq" { s.update(.key(.char(c)), places: bundledCitySources) }
+        #expect(s.prompt?.choices.isEmpty == true)
+        let frame = Renderer.render(s, sources: bundledCitySources, options: RenderOptions(mode: .plain))
+        #expect(frame.line(21).hasPrefix("  no match"))
+        #expect(frame.line(23).hasPrefix("search place or street: qqzzxq_"))
+    }
 }

@@ -94,6 +94,19 @@ public enum OSMImporter {
         }
         features += relationAreas
         for f in features { report.features[f.featureClass, default: 0] += 1 }
+        // Squares: a point amid their nodes, for search.
+        var squares = collector.squareNodes
+        var uncounted = OSMImportReport()  // the squares' ways were counted once already
+        for square in collector.squareWays {
+            var lat = 0.0, lon = 0.0, n = 0.0
+            for id in square.ways {
+                guard let way = waysByID[id] else { continue }
+                for part in locate(way, nodes: nodes, report: &uncounted) {
+                    for c in part.dropLast(part.first == part.last ? 1 : 0) { (lat, lon, n) = (lat + c.latitude, lon + c.longitude, n + 1) }
+                }
+            }
+            if n > 0 { squares.append(NamedPlace(name: square.name, coordinate: Coordinate(latitude: lat / n, longitude: lon / n), kind: .square)) }
+        }
         report.places = collector.places.count
 
         var coverage: CoordinateBounds?
@@ -105,10 +118,11 @@ public enum OSMImporter {
         var metadata = [("source", source), ("attribution", attribution), ("licence", "ODbL 1.0")]
         if let t = collector.header?.replicationTimestamp { metadata.append(("timestamp", String(t))) }
         if let p = collector.header?.writingProgram { metadata.append(("writer", p)) }
-        let contents = MapContents(
+        var contents = MapContents(
             features: features, places: collector.places, levels: LevelSpec.fromZooms(zoomLevels),
             unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM, coverage: coverage, metadata: metadata,
             classMinZoom: classMinZoom)
+        contents.extraNames = squares
         return (contents, report)
     }
 
@@ -191,6 +205,14 @@ public enum OSMImporter {
         var multipolygons: [Multipolygon] = []
         var places: [City] = []
         var relationCount = 0
+        /// Named squares (`place=square`, pedestrian areas): search finds them, though nothing draws them.
+        var squareNodes: [NamedPlace] = []
+        var squareWays: [(name: String, ways: [Int64])] = []
+
+        /// True for the tags of a square people look for by name (Kauppatori, Senaatintori).
+        static func isSquare(_ tags: [String: String]) -> Bool {
+            tags["place"] == "square" || (tags["highway"] == "pedestrian" && (tags["area"] == "yes" || tags["type"] == "multipolygon"))
+        }
 
         /// True when ways carry their nodes' locations (`osmium add-locations-to-ways`): no node store then.
         var locationsOnWays = false
@@ -212,6 +234,13 @@ public enum OSMImporter {
                 nodeLon.append(Int32(clamping: n.longitude / 100))
             }
             guard !n.tags.isEmpty, let place = n.tags["place"], let name = n.tags["name"], !name.isEmpty else { return }
+            if place == "square" {
+                squareNodes.append(
+                    NamedPlace(
+                        name: name, coordinate: Coordinate(latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9),
+                        kind: .square))
+                return
+            }
             let kind: PlaceKind
             switch place {
             case "suburb": kind = .suburb
@@ -240,10 +269,14 @@ public enum OSMImporter {
                 Way(
                     id: w.id, refs: w.refs, locations: locations, featureClass: Classification.wayClass(w.tags),
                     name: w.tags["name"]))
+            if let name = w.tags["name"], !name.isEmpty, Self.isSquare(w.tags) { squareWays.append((name, [w.id])) }
         }
 
         mutating func relation(_ r: OSMRelation) {
             relationCount += 1
+            if r.tags["type"] == "multipolygon", let name = r.tags["name"], !name.isEmpty, Self.isSquare(r.tags) {
+                squareWays.append((name, r.members.filter { $0.type == .way }.map(\.ref)))
+            }
             guard r.tags["type"] == "multipolygon", let featureClass = Classification.areaClass(r.tags) else { return }
             let members = r.members.filter { $0.type == .way }.map(\.ref)
             multipolygons.append(Multipolygon(featureClass: featureClass, name: r.tags["name"], members: members))
