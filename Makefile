@@ -2,7 +2,7 @@
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev
-TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte
+TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool
 # GNU time measures each process's own peak memory for the benchmark.
 BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
@@ -11,7 +11,7 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
-.PHONY: run test deps test-deps build bench bench-ssh fixtures install mutants
+.PHONY: run test deps test-deps build bench bench-ssh fixtures install mutants conformance
 
 run: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
@@ -22,12 +22,21 @@ test: deps test-deps
 	swift test --skip-build $(SWIFT_FLAGS)
 	swift build -c release $(SWIFT_FLAGS)
 	"$$(swift build -c release --show-bin-path)/termmap-fuzz"
+	@if [ -d "$(SUITES)" ]; then $(MAKE) --no-print-directory conformance; \
+	else echo "conformance: skipped ($(SUITES) not found; make conformance SUITES=DIR runs the suites from any folder)"; fi
 	python3 Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/hardening_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
+
+# Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a
+# folder laid out as README, Conformance says; differences not in Tests/conformance/known-differences.tsv fail.
+SUITES ?= ../shared/peers
+conformance: deps test-deps
+	swift build -c release --product termmap-conformance $(SWIFT_FLAGS)
+	"$$(swift build -c release --show-bin-path)/termmap-conformance" "$(SUITES)"
 
 # Mutation check (minutes, not in CI): each mutant in Tools/mutants.py must make a test fail.
 mutants: deps test-deps

@@ -47,6 +47,11 @@ let package = Package(
         .executableTarget(
             name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "TestSupport", "Viewer"]),
 
+        // Other projects' conformance suites through the readers (`make conformance SUITES=DIR`).
+        .executableTarget(
+            name: "termmap-conformance",
+            dependencies: ["CSQLite", "CZlib", "GeoCore", "MapData", "MapRender", "TestSupport", "Viewer"]),
+
         // What tests and fuzzers share: the seeded generator and the fake screen.
         .target(name: "TestSupport", dependencies: ["MapRender", "Raster", "Viewer"]),
 

@@ -42,7 +42,9 @@ public func fileErrorReason(_ error: any Error) -> String {
         if let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError { return systemErrorReason(posix.code.rawValue) }
     }
     if let posix = error as? POSIXError { return systemErrorReason(posix.code.rawValue) }
-    return "\(error)"
+    if let cocoa = error as? CocoaError { return "file error \(cocoa.code.rawValue)" }
+    let text = "\(error)"
+    return text.split(separator: "\n").first.map(String.init) ?? text
 }
 
 /// The first `count` bytes of a file (fewer if it is shorter), or nil when it cannot be opened.

@@ -312,8 +312,9 @@ enum DataCommands {
     }
 
     static func readBytes(_ path: String) throws -> [UInt8] {
+        guard !isDirectory(path) else { throw DataFailure("\(path): is a directory") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DataFailure("\(path): cannot read the file")
+            throw DataFailure("\(path): cannot read the file (\(FileManager.default.fileExists(atPath: path) ? systemErrorReason() : "no such file"))")
         }
         return [UInt8](data)
     }

@@ -45,7 +45,8 @@ enum DataLoading {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
             guard isDirectory(dataDir) else {
-                throw DataFailure("--data \(dataDir): no such folder")
+                throw DataFailure(
+                    "--data \(dataDir): " + (FileManager.default.fileExists(atPath: dataDir) ? "not a folder" : "no such folder"))
             }
         }
         guard let worldPath = locator.find(DataLocator.worldFileName) else {

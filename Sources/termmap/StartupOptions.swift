@@ -117,7 +117,7 @@ struct StartupOptions {
     /// The tour `--tour` names: `builtin`, or a file (UTF-8, at most 1 MB); an error names the file and line.
     static func loadTour(_ name: String) throws(UsageError) -> Tour {
         if name == "builtin" { return Tour.builtin }
-        if isDirectory(name) { throw UsageError("tour '\(name)': is a folder") }
+        if isDirectory(name) { throw UsageError("tour '\(name)': is a directory") }
         let limit = 1 << 20
         guard let bytes = readFileHead(name, count: limit + 1) else {
             throw UsageError("tour '\(name)': \(systemErrorReason())")

@@ -60,7 +60,8 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         printError("termmap: \(e)")
         return 1
     } catch {
-        printError("termmap: \(error)")
+        // Anything else still ends in one line, the system's reason and not an error value printed whole.
+        printError("termmap: \(fileErrorReason(error))")
         return 1
     }
 }

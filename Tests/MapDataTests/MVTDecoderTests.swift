@@ -118,6 +118,31 @@ import Testing
         }
     }
 
+    /// mvt-fixtures 005 (recoverable): a feature's tags have an odd count (a key without its value). The
+    /// unpaired key is dropped; the feature and the tile decode.
+    @Test func anOddTagCountDropsTheUnpairedKey() throws {
+        var layer = ProtoBuilder()
+        layer.string(1, "hello")
+        var feature = ProtoBuilder()
+        feature.packed(2, [0, 0, 1])
+        feature.varint(3, 1)
+        feature.packed(4, [9, 50, 34])
+        layer.message(2, feature)
+        layer.string(3, "name")
+        layer.string(3, "other")
+        var value = ProtoBuilder()
+        value.string(1, "world")
+        layer.message(4, value)
+        layer.varint(5, 4096)
+        layer.varint(15, 2)
+        var tile = ProtoBuilder()
+        tile.message(3, layer)
+        let layers = try #require(MVTDecoder.decode(tile.bytes))
+        let f = try #require(layers.first?.features.first)
+        #expect(f.properties == ["name": .string("world")])
+        #expect(f.parts.map { $0.map { [$0.x, $0.y] } } == [[[25, 17]]])
+    }
+
     /// The geometries mvt-fixtures calls invalid (044 ClosePath first, 045 half a point, 047 and 048
     /// ClosePath counts 2 and 0, 051 a huge count, 052 too few points, 058 a huge LineTo, 061 a line
     /// that closes), and a LineTo before any MoveTo: the feature is skipped and counted, the rest of

@@ -41,7 +41,7 @@ public enum TileArchives {
             return try PMTilesArchive(source: HTTPRangeSource(url: location))
         }
         // A folder opens with fopen on Linux and reads as empty: say what it is.
-        guard !isDirectory(location) else { throw MapDataError(file: location, .unreadable("is a directory")) }
+        guard !isDirectory(location) else { throw MapDataError(file: location, .badInput("is a directory")) }
         guard let head = readFileHead(location, count: 16) else {
             let exists = FileManager.default.fileExists(atPath: location)
             throw MapDataError(file: location, .unreadable(exists ? "permission denied" : "no such file"))
