@@ -228,6 +228,30 @@ struct TileRenderingTests {
         #expect(roadCells(map) == roadCells(clean))
     }
 
+    /// The two real tiles the fault was found in, as `SuiteReproductions` makes them: the Berlin z14 tile
+    /// with one building of 975 closed with count 2, and the z12 tile whose water feature starts with
+    /// ClosePath. Each is drawn with its roads, water and the other buildings; one feature is skipped.
+    @Test(arguments: [true, false])
+    func theRealTilesDrawWithoutTheirBadFeature(berlin: Bool) throws {
+        let id = berlin ? SuiteReproductions.berlinTileID : SuiteReproductions.waterTileID
+        let tile = TileID(z: id.z, x: id.x, y: id.y)
+        let bytes = berlin ? SuiteReproductions.berlinZ14WithABadBuilding() : SuiteReproductions.z12WithWaterStartingWithClosePath()
+        let archive = try PMTilesArchive(
+            source: LocalFileSource(bytes: PMTilesWriter.archive(tiles: [(tile.pmtilesID, bytes)], maxZoom: UInt8(id.z))))
+        let sources = MapSources(
+            features: FeatureSources(base: Self.bundledWorld, details: [TileSource(archive: archive, label: "t")]))
+        let n = Double(1 << id.z)
+        let center = WebMercator.unproject(MercatorPoint(x: (Double(id.x) + 0.5) / n, y: (Double(id.y) + 0.5) / n))
+        // Buildings are drawn from zoom 15: the Berlin tile is looked at there (its z14 tile scaled).
+        let s = try Self.state(lat: center.latitude, lon: center.longitude, zoom: Double(id.z) + (berlin ? 1 : 0), cols: 60, rows: 20)
+        let map = try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).map)
+        #expect(map.tiles.failed == 0 && map.tiles.skipped == 1)
+        let classes = map.pick.allFeatures.compactMap { $0?.className }
+        #expect(classes.filter { $0 == "primary road" }.count >= 100)
+        #expect(classes.contains("water"))
+        if berlin { #expect(classes.filter { $0 == "building" }.count >= 50) }
+    }
+
     /// Panning across many tiles keeps the decoded tiles within the cache's bound.
     @Test func theCacheStaysWithinItsBound() throws {
         let archive = try TileArchives.open(Self.path("helsinki-omt.pmtiles"))
