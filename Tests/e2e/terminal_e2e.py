@@ -9,6 +9,7 @@ Each check drives the real binary with tmux send-keys and reads the screen with 
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -229,6 +230,26 @@ def _():
 @check("SIGHUP exits 0 with the terminal restored")
 def _():
     quit_and_check(1)
+
+
+@check("a damaged file in --data DIR is left out: the viewer starts, says so once, and the rest is drawn")
+def _():
+    folder = tempfile.mkdtemp(prefix="termmap-damaged-")
+    try:
+        with open(os.path.join(folder, "junk.pmtiles"), "wb") as f:
+            f.write(b"not a tileset")
+        s = Session(f"--data {folder} --center 60.1699,24.9384 --zoom 15")
+        text = s.screen()
+        assert "junk.pmtiles is damaged and not used" in text, text[-400:]
+        assert "zoom 15.00" in text and "OSM" in text, text[-400:]
+        s.keys("q")
+        assert s.exit_status() == 0
+        after = s.screen().replace("\n", "")  # the line may wrap on the shell's screen
+        assert after.count("skipped, the rest is used") == 1 and "junk.pmtiles" in after, after[-400:]
+        s.close()
+        return "message line and one stderr line; exit 0"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @check("LANG=C gives ASCII glyphs")
