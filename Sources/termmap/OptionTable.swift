@@ -116,7 +116,7 @@ enum OptionTable {
             "usage: termmap [options]                 open the interactive viewer",
             "       termmap render [options]          print the screen (or --json state) without a terminal",
             "       termmap data import-osm FILE.osm.pbf  import an OpenStreetMap extract (streets, water, names)",
-            "       termmap data list | remove NAME   the map data installed; remove an import",
+            "       termmap data list | remove NAME   the map data installed; remove an import or tileset",
             "       termmap data info FILE|URL        what a .pmtiles or .mbtiles tileset holds",
             "       termmap data import-gshhg PATH    import GSHHG shorelines into the user data folder",
             "       termmap data pack --lines F --out F [--cities F]   build a data file",
