@@ -173,8 +173,9 @@ public enum MapRenderer {
         let pick = Pick(
             cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick, sides: c.sides,
             seaRows: c.showsSea ? world : 0..<0, sources: c.sources)
-        var reports = all.map {
-            SourceReport(name: $0.label, kind: $0.kind, credits: $0.credits, inView: false, detail: nil, status: SourceStatus())
+        let names = SourceNames.distinct(all.map { SourceNames.display($0.label) })
+        var reports = zip(all, names).map { source, name in
+            SourceReport(name: name, kind: source.kind, credits: source.credits, inView: false, detail: nil, status: SourceStatus())
         }
         for asked in c.report.asked where reports.indices.contains(asked.index) {
             reports[asked.index].inView = true

@@ -25,7 +25,8 @@ public struct SourceStatus: Equatable, Sendable {
 
 /// One data source as a render saw it.
 public struct SourceReport: Equatable, Sendable {
-    /// Its short name (`OSM helsinki`, `NE10m`).
+    /// Its name in words (`OpenStreetMap (helsinki)`, `Natural Earth`; a second source of one name
+    /// `NAME (2)`).
     public var name: String
     /// Where it comes from.
     public var kind: SourceKind

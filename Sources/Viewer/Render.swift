@@ -167,11 +167,11 @@ public enum Renderer {
         }
     }
 
-    /// The status line's data sources, finest first (`OSM helsinki L3/4`, `NE10m L6/6`), each a field
-    /// that may drop on its own.
+    /// The status line's data sources, finest first (`OpenStreetMap (helsinki)`, `Natural Earth`), each
+    /// a field that may drop on its own. Their levels of detail are in `render --json`'s sources.
     static func sourceFields(_ map: MapRendering?, _ view: MapView, sources: MapSources?) -> [String] {
         guard let map else { return ["no data"] }
-        var parts = map.sourcesInView.map { $0.name + " " + detailText($0.detail) }
+        var parts = map.sourcesInView.map(\.name)
         if parts.isEmpty { parts = ["no data"] }
         if sources?.features.shorelines != nil, view.metersPerDot >= FeatureSources.shorelineMetersPerDot {
             parts[parts.count - 1] += " (GSHHG below \(Int(FeatureSources.shorelineMetersPerDot)) m/dot)"
@@ -221,12 +221,14 @@ public enum Renderer {
             ? nil
             : (required.map(\.text).joined(separator: "; "), required.map(\.short).joined(separator: "; "))
         let dataError = map?.dataError
-        let line = StatusLine.layout(fields, credit: credit, compact: compact, cols: frame.cols)
-        frame.write(
-            Transliteration.screenText(line.left, ascii: ascii), col: 0, row: statusRow,
-            style: StyleTable.style(.status, mode: mode, theme: state.theme))
-        if let credit = line.credit {
-            let text = Transliteration.screenText(credit, ascii: ascii)
+        // Laid out as shown: in ASCII `©` is `(c)` and `°` goes, so the lengths are the shown ones and a
+        // space always stays before the credit.
+        func shown(_ s: String) -> String { Transliteration.screenText(s, ascii: ascii) }
+        let line = StatusLine.layout(
+            fields.map { .init(text: shown($0.text), rank: $0.rank, separator: shown($0.separator)) },
+            credit: credit.map { (shown($0.full), shown($0.short)) }, compact: shown(compact), cols: frame.cols)
+        frame.write(line.left, col: 0, row: statusRow, style: StyleTable.style(.status, mode: mode, theme: state.theme))
+        if let text = line.credit {
             frame.write(
                 text, col: max(0, frame.cols - text.count), row: statusRow, style: StyleTable.style(.credit, mode: mode, theme: state.theme)
             )

@@ -27,6 +27,8 @@ public enum StateJSON {
         var loading: Int
         var failed: Int
         var skipped: Int
+        /// The level of detail it gave the view (`L2/3`, `z14`), nil when not in view.
+        var detail: String?
 
         init(_ r: SourceReport) {
             name = r.name
@@ -37,9 +39,10 @@ public enum StateJSON {
             loading = r.status.loading
             failed = r.status.failed
             skipped = r.status.skipped
+            detail = r.detail.map { Renderer.detailText($0) }
         }
 
-        enum Key: String, CodingKey { case name, kind, credit, inView, status, loading, failed, skipped }
+        enum Key: String, CodingKey { case name, kind, credit, inView, detail, status, loading, failed, skipped }
 
         // Written out so that a source without a credit says `null`.
         func encode(to encoder: Encoder) throws {
@@ -48,6 +51,7 @@ public enum StateJSON {
             try c.encode(kind, forKey: .kind)
             try c.encode(credit, forKey: .credit)
             try c.encode(inView, forKey: .inView)
+            try c.encode(detail, forKey: .detail)
             try c.encode(status, forKey: .status)
             try c.encode(loading, forKey: .loading)
             try c.encode(failed, forKey: .failed)

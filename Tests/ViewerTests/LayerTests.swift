@@ -128,7 +128,7 @@ struct LayerTests {
         let sources = try TileRenderingTests.sources("helsinki-omt.pmtiles")
         let s = try TileRenderingTests.state(lat: 60.1690, lon: 24.9420, zoom: 15)
         let first = try #require(Renderer.draw(s, sources: sources, options: RenderOptions(mode: .plain)).map)
-        #expect(first.sources.map(\.name) == ["tiles", "NE10m"])
+        #expect(first.sources.map(\.name) == ["tiles", "Natural Earth"])
         #expect(first.sources[0].kind == .tiles && first.sources[0].status.state == .loading)
         #expect(first.sources[0].status.loading == first.missing.flatMap(\.tiles).count && first.sources[0].status.loading > 0)
         let loaded = try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).map)

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapData
 import Raster
 import Testing
 
@@ -102,7 +103,33 @@ struct FramePropertyTests {
         let status = frameLines(screen(s))[38]
         #expect(status.contains("zoom 0.00"))
         #expect(status.contains("0.00000°N 0.00000°E"))
-        #expect(status.contains("NE10m L1/6"))
+        #expect(status.contains("│ Natural Earth") && !status.contains("L1/6"))
+    }
+
+    /// The data is named in words, two tilesets of one name are told apart, and at every width, in
+    /// braille and in ASCII (where `©` is `(c)`), a space stays before the credit.
+    @Test func statusLineNamesTheDataInWords() throws {
+        let tiles = try TileArchives.open(TileRenderingTests.path("helsinki-omt.pmtiles"))
+        let city = try MapAsset(path: repositoryRoot.appendingPathComponent("assets/helsinki.tmap").path)
+        let sources = MapSources(
+            features: FeatureSources(
+                base: TileRenderingTests.bundledWorld,
+                details: [TileSource(archive: tiles, label: "helsinki-omt"), TileSource(archive: tiles, label: "helsinki-omt"), city]))
+        for ascii in [false, true] {
+            for cols in stride(from: 30, through: 200, by: 2) {
+                var s = try scripted(cols: cols, rows: 24, lat: 60.1699, lon: 24.9384, zoom: 14)
+                if ascii { s.glyphMode = .ascii }
+                let status = frameLines(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).frame)[22]
+                let credit = ascii ? "(c) OSM" : "© OSM"
+                if let at = status.range(of: credit)?.lowerBound, at > status.startIndex {
+                    #expect(status[status.index(before: at)] == " ", "\(cols) cols: \(status)")
+                }
+                if cols == 200 {
+                    let names = "helsinki-omt · helsinki-omt (2) · OpenStreetMap (helsinki) · Natural Earth"
+                    #expect(status.contains(ascii ? "| " + names.replacing("·", with: ".") : "│ " + names), "\(status)")
+                }
+            }
+        }
     }
 
     @Test func graticuleSpacingIsNeitherCrowdedNorAbsent() throws {

@@ -96,10 +96,12 @@ struct TileRenderingTests {
         #expect([11.0, 12.4, 12.6, 13.5, 14.49, 19, 28].map(source.tileZoom) == [11, 12, 13, 14, 14, 14, 14])
         let p = TileSource(archive: try TileArchives.open(Self.path("helsinki-protomaps.pmtiles")), label: "p")
         #expect(p.tileZoom(11) == 12 && p.minZoom == 12)
-        let f = Self.loaded(
+        let f = Renderer.drawLoaded(
             try Self.state(lat: 60.1690, lon: 24.9420, zoom: 19), sources: try Self.sources("helsinki-omt.pmtiles"),
             options: RenderOptions(mode: .plain))
-        #expect(f.line(28).contains("tiles z14"))
+        // The tile zoom is said in `render --json`'s sources, not on the status line.
+        #expect(f.map?.sources.first?.detail == .tileZoom(14))
+        #expect(f.frame.line(28).contains("│ tiles · Natural Earth") && !f.frame.line(28).contains("z14"))
     }
 
     /// An area cut at its tile's edge (as tile writers cut what passes the tile's buffer) is filled to

@@ -136,7 +136,7 @@ try:
                 local = render("--tiles", os.path.join(FIXTURES, "helsinki-omt.pmtiles"), *view, "--color", colour)
                 remote = render("--tiles", server.url("helsinki-omt.pmtiles"), *view, "--color", colour)
                 assert remote == local, f"{view} {colour}: screens differ"
-                assert "helsinki-omt z" in local
+                assert "│ helsinki-omt" in local or "| helsinki-omt" in local
         return f"{2 * len(VIEWS)} screens equal"
 
     @check("the server saw range requests only, neighbouring tiles coalesced, If-Match after the first")
@@ -158,13 +158,13 @@ try:
         server.clear_log()
         view = "--center 60.1690,24.9420 --zoom 14"
         s = harness.Session(tmux, BINARY, f"--tiles {server.url('live.pmtiles')} {view} --no-animation", 100, 30)
-        s.wait_for(lambda t: "live z14" in t and "loading" not in t, 10)
+        s.wait_for(lambda t: "│ live" in t and "zoom 14.00" in t and "loading" not in t, 10)
         server.replace("live.pmtiles", "helsinki-protomaps.pmtiles")
         time.sleep(1.1)  # nginx's ETag is the time and size: a new second makes it differ for sure
         s.keys("z")  # zoom 13: tiles not read yet
         s.literal("13")
         s.keys("Enter")
-        shown = s.wait_for(lambda t: "live z13" in t and "loading" not in t, 10)
+        shown = s.wait_for(lambda t: "│ live" in t and "zoom 13.00" in t and "loading" not in t, 10)
         s.close()
         log = server.access_log()
         statuses = [e[2] for e in log]
@@ -237,7 +237,7 @@ try:
             local = render("--tiles", os.path.join(FIXTURES, "helsinki-omt.mbtiles"), *view).split("\n")
             remote = render("--tiles", template, *view).split("\n")
             assert remote[:28] == local[:28], f"{view}: map rows differ"
-            assert "127.0.0.1 z" in remote[28], remote[28]
+            assert "│ 127.0.0.1" in remote[28], remote[28]
         return f"{count} tiles served, 3 views equal"
 
     @check("nginx listened on 127.0.0.1 only")
