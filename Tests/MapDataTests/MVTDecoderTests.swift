@@ -69,22 +69,10 @@ import Testing
     /// A hand-made tile (the spec's example 4.3.5: a polygon from MoveTo(3,6) LineTo(8,12) LineTo(20,34)
     /// ClosePath) in a layer with one string property.
     @Test func specPolygonExample() throws {
-        var tile = ProtoBuilder()
-        var layer = ProtoBuilder()
-        layer.string(1, "water")
-        var feature = ProtoBuilder()
-        feature.packed(2, [0, 0])
-        feature.varint(3, 3)
-        feature.packed(4, [9, 6, 12, 18, 10, 12, 24, 44, 15])
-        layer.message(2, feature)
-        layer.string(3, "class")
-        var value = ProtoBuilder()
-        value.string(1, "lake")
-        layer.message(4, value)
-        layer.varint(5, 4096)
-        layer.varint(15, 2)
-        tile.message(3, layer)
-        let layers = try #require(MVTDecoder.decode(tile.bytes))
+        let tile = Self.oneFeature(
+            layer: "water", tags: [0, 0], type: 3, geometry: [9, 6, 12, 18, 10, 12, 24, 44, 15], keys: ["class"],
+            values: ["lake"])
+        let layers = try #require(MVTDecoder.decode(tile))
         let f = try #require(layers.first?.features.first)
         #expect(f.type == .polygon)
         #expect(f.parts.map { $0.map { [$0.x, $0.y] } } == [[[3, 6], [8, 12], [20, 34], [3, 6]]])
@@ -92,6 +80,31 @@ import Testing
     }
 
     /// One feature of `type` with `geometry` in a layer of extent 4096, then a valid line.
+    /// A tile of one layer holding one feature, its tags written as given (so that they may be wrong),
+    /// with string values.
+    static func oneFeature(
+        layer name: String, tags: [UInt64], type: UInt64, geometry: [UInt64], keys: [String], values: [String]
+    ) -> [UInt8] {
+        var layer = ProtoBuilder()
+        layer.string(1, name)
+        var feature = ProtoBuilder()
+        feature.packed(2, tags)
+        feature.varint(3, type)
+        feature.packed(4, geometry)
+        layer.message(2, feature)
+        for k in keys { layer.string(3, k) }
+        for v in values {
+            var value = ProtoBuilder()
+            value.string(1, v)
+            layer.message(4, value)
+        }
+        layer.varint(5, 4096)
+        layer.varint(15, 2)
+        var tile = ProtoBuilder()
+        tile.message(3, layer)
+        return tile.bytes
+    }
+
     static func tile(type: UInt64, geometry: [UInt64]) -> [UInt8] {
         ProtoBuilder.tile(layer: "x", features: [(type, geometry, [:]), (2, [9, 2, 2, 10, 4, 4], [:])])
     }
@@ -121,23 +134,9 @@ import Testing
     /// mvt-fixtures 005 (recoverable): a feature's tags have an odd count (a key without its value). The
     /// unpaired key is dropped; the feature and the tile decode.
     @Test func anOddTagCountDropsTheUnpairedKey() throws {
-        var layer = ProtoBuilder()
-        layer.string(1, "hello")
-        var feature = ProtoBuilder()
-        feature.packed(2, [0, 0, 1])
-        feature.varint(3, 1)
-        feature.packed(4, [9, 50, 34])
-        layer.message(2, feature)
-        layer.string(3, "name")
-        layer.string(3, "other")
-        var value = ProtoBuilder()
-        value.string(1, "world")
-        layer.message(4, value)
-        layer.varint(5, 4096)
-        layer.varint(15, 2)
-        var tile = ProtoBuilder()
-        tile.message(3, layer)
-        let layers = try #require(MVTDecoder.decode(tile.bytes))
+        let tile = Self.oneFeature(
+            layer: "hello", tags: [0, 0, 1], type: 1, geometry: [9, 50, 34], keys: ["name", "other"], values: ["world"])
+        let layers = try #require(MVTDecoder.decode(tile))
         let f = try #require(layers.first?.features.first)
         #expect(f.properties == ["name": .string("world")])
         #expect(f.parts.map { $0.map { [$0.x, $0.y] } } == [[[25, 17]]])

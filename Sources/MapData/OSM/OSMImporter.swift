@@ -293,7 +293,7 @@ public enum OSMImporter {
 }
 
 /// OSM tags → feature classes, after the OpenMapTiles schema (openmaptiles.org/schema).
-enum Classification {
+public enum Classification {
     /// The class of a way: a road, railway, waterway, coastline, or an area.
     static func wayClass(_ tags: [String: String]) -> FeatureClass? {
         if let highway = tags["highway"] {
@@ -324,7 +324,7 @@ enum Classification {
     }
 
     /// The class of an area: water, park, wood or building.
-    static func areaClass(_ tags: [String: String]) -> FeatureClass? {
+    public static func areaClass(_ tags: [String: String]) -> FeatureClass? {
         if tags["natural"] == "water" || tags["waterway"] == "riverbank" || tags["water"] != nil
             || ["reservoir", "basin"].contains(tags["landuse"] ?? "")
         {

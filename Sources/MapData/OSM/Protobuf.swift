@@ -1,25 +1,30 @@
 /// The protocol buffers wire format, read by hand (developers.google.com/protocol-buffers/docs/encoding):
 /// each field is a varint key (field number << 3 | wire type) and a value: varint (0), 64-bit (1),
 /// length-delimited (2) or 32-bit (5). Every read is bounds-checked; a malformed message gives nil.
-struct ProtobufReader {
+public struct ProtobufReader {
     /// The bytes, read with the map data format's own varint reader (the same LEB128).
     private var r: ByteReader
 
-    init(_ bytes: UnsafeRawBufferPointer) { r = ByteReader(bytes) }
+    /// A reader of `bytes`, from their start.
+    public init(_ bytes: UnsafeRawBufferPointer) { r = ByteReader(bytes) }
 
-    var atEnd: Bool { r.remaining <= 0 }
+    /// True when every byte has been read.
+    public var atEnd: Bool { r.remaining <= 0 }
+
+    /// How many bytes have been read (where the next field starts).
+    public var position: Int { r.offset }
 
     /// A varint of at most 10 bytes.
-    mutating func varint() -> UInt64? { r.varint() }
+    public mutating func varint() -> UInt64? { r.varint() }
 
     /// The next field's number and wire type, or nil at the end or on a malformed key.
-    mutating func field() -> (number: Int, wireType: Int)? {
+    public mutating func field() -> (number: Int, wireType: Int)? {
         guard !atEnd, let key = varint(), key >> 3 >= 1, key >> 3 <= 1 << 29 else { return nil }
         return (Int(key >> 3), Int(key & 7))
     }
 
     /// The bytes of a length-delimited value.
-    mutating func lengthDelimited() -> UnsafeRawBufferPointer? {
+    public mutating func lengthDelimited() -> UnsafeRawBufferPointer? {
         guard let n = varint(), n <= UInt64(r.remaining) else { return nil }
         return r.bytes(Int(n))
     }
@@ -34,7 +39,7 @@ struct ProtobufReader {
     }
 
     /// Skips a value of `wireType`; false when it cannot (a group, an unknown type, past the end).
-    mutating func skip(_ wireType: Int) -> Bool {
+    public mutating func skip(_ wireType: Int) -> Bool {
         switch wireType {
         case 0: return varint() != nil
         case 1: return advance(8)
