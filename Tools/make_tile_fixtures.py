@@ -6,17 +6,20 @@ contributors, ODbL 1.0).
 
 Writes into Tests/MapDataTests/Fixtures/tiles/:
   * helsinki-omt.mbtiles: tilemaker's OpenMapTiles tiles, z0–14 (the extract's way references to
-    missing nodes dropped first with pyosmium: tilemaker aborts on them);
+    missing nodes dropped first with pyosmium: tilemaker aborts on them), with the sea as real
+    tilesets have it: the extract's sea made from its coastline by Tools/coast_sea.py (shapely), given
+    to tilemaker as the OpenMapTiles `ocean` shapefile, so that it writes `water` class `ocean`;
   * helsinki-omt.pmtiles: the same tiles through pmtiles-convert;
-  * helsinki-protomaps.pmtiles: z12–14 tiles in the Protomaps basemap v4 schema (roads, water,
-    buildings, landuse, places, transit), encoded with mapbox-vector-tile from pyosmium's geometry;
+  * helsinki-protomaps.pmtiles: z12–14 tiles in the Protomaps basemap v4 schema (roads, water and
+    the same sea as kind `ocean`, buildings, landuse, places, transit), encoded with mapbox-vector-tile
+    from pyosmium's geometry;
   * leaves.pmtiles: 20,000 z14 entries at scattered tile ids sharing 7 small tiles, so that the
     directory needs leaf directories;
   * reference.json: what the independent readers see: headers, every tile entry (z, x, y, length,
     CRC-32 of the inflated data), and every tile's MVT decoded (layers, extent, feature counts, and the
     type, geometry and properties of sampled features).
 
-    apt-get install tilemaker; python3 -m pip install osmium==4.3.2 pmtiles==3.8.1 mapbox-vector-tile==2.2.0 mercantile==1.2.1
+    apt-get install tilemaker; python3 -m pip install osmium==4.3.2 pmtiles==3.8.1 mapbox-vector-tile==2.2.0 mercantile==1.2.1 shapely==2.0.6 pyshp==2.3.1
     python3 Tools/make_tile_fixtures.py
 """
 import gzip
@@ -37,7 +40,13 @@ from pmtiles.reader import MmapSource, Reader, all_tiles
 from pmtiles.tile import Compression, TileType, zxy_to_tileid
 from pmtiles.writer import Writer
 from shapely.geometry import LineString, Point, Polygon, box, mapping
+from shapely.geometry.polygon import orient
 from shapely.ops import transform
+import shapefile
+
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import coast_sea  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PBF = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "osm", "Helsinki.osm.pbf")
@@ -65,10 +74,35 @@ def clean_extract(path):
                 w.add_relation(o.replace(members=members))
 
 
+def extract_sea():
+    """The extract's sea from its coastline (lon/lat polygons)."""
+    return coast_sea.sea(coast_sea.coastline_runs(PBF), coast_sea.header_box(PBF))
+
+
+def polygons(geom):
+    return list(geom.geoms) if hasattr(geom, "geoms") else [geom] if not geom.is_empty else []
+
+
+def write_ocean_shapefile(path, sea):
+    """The sea as the shapefile tilemaker's OpenMapTiles config reads for its `ocean` layer (outer rings
+    clockwise, as shapefiles have them)."""
+    w = shapefile.Writer(path, shapeType=shapefile.POLYGON)
+    w.field("id", "N")
+    for i, p in enumerate(polygons(sea)):
+        p = orient(p, sign=-1.0)
+        w.poly([list(p.exterior.coords)] + [list(r.coords) for r in p.interiors])
+        w.record(i)
+    w.close()
+
+
 def openmaptiles(tmp):
-    """tilemaker's OpenMapTiles config without the layers that need shapefiles."""
+    """tilemaker's OpenMapTiles config without the layers that need shapefiles, but for the ocean: the
+    extract's own sea."""
     config = json.load(open(os.path.join(EXAMPLES, "config-openmaptiles.json")))
-    config["layers"] = {k: v for k, v in config["layers"].items() if "source" not in v}
+    ocean = os.path.join(tmp, "ocean")
+    write_ocean_shapefile(ocean, extract_sea())
+    config["layers"] = {k: v for k, v in config["layers"].items() if "source" not in v or k == "ocean"}
+    config["layers"]["ocean"]["source"] = ocean + ".shp"
     config["settings"]["filemetadata"]["attribution"] = ATTRIBUTION
     path = os.path.join(tmp, "config.json")
     json.dump(config, open(path, "w"), indent=1)
@@ -77,9 +111,11 @@ def openmaptiles(tmp):
     mbtiles = os.path.join(OUT, "helsinki-omt.mbtiles")
     if os.path.exists(mbtiles):
         os.remove(mbtiles)
+    west, south, east, north = coast_sea.header_box(PBF)
     subprocess.run(["tilemaker", "--input", clean, "--output", mbtiles, "--config", path,
+                    "--bbox", f"{west},{south},{east},{north}",
                     "--process", os.path.join(EXAMPLES, "process-openmaptiles.lua")], check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, stderr=None)
     # tilemaker leaves the bounds at 0,0,0,0 without a bounding box: write the extract's.
     db = sqlite3.connect(mbtiles)
     db.execute("UPDATE metadata SET value = '24.9352,60.1642,24.9534,60.1791' WHERE name = 'bounds'")
@@ -102,7 +138,7 @@ PROTOMAPS_ROADS = {
 
 def protomaps(tmp):
     """z12–14 tiles in the Protomaps basemap v4 schema from pyosmium's geometry."""
-    features = []  # (layer, shapely geometry in lon/lat, properties)
+    features = [("water", p, {"kind": "ocean"}) for p in polygons(extract_sea())]  # (layer, lon/lat geometry, properties)
     for o in osmium.FileProcessor(PBF).with_locations().with_areas():
         if o.is_area():
             tags = dict(o.tags)

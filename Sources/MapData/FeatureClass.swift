@@ -42,6 +42,9 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     /// landuse=forest, natural=wood.
     case wood = 42
     case building = 43
+    /// The sea of street-level data: made by an import from coastline ways (format version 5), or a
+    /// tileset's ocean (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
+    case sea = 44
 
     /// Classes sort by raw value.
     public static func < (a: FeatureClass, b: FeatureClass) -> Bool { a.rawValue < b.rawValue }
@@ -49,13 +52,13 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     /// True for classes whose features are areas (closed rings, filled even–odd), not lines.
     public var isArea: Bool {
         switch self {
-        case .water, .park, .wood, .building, .land, .lakeWater: return true
+        case .water, .park, .wood, .building, .land, .lakeWater, .sea: return true
         default: return false
         }
     }
 
     /// True for areas drawn as a background tint only, never outlined: another class draws their edge.
-    public var isFillOnly: Bool { self == .land || self == .lakeWater }
+    public var isFillOnly: Bool { self == .land || self == .lakeWater || self == .sea }
 
     /// True for the roads cars drive on (for the street-coverage checks).
     public var isRoad: Bool {

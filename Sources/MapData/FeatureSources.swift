@@ -197,7 +197,12 @@ public final class FeatureSources: Sendable {
     /// The classes a source takes over from coarser ones within its coverage: its own, and the
     /// shorelines when it draws the shore itself.
     static func claims(_ source: any FeatureSource) -> Set<FeatureClass> {
-        source.claimsShorelines ? source.classes.union([.coastline, .lake, .lakeWater, .land, .worldRiver]) : source.classes
+        let tints: Set<FeatureClass> = [.land, .lakeWater, .sea]
+        guard source.claimsShorelines else { return source.classes.subtracting(tints) }
+        // The world's land and lake tints give way only to a source with land of its own (the import's
+        // box, a tileset's tiles once it has sea): without it they show through.
+        let shore = source.classes.union([.coastline, .lake, .worldRiver])
+        return source.classes.contains(.land) ? shore.union(tints) : shore.subtracting(tints)
     }
 
     /// What to draw for a view, finest source first.

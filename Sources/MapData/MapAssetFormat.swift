@@ -5,9 +5,9 @@ public enum MapAssetFormat {
     /// The first 8 bytes of every file.
     public static let magic: [UInt8] = Array("TMAPDAT\u{0}".utf8)
     /// The version this code writes.
-    public static let version: UInt16 = 4
+    public static let version: UInt16 = 5
     /// The versions this code reads.
-    public static let readableVersions: ClosedRange<UInt16> = 1...4
+    public static let readableVersions: ClosedRange<UInt16> = 1...5
     /// Size of the fixed header in version 1 and in version 2.
     public static let headerSizeV1 = 48
     public static let headerSize = 96

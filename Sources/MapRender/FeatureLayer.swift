@@ -1,6 +1,7 @@
 import GeoCore
 import MapData
 import Raster
+import Support
 
 /// A rectangle in dots.
 typealias DotRect = (x0: Double, y0: Double, x1: Double, y1: Double)
@@ -11,7 +12,7 @@ let columnCentres = ScanlineFill.Lines(spacing: Double(ViewSize.dotsPerCellX), o
 
 /// The map data of the view (`FeatureSources` chooses which source draws which class where): lines by
 /// their style row's look, areas filled and outlined. It tells the layers after it the named streets
-/// in view, where the sea is, and what each source gave and lacks.
+/// in view and what each source gave and lacks.
 public struct BaseMapLayer: MapLayer, Equatable {
     /// The base map.
     public init() {}
@@ -27,12 +28,9 @@ public struct BaseMapLayer: MapLayer, Equatable {
     }
 }
 
-/// What the base map is drawing: the named streets in view for the label engine, and the coastline's
-/// segments for land and sea.
+/// What the base map is drawing: the named streets in view for the label engine.
 struct FeatureLayer {
     var streets: [StreetCandidate] = []
-    /// Street-level coastline segments in view (in dots, in their ways' direction).
-    var coast: [CoastSides.Segment] = []
 
     /// Draws every source's lines and areas in view (FeatureSources chooses which source draws which
     /// class where): lines by their style row's look, areas filled and outlined.
@@ -63,19 +61,14 @@ struct FeatureLayer {
                 let pickChunk = c.pick.register(chunk: hit, source: result.index)
                 let clip = excluded[featureClass] ?? []
                 if hit.chunk.info.kind == .areas, row.fill256 != nil {
-                    Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, &c)
+                    Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, excluded: clip, &c)
                 }
                 // A background area's edge is another class's line (the coast, a lake's shore).
                 if featureClass.isFillOnly { continue }
                 drawLines(
                     hit, t, &c.canvas, &c.pick, row: row, zoom: view.zoom, excluded: clip, source: result.source,
-                    pickChunk: pickChunk, collectsCoast: featureClass == .coastline && result.source.claimsShorelines)
+                    pickChunk: pickChunk)
             }
-        }
-        // Past the zoom where the world's land stops (its shore is too coarse there), the street-level
-        // coastline tells land from sea.
-        if !coast.isEmpty, let land = StyleTable.row(.feature(.land)), view.zoom >= land.maxZoom {
-            c.sides = CoastSides.classify(coast, cols: c.canvas.cols, rows: c.canvas.rows)
         }
         c.streets = streets
     }
@@ -99,7 +92,7 @@ struct FeatureLayer {
     mutating func drawLines(
         _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, _ pick: inout PickBuffer, row: StyleRow,
         zoom: Double,
-        excluded: [DotRect], source: any FeatureSource, pickChunk: Int, collectsCoast: Bool = false
+        excluded: [DotRect], source: any FeatureSource, pickChunk: Int
     ) {
         let chunk = hit.chunk
         let ws = t.worldSize
@@ -151,7 +144,6 @@ struct FeatureLayer {
                                     phaseY: phaseY, wide: wide, excluded: excluded, clip: clip, outline: outlines)
                             }
                             if name != nil { points.append(DotPoint(x: qx, y: qy)) }
-                            if collectsCoast { coast.append((px, py, qx, qy)) }
                             px = qx
                             py = qy
                         }
@@ -231,8 +223,11 @@ struct FeatureLayer {
     }
 
     /// Marks the cells whose centre lies inside an area (its rings together, even–odd) with `ink`; for a
-    /// tile's chunk, only those inside the tile's square.
-    static func fill(_ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, _ c: inout LayerContext) {
+    /// tile's chunk, only those inside the tile's square; never those inside an `excluded` box (a finer
+    /// source's own land and water there).
+    static func fill(
+        _ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, excluded: [DotRect] = [], _ c: inout LayerContext
+    ) {
         let chunk = hit.chunk
         let ws = t.worldSize
         let offsetX = t.originX(copy: hit.shift)
@@ -279,7 +274,12 @@ struct FeatureLayer {
                 // Cells whose centre lies between a pair of crossings.
                 ScanlineFill.spans(crossings[row], lines: columnCentres, within: colRange.0...colRange.1) { from, to in
                     if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
+                    let y = ViewTransform.centerY(row: row)
                     for col in from...to where c.fills[row * mapCols + col] <= ink {
+                        if !excluded.isEmpty {
+                            let x = ViewTransform.centerX(col: col)
+                            if excluded.contains(where: { x >= $0.x0 && x < $0.x1 && y >= $0.y0 && y < $0.y1 }) { continue }
+                        }
                         c.fills[row * mapCols + col] = ink
                         c.pick.fillTags[row * mapCols + col] = tag
                     }

@@ -86,9 +86,6 @@ public struct LayerContext {
     var streets: [StreetCandidate] = []
     /// True when the world's land is drawn: cells outside it are sea.
     var showsSea = false
-    /// Each cell's side of the street-level coastline, where the world's land is no longer drawn (empty
-    /// otherwise).
-    var sides: [CoastSides.Side] = []
     /// Cells outside the circle (empty without one).
     var shade: [Bool] = []
     /// The circle drawn, for the seeds' picture beside it.

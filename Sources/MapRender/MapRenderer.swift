@@ -67,9 +67,7 @@ public enum MapRenderer {
         let cols = c.view.size.cols
         let mapRows = c.view.size.rows
         let canvas = c.canvas
-        let seaTint = StyleTable.sea(mode: mode, theme: theme)
-        let landTint = StyleTable.fill(.feature(.land), mode: mode, theme: theme)
-        let sea = c.showsSea ? seaTint : nil
+        let sea = c.showsSea ? StyleTable.sea(mode: mode, theme: theme) : nil
         let rows = worldRows(c.transform)
         // Each ink's look, once a frame (not a table lookup a cell).
         let inkFills = (0...255).map { StyleTable.fill(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
@@ -86,13 +84,7 @@ public enum MapRenderer {
                 }
                 let fill = c.fills[row * cols + col]
                 guard fill != 0 else {
-                    if !c.sides.isEmpty {
-                        switch c.sides[row * cols + col] {
-                        case .sea: if let seaTint { frame.setBackground(col: col, row: row, seaTint) }
-                        case .land: if let landTint { frame.setBackground(col: col, row: row, landTint) }
-                        case .unknown: break
-                        }
-                    } else if let sea, rows.contains(row) {
+                    if let sea, rows.contains(row) {
                         frame.setBackground(col: col, row: row, sea)
                     }
                     continue
@@ -129,7 +121,7 @@ public enum MapRenderer {
     }
 
     /// The circle's shade outside it: a background with colour (over land lighter than over the sea, as
-    /// the areas and the coast's sides say), a stipple in empty cells without (never inside a label or
+    /// the areas say), a stipple in empty cells without (never inside a label or
     /// the cell beside it).
     static func shade(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
         let cols = c.view.size.cols
@@ -150,17 +142,17 @@ public enum MapRenderer {
         }
     }
 
-    /// True where the cell shows land in `mode`: an area other than water, or the land side of the
-    /// coast (the sea and cells with no tint are not).
+    /// True where the cell shows land in `mode`: an area other than water (the sea and cells with no
+    /// tint are not).
     static func isLand(_ c: LayerContext, col: Int, row: Int, mode: ColorMode, theme: Theme) -> Bool {
         let i = row * c.view.size.cols + col
         let fill = c.fills[i]
         if fill != 0 {
             let role = StyleTable.role(ink: fill)
-            return role != .feature(.water) && role != .feature(.lakeWater)
+            return role != .feature(.water) && role != .feature(.lakeWater) && role != .feature(.sea)
                 && StyleTable.fill(role, mode: mode, theme: theme) != nil
         }
-        return !c.sides.isEmpty && c.sides[i] == .land && StyleTable.fill(.feature(.land), mode: mode, theme: theme) != nil
+        return false
     }
 
     /// The render's answers: labels with their features, the pick, the credits and each source's state.
@@ -171,7 +163,7 @@ public enum MapRenderer {
         let all = c.sources?.features.all ?? []
         // The tints where nothing is drawn: land and sea, as the compositor shows them.
         let pick = Pick(
-            cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick, sides: c.sides,
+            cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick,
             seaRows: c.showsSea ? world : 0..<0, sources: c.sources)
         let names = SourceNames.distinct(all.map { SourceNames.display($0.label) })
         var reports = zip(all, names).map { source, name in

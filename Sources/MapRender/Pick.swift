@@ -109,9 +109,7 @@ public struct Pick {
     public let rows: Int
     let lineTags: [UInt32]
     let buffer: PickBuffer
-    /// Where the land and the sea are tinted: each cell's side of the coast, or (without it) the rows
-    /// of the sea where the world's land is drawn.
-    let sides: [CoastSides.Side]
+    /// The rows of the sea where the world's land is drawn (its cells with no area are sea).
     let seaRows: Range<Int>
     let sources: MapSources?
 
@@ -121,17 +119,22 @@ public struct Pick {
         let i = row * cols + col
         let tag = lineTags[i] != 0 ? lineTags[i] : buffer.fillTags[i]
         guard tag != 0 else {
-            let land: Bool
-            if !sides.isEmpty {
-                guard sides[i] != .unknown else { return nil }
-                land = sides[i] == .land
-            } else {
-                guard seaRows.contains(row) else { return nil }
-                land = false
-            }
+            guard seaRows.contains(row) else { return nil }
             return PickedFeature(
-                className: StyleTable.className(land ? .land : .water),
+                className: StyleTable.className(.lakeWater),
                 reference: FeatureReference(source: nil, feature: .tint))
+        }
+        return resolve(tag)
+    }
+
+    /// The area or tint under a map cell, whatever line is drawn over it (land and sea, parks,
+    /// buildings), or nil.
+    public func area(col: Int, row: Int) -> PickedFeature? {
+        guard col >= 0, row >= 0, col < cols, row < rows else { return nil }
+        let tag = buffer.fillTags[row * cols + col]
+        guard tag != 0 else {
+            guard seaRows.contains(row) else { return nil }
+            return PickedFeature(className: StyleTable.className(.lakeWater), reference: FeatureReference(source: nil, feature: .tint))
         }
         return resolve(tag)
     }

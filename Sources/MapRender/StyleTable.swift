@@ -107,41 +107,43 @@ public enum StyleTable {
         StyleRow(role: .plain, ink: 0, color256: 250, color16: 7, light256: 238, light16: 0),
         StyleRow(role: .grid, ink: 1, color256: 240, color16: 8, light256: 250),
         StyleRow(role: .edge, ink: 2, color256: 238, color16: 8, light256: 252),
-        // The world's land and lakes: background tints only, drawn until street-level data takes over
+        // The world's land and lakes: background tints only, where no street-level data has its own
         // (Natural Earth's shore is too coarse for streets); the sea is the cells with no land.
-        StyleRow(role: .feature(.land), ink: 3, name: "land", maxZoom: 13, color256: 235, color16: 0, fill256: 235, light256: 230, lightFill256: 230),
-        StyleRow(role: .feature(.lakeWater), ink: 4, name: "water", maxZoom: 13, color256: 16, color16: 4, fill16: 4, light256: 195, lightFill256: 195),
-        // Street-level layers, lowest first: areas, then waterways, then roads by importance.
+        StyleRow(role: .feature(.land), ink: 3, name: "land", color256: 235, color16: 0, fill256: 235, light256: 230, lightFill256: 230),
+        StyleRow(role: .feature(.lakeWater), ink: 4, name: "water", color256: 16, color16: 4, fill16: 4, light256: 195, lightFill256: 195),
+        // Street-level layers, lowest first: areas, then waterways, then roads by importance. The sea of
+        // street-level data looks as its other water does.
+        StyleRow(role: .feature(.sea), ink: 5, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.water), ink: 5, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
+            role: .feature(.water), ink: 6, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.wood), ink: 6, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 22, lightFill256: 194),
+            role: .feature(.wood), ink: 7, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 22, lightFill256: 194),
         StyleRow(
-            role: .feature(.park), ink: 7, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 28, lightFill256: 194),
-        StyleRow(role: .feature(.building), ink: 8, name: "building", minZoom: 15, color256: 180, color16: 5, light256: 131),
-        StyleRow(role: .feature(.stream), ink: 9, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2, light256: 25),
+            role: .feature(.park), ink: 8, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 28, lightFill256: 194),
+        StyleRow(role: .feature(.building), ink: 9, name: "building", minZoom: 15, color256: 180, color16: 5, light256: 131),
+        StyleRow(role: .feature(.stream), ink: 10, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2, light256: 25),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
-        StyleRow(role: .feature(.lake), ink: 10, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2, light256: 26),
-        StyleRow(role: .feature(.river), ink: 12, name: "river", minZoom: 11, color256: 39, color16: 12, light256: 26),
-        StyleRow(role: .feature(.worldRiver), ink: 11, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
-        StyleRow(role: .feature(.path), ink: 13, name: "path", minZoom: 15, color256: 138, color16: 5, dotEvery: 2, light256: 95),
-        StyleRow(role: .feature(.serviceRoad), ink: 14, name: "service road", minZoom: 15, color256: 244, color16: 8, light256: 244),
-        StyleRow(role: .feature(.tram), ink: 15, name: "tram line", minZoom: 13, color256: 139, color16: 5, dotEvery: 4, light256: 96),
-        StyleRow(role: .feature(.rail), ink: 16, name: "railway", minZoom: 11, color256: 246, color16: 8, dotEvery: 3, light256: 242),
-        StyleRow(role: .feature(.minorRoad), ink: 17, name: "minor road", minZoom: 13, color256: 252, color16: 7, light256: 240, light16: 0),
-        StyleRow(role: .feature(.tertiary), ink: 18, name: "tertiary road", minZoom: 13, color256: 253, color16: 15, light256: 238, light16: 0),
-        StyleRow(role: .feature(.secondary), ink: 19, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16, light256: 136, light16: 3),
-        StyleRow(role: .feature(.primary), ink: 20, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16, light256: 130, light16: 3),
-        StyleRow(role: .feature(.trunk), ink: 21, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16, light256: 166),
-        StyleRow(role: .feature(.motorway), ink: 22, name: "motorway", minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16, light256: 160),
-        StyleRow(role: .feature(.stateBorder), ink: 23, name: "state border", minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
-        StyleRow(role: .feature(.border), ink: 24, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
-        StyleRow(role: .feature(.coastline), ink: 25, name: "coastline", color256: 45, color16: 6, light256: 24),
-        StyleRow(role: .city, ink: 26, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
-        StyleRow(role: .circleOutline, ink: 27, color256: 196, color16: 9, light256: 196),
+        StyleRow(role: .feature(.lake), ink: 11, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2, light256: 26),
+        StyleRow(role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 12, light256: 26),
+        StyleRow(role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
+        StyleRow(role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 138, color16: 5, dotEvery: 2, light256: 95),
+        StyleRow(role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 8, light256: 244),
+        StyleRow(role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 5, dotEvery: 4, light256: 96),
+        StyleRow(role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 8, dotEvery: 3, light256: 242),
+        StyleRow(role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7, light256: 240, light16: 0),
+        StyleRow(role: .feature(.tertiary), ink: 19, name: "tertiary road", minZoom: 13, color256: 253, color16: 15, light256: 238, light16: 0),
+        StyleRow(role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16, light256: 136, light16: 3),
+        StyleRow(role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16, light256: 130, light16: 3),
+        StyleRow(role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16, light256: 166),
+        StyleRow(role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16, light256: 160),
+        StyleRow(role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
+        StyleRow(role: .feature(.border), ink: 25, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
+        StyleRow(role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 6, light256: 24),
+        StyleRow(role: .city, ink: 27, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
+        StyleRow(role: .circleOutline, ink: 28, color256: 196, color16: 9, light256: 196),
         // The seeds' picture beside ours (`v`): magenta dashes, which read without colour too.
-        StyleRow(role: .seedOverlay, ink: 28, color256: 201, color16: 13, dotEvery: 4, dashOn: 2, light256: 127),
+        StyleRow(role: .seedOverlay, ink: 29, color256: 201, color16: 13, dotEvery: 4, dashOn: 2, light256: 127),
         StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7, light256: 242, light16: 8),
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11, light256: 235, light16: 0),
         StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true, light256: 232, light16: 0),
@@ -160,7 +162,7 @@ public enum StyleTable {
         StyleRow(role: .shade, ink: 0, color256: 250, color16: 7, fill256: 17, fill16: 4, stipple: "░", light256: 238, lightFill256: 153),
         StyleRow(role: .shadeOverLand, ink: 0, color256: 250, color16: 7, fill256: 18, fill16: 4, stipple: "░", light256: 238, lightFill256: 189),
         // A layer's own features, over everything of the map's.
-        StyleRow(role: .userData, ink: 29, name: "file", color256: 198, color16: 13, light256: 162),
+        StyleRow(role: .userData, ink: 30, name: "file", color256: 198, color16: 13, light256: 162),
     ]
 
     /// The zoom from which features of `c` are drawn (and kept by an import).

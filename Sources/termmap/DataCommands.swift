@@ -102,6 +102,13 @@ enum DataCommands {
             print("\(report.missingReferences) references to nodes outside the extract: lines split there")
         }
         if report.openRings > 0 { print("\(report.openRings) areas cut by the extract's edge left out") }
+        if report.coastEndsInside > 0 {
+            print(
+                "sea not made: \(report.coastEndsInside) coastline ends lie over \(Int(CoastlineSea.maxGap)) m inside the extract's "
+                    + "box; the world's coast tells land from sea there")
+        } else if report.seaRings > 0 {
+            print("sea made from the coastline: \(report.seaRings) rings")
+        }
         print(OSMImporter.attribution + " (ODbL 1.0)")
         return 0
     }

@@ -79,9 +79,9 @@ struct CorruptionTests {
             try MapAsset(bytes: Array("\u{89}PNG\r\n\u{1a}\n and some more bytes of an image".utf8), name: "x.png")
         }
         #expect(throws: MapDataError(file: "empty", .truncated("header"))) { try MapAsset(bytes: [], name: "empty") }
-        var v5 = FormatTests.sampleBytes
-        v5[8] = 5
-        #expect(throws: MapDataError(file: "v5", .unsupportedVersion(5))) { try MapAsset(bytes: v5, name: "v5") }
+        var v6 = FormatTests.sampleBytes
+        v6[8] = 6
+        #expect(throws: MapDataError(file: "v6", .unsupportedVersion(6))) { try MapAsset(bytes: v6, name: "v6") }
     }
 
     @Test func forgedCountsWithAMatchingChecksumAreRefused() throws {

@@ -57,7 +57,7 @@ func nearest(_ featureClass: FeatureClass, to p: Coordinate, in asset: MapAsset)
 /// which an import keeps each class.
 let zoomLadder: @Sendable (FeatureClass) -> Double = { c in
     switch c {
-    case .coastline, .lake, .border, .land, .lakeWater: return 0
+    case .coastline, .lake, .border, .land, .lakeWater, .sea: return 0
     case .stateBorder, .worldRiver: return 4
     case .motorway, .trunk, .primary, .secondary, .rail, .river, .water: return 11
     case .tertiary, .minorRoad, .park, .wood, .stream, .tram: return 13

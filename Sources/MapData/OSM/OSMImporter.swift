@@ -14,6 +14,9 @@ public struct OSMImportReport: Sendable {
     public var places = 0
     /// Areas left out because a ring could not be closed (clipped at the extract's edge).
     public var openRings = 0
+    /// The sea made from the coastline: its rings, and coastline ends too far inside the box to be taken
+    /// to it (then no sea is made, and the world's coast tells land from sea there).
+    public var seaRings = 0, coastEndsInside = 0
 }
 
 /// Turns an OpenStreetMap extract into map contents: classes from tags (an OpenMapTiles-like schema),
@@ -76,6 +79,7 @@ public enum OSMImporter {
             }
         }
         // Ways with a class of their own.
+        var coastline: [[Coordinate]] = []
         for way in collector.ways {
             guard let featureClass = way.featureClass else { continue }
             let located = locate(way, nodes: nodes, report: &report)
@@ -90,10 +94,10 @@ public enum OSMImporter {
                 features.append(SourceFeature(featureClass, parts: located, name: way.name))
             } else {
                 for part in located { features.append(SourceFeature(featureClass, line: part, name: way.name)) }
+                if featureClass == .coastline { coastline += located }
             }
         }
         features += relationAreas
-        for f in features { report.features[f.featureClass, default: 0] += 1 }
         // Squares: a point amid their nodes, for search.
         var squares = collector.squareNodes
         var uncounted = OSMImportReport()  // the squares' ways were counted once already
@@ -115,6 +119,18 @@ public enum OSMImporter {
                 north: Double(b.top) / 1e9, south: Double(b.bottom) / 1e9, west: Double(b.left) / 1e9,
                 east: Double(b.right) / 1e9)
         }
+        if let box = coverage {
+            // The land is the box, the sea is made from the coastline; where it cannot be, neither is
+            // written (the world's land then shows through).
+            let sea = CoastlineSea.sea(lines: coastline, box: box)
+            report.coastEndsInside = sea.endsInside
+            report.seaRings = sea.rings.count
+            if sea.endsInside == 0 {
+                features.append(SourceFeature(.land, parts: [CoastlineSea.boxRing(box)], name: nil))
+                if !sea.rings.isEmpty { features.append(SourceFeature(.sea, parts: sea.rings, name: nil)) }
+            }
+        }
+        for f in features { report.features[f.featureClass, default: 0] += 1 }
         var metadata = [("source", source), ("attribution", attribution), ("licence", "ODbL 1.0")]
         if let t = collector.header?.replicationTimestamp { metadata.append(("timestamp", String(t))) }
         if let p = collector.header?.writingProgram { metadata.append(("writer", p)) }
@@ -406,7 +422,11 @@ enum Rings {
     /// Whether `ring` holds a vertex of `other` that is not one of its own (none: not inside).
     static func contains(_ ring: [Coordinate], testPointOf other: [Coordinate]) -> Bool {
         guard let p = other.first(where: { v in !ring.contains(v) }) else { return false }
-        // Even–odd crossing test (W. R. Franklin, "PNPOLY").
+        return contains(ring, point: p)
+    }
+
+    /// Whether `p` lies inside `ring`: the even–odd crossing test (W. R. Franklin, "PNPOLY").
+    static func contains(_ ring: [Coordinate], point p: Coordinate) -> Bool {
         var inside = false
         var j = ring.count - 1
         for i in ring.indices {

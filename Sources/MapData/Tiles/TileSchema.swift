@@ -19,10 +19,11 @@ public enum TileSchema: String, Sendable {
         return .unknown
     }
 
-    /// Every class a tileset of either schema can give.
+    /// Every class a tileset of either schema can give (`land` is each tile's square, given once the
+    /// tileset has shown it has sea: what is not water is land).
     public static let classes: Set<FeatureClass> = [
         .motorway, .trunk, .primary, .secondary, .tertiary, .minorRoad, .serviceRoad, .path, .rail, .tram, .river,
-        .stream, .water, .park, .wood, .building, .border,
+        .stream, .water, .park, .wood, .building, .border, .sea, .land,
     ]
 
     /// How a tile feature is drawn: its class, and whether it only names a line drawn from another
@@ -61,7 +62,8 @@ public enum TileSchema: String, Sendable {
             featureClass = p("admin_level")?.number == 2 && p("maritime")?.number != 1 ? .border : nil
         // Both: OpenMapTiles says `class`, Protomaps `kind`.
         case "water":
-            featureClass = type == .polygon ? (text("class") == "swimming_pool" ? nil : .water) : waterLine(text("kind"))
+            let c = text("class").isEmpty ? text("kind") : text("class")
+            featureClass = type == .polygon ? (c == "swimming_pool" ? nil : c == "ocean" ? .sea : .water) : waterLine(text("kind"))
         case "landuse":
             featureClass = landArea(text("class").isEmpty ? text("kind") : text("class"))
         case "landcover":

@@ -116,6 +116,7 @@ public final class TileSource: FeatureSource {
                 view.skipped += decoded.skipped
                 let square = tile.unitSquare
                 for c in decoded.chunks where wanted.contains(c.chunk.info.featureClass) {
+                    if c.chunk.info.featureClass == .land && !s.sawOcean { continue }
                     view.hits.append(ChunkHit(chunk: c.chunk, shift: shift, tile: square, namesOnly: c.namesOnly))
                 }
             }
@@ -201,6 +202,13 @@ public final class TileSource: FeatureSource {
         }
         guard valid else { return nil }
         if ocean { state.withLock { $0.sawOcean = true } }
+        // The tile's square as land, below its water (drawn once the tileset has shown sea).
+        let extent = Int64(4096)
+        var land = ChunkBuilder(featureClass: .land, level: tile.z)
+        land.add(
+            [[(0, 0), (extent, 0), (extent, extent), (0, extent), (0, 0)]], name: -1, originX: square.minX,
+            originY: square.minY, scale: square.size / Double(extent))
+        builders[Int(FeatureClass.land.rawValue) * 2] = land
         var chunks: [(DecodedChunk, Bool)] = []
         var bytesUsed = 256
         for key in builders.keys.sorted() {

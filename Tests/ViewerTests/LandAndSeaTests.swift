@@ -1,0 +1,111 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import Testing
+
+@testable import MapRender
+
+/// Land and sea at street level against `Tests/MapDataTests/Fixtures/osm/sea.json` (Tools/make_sea_fixtures.py:
+/// pyosmium and shapely make the sea from the coastline, independently of the importer): three made-up
+/// coasts and the Helsinki extract, each imported and drawn.
+@Suite("Land and sea from the coastline")
+struct LandAndSeaTests {
+    struct Reference: Decodable {
+        var box: [Double]
+        var points: [Point]
+        struct Point: Decodable {
+            var lat: Double, lon: Double, kind: String
+            init(from decoder: any Decoder) throws {
+                var c = try decoder.unkeyedContainer()
+                lat = try c.decode(Double.self)
+                lon = try c.decode(Double.self)
+                kind = try c.decode(String.self)
+            }
+        }
+    }
+    static let references: [String: Reference] = {
+        struct Root: Decodable { var files: [String: Reference] }
+        let url = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/osm/sea.json")
+        do { return try JSONDecoder().decode(Root.self, from: Data(contentsOf: url)).files } catch {
+            preconditionFailure("sea.json: \(error)")
+        }
+    }()
+    static let world: MapAsset = {
+        do { return try MapAsset(path: repositoryRoot.appendingPathComponent("assets/world.tmap").path) } catch {
+            preconditionFailure("\(error)")
+        }
+    }()
+
+    /// The file imported as `termmap data import-osm` does.
+    static func imported(_ file: String) throws -> MapAsset {
+        let url = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/osm/\(file)")
+        let (contents, _) = try OSMImporter.contents(
+            pbf: [UInt8](try Data(contentsOf: url)), name: file, source: file, classMinZoom: StyleTable.minZoom)
+        return try MapAsset(bytes: MapAssetWriter.encode(contents), name: file)
+    }
+
+    static let waterClasses: Set<String> = ["sea", "water"]
+
+    /// The data drawn for a case: an imported extract, or a Helsinki tileset (whose sea was made offline
+    /// from the same coastline and written as OpenMapTiles' `ocean` or Protomaps' kind `ocean`).
+    static func sources(_ file: String) throws -> (reference: String, sources: MapSources) {
+        guard !file.hasSuffix(".osm.pbf") else {
+            return (file, MapSources(world: Self.world, details: [try Self.imported(file)]))
+        }
+        let path = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/tiles/\(file)").path
+        let tiles = TileSource(archive: try TileArchives.open(path), label: "tiles")
+        return ("Helsinki.osm.pbf", MapSources(features: FeatureSources(base: Self.world, details: [tiles])))
+    }
+
+    /// Known sea and water points show water, known land points land (≥ 95 % each), at zoom 14 to 17;
+    /// no row's tint is the same over both.
+    @Test(arguments: [
+        "coast-island.osm.pbf", "coast-bay.osm.pbf", "coast-reentry.osm.pbf", "Helsinki.osm.pbf", "helsinki-omt.pmtiles",
+        "helsinki-protomaps.pmtiles",
+    ])
+    func seaAndLandAreWhereTheCoastlineSays(file: String) throws {
+        let (name, sources) = try Self.sources(file)
+        let reference = try #require(Self.references[name])
+        // Views centred on the box and on the sea points.
+        let box = Coordinate(
+            latitude: (reference.box[1] + reference.box[3]) / 2, longitude: (reference.box[0] + reference.box[2]) / 2)
+        let sea = reference.points.filter { $0.kind != "land" }
+        let mean = (
+            lat: sea.map(\.lat).reduce(0, +) / Double(max(1, sea.count)), lon: sea.map(\.lon).reduce(0, +) / Double(max(1, sea.count))
+        )
+        // The sea point nearest the sea's mean (which may be land: an island's middle).
+        let nearest = sea.min { abs($0.lat - mean.lat) + abs($0.lon - mean.lon) < abs($1.lat - mean.lat) + abs($1.lon - mean.lon) }
+        let seaCenter = Coordinate(latitude: nearest?.lat ?? box.latitude, longitude: nearest?.lon ?? box.longitude)
+        for zoom in [14.0, 15, 16, 17] {
+          for center in [box, seaCenter] {
+            let view = try MapView(center: center, zoom: zoom, size: try ViewSize(cols: 200, rows: 60))
+            var frame = Frame(cols: 200, rows: 60)
+            for batch in MapRenderer.missingTiles(view: view, sources: sources) {
+                (sources.features.all[batch.source] as? TileSource)?.load(batch.tiles)
+            }
+            let pick = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256)).pick
+            var counts: [String: (right: Int, all: Int)] = [:]
+            // Per row, the tints of the sea and land points in it: no tint may span both.
+            var rowTints: [Int: [String: Set<String>]] = [:]
+            for p in reference.points {
+                let dot = view.dotPoint(for: Coordinate(latitude: p.lat, longitude: p.lon))
+                let col = Int(dot.x / 2), row = Int(dot.y / 4)
+                guard col >= 0, row >= 0, col < 200, row < 60 else { continue }
+                let shown = pick.area(col: col, row: row)?.className ?? "nothing"
+                let water = p.kind != "land"
+                let right = water ? Self.waterClasses.contains(shown) : !Self.waterClasses.contains(shown) && shown != "nothing"
+                counts[water ? "water" : "land", default: (0, 0)].all += 1
+                if right { counts[water ? "water" : "land", default: (0, 0)].right += 1 }
+                rowTints[row, default: [:]][shown, default: []].insert(water ? "water" : "land")
+            }
+            for (kind, c) in counts {
+                #expect(Double(c.right) >= 0.95 * Double(c.all), "\(file) z\(zoom) \(kind): \(c.right) of \(c.all)")
+            }
+            if center == seaCenter { #expect(counts["water"]?.all ?? 0 > 0, "\(file) z\(zoom): no sea point in view") }
+            let spanning = rowTints.filter { $0.value.values.contains { $0.count > 1 } }
+            #expect(spanning.count <= max(1, rowTints.count / 20), "\(file) z\(zoom): rows whose tint spans land and sea: \(spanning.keys.sorted())")
+          }
+        }
+    }
+}
