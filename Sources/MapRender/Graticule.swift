@@ -89,10 +89,12 @@ public struct GraticuleLayer: MapLayer, Equatable {
         let bottom = min(h, t.dotY(1))
         var labels: [MapLabel] = []
         guard bottom > top else { return labels }
-        // The dots of a dotted line sit at world positions (multiples of 4 dots from the world's corner),
-        // so a pan moves them with the map instead of leaving them in place on the screen.
-        let originX = Self.dotPhase(-t.originX(copy: 0))
-        let originY = Self.dotPhase(-t.originY)
+        // At street level the grid steps back behind the streets and paths: a dot every 8, not 4.
+        let every = view.zoom >= Self.streetLevelZoom ? 8 : 4
+        // The dots of a dotted line sit at world positions (multiples of `every` dots from the world's
+        // corner), so a pan moves them with the map instead of leaving them in place on the screen.
+        let originX = Self.dotPhase(-t.originX(copy: 0), every)
+        let originY = Self.dotPhase(-t.originY, every)
         let first = (b.west / s).rounded(.up)
         let last = (b.east / s).rounded(.down)
         if last - first < 400 {
@@ -100,7 +102,7 @@ public struct GraticuleLayer: MapLayer, Equatable {
             while k <= last {
                 let lon = k * s
                 let x = t.dotX((lon + 180) / 360)
-                c.canvas.line(x, top, x, bottom, ink: StyleTable.ink(.grid), every: 4, phase: originY)
+                c.canvas.line(x, top, x, bottom, ink: StyleTable.ink(.grid), every: every, phase: originY)
                 let text = Graticule.label(WebMercator.wrapLongitude(lon), spacing: s, positive: "E", negative: "W")
                 labels.append(
                     MapLabel(
@@ -117,7 +119,7 @@ public struct GraticuleLayer: MapLayer, Equatable {
                 let lat = k * s
                 let y = t.dotY(WebMercator.project(Coordinate(latitude: lat, longitude: 0)).y)
                 if abs(lat) < WebMercator.maxLatitude {
-                    c.canvas.line(0, y, w, y, ink: StyleTable.ink(.grid), every: 4, phase: originX)
+                    c.canvas.line(0, y, w, y, ink: StyleTable.ink(.grid), every: every, phase: originX)
                     labels.append(
                         MapLabel(
                             text: Graticule.label(lat, spacing: s, positive: "N", negative: "S"), col: 0,
@@ -129,6 +131,9 @@ public struct GraticuleLayer: MapLayer, Equatable {
         return labels
     }
 
-    /// Which of 4 dots a position in dots falls on (its dot modulo 4).
-    static func dotPhase(_ v: Double) -> Int { ((BrailleCanvas.dot(v) % 4) + 4) % 4 }
+    /// The zoom from which the grid is sparser (buildings and paths are drawn from 15).
+    static let streetLevelZoom = 15.0
+
+    /// Which of `n` dots a position in dots falls on (its dot modulo n).
+    static func dotPhase(_ v: Double, _ n: Int = 4) -> Int { ((BrailleCanvas.dot(v) % n) + n) % n }
 }

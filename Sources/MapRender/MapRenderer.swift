@@ -10,12 +10,15 @@ public struct MapStyle: Equatable, Sendable {
     public var theme: Theme
     /// ASCII glyphs instead of braille.
     public var ascii: Bool
+    /// The latitude/longitude grid is drawn (`#` toggles it).
+    public var grid: Bool
 
     /// A style.
-    public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false) {
+    public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false, grid: Bool = true) {
         self.mode = mode
         self.theme = theme
         self.ascii = ascii
+        self.grid = grid
     }
 }
 
@@ -31,7 +34,7 @@ public enum MapRenderer {
         into frame: inout Frame, view: MapView, overlays: [any MapLayer] = [], sources: MapSources?, style: MapStyle
     ) -> MapRendering {
         var context = LayerContext(view: view, sources: sources, ascii: style.ascii)
-        for layer in baseLayers { layer.draw(into: &context) }
+        for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
         for layer in overlays { layer.draw(into: &context) }
         compose(&frame, context, style)
         return finish(context)
@@ -71,7 +74,7 @@ public enum MapRenderer {
         let rows = worldRows(c.transform)
         // Each ink's look, once a frame (not a table lookup a cell).
         let inkFills = (0...255).map { StyleTable.fill(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
-        let inkStipples = (0...255).map { StyleTable.row(StyleTable.role(ink: UInt8($0)))?.stipple }
+        let inkStipples = (0...255).map { StyleTable.stipple(StyleTable.role(ink: UInt8($0)), ascii: ascii) }
         let inkStyles = (0...255).map { StyleTable.style(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
         // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
         // colour, a sparse stipple in empty cells without.
@@ -91,8 +94,8 @@ public enum MapRenderer {
                 }
                 if let background = inkFills[Int(fill)] {
                     frame.setBackground(col: col, row: row, background)
-                } else if p == 0, col % 3 == 0, row % 2 == 0, let stipple = inkStipples[Int(fill)] {
-                    frame[col, row] = Cell(glyph: stipple, style: inkStyles[Int(fill)])
+                } else if p == 0, let stipple = inkStipples[Int(fill)], col % stipple.cols == 0, row % stipple.rows == 0 {
+                    frame[col, row] = Cell(glyph: stipple.glyph, style: inkStyles[Int(fill)])
                 }
             }
         }

@@ -84,6 +84,11 @@ struct StyleRow: Sendable {
     var fill256: UInt8?
     var fill16: UInt8?
     var stipple: Unicode.Scalar?
+    /// The stipple in ASCII glyphs, when `stipple` is not ASCII.
+    var asciiStipple: Unicode.Scalar?
+    /// One stipple every this many columns and rows (a building's few cells all get one).
+    var stippleCols = 3
+    var stippleRows = 2
     /// Bold wherever the terminal shows attributes (a capital's name).
     var bold = false
     /// The light theme's colours (a light terminal background): foreground and fill in 256 colours,
@@ -113,33 +118,44 @@ public enum StyleTable {
         StyleRow(role: .feature(.lakeWater), ink: 4, name: "water", color256: 16, color16: 4, fill16: 4, light256: 195, lightFill256: 195),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance. The sea of
         // street-level data looks as its other water does.
-        StyleRow(role: .feature(.sea), ink: 5, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.water), ink: 6, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", light256: 25, lightFill256: 153),
+            role: .feature(.sea), ink: 5, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", stippleCols: 2,
+            stippleRows: 1, light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.wood), ink: 7, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 22, lightFill256: 194),
+            role: .feature(.water), ink: 6, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~",
+            stippleCols: 2, stippleRows: 1, light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.park), ink: 8, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'", light256: 28, lightFill256: 194),
-        StyleRow(role: .feature(.building), ink: 9, name: "building", minZoom: 15, color256: 180, color16: 5, light256: 131),
+            role: .feature(.wood), ink: 7, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'",
+            stippleCols: 2, stippleRows: 1, light256: 22, lightFill256: 194),
+        StyleRow(
+            role: .feature(.park), ink: 8, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'",
+            stippleCols: 2, stippleRows: 1, light256: 28, lightFill256: 194),
+        // Buildings are blocks: a dim fill a shade off the land's with an outline a shade further (256), dark
+        // grey with a magenta outline (16), a magenta stipple in every cell (8, which has no grey
+        // background) and without colour.
+        StyleRow(
+            role: .feature(.building), ink: 9, name: "building", minZoom: 15, color256: 241, color16: 5, fill256: 237, fill16: 8,
+            stipple: "▒", asciiStipple: "#", stippleCols: 1, stippleRows: 1, light256: 246, lightFill256: 252),
         StyleRow(role: .feature(.stream), ink: 10, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2, light256: 25),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
         StyleRow(role: .feature(.lake), ink: 11, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2, light256: 26),
-        StyleRow(role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 12, light256: 26),
+        StyleRow(role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 12, dotEvery: 3, dashOn: 2, light256: 26),
         StyleRow(role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
-        StyleRow(role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 138, color16: 5, dotEvery: 2, light256: 95),
-        StyleRow(role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 8, light256: 244),
-        StyleRow(role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 5, dotEvery: 4, light256: 96),
-        StyleRow(role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 8, dotEvery: 3, light256: 242),
+        // Paths in long dashes of their own, salmon as web maps draw footways (red in 8 and 16 colours).
+        StyleRow(role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4, dashOn: 3, light256: 131),
+        StyleRow(role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 7, light256: 244, light16: 8),
+        StyleRow(role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 6, dotEvery: 4, light256: 96),
+        StyleRow(role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 6, dotEvery: 3, light256: 242),
         StyleRow(role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7, light256: 240, light16: 0),
         StyleRow(role: .feature(.tertiary), ink: 19, name: "tertiary road", minZoom: 13, color256: 253, color16: 15, light256: 238, light16: 0),
-        StyleRow(role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 16, light256: 136, light16: 3),
-        StyleRow(role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 16, light256: 130, light16: 3),
-        StyleRow(role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 16, light256: 166),
-        StyleRow(role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 9, wideFromZoom: 16, light256: 160),
+        StyleRow(role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 0, light256: 136, light16: 3),
+        StyleRow(role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 0, light256: 130, light16: 3),
+        StyleRow(role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 0, light256: 166),
+        StyleRow(role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11, wideFromZoom: 0, light256: 160),
         StyleRow(role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
         StyleRow(role: .feature(.border), ink: 25, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
-        StyleRow(role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 6, light256: 24),
+        StyleRow(role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 14, light256: 24),
         StyleRow(role: .city, ink: 27, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
         StyleRow(role: .circleOutline, ink: 28, color256: 196, color16: 9, light256: 196),
         // The seeds' picture beside ours (`v`): magenta dashes, which read without colour too.
@@ -171,14 +187,23 @@ public enum StyleTable {
     /// The row of a role.
     static func row(_ role: StyleRole) -> StyleRow? { byRole[role.index] }
 
-    /// The background that fills an area of `role` in `mode`, if it has one there.
+    /// The background that fills an area of `role` in `mode`, if it has one there (8 colours show no
+    /// bright background: a stipple stands for it there).
     static func fill(_ role: StyleRole, mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
         guard let row = byRole[role.index] else { return nil }
         switch mode {
         case .ansi256: return (theme == .light ? row.lightFill256 : row.fill256).map(PaletteColor.init)
-        case .ansi8, .ansi16: return row.fill16.map(PaletteColor.init)
+        case .ansi16: return row.fill16.map(PaletteColor.init)
+        case .ansi8: return row.fill16.flatMap { $0 < 8 ? PaletteColor($0) : nil }
         case .plain, .monochrome: return nil
         }
+    }
+
+    /// The glyph that marks an area of `role` where it has no background, and how sparse it is (one
+    /// every `cols` columns and `rows` rows).
+    static func stipple(_ role: StyleRole, ascii: Bool) -> (glyph: Unicode.Scalar, cols: Int, rows: Int)? {
+        guard let row = byRole[role.index], let glyph = ascii ? row.asciiStipple ?? row.stipple : row.stipple else { return nil }
+        return (glyph, row.stippleCols, row.stippleRows)
     }
 
     /// The sea's background where the world's land is drawn: the lakes' (on a dark terminal its own

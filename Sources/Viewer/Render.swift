@@ -71,7 +71,7 @@ public enum Renderer {
         let mapRows = view.size.rows
         let map = MapRenderer.render(
             into: &frame, view: view, overlays: state.layers.layers, sources: sources,
-            style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
+            style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid))
         if state.showHelp {
             drawHelp(
                 &frame, state.keymap, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode,

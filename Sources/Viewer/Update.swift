@@ -177,6 +177,9 @@ extension ViewerState {
             setMessage(
                 showSeedOverlay
                     ? "seed overlay on: the iOS code's circle and fit, dashed" : "seed overlay off")
+        case .toggleGrid:
+            showGrid.toggle()
+            setMessage(showGrid ? "grid on" : "grid off")
         case .help: showHelp = true
         case .redraw: return [.repaint]
         case .quit: return [.quit]

@@ -160,6 +160,8 @@ public struct ViewerState: Equatable, Sendable {
     }
     /// Earlier views, newest last (for `u`), each with what left it.
     public var history: [HistoryEntry] = []
+    /// The latitude/longitude grid is drawn (`#`).
+    public var showGrid = true
     /// The help overlay is shown.
     public var showHelp = false
     /// True while the explain panel (`e`) is shown.

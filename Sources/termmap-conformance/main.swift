@@ -513,7 +513,7 @@ func runOSM(_ folder: URL, _ t: Tally) {
                 continue
             }
             // Drawn, over the data.
-            let areas = contents.features.filter(\.featureClass.isArea)
+            let areas = contents.features.filter { $0.featureClass.isArea && !$0.featureClass.isFillOnly }  // not the box and sea it makes
             if let expectedAreas {
                 let ours = areas.map { f in
                     String(format: "%.6f", evenOddArea(f.parts.map { $0.map { ($0.longitude, $0.latitude) } }))

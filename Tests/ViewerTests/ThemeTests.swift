@@ -41,8 +41,8 @@ struct ThemeTests {
         return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
     }
 
-    /// Decorations drawn faint on purpose, and the tints themselves.
-    static let faint: Set<StyleRole> = [.grid, .edge, .feature(.land), .feature(.lakeWater)]
+    /// Decorations drawn faint on purpose, the tints themselves, and buildings (dim blocks by design).
+    static let faint: Set<StyleRole> = [.grid, .edge, .feature(.land), .feature(.lakeWater), .feature(.building)]
 
     @Test(arguments: Theme.allCases)
     func everyLineAndLabelReadsOnEveryBackground(theme: Theme) throws {
