@@ -248,7 +248,7 @@ public final class FeatureSources: Sendable {
     }
 
     /// True when `outer` holds all of `inner` (in one of its world copies).
-    static func contains(_ outer: CoordinateBounds, _ inner: CoordinateBounds) -> Bool {
+    public static func contains(_ outer: CoordinateBounds, _ inner: CoordinateBounds) -> Bool {
         guard outer.north >= inner.north, outer.south <= inner.south, outer.west <= outer.east, inner.west <= inner.east
         else { return false }
         return WorldCopies.contains(outer.west...outer.east, inner.west...inner.east)

@@ -69,8 +69,24 @@ struct FeatureLayer {
                     hit, t, &c.canvas, &c.pick, row: row, zoom: view.zoom, excluded: clip, source: result.source,
                     pickChunk: pickChunk)
             }
+            if drawn && result.source.claimsShorelines { Self.drawEdge(of: result.source.coverage, &c) }
         }
         c.streets = streets
+    }
+
+    /// Where street-level data ends: its box's sides in view, dotted in the edge's faint ink.
+    static func drawEdge(of coverage: CoordinateBounds, _ c: inout LayerContext) {
+        guard coverage.east - coverage.west < 360, !FeatureSources.contains(coverage, c.view.bounds) else { return }
+        let r = dotRect(coverage, c.view)
+        let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
+        let ink = StyleTable.ink(.edge)
+        var shown = false
+        for (x0, y0, x1, y1) in [(r.x0, r.y0, r.x1, r.y0), (r.x1, r.y0, r.x1, r.y1), (r.x0, r.y1, r.x1, r.y1), (r.x0, r.y0, r.x0, r.y1)] {
+            guard LineClipper.clip(x0, y0, x1, y1, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) != nil else { continue }
+            c.canvas.line(x0, y0, x1, y1, ink: ink, every: 2)
+            shown = true
+        }
+        if shown { c.report.streetDataEnds = true }
     }
 
     /// A box in the dots of `view`, longitudes taken nearest the view's center.

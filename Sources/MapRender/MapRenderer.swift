@@ -177,8 +177,10 @@ public enum MapRenderer {
             reports[asked.index].detail = asked.detail
             reports[asked.index].status = asked.status
         }
-        return MapRendering(
+        var rendering = MapRendering(
             placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
             dataError: c.report.dataError)
+        rendering.streetDataEnds = c.report.streetDataEnds
+        return rendering
     }
 }

@@ -50,6 +50,8 @@ struct SourceReports {
     var missing: [TileBatch] = []
     /// Why the data could not be drawn, if it could not.
     var dataError: String?
+    /// The view shows where a street-level source's data ends.
+    var streetDataEnds = false
 
     mutating func add(_ result: SourceHits, drawn: Bool, zoom: Double) {
         asked.append(
@@ -92,6 +94,8 @@ public struct MapRendering {
     public var missing: [TileBatch]
     /// Why the data could not be drawn, if it could not.
     public var dataError: String?
+    /// The view shows where a street-level source's data ends (its box's side, drawn faint).
+    public var streetDataEnds = false
 
     /// The labels placed, in the order placed, each with its feature (worked out when asked).
     public var labels: [PlacedLabel] {

@@ -26,7 +26,7 @@ public enum InputEvent: Equatable, Sendable {
     /// No input for `seconds` (the kiosk's idle timeout ran out).
     case idleTimeout(seconds: Double)
     /// A frame was drawn, and its view lacked these tiles (the render reports, the update asks).
-    case rendered(missing: [TileBatch])
+    case rendered(missing: [TileBatch], streetDataEnds: Bool = false)
     /// Tiles a load asked for have arrived (or could not be read: the next frame counts them).
     case tilesArrived(TileBatch)
 }
@@ -60,7 +60,13 @@ extension ViewerState {
         case .idleTimeout(let seconds):
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")
             return [.quit]
-        case .rendered(let missing):
+        case .rendered(let missing, let streetDataEnds):
+            // Said once, the first time a view shows where the street data stops.
+            // (Not over another message: said at the next view then.)
+            if streetDataEnds && !saidStreetDataEnds && message.isEmpty {
+                saidStreetDataEnds = true
+                setMessage("no street data beyond here")
+            }
             // Tiles that arrived for this view and are lacking again do not fit the cache with the rest:
             // asked for once a view, not in a loop.
             let drawnView = displayedView

@@ -160,6 +160,8 @@ public struct ViewerState: Equatable, Sendable {
     }
     /// Earlier views, newest last (for `u`), each with what left it.
     public var history: [HistoryEntry] = []
+    /// `no street data beyond here` was said (once a run).
+    public var saidStreetDataEnds = false
     /// The latitude/longitude grid is drawn (`#`).
     public var showGrid = true
     /// The help overlay is shown.

@@ -5,6 +5,7 @@ import Raster
 import Testing
 
 @testable import MapRender
+@testable import Viewer
 
 /// Land and sea at street level against `Tests/MapDataTests/Fixtures/osm/sea.json` (Tools/make_sea_fixtures.py:
 /// pyosmium and shapely make the sea from the coastline, independently of the importer): three made-up
@@ -107,5 +108,32 @@ struct LandAndSeaTests {
             #expect(spanning.count <= max(1, rowTints.count / 20), "\(file) z\(zoom): rows whose tint spans land and sea: \(spanning.keys.sorted())")
           }
         }
+    }
+
+    /// The side of the demo city's box in view is drawn faint (the edge's ink) in the cells it runs
+    /// through, and the render says the street data ends there; a view inside the box says nothing.
+    @Test func whereStreetDataEndsIsShownAndSaidOnce() throws {
+        let reference = try #require(Self.references["Helsinki.osm.pbf"])
+        let east = reference.box[2]
+        let lat = (reference.box[1] + reference.box[3]) / 2
+        let sources = bundledCitySources
+        let view = try MapView(center: Coordinate(latitude: lat, longitude: east), zoom: 15, size: try ViewSize(cols: 100, rows: 30))
+        let context = MapRenderer.drawn(view: view, sources: sources, layers: [BaseMapLayer()])
+        #expect(context.report.streetDataEnds)
+        let col = Int(view.dotPoint(for: Coordinate(latitude: lat, longitude: east)).x / 2)
+        let edgeCells = (0..<30).filter { row in
+            (col - 1...col + 1).contains { StyleTable.role(ink: context.canvas.ink(col: $0, row: row)) == .edge }
+        }
+        #expect(edgeCells.count >= 25, "edge ink in \(edgeCells.count) of 30 rows at column \(col)")
+        let inside = try MapView(
+            center: Coordinate(latitude: lat, longitude: (reference.box[0] + east) / 2), zoom: 17, size: try ViewSize(cols: 40, rows: 12))
+        #expect(!MapRenderer.drawn(view: inside, sources: sources, layers: [BaseMapLayer()]).report.streetDataEnds)
+        // The viewer says it once, and not over another message.
+        var s = try ViewerState(cols: 100, rows: 30, center: view.center, zoom: 15)
+        _ = s.update(.rendered(missing: [], streetDataEnds: true))
+        #expect(s.message == "no street data beyond here")
+        s.message = ""
+        _ = s.update(.rendered(missing: [], streetDataEnds: true))
+        #expect(s.message == "")
     }
 }
