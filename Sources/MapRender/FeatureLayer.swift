@@ -63,6 +63,9 @@ struct FeatureLayer {
                 if hit.chunk.info.kind == .areas, row.fill256 != nil {
                     Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, excluded: clip, &c)
                 }
+                if !hit.namesOnly, let width = StyleTable.roadWidth(featureClass), view.zoom >= StyleTable.roadBandZoom {
+                    Self.band(hit, t, widthDots: width / view.metersPerDot, ink: row.ink, pickChunk: pickChunk, &c)
+                }
                 // A background area's edge is another class's line (the coast, a lake's shore).
                 if featureClass.isFillOnly { continue }
                 drawLines(
@@ -72,6 +75,65 @@ struct FeatureLayer {
             if drawn && result.source.claimsShorelines { Self.drawEdge(of: result.source.coverage, &c) }
         }
         c.streets = streets
+    }
+
+    /// A road's band, `widthDots` wide about its centre line: the cells whose centre lies within it
+    /// take the road's ink (each segment's rectangle; the centre line's dots are drawn over it).
+    static func band(_ hit: ChunkHit, _ t: ViewTransform, widthDots: Double, ink: UInt8, pickChunk: Int, _ c: inout LayerContext) {
+        let chunk = hit.chunk
+        let ws = t.worldSize
+        let offsetX = t.originX(copy: hit.shift)
+        let offsetY = t.originY
+        let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
+        let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
+        let half = widthDots / 2
+        // A band narrower than a cell is the centre line itself.
+        guard half >= 1, mapCols > 0, mapRows > 0 else { return }
+        let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
+        var crossings: [Double] = []
+        for f in 0..<chunk.featureCount {
+            let b = 4 * f
+            guard chunk.featureBoxes[b + 2] * ws + offsetX >= -half, chunk.featureBoxes[b] * ws + offsetX <= Double(mapCols * 2) + half,
+                chunk.featureBoxes[b + 3] * ws + offsetY >= -half, chunk.featureBoxes[b + 1] * ws + offsetY <= Double(mapRows * 4) + half
+            else { continue }
+            let tag = c.pick.tag(chunk: pickChunk, feature: f)
+            for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
+                for i in chunk.starts[part]..<(chunk.starts[part + 1] - 1) {
+                    let (px, py) = (chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY)
+                    let (qx, qy) = (chunk.x[i + 1] * ws + offsetX, chunk.y[i + 1] * ws + offsetY)
+                    let length = ((qx - px) * (qx - px) + (qy - py) * (qy - py)).squareRoot()
+                    guard length > 0 else { continue }
+                    // The segment's rectangle, lengthened by half the width at each end (so that bends join).
+                    let (ux, uy) = ((qx - px) / length * half, (qy - py) / length * half)
+                    let quad = [
+                        (px - ux - uy, py - uy + ux), (qx + ux - uy, qy + uy + ux), (qx + ux + uy, qy + uy - ux),
+                        (px - ux + uy, py - uy - ux),
+                    ]
+                    let top = max(0, rowCentres.first(from: quad.map(\.1).min() ?? 0))
+                    let bottom = min(mapRows - 1, rowCentres.first(from: quad.map(\.1).max() ?? 0) - 1)
+                    guard top <= bottom else { continue }
+                    for row in top...bottom {
+                        crossings.removeAll(keepingCapacity: true)
+                        for k in 0..<4 {
+                            let (a, b) = (quad[k], quad[(k + 1) % 4])
+                            ScanlineFill.crossings(a.1, a.0, b.1, b.0, lines: rowCentres, within: row...row) { _, x in crossings.append(x) }
+                        }
+                        crossings.sort()
+                        let y = ViewTransform.centerY(row: row)
+                        ScanlineFill.spans(crossings, lines: columnCentres, within: 0...(mapCols - 1)) { from, to in
+                            for col in from...to where c.fills[row * mapCols + col] <= ink {
+                                if let r = clip {
+                                    let x = ViewTransform.centerX(col: col)
+                                    guard x >= r.x0, x < r.x1, y >= r.y0, y < r.y1 else { continue }
+                                }
+                                c.fills[row * mapCols + col] = ink
+                                c.pick.fillTags[row * mapCols + col] = tag
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Where street-level data ends: its box's sides in view, dotted in the edge's faint ink.

@@ -144,15 +144,15 @@ public enum StyleTable {
         StyleRow(role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
         // Paths in long dashes of their own, salmon as web maps draw footways (red in 8 and 16 colours).
         StyleRow(role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4, dashOn: 3, light256: 131),
-        StyleRow(role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 7, light256: 244, light16: 8),
+        StyleRow(role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 7, fill256: 240, light256: 244, light16: 8),
         StyleRow(role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 6, dotEvery: 4, light256: 96),
         StyleRow(role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 6, dotEvery: 3, light256: 242),
-        StyleRow(role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7, light256: 240, light16: 0),
-        StyleRow(role: .feature(.tertiary), ink: 19, name: "tertiary road", minZoom: 13, color256: 253, color16: 15, light256: 238, light16: 0),
-        StyleRow(role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 0, light256: 136, light16: 3),
-        StyleRow(role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 0, light256: 130, light16: 3),
-        StyleRow(role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 0, light256: 166),
-        StyleRow(role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11, wideFromZoom: 0, light256: 160),
+        StyleRow(role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7, fill256: 242, light256: 240, light16: 0),
+        StyleRow(role: .feature(.tertiary), ink: 19, name: "tertiary road", minZoom: 13, color256: 253, color16: 15, fill256: 242, light256: 238, light16: 0),
+        StyleRow(role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 0, fill256: 58, light256: 136, light16: 3),
+        StyleRow(role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 0, fill256: 58, light256: 130, light16: 3),
+        StyleRow(role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 0, fill256: 94, light256: 166),
+        StyleRow(role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11, wideFromZoom: 0, fill256: 94, light256: 160),
         StyleRow(role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
         StyleRow(role: .feature(.border), ink: 25, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
         StyleRow(role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 14, light256: 24),
@@ -180,6 +180,25 @@ public enum StyleTable {
         // A layer's own features, over everything of the map's.
         StyleRow(role: .userData, ink: 30, name: "file", color256: 198, color16: 13, light256: 162),
     ]
+
+    /// The zoom from which roads are drawn as wide as they are: a band with its centre line.
+    public static let roadBandZoom = 16.0
+
+    /// A road's width in metres by its class (README, "Roads as wide as they are"), nil for classes
+    /// drawn as thin lines at every zoom (paths, steps, rail).
+    public static func roadWidth(_ c: FeatureClass) -> Double? {
+        switch c {
+        // One way each: a dual carriageway is two ways in OpenStreetMap.
+        case .motorway: return 16
+        case .trunk: return 14
+        case .primary: return 12
+        case .secondary: return 10
+        case .tertiary: return 8
+        case .minorRoad: return 6
+        case .serviceRoad: return 4
+        default: return nil
+        }
+    }
 
     /// The zoom from which features of `c` are drawn (and kept by an import).
     public static func minZoom(_ c: FeatureClass) -> Double { row(.feature(c))?.minZoom ?? 0 }
