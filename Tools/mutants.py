@@ -170,6 +170,19 @@ MUTANTS = [
     ("Sources/MapData/Tiles/MVTDecoder.swift", "let t = all.prefix(all.count / 2 * 2)",
      "guard all.count % 2 == 0 else { return nil }\n                let t = all[...]",
      "a feature's odd tag count refuses its whole tile (mvt-fixtures 005 is recoverable)"),
+    # Street level that reads as a map.
+    ("Sources/MapData/OSM/CoastlineSea.swift", "let corner = (from.rounded(.down) + Double(k)).truncatingRemainder(dividingBy: 4)",
+     "let corner = (from.rounded(.down) - Double(k) + 8).truncatingRemainder(dividingBy: 4)",
+     "the sea walks the box anticlockwise (the land on the right of the coastline)"),
+    ("Sources/MapData/OSM/CoastlineSea.swift", "if island == inSea { rings.append(ring) }", "if island != inSea { rings.append(ring) }",
+     "an island in the sea is not a hole in it"),
+    ("Sources/MapData/OSM/CoastlineSea.swift", "guard let nearest = sides.min(by: { $0.0 < $1.0 }), nearest.0 <= maxGap",
+     "guard let nearest = sides.max(by: { $0.0 < $1.0 }), nearest.0 <= maxGap",
+     "a coastline end is taken to the farthest side of the box"),
+    ("Sources/MapRender/StyleTable.swift", 'name: "path", minZoom: 15, color256: 174, color16: 1,', 'name: "path", minZoom: 15, color256: 174, color16: 5,',
+     "paths magenta like buildings in 8 and 16 colours"),
+    ("Sources/MapRender/FeatureLayer.swift", "let half = widthDots / 2\n", "let half = widthDots\n",
+     "roads drawn twice as wide as they are"),
 ]
 
 

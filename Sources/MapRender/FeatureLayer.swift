@@ -105,17 +105,21 @@ struct FeatureLayer {
                     guard length > 0 else { continue }
                     // The segment's rectangle, lengthened by half the width at each end (so that bends join).
                     let (ux, uy) = ((qx - px) / length * half, (qy - py) / length * half)
-                    let quad = [
+                    // The corners in order round the rectangle (a tuple, not an array: no allocation a segment).
+                    let quad = (
                         (px - ux - uy, py - uy + ux), (qx + ux - uy, qy + uy + ux), (qx + ux + uy, qy + uy - ux),
-                        (px - ux + uy, py - uy - ux),
-                    ]
-                    let top = max(0, rowCentres.first(from: quad.map(\.1).min() ?? 0))
-                    let bottom = min(mapRows - 1, rowCentres.first(from: quad.map(\.1).max() ?? 0) - 1)
+                        (px - ux + uy, py - uy - ux)
+                    )
+                    let ys = (quad.0.1, quad.1.1, quad.2.1, quad.3.1)
+                    let top = max(0, rowCentres.first(from: min(min(ys.0, ys.1), min(ys.2, ys.3))))
+                    let bottom = min(mapRows - 1, rowCentres.first(from: max(max(ys.0, ys.1), max(ys.2, ys.3))) - 1)
                     guard top <= bottom else { continue }
+                    // Off screen sideways: nothing to fill.
+                    let xs = (quad.0.0, quad.1.0, quad.2.0, quad.3.0)
+                    guard max(max(xs.0, xs.1), max(xs.2, xs.3)) >= 0, min(min(xs.0, xs.1), min(xs.2, xs.3)) <= Double(mapCols * 2) else { continue }
                     for row in top...bottom {
                         crossings.removeAll(keepingCapacity: true)
-                        for k in 0..<4 {
-                            let (a, b) = (quad[k], quad[(k + 1) % 4])
+                        for (a, b) in [(quad.0, quad.1), (quad.1, quad.2), (quad.2, quad.3), (quad.3, quad.0)] {
                             ScanlineFill.crossings(a.1, a.0, b.1, b.0, lines: rowCentres, within: row...row) { _, x in crossings.append(x) }
                         }
                         crossings.sort()
