@@ -1,13 +1,30 @@
 import GeoCore
 
 /// Decodes a chunk's payload (`assets/FORMAT.md`): points as zigzag varint deltas, each part's first
-/// point from the chunk box's corner; version 2 adds per feature its name and its number of parts.
+/// point from the chunk box's corner; version 2 adds per feature its name and its number of parts,
+/// version 5 its OpenStreetMap object, its detail and its tags.
 /// Any count, delta or point outside the chunk's box makes the chunk corrupt (nil).
 enum ChunkDecoder {
     static func decode(
-        _ payload: UnsafeRawBufferPointer, info: ChunkInfo, unitsPerDegree: Double, v1: Bool, nameCount: Int
+        _ payload: UnsafeRawBufferPointer, info: ChunkInfo, unitsPerDegree: Double, version: Int, nameCount: Int
     ) -> DecodedChunk? {
+        let v1 = version == 1
+        let v5 = info.hasExtras
         var r = ByteReader(payload)
+        var osm: [UInt64] = []
+        var details: [UInt32] = []
+        var tags: [String] = []
+        // Version 5's extras: the chunk's tag texts, then per feature its object's difference from the one
+        // before, its detail and its tag text's index + 1.
+        var texts: [String] = []
+        var previousObject: UInt64 = 0
+        if v5 {
+            guard let count = r.varint(), count <= UInt64(r.remaining) else { return nil }
+            for _ in 0..<Int(count) {
+                guard let n = r.varint(), n <= UInt64(MapAssetFormat.maxTagBytes), let text = r.bytes(Int(n)) else { return nil }
+                texts.append(String(decoding: text, as: UTF8.self))
+            }
+        }
         var lon: [Int32] = []
         var lat: [Int32] = []
         var starts: [Int] = [0]
@@ -16,7 +33,7 @@ enum ChunkDecoder {
         // Each point takes at least 2 bytes: this bounds the arrays by the payload size.
         lon.reserveCapacity(payload.count / 2)
         lat.reserveCapacity(payload.count / 2)
-        let minPoints: UInt64 = info.kind == .areas ? 3 : 2
+        let minPoints: UInt64 = info.kind == .areas ? 3 : info.kind == .points ? 1 : 2
         for _ in 0..<info.featureCount {
             var parts: UInt64 = 1
             var nameIndex: Int32 = -1
@@ -26,6 +43,15 @@ enum ChunkDecoder {
                 else { return nil }
                 nameIndex = Int32(n) - 1
                 parts = p
+            }
+            if v5 {
+                guard let o = r.signedVarint(), let d = r.varint(), d <= UInt64(UInt32.max), let t = r.varint(),
+                    t <= UInt64(texts.count)
+                else { return nil }
+                previousObject = previousObject &+ UInt64(bitPattern: o)
+                osm.append(previousObject)
+                details.append(UInt32(d))
+                tags.append(t == 0 ? "" : texts[Int(t) - 1])
             }
             for _ in 0..<parts {
                 guard let n = r.varint(), n >= minPoints, n <= UInt64(r.remaining / 2) else { return nil }
@@ -75,6 +101,6 @@ enum ChunkDecoder {
         }
         return DecodedChunk(
             info: info, unitsPerDegree: unitsPerDegree, lon: lon, lat: lat, x: xs, y: ys, starts: starts,
-            featureStarts: featureStarts, nameIndex: names, featureBoxes: boxes)
+            featureStarts: featureStarts, nameIndex: names, featureBoxes: boxes, osm: osm, details: details, tags: tags)
     }
 }

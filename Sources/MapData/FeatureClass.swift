@@ -45,6 +45,9 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     /// The sea of street-level data: made by an import from coastline ways (format version 5), or a
     /// tileset's ocean (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
     case sea = 44
+    /// Points of interest (OSM amenity, shop, tourism, stations; tiles' `poi`/`pois`), each with its
+    /// kind (a `NameKind` from `food` on) in the feature's detail (format version 5).
+    case poi = 50
 
     /// Classes sort by raw value.
     public static func < (a: FeatureClass, b: FeatureClass) -> Bool { a.rawValue < b.rawValue }
@@ -56,6 +59,12 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
         default: return false
         }
     }
+
+    /// True for classes whose features are points.
+    public var isPoint: Bool { self == .poi }
+
+    /// The geometry its chunks hold.
+    public var geometry: GeometryKind { isPoint ? .points : isArea ? .areas : .lines }
 
     /// True for areas drawn as a background tint only, never outlined: another class draws their edge.
     public var isFillOnly: Bool { self == .land || self == .lakeWater || self == .sea }

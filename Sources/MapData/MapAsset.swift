@@ -20,6 +20,10 @@ public struct ChunkInfo: Equatable, Sendable {
     /// Features in the chunk (version 1: lines).
     var featureCount: Int
     var checksum: UInt32
+    /// Version 5: its features carry their OpenStreetMap object, detail and tags (the finest level's do).
+    public var hasExtras = false
+    /// Version 5: its payload is deflated (its raw size as a varint, then a zlib stream).
+    public var deflated = false
 }
 
 /// A level of detail: the zooms it serves, its Douglas–Peucker tolerance and its chunks.
@@ -56,6 +60,14 @@ public struct DecodedChunk: Sendable {
     /// Each feature's box in the unit square: minX, minY, maxX, maxY, four values a feature (so a view
     /// can skip the features it does not meet without looking at their points).
     public let featureBoxes: [Double]
+    /// Version 5 (empty before, and for tiles): each feature's OpenStreetMap object (`OSMReference.packed`,
+    /// 0 for none), its detail (a road's width in decimetres, a point of interest's kind) and its tags.
+    public var osm: [UInt64] = []
+    public var details: [UInt32] = []
+    public var tags: [String] = []
+
+    /// The detail of feature `f` (0 when the chunk has none).
+    public func detail(_ f: Int) -> UInt32 { details.indices.contains(f) ? details[f] : 0 }
 
     /// Number of parts (lines, or rings of areas).
     public var polylineCount: Int { starts.count - 1 }
@@ -208,7 +220,7 @@ public final class MapAsset: Sendable {
                     guard let k = r.u8().flatMap(GeometryKind.init(rawValue:)) else { return false }
                     kind = k
                 }
-                guard let level = r.u8(), (v1 ? r.u16().map { _ in 0 } : r.u8().map(UInt16.init)) != nil,
+                guard let level = r.u8(), let flags = (v1 ? r.u16().map({ _ in 0 }) : r.u8().map(UInt16.init)),
                     let minX = r.i32(), let minY = r.i32(), let maxX = r.i32(), let maxY = r.i32(),
                     let offset = r.u32(), let length = r.u32(), let features = r.u32(), let crc = r.u32()
                 else { return false }
@@ -216,8 +228,8 @@ public final class MapAsset: Sendable {
                 chunks.append(
                     ChunkInfo(
                         featureClass: featureClass, kind: kind, level: Int(level), minX: minX, minY: minY, maxX: maxX,
-                        maxY: maxY, offset: Int(offset), length: Int(length), featureCount: Int(features), checksum: crc
-                    ))
+                        maxY: maxY, offset: Int(offset), length: Int(length), featureCount: Int(features), checksum: crc,
+                        hasExtras: h.version >= 5 && flags & 1 != 0, deflated: h.version >= 5 && flags & 2 != 0))
             }
             return true
         }
@@ -434,12 +446,22 @@ public final class MapAsset: Sendable {
         let info = chunks[index]
         let start = dataOffset + info.offset
         let units = unitsPerDegree
-        let v1 = version == 1
+        let version = version
         let nameCount = nameCount
         let decoded: DecodedChunk? = bytes.withUnsafeBytes { raw in
             let payload = UnsafeRawBufferPointer(rebasing: raw[start..<(start + info.length)])
             guard CRC32.update(0, payload) == info.checksum else { return nil }
-            return ChunkDecoder.decode(payload, info: info, unitsPerDegree: units, v1: v1, nameCount: nameCount)
+            guard info.deflated else {
+                return ChunkDecoder.decode(payload, info: info, unitsPerDegree: units, version: version, nameCount: nameCount)
+            }
+            // Its raw size first (at most 64 MB), then the zlib stream.
+            var r = ByteReader(payload)
+            guard let size = r.varint(), size <= 64 << 20, let stream = r.bytes(r.remaining),
+                let raw = Zlib.inflate(stream, size: Int(size))
+            else { return nil }
+            return raw.withUnsafeBytes {
+                ChunkDecoder.decode($0, info: info, unitsPerDegree: units, version: version, nameCount: nameCount)
+            }
         }
         guard let chunk = decoded else { throw MapDataError(file: name, .corrupt("chunk \(index)")) }
         cache.withLock { $0.chunks.put(index, chunk, cost: chunk.pointCount) }

@@ -17,6 +17,8 @@ public enum MapAssetFormat {
     /// Size of one chunk-index entry (v2 adds the geometry kind and the point count).
     public static let chunkEntrySizeV1 = 36
     public static let chunkEntrySize = 40
+    /// The most bytes of tags a feature keeps (version 5).
+    public static let maxTagBytes = 255
     /// The sizes of the header, a level entry and a chunk entry in `version` (1 or 2).
     public static func layout(version: Int) -> (header: Int, levelEntry: Int, chunkEntry: Int) {
         version == 1
@@ -83,6 +85,8 @@ public enum GeometryKind: UInt8, Sendable {
     case lines = 0
     /// Closed rings, filled even–odd (each feature's rings together: outer rings and holes).
     case areas = 1
+    /// Points, one a part (version 5).
+    case points = 2
 }
 
 /// A feature at full resolution, as read from a source, before encoding: its class, its parts (a
@@ -94,17 +98,55 @@ public struct SourceFeature: Equatable, Sendable {
     public var parts: [[Coordinate]]
     /// Its name (a street's, a lake's), if any.
     public var name: String?
+    /// The OpenStreetMap object it was made from, if any.
+    public var osm: OSMReference?
+    /// A road's width in decimetres (0: its class's), a point of interest's kind (`NameKind`).
+    public var detail: UInt32 = 0
+    /// A few of its tags, `key=value` lines (`highway=primary`, `ref=51`), for what-is-here answers.
+    public var tags: String = ""
 
     /// A feature.
-    public init(_ featureClass: FeatureClass, parts: [[Coordinate]], name: String? = nil) {
+    public init(
+        _ featureClass: FeatureClass, parts: [[Coordinate]], name: String? = nil, osm: OSMReference? = nil, detail: UInt32 = 0,
+        tags: String = ""
+    ) {
         self.featureClass = featureClass
         self.parts = parts
         self.name = name
+        self.osm = osm
+        self.detail = detail
+        self.tags = tags
     }
 
     /// A single line.
     public init(_ featureClass: FeatureClass, line: [Coordinate], name: String? = nil) {
         self.init(featureClass, parts: [line], name: name)
+    }
+}
+
+/// An OpenStreetMap object: its type and id (`way 23894011`).
+public struct OSMReference: Equatable, Hashable, Sendable {
+    public enum ObjectType: UInt8, Sendable {
+        case node = 1, way, relation
+        /// The type in words, as openstreetmap.org's URLs have it.
+        public var words: String { self == .node ? "node" : self == .way ? "way" : "relation" }
+    }
+    public var type: ObjectType
+    public var id: Int64
+
+    /// A reference.
+    public init(_ type: ObjectType, _ id: Int64) {
+        self.type = type
+        self.id = id
+    }
+
+    /// As stored (version 5): the id times 4 plus the type; 0 for none.
+    public var packed: UInt64 { UInt64(bitPattern: id) << 2 | UInt64(type.rawValue) }
+
+    /// The reference a stored value packs, nil for 0 or a bad type.
+    public init?(packed: UInt64) {
+        guard let t = ObjectType(rawValue: UInt8(packed & 3)) else { return nil }
+        self.init(t, Int64(bitPattern: packed >> 2))
     }
 }
 
@@ -247,6 +289,18 @@ public struct NamedPlace: Equatable, Sendable {
 /// What a named feature is, as a list of search matches says it (name table, version 4: one byte).
 public enum NameKind: UInt8, Sendable, CaseIterable {
     case unknown = 0, street, path, railway, water, waterway, park, wood, building, square
+    /// Points of interest (version 5), by kind: restaurants, cafés and bars, shops, hotels, museums and
+    /// sights, stations, other amenities (pharmacies, banks, post offices…).
+    case food = 10, drink, shop, lodging, sight, station, amenity
+
+    /// The kind of a feature: a point of interest's from its detail, else its class's.
+    public init(_ featureClass: FeatureClass, detail: UInt32) {
+        if featureClass == .poi, detail <= UInt32(UInt8.max), let k = NameKind(rawValue: UInt8(detail)) {
+            self = k
+        } else {
+            self.init(featureClass)
+        }
+    }
 
     /// The kind of a feature of `featureClass`.
     public init(_ featureClass: FeatureClass) {
@@ -276,6 +330,13 @@ public enum NameKind: UInt8, Sendable, CaseIterable {
         case .wood: "wood"
         case .building: "building"
         case .square: "square"
+        case .food: "restaurant"
+        case .drink: "café or bar"
+        case .shop: "shop"
+        case .lodging: "hotel"
+        case .sight: "museum or sight"
+        case .station: "station"
+        case .amenity: "amenity"
         }
     }
 }

@@ -60,6 +60,8 @@ public struct MapContents: Sendable {
     public var classToleranceScale: (@Sendable (FeatureClass) -> Double)?
     /// Names for search that no feature drawn carries (a square), after the features' own.
     public var extraNames: [NamedPlace] = []
+    /// The finest level keeps each feature's OpenStreetMap object, detail and tags (format version 5).
+    public var keepsExtras = false
 
     /// Contents.
     public init(
@@ -90,16 +92,25 @@ public enum MapAssetWriter {
     public static let defaultTolerances: [Double] = [0.5, 0.15, 0.05, 0.015, 0.004, 0]
 
     /// A quantized feature: its parts as stored x (lon) and y (lat).
+    /// What version 5 keeps of a feature besides its geometry and name.
+    struct Extras {
+        var osm: UInt64 = 0
+        var detail: UInt32 = 0
+        var tags: [UInt8] = []
+    }
+
     struct Quantized {
         var featureClass: FeatureClass
         var parts: [(xs: [Int32], ys: [Int32])]
         var name: Int32
+        var extras = Extras()
     }
 
     struct Piece {
         var featureClass: FeatureClass
         var parts: [(xs: [Int32], ys: [Int32])]
         var name: Int32
+        var extras = Extras()
         var cellX: Int
         var cellY: Int
         var order: Int
@@ -113,6 +124,9 @@ public enum MapAssetWriter {
         var featureCount: Int
         var pointCount: Int
         var payload: [UInt8]
+        var hasExtras = false
+        /// Version 5: the payload is its raw size (varint) and a zlib stream of it.
+        var deflated = false
     }
 
     /// The least tolerance of the world's classes (degrees): its land and lake water are backgrounds
@@ -158,7 +172,9 @@ public enum MapAssetWriter {
             let pieces = simplify(
                 shown, spec: spec, units: units, minTolerance: contents.classMinTolerance,
                 scale: contents.classToleranceScale)
-            chunks += pack(pieces, level: levelIndex)
+            // Only the finest level keeps each feature's object, detail and tags: what-is-here answers and
+            // road widths are asked of it (a third of the size otherwise, for three copies).
+            chunks += pack(pieces, level: levelIndex, extras: levelIndex == contents.levels.count - 1 && contents.keepsExtras)
             levelRanges.append((spec, first, chunks.count - first))
         }
         let coverage = contents.coverage ?? dataBox(features, units: units)
@@ -182,7 +198,7 @@ public enum MapAssetWriter {
             names.append(
                 NamedPlace(
                     name: String(name.utf8.prefix(1024)) ?? name, coordinate: part[part.count / 2],
-                    kind: NameKind(f.featureClass)))
+                    kind: NameKind(f.featureClass, detail: f.detail)))
         }
         for e in extra where !e.name.isEmpty && index[e.name] == nil {
             index[e.name] = Int32(names.count)
@@ -215,14 +231,16 @@ public enum MapAssetWriter {
                         xs.append(xs[0])  // areas are closed rings
                         ys.append(ys[0])
                     }
-                    if xs.count >= (feature.featureClass.isArea ? 4 : 2) { parts.append((xs, ys)) }
+                    if xs.count >= (feature.featureClass.isArea ? 4 : feature.featureClass.isPoint ? 1 : 2) { parts.append((xs, ys)) }
                 }
             }
             guard !parts.isEmpty else { continue }
+            let extras = Extras(
+                osm: feature.osm?.packed ?? 0, detail: feature.detail, tags: Array(feature.tags.utf8.prefix(MapAssetFormat.maxTagBytes)))
             out.append(
                 Quantized(
-                    featureClass: feature.featureClass, parts: parts, name: feature.name.flatMap { nameIndex[$0] } ?? -1
-                ))
+                    featureClass: feature.featureClass, parts: parts, name: feature.name.flatMap { nameIndex[$0] } ?? -1,
+                    extras: extras))
         }
         return out
     }
@@ -239,6 +257,17 @@ public enum MapAssetWriter {
             let c = feature.featureClass
             let tolerance = max(spec.toleranceDegrees * (scale?(c) ?? 1), minTolerance?(c) ?? 0) * units
             var kept: [(xs: [Int32], ys: [Int32])] = []
+            if c.isPoint {
+                // A point is kept as it is, in the cell it lies in.
+                for part in feature.parts {
+                    pieces.append(
+                        Piece(
+                            featureClass: c, parts: [part], name: feature.name, extras: feature.extras,
+                            cellX: floorDiv(Int(part.xs[0]) + 540 * Int(units), cellUnits),
+                            cellY: floorDiv(Int(part.ys[0]) + 90 * Int(units), cellUnits), order: order))
+                }
+                continue
+            }
             for part in feature.parts {
                 if tolerance > 0 {
                     // Parts smaller than the tolerance vanish at this level (tiny islands, lakes, houses).
@@ -261,7 +290,7 @@ public enum MapAssetWriter {
                 // background area is cut along the level's grid, each square's share an area of its own.
                 for (cx, cy, rings) in GridClip.split(kept, cellUnits: cellUnits, originX: 540 * Int(units), originY: 90 * Int(units)) {
                     pieces.append(
-                        Piece(featureClass: feature.featureClass, parts: rings, name: feature.name, cellX: cx, cellY: cy, order: order))
+                        Piece(featureClass: feature.featureClass, parts: rings, name: feature.name, extras: feature.extras, cellX: cx, cellY: cy, order: order))
                 }
                 continue
             }
@@ -270,8 +299,8 @@ public enum MapAssetWriter {
                 let (cx, cy) = cell(first.xs[0], first.ys[0])
                 pieces.append(
                     Piece(
-                        featureClass: feature.featureClass, parts: kept, name: feature.name, cellX: cx, cellY: cy,
-                        order: order))
+                        featureClass: feature.featureClass, parts: kept, name: feature.name, extras: feature.extras, cellX: cx,
+                        cellY: cy, order: order))
                 continue
             }
             // A line is cut into pieces of at most maxPiecePoints that share their end points; each piece
@@ -285,8 +314,8 @@ public enum MapAssetWriter {
                     let (cx, cy) = cell(px[0], py[0])
                     pieces.append(
                         Piece(
-                            featureClass: feature.featureClass, parts: [(px, py)], name: feature.name, cellX: cx,
-                            cellY: cy, order: order))
+                            featureClass: feature.featureClass, parts: [(px, py)], name: feature.name, extras: feature.extras,
+                            cellX: cx, cellY: cy, order: order))
                     start = end - 1
                 }
             }
@@ -294,7 +323,7 @@ public enum MapAssetWriter {
         return pieces
     }
 
-    static func pack(_ pieces: [Piece], level: Int) -> [Chunk] {
+    static func pack(_ pieces: [Piece], level: Int, extras: Bool = false) -> [Chunk] {
         let sorted = pieces.sorted {
             ($0.featureClass.rawValue, $0.cellY, $0.cellX, $0.order)
                 < ($1.featureClass.rawValue, $1.cellY, $1.cellX, $1.order)
@@ -306,9 +335,31 @@ public enum MapAssetWriter {
             guard let first = group.first else { return }
             let (minX, minY, maxX, maxY) = box(group.lazy.flatMap(\.parts))
             var w = ByteWriter()
+            // Version 5's extras: the chunk's distinct tag texts first (features name them by index), and
+            // each feature's object as the difference from the one before (neighbours' ids are close).
+            var tagIndex: [[UInt8]: Int] = [:]
+            var previousObject: UInt64 = 0
+            if extras {
+                var texts: [[UInt8]] = []
+                for piece in group where !piece.extras.tags.isEmpty && tagIndex[piece.extras.tags] == nil {
+                    tagIndex[piece.extras.tags] = texts.count
+                    texts.append(piece.extras.tags)
+                }
+                w.varint(UInt64(texts.count))
+                for t in texts {
+                    w.varint(UInt64(t.count))
+                    w.bytes += t
+                }
+            }
             for piece in group {
                 w.varint(UInt64(piece.name + 1))
                 w.varint(UInt64(piece.parts.count))
+                if extras {
+                    w.signedVarint(Int64(bitPattern: piece.extras.osm &- previousObject))
+                    previousObject = piece.extras.osm
+                    w.varint(UInt64(piece.extras.detail))
+                    w.varint(piece.extras.tags.isEmpty ? 0 : UInt64((tagIndex[piece.extras.tags] ?? -1) + 1))
+                }
                 for part in piece.parts {
                     w.varint(UInt64(part.xs.count))
                     var px = minX
@@ -321,10 +372,22 @@ public enum MapAssetWriter {
                     }
                 }
             }
+            // Deflated where that saves a tenth or more (a city's chunks: about half).
+            var payload = w.bytes
+            var deflated = false
+            if payload.count >= 64, let z = Zlib.deflate(payload) {
+                var packed = ByteWriter()
+                packed.varint(UInt64(payload.count))
+                packed.bytes += z
+                if packed.bytes.count * 10 <= payload.count * 9 {
+                    payload = packed.bytes
+                    deflated = true
+                }
+            }
             chunks.append(
                 Chunk(
                     featureClass: first.featureClass, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                    featureCount: group.count, pointCount: groupPoints, payload: w.bytes))
+                    featureCount: group.count, pointCount: groupPoints, payload: payload, hasExtras: extras, deflated: deflated))
             group = []
             groupPoints = 0
         }
@@ -379,9 +442,9 @@ public enum MapAssetWriter {
         var index = ByteWriter()
         for c in chunks {
             index.u8(c.featureClass.rawValue)
-            index.u8(c.featureClass.isArea ? GeometryKind.areas.rawValue : GeometryKind.lines.rawValue)
+            index.u8(c.featureClass.geometry.rawValue)
             index.u8(UInt8(c.level))
-            index.u8(0)
+            index.u8((c.hasExtras ? 1 : 0) | (c.deflated ? 2 : 0))  // flags
             index.i32(c.minX)
             index.i32(c.minY)
             index.i32(c.maxX)

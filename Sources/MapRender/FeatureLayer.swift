@@ -60,6 +60,10 @@ struct FeatureLayer {
                 drawn = true
                 let pickChunk = c.pick.register(chunk: hit, source: result.index)
                 let clip = excluded[featureClass] ?? []
+                if featureClass.isPoint {
+                    Self.collectPoints(hit, t, source: result.source, pickChunk: pickChunk, &c)
+                    continue
+                }
                 if hit.chunk.info.kind == .areas, row.fill256 != nil {
                     Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, excluded: clip, &c)
                 }
@@ -75,6 +79,29 @@ struct FeatureLayer {
             if drawn && result.source.claimsShorelines { Self.drawEdge(of: result.source.coverage, &c) }
         }
         c.streets = streets
+    }
+
+    /// The points of interest of a chunk in view, for the layer that signs and names them.
+    static func collectPoints(_ hit: ChunkHit, _ t: ViewTransform, source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext) {
+        let chunk = hit.chunk
+        let ws = t.worldSize
+        let offsetX = t.originX(copy: hit.shift)
+        let offsetY = t.originY
+        let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
+        for f in 0..<chunk.featureCount {
+            let i = chunk.starts[chunk.featureStarts[f]]
+            let (x, y) = (chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY)
+            guard x >= 0, y >= 0, x < w, y < h else { continue }
+            if let r = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY), !(x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
+                continue  // a neighbour's buffer: that tile draws it
+            }
+            let name = chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
+            let kind = NameKind(.poi, detail: chunk.detail(f))
+            c.pois.append(
+                PointOfInterest(
+                    name: name, kind: kind == .unknown ? .amenity : kind, col: Int(x) / ViewSize.dotsPerCellX,
+                    row: Int(y) / ViewSize.dotsPerCellY, feature: c.pick.tag(chunk: pickChunk, feature: f)))
+        }
     }
 
     /// A road's band, `widthDots` wide about its centre line: the cells whose centre lies within it

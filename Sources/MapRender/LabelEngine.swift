@@ -97,6 +97,13 @@ public struct LabelEngine {
         return label
     }
 
+    /// A point of interest's sign in the marker cell that `placeBeside` took for it.
+    mutating func addSign(_ sign: MapLabel, feature: UInt32) {
+        var s = sign
+        s.feature = feature
+        labels.append(s)
+    }
+
     /// Names the feature (a pick tag) the last label placed is of.
     mutating func nameLast(_ feature: UInt32) {
         guard !labels.isEmpty else { return }

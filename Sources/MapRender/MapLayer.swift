@@ -84,6 +84,8 @@ public struct LayerContext {
     // What the base map found, for the layers after it and the compositor.
     /// Named streets in view (for the street names).
     var streets: [StreetCandidate] = []
+    /// Points of interest in view (for their signs and names).
+    var pois: [PointOfInterest] = []
     /// True when the world's land is drawn: cells outside it are sea.
     var showsSea = false
     /// Cells outside the circle (empty without one).

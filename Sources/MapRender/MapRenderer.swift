@@ -25,9 +25,12 @@ public struct MapStyle: Equatable, Sendable {
 /// Draws a view's layers, in order, into the map rows of a frame: a pure function of the view, the
 /// layers and the data (it loads nothing: what it lacks it reports).
 public enum MapRenderer {
-    /// The layers every map has, lowest first: the map data, the grid, places, street names (the label
-    /// engine places the grid's labels first, then places, then streets).
-    public static let baseLayers: [any MapLayer] = [BaseMapLayer(), GraticuleLayer(), PlacesLayer(), StreetNamesLayer()]
+    /// The layers every map has, lowest first: the map data, the grid, places, street names, points of
+    /// interest (the label engine places the grid's labels first, then places, then streets, then points
+    /// of interest).
+    public static let baseLayers: [any MapLayer] = [
+        BaseMapLayer(), GraticuleLayer(), PlacesLayer(), StreetNamesLayer(), PointsOfInterestLayer(),
+    ]
 
     /// Draws `baseLayers` then `overlays` into rows 0 ..< the view's rows of `frame`.
     public static func render(
@@ -181,6 +184,8 @@ public enum MapRenderer {
             placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
             dataError: c.report.dataError)
         rendering.streetDataEnds = c.report.streetDataEnds
+        rendering.poisNamed = c.report.poisNamed
+        rendering.poisOmitted = c.report.poisOmitted
         return rendering
     }
 }

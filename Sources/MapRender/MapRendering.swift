@@ -52,6 +52,8 @@ struct SourceReports {
     var dataError: String?
     /// The view shows where a street-level source's data ends.
     var streetDataEnds = false
+    /// Named points of interest in view, and those whose name found no room.
+    var poisNamed = 0, poisOmitted = 0
 
     mutating func add(_ result: SourceHits, drawn: Bool, zoom: Double) {
         asked.append(
@@ -96,6 +98,8 @@ public struct MapRendering {
     public var dataError: String?
     /// The view shows where a street-level source's data ends (its box's side, drawn faint).
     public var streetDataEnds = false
+    /// Named points of interest in view, and how many of them have no name on screen (no room).
+    public var poisNamed = 0, poisOmitted = 0
 
     /// The labels placed, in the order placed, each with its feature (worked out when asked).
     public var labels: [PlacedLabel] {

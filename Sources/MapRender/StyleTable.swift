@@ -6,7 +6,7 @@ import Raster
 public enum StyleRole: Hashable, Sendable {
     /// Features of a class (coastlines, motorways, buildings…).
     case feature(FeatureClass)
-    case plain, grid, gridLabel, city, cityLabel, circleOutline, edge, streetLabel, placeLabel
+    case plain, grid, gridLabel, city, cityLabel, circleOutline, edge, streetLabel, placeLabel, poiLabel
     case status, credit, message, error, prompt, help, capitalLabel, attribution
     /// What the seeds would have drawn (`v`): their screen-space circle and width-only fit box.
     case seedOverlay
@@ -19,7 +19,7 @@ public enum StyleRole: Hashable, Sendable {
     static let screenRoles: [StyleRole] = [
         .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
         .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade, .shadeOverLand,
-        .userData,
+        .userData, .poiLabel,
     ]
 
     /// Every role: the screen's, then one a feature class.
@@ -50,6 +50,7 @@ public enum StyleRole: Hashable, Sendable {
         case .shade: return 18
         case .shadeOverLand: return 19
         case .userData: return 20
+        case .poiLabel: return 21
         }
     }
 
@@ -165,6 +166,12 @@ public enum StyleTable {
         StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true, light256: 232, light16: 0),
         StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15, light256: 236, light16: 0),
         StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 13, light256: 91),
+        // Points of interest: a letter for their kind in reverse video (a small sign, which reads without
+        // colour too), their names in a softer colour than the streets'.
+        StyleRow(
+            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 13, reverse: true,
+            light256: 130),
+        StyleRow(role: .poiLabel, ink: 0, color256: 223, color16: 7, light256: 94, light16: 0),
         StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
         StyleRow(role: .credit, ink: 0, color256: 247, color16: 8, reverse: true, light256: 240, light16: 8),
         StyleRow(role: .message, ink: 0, color256: 252, color16: 7, light256: 236, light16: 0),
@@ -180,6 +187,20 @@ public enum StyleTable {
         // A layer's own features, over everything of the map's.
         StyleRow(role: .userData, ink: 30, name: "file", color256: 198, color16: 13, light256: 162),
     ]
+
+    /// The letter that marks a point of interest of `kind` (the legend explains them; ASCII in both glyph
+    /// sets, so a sign reads the same on every terminal).
+    public static func poiGlyph(_ kind: NameKind) -> Character {
+        switch kind {
+        case .food: "R"
+        case .drink: "C"
+        case .shop: "S"
+        case .lodging: "H"
+        case .sight: "M"
+        case .station: "T"
+        default: "+"
+        }
+    }
 
     /// The zoom from which roads are drawn as wide as they are: a band with its centre line.
     public static let roadBandZoom = 16.0
@@ -270,9 +291,12 @@ public enum StyleTable {
         case .ansi8, .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
             let color = theme == .light ? row.light16 ?? row.color16 : row.color16
-            return CellStyle(foreground: PaletteColor(color), bold: row.bold)
+            // A point of interest's sign is reversed in every mode: its colour becomes the box.
+            return CellStyle(foreground: PaletteColor(color), bold: row.bold, reverse: row.reverse && row.role == .feature(.poi))
         case .ansi256:
-            return CellStyle(foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold)
+            return CellStyle(
+                foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold,
+                reverse: row.reverse && row.role == .feature(.poi))
         }
     }
 

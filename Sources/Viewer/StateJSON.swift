@@ -14,6 +14,7 @@ public enum StateJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var document = Document(state)
         document.sources = map?.sources.map(Source.init) ?? []
+        document.pois = map.map { POIs(named: $0.poisNamed, omitted: $0.poisOmitted) }
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
@@ -119,6 +120,11 @@ public enum StateJSON {
         }
     }
 
+    struct POIs: Encodable {
+        var named: Int
+        var omitted: Int
+    }
+
     struct Document: Encodable {
         var center: LatLon
         var zoom: Double
@@ -131,6 +137,7 @@ public enum StateJSON {
         var lastAction: Action?
         var message: String
         var sources: [Source] = []
+        var pois: POIs?
 
         init(_ state: ViewerState) {
             let v = state.view
@@ -157,7 +164,8 @@ public enum StateJSON {
         }
 
         enum Key: String, CodingKey {
-            case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources
+            case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources, poisInView,
+                poisOmitted
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -174,6 +182,9 @@ public enum StateJSON {
             try c.encode(lastAction, forKey: .lastAction)
             try c.encode(message, forKey: .message)
             try c.encode(sources, forKey: .sources)
+            // Named points of interest in view, and how many of them have no name on screen.
+            try c.encode(pois?.named ?? 0, forKey: .poisInView)
+            try c.encode(pois?.omitted ?? 0, forKey: .poisOmitted)
         }
     }
 }

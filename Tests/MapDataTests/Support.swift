@@ -62,6 +62,7 @@ let zoomLadder: @Sendable (FeatureClass) -> Double = { c in
     case .motorway, .trunk, .primary, .secondary, .rail, .river, .water: return 11
     case .tertiary, .minorRoad, .park, .wood, .stream, .tram: return 13
     case .serviceRoad, .path, .building: return 15
+    case .poi: return 16
     }
 }
 

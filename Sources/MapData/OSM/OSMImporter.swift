@@ -46,6 +46,7 @@ public enum OSMImporter {
         report.relations = collector.relationCount
         let nodes = collector.sortedNodes()
         var features: [SourceFeature] = []
+        var uncountedPOI = OSMImportReport()  // a point of interest's ways were counted once already
 
         // Multipolygons first: a closed way of the same class that a relation's ring is made of is drawn by
         // the relation (osm-testdata 926: an inner way tagged like its relation is a hole, not an area).
@@ -75,7 +76,9 @@ public enum OSMImporter {
                 for id in ring.ways { drawnByRelation.insert(WayOfClass(id: id, featureClass: mp.featureClass)) }
             }
             if !rings.isEmpty {
-                relationAreas.append(SourceFeature(mp.featureClass, parts: Rings.nested(rings), name: mp.name))
+                relationAreas.append(
+                    SourceFeature(
+                        mp.featureClass, parts: Rings.nested(rings), name: mp.name, osm: OSMReference(.relation, mp.id), tags: mp.tags))
             }
         }
         // Ways with a class of their own.
@@ -91,13 +94,32 @@ public enum OSMImporter {
                     report.openRings += 1
                     continue
                 }
-                features.append(SourceFeature(featureClass, parts: located, name: way.name))
+                features.append(SourceFeature(featureClass, parts: located, name: way.name, osm: OSMReference(.way, way.id), tags: way.tags))
             } else {
-                for part in located { features.append(SourceFeature(featureClass, line: part, name: way.name)) }
+                for part in located {
+                    features.append(
+                        SourceFeature(
+                            featureClass, parts: [part], name: way.name, osm: OSMReference(.way, way.id), detail: way.widthDecimetres,
+                            tags: way.tags))
+                }
                 if featureClass == .coastline { coastline += located }
             }
         }
         features += relationAreas
+        // Points of interest: nodes, and areas at a point amid their ring.
+        for poi in collector.pois { features.append(poi) }
+        for (way, kind, name, tags) in collector.poiWays {
+            guard let wayData = waysByID[way] else { continue }
+            let ring = locate(wayData, nodes: nodes, report: &uncountedPOI).first ?? []
+            guard ring.count >= 3 else { continue }
+            let points = ring.dropLast(ring.first == ring.last ? 1 : 0)
+            let lat = points.map(\.latitude).reduce(0, +) / Double(points.count)
+            let lon = points.map(\.longitude).reduce(0, +) / Double(points.count)
+            features.append(
+                SourceFeature(
+                    .poi, parts: [[Coordinate(latitude: lat, longitude: lon)]], name: name, osm: OSMReference(.way, way),
+                    detail: UInt32(kind.rawValue), tags: tags))
+        }
         // Squares: a point amid their nodes, for search.
         var squares = collector.squareNodes
         var uncounted = OSMImportReport()  // the squares' ways were counted once already
@@ -139,6 +161,7 @@ public enum OSMImporter {
             unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM, coverage: coverage, metadata: metadata,
             classMinZoom: classMinZoom)
         contents.extraNames = squares
+        contents.keepsExtras = true
         return (contents, report)
     }
 
@@ -177,13 +200,19 @@ public enum OSMImporter {
         var locations: [Coordinate?]?
         var featureClass: FeatureClass?
         var name: String?
+        /// Its kept tags (`Classification.keptTags`).
+        var tags: String = ""
+        /// A road's width from its `width` or `lanes` tag, in decimetres (0: the class's).
+        var widthDecimetres: UInt32 = 0
     }
 
     /// A multipolygon relation with a class and its member ways (their roles are not trusted).
     struct Multipolygon {
+        var id: Int64
         var featureClass: FeatureClass
         var name: String?
         var members: [Int64]
+        var tags: String
     }
 
     /// A way that a relation of this class draws.
@@ -224,6 +253,9 @@ public enum OSMImporter {
         /// Named squares (`place=square`, pedestrian areas): search finds them, though nothing draws them.
         var squareNodes: [NamedPlace] = []
         var squareWays: [(name: String, ways: [Int64])] = []
+        /// Points of interest: nodes, and closed ways to be placed amid their ring.
+        var pois: [SourceFeature] = []
+        var poiWays: [(way: Int64, kind: NameKind, name: String?, tags: String)] = []
 
         /// True for the tags of a square people look for by name (Kauppatori, Senaatintori).
         static func isSquare(_ tags: [String: String]) -> Bool {
@@ -249,7 +281,16 @@ public enum OSMImporter {
                 nodeLat.append(Int32(clamping: n.latitude / 100))
                 nodeLon.append(Int32(clamping: n.longitude / 100))
             }
-            guard !n.tags.isEmpty, let place = n.tags["place"], let name = n.tags["name"], !name.isEmpty else { return }
+            guard !n.tags.isEmpty else { return }
+            // Named points of interest (a sign without a name says little, and costs its bytes).
+            if let kind = Classification.pointOfInterest(n.tags), let name = n.tags["name"], !name.isEmpty {
+                pois.append(
+                    SourceFeature(
+                        .poi, parts: [[Coordinate(latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9)]],
+                        name: name, osm: OSMReference(.node, n.id), detail: UInt32(kind.rawValue),
+                        tags: Classification.keptTags(n.tags)))
+            }
+            guard let place = n.tags["place"], let name = n.tags["name"], !name.isEmpty else { return }
             if place == "square" {
                 squareNodes.append(
                     NamedPlace(
@@ -281,10 +322,17 @@ public enum OSMImporter {
                     return abs(c.latitude) <= 90 && abs(c.longitude) <= 180 ? c : nil
                 }
             }
+            let featureClass = Classification.wayClass(w.tags)
             ways.append(
                 Way(
-                    id: w.id, refs: w.refs, locations: locations, featureClass: Classification.wayClass(w.tags),
-                    name: w.tags["name"]))
+                    id: w.id, refs: w.refs, locations: locations, featureClass: featureClass, name: w.tags["name"],
+                    tags: featureClass == nil ? "" : Classification.keptTags(w.tags),
+                    widthDecimetres: featureClass?.isRoad == true ? Classification.widthDecimetres(w.tags) : 0))
+            if let kind = Classification.pointOfInterest(w.tags), w.tags["name"]?.isEmpty == false, w.refs.count >= 4,
+                w.refs.first == w.refs.last
+            {
+                poiWays.append((w.id, kind, w.tags["name"], Classification.keptTags(w.tags)))
+            }
             if let name = w.tags["name"], !name.isEmpty, Self.isSquare(w.tags) { squareWays.append((name, [w.id])) }
         }
 
@@ -295,7 +343,9 @@ public enum OSMImporter {
             }
             guard r.tags["type"] == "multipolygon", let featureClass = Classification.areaClass(r.tags) else { return }
             let members = r.members.filter { $0.type == .way }.map(\.ref)
-            multipolygons.append(Multipolygon(featureClass: featureClass, name: r.tags["name"], members: members))
+            multipolygons.append(
+                Multipolygon(
+                    id: r.id, featureClass: featureClass, name: r.tags["name"], members: members, tags: Classification.keptTags(r.tags)))
         }
 
         /// The node store, sorted by id (PBF files are usually sorted already).
@@ -337,6 +387,58 @@ public enum Classification {
         }
         if tags["natural"] == "coastline" { return .coastline }
         return areaClass(tags)
+    }
+
+    /// The keys whose value says what a feature is, the first one a feature has kept for what-is-here
+    /// answers (`highway=primary`, `amenity=cafe`).
+    static let mainKeys = ["amenity", "shop", "tourism", "highway", "railway", "waterway", "building", "leisure", "natural", "landuse"]
+
+    /// What a feature keeps of its tags: its main key's (`mainKeys`) and its `ref`, as `key=value` lines.
+    static func keptTags(_ tags: [String: String]) -> String {
+        var kept: [String] = []
+        if let k = mainKeys.first(where: { tags[$0] != nil }), let v = tags[k] { kept.append("\(k)=\(v)") }
+        if let ref = tags["ref"] { kept.append("ref=\(ref)") }
+        return kept.joined(separator: "\n")
+    }
+
+    /// A road's width in decimetres from its `width` tag (metres, `7`, `7.5`, `7 m`), else its `lanes`
+    /// (3.25 m a lane); 0 when it has neither (its class's width applies).
+    static func widthDecimetres(_ tags: [String: String]) -> UInt32 {
+        if let w = tags["width"] {
+            // Digits, a decimal point or comma, and an optional unit `m`: nothing else is read as metres.
+            var digits = String(w.filter { $0 != " " }.map { $0 == "," ? "." : $0 })
+            if digits.hasSuffix("m") { digits.removeLast() }
+            if let metres = Double(digits), metres > 0, metres < 200 { return UInt32((metres * 10).rounded()) }
+        }
+        if let l = tags["lanes"].flatMap({ Int($0) }), l > 0, l < 20 { return UInt32((Double(l) * 32.5).rounded()) }
+        return 0
+    }
+
+    /// The kind of a point of interest: restaurants, cafés and bars, shops, hotels, sights, stations
+    /// and some other amenities (after OpenMapTiles' `poi` classes); nil for anything else.
+    static func pointOfInterest(_ tags: [String: String]) -> NameKind? {
+        if let a = tags["amenity"] {
+            switch a {
+            case "restaurant", "fast_food", "food_court", "ice_cream": return .food
+            case "cafe", "bar", "pub", "biergarten": return .drink
+            case "theatre", "cinema", "arts_centre", "library": return .sight
+            case "pharmacy", "bank", "post_office", "hospital", "clinic", "townhall", "police", "place_of_worship", "toilets":
+                return .amenity
+            default: break
+            }
+        }
+        if let s = tags["shop"], s != "no", s != "vacant" { return .shop }
+        if let t = tags["tourism"] {
+            switch t {
+            case "hotel", "hostel", "guest_house", "motel", "apartment": return .lodging
+            case "museum", "gallery", "attraction", "viewpoint", "zoo", "theme_park": return .sight
+            default: break
+            }
+        }
+        if tags["railway"] == "station" || tags["railway"] == "halt" || (tags["public_transport"] == "station" && tags["railway"] != nil) {
+            return .station
+        }
+        return nil
     }
 
     /// The class of an area: water, park, wood or building.

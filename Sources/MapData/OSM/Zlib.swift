@@ -35,6 +35,22 @@ enum Zlib {
         return out
     }
 
+    /// `input` as a zlib stream (RFC 1950), at zlib's best compression; nil if zlib fails.
+    static func deflate(_ input: [UInt8]) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: Int(compressBound(uLong(input.count))))
+        var outLength = uLongf(out.count)
+        let status = out.withUnsafeMutableBytes { o in
+            input.withUnsafeBytes { i in
+                compress2(
+                    o.baseAddress?.assumingMemoryBound(to: Bytef.self), &outLength, i.baseAddress?.assumingMemoryBound(to: Bytef.self),
+                    uLong(input.count), Z_BEST_COMPRESSION)
+            }
+        }
+        guard status == Z_OK else { return nil }
+        out.removeSubrange(Int(outLength)...)
+        return out
+    }
+
     /// The bytes of a zlib stream (RFC 1950) that inflate to exactly `size` bytes, or nil.
     static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
         guard size >= 0, size <= 64 << 20, let base = input.baseAddress else { return nil }

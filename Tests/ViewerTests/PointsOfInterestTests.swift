@@ -1,0 +1,47 @@
+import Foundation
+import GeoCore
+import MapData
+import Raster
+import Testing
+
+@testable import MapRender
+
+/// Points of interest against `Tests/MapDataTests/Fixtures/osm/pois.json` (Tools/make_poi_fixtures.py:
+/// pyosmium's named amenities, shops, hotels, sights and stations of the Helsinki extract).
+@Suite("Points of interest")
+struct PointsOfInterestTests {
+    struct POI: Decodable {
+        var lat: Double, lon: Double, name: String
+    }
+    static let pois: [POI] = {
+        struct Root: Decodable { var pois: [POI] }
+        let url = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/osm/pois.json")
+        do { return try JSONDecoder().decode(Root.self, from: Data(contentsOf: url)).pois } catch {
+            preconditionFailure("pois.json: \(error)")
+        }
+    }()
+
+    /// At 200×60 and zoom 17 in the demo city: the named points of interest in view are pyosmium's
+    /// (within 2), at least 60 % of them have their name placed, each placed name is one of them, and
+    /// `poisOmitted` is the number whose name was not placed.
+    @Test(arguments: [(60.1685, 24.9450), (60.1665, 24.9440), (60.1700, 24.9405)])
+    func namedPointsOfInterestAreSignedAndMostlyNamed(lat: Double, lon: Double) throws {
+        let view = try MapView(center: Coordinate(latitude: lat, longitude: lon), zoom: 17, size: try ViewSize(cols: 200, rows: 60))
+        var frame = Frame(cols: 200, rows: 60)
+        let map = MapRenderer.render(into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256))
+        let inView = Self.pois.filter { p in
+            let d = view.dotPoint(for: Coordinate(latitude: p.lat, longitude: p.lon))
+            return d.x >= 0 && d.y >= 0 && d.x < view.size.widthDots && d.y < view.size.heightDots
+        }
+        #expect(inView.count >= 20, "a view with points of interest")
+        #expect(abs(map.poisNamed - inView.count) <= 2, "\(map.poisNamed) named in view, pyosmium has \(inView.count)")
+        let placed = map.placed.filter { $0.role == .poiLabel }
+        #expect(Double(placed.count) >= 0.6 * Double(map.poisNamed), "\(placed.count) of \(map.poisNamed) named")
+        #expect(map.poisOmitted == map.poisNamed - placed.count)
+        let names = Set(inView.map { Transliteration.screenText($0.name, ascii: false) })
+        for label in placed { #expect(names.contains(Transliteration.screenText(label.text, ascii: false)), "\(label.text) is not a point of interest in view") }
+        // Each placed name has its kind's sign beside it.
+        let signs = map.placed.filter { $0.role == .feature(.poi) }
+        #expect(signs.count >= placed.count)
+    }
+}
