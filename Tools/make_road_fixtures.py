@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Road width references for termmap: points in the middle of straight stretches of the Helsinki
-extract's primary roads, read with pyosmium, each with its bearing and its `width` tag (null where the
-extract has none: the class width of the README's table applies), chosen where no other car road comes
+extract's primary roads, read with pyosmium, each with its bearing and its `width` and `lanes` tags (null where the
+extract has none: the README says how wide a road is then), chosen where no other car road comes
 within 25 m, so that a band drawn there is the road's own.
 
 Writes Tests/MapDataTests/Fixtures/osm/roads.json.
@@ -32,7 +32,7 @@ def local(lon, lat):
 
 
 def main():
-    roads = []  # (way id, class, width tag, [(lon, lat)])
+    roads = []  # (way id, class, width tag, lanes tag, [(lon, lat)])
     for w in osmium.FileProcessor(PBF, osmium.osm.WAY | osmium.osm.NODE).with_locations():
         if not w.is_way() or w.tags.get("highway") not in CAR:
             continue
@@ -41,16 +41,16 @@ def main():
             if n.location.valid():
                 run.append((n.location.lon, n.location.lat))
             elif len(run) >= 2:
-                roads.append((w.id, w.tags["highway"], w.tags.get("width"), run))
+                roads.append((w.id, w.tags["highway"], w.tags.get("width"), w.tags.get("lanes"), run))
                 run = []
             else:
                 run = []
         if len(run) >= 2:
-            roads.append((w.id, w.tags["highway"], w.tags.get("width"), run))
-    lines = [LineString([local(*p) for p in r[3]]) for r in roads]
+            roads.append((w.id, w.tags["highway"], w.tags.get("width"), w.tags.get("lanes"), run))
+    lines = [LineString([local(*p) for p in r[4]]) for r in roads]
     tree = STRtree(lines)
     candidates = []
-    for i, (wid, cls, width, pts) in enumerate(roads):
+    for i, (wid, cls, width, lanes, pts) in enumerate(roads):
         if cls != "primary":
             continue
         for a, b in zip(pts, pts[1:]):
@@ -62,7 +62,7 @@ def main():
             if near:
                 continue
             bearing = math.degrees(math.atan2(bx - ax, by - ay)) % 360
-            candidates.append({"way": wid, "class": cls, "width": width, "lat": round((a[1] + b[1]) / 2, 7),
+            candidates.append({"way": wid, "class": cls, "width": width, "lanes": lanes, "lat": round((a[1] + b[1]) / 2, 7),
                                "lon": round((a[0] + b[0]) / 2, 7), "bearing": round(bearing, 2)})
     random.seed(27)
     picks = random.sample(candidates, min(3, len(candidates)))

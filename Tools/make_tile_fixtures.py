@@ -11,7 +11,7 @@ Writes into Tests/MapDataTests/Fixtures/tiles/:
     to tilemaker as the OpenMapTiles `ocean` shapefile, so that it writes `water` class `ocean`;
   * helsinki-omt.pmtiles: the same tiles through pmtiles-convert;
   * helsinki-protomaps.pmtiles: z12–14 tiles in the Protomaps basemap v4 schema (roads, water and
-    the same sea as kind `ocean`, buildings, landuse, places, transit), encoded with mapbox-vector-tile
+    the same sea as kind `ocean`, buildings, landuse, places, transit, named pois), encoded with mapbox-vector-tile
     from pyosmium's geometry;
   * leaves.pmtiles: 20,000 z14 entries at scattered tile ids sharing 7 small tiles, so that the
     directory needs leaf directories;
@@ -174,6 +174,9 @@ def protomaps(tmp):
                 features.append(("roads", LineString(pts), props))
             elif o.tags.get("railway") in ("rail", "tram", "subway"):
                 features.append(("transit", LineString(pts), {"kind": "rail", "kind_detail": o.tags["railway"]}))
+        elif o.is_node() and "name" in o.tags and protomaps_poi_kind(o.tags):
+            features.append(("pois", Point(o.location.lon, o.location.lat),
+                             {"kind": protomaps_poi_kind(o.tags), "name": o.tags["name"]}))
         elif o.is_node() and o.tags.get("place") in ("suburb", "neighbourhood", "quarter") and "name" in o.tags:
             features.append(("places", Point(o.location.lon, o.location.lat),
                              {"kind": "neighbourhood", "name": o.tags["name"]}))
@@ -208,7 +211,22 @@ def protomaps(tmp):
              "min_lon_e7": 249352000, "min_lat_e7": 601642000, "max_lon_e7": 249534000, "max_lat_e7": 601791000,
              "center_zoom": 14, "center_lon_e7": 249443000, "center_lat_e7": 601716000},
             {"name": "Protomaps basemap v4 (fixture)", "attribution": ATTRIBUTION,
-             "vector_layers": [{"id": n} for n in ("roads", "water", "buildings", "landuse", "places", "transit")]})
+             "vector_layers": [{"id": n} for n in ("roads", "water", "buildings", "landuse", "places", "transit", "pois")]})
+
+
+def protomaps_poi_kind(tags):
+    """A point of interest's Protomaps `pois` kind (its OSM value; `shop` for shops, `station` for
+    railway stations), or None."""
+    if tags.get("amenity") in ("restaurant", "fast_food", "cafe", "bar", "pub", "pharmacy", "bank", "library", "theatre",
+                               "cinema", "place_of_worship"):
+        return tags["amenity"]
+    if "shop" in tags:
+        return "shop"
+    if tags.get("tourism") in ("hotel", "hostel", "museum", "attraction", "gallery"):
+        return tags["tourism"]
+    if tags.get("railway") == "station":
+        return "station"
+    return None
 
 
 def leaves():

@@ -181,7 +181,7 @@ MUTANTS = [
      "a coastline end is taken to the farthest side of the box"),
     ("Sources/MapRender/StyleTable.swift", 'name: "path", minZoom: 15, color256: 174, color16: 1,', 'name: "path", minZoom: 15, color256: 174, color16: 5,',
      "paths magenta like buildings in 8 and 16 colours"),
-    ("Sources/MapRender/FeatureLayer.swift", "let half = widthDots / 2\n", "let half = widthDots\n",
+    ("Sources/MapRender/FeatureLayer.swift", "let half = (tagged > 0 ? Double(tagged) / 10 * dotsPerMetre : classWidthDots) / 2", "let half = (tagged > 0 ? Double(tagged) / 10 * dotsPerMetre : classWidthDots)",
      "roads drawn twice as wide as they are"),
 ]
 

@@ -68,7 +68,7 @@ struct FeatureLayer {
                     Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, excluded: clip, &c)
                 }
                 if !hit.namesOnly, let width = StyleTable.roadWidth(featureClass), view.zoom >= StyleTable.roadBandZoom {
-                    Self.band(hit, t, widthDots: width / view.metersPerDot, ink: row.ink, pickChunk: pickChunk, &c)
+                    Self.band(hit, t, classWidthDots: width / view.metersPerDot, dotsPerMetre: 1 / view.metersPerDot, ink: row.ink, pickChunk: pickChunk, &c)
                 }
                 // A background area's edge is another class's line (the coast, a lake's shore).
                 if featureClass.isFillOnly { continue }
@@ -104,21 +104,27 @@ struct FeatureLayer {
         }
     }
 
-    /// A road's band, `widthDots` wide about its centre line: the cells whose centre lies within it
-    /// take the road's ink (each segment's rectangle; the centre line's dots are drawn over it).
-    static func band(_ hit: ChunkHit, _ t: ViewTransform, widthDots: Double, ink: UInt8, pickChunk: Int, _ c: inout LayerContext) {
+    /// A road's band about its centre line, as wide as its `width`/`lanes` tags say (the import's detail,
+    /// in decimetres) or else `classWidthDots`: the cells whose centre lies within it take the road's
+    /// ink (each segment's rectangle; the centre line's dots are drawn over it).
+    static func band(
+        _ hit: ChunkHit, _ t: ViewTransform, classWidthDots: Double, dotsPerMetre: Double, ink: UInt8, pickChunk: Int,
+        _ c: inout LayerContext
+    ) {
         let chunk = hit.chunk
         let ws = t.worldSize
         let offsetX = t.originX(copy: hit.shift)
         let offsetY = t.originY
         let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
         let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
-        let half = widthDots / 2
-        // A band narrower than a cell is the centre line itself.
-        guard half >= 1, mapCols > 0, mapRows > 0 else { return }
+        guard mapCols > 0, mapRows > 0 else { return }
         let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
         var crossings: [Double] = []
         for f in 0..<chunk.featureCount {
+            let tagged = chunk.detail(f)
+            let half = (tagged > 0 ? Double(tagged) / 10 * dotsPerMetre : classWidthDots) / 2
+            // A band narrower than a cell is the centre line itself.
+            guard half >= 1 else { continue }
             let b = 4 * f
             guard chunk.featureBoxes[b + 2] * ws + offsetX >= -half, chunk.featureBoxes[b] * ws + offsetX <= Double(mapCols * 2) + half,
                 chunk.featureBoxes[b + 3] * ws + offsetY >= -half, chunk.featureBoxes[b + 1] * ws + offsetY <= Double(mapRows * 4) + half

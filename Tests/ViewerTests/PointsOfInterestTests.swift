@@ -44,4 +44,22 @@ struct PointsOfInterestTests {
         let signs = map.placed.filter { $0.role == .feature(.poi) }
         #expect(signs.count >= placed.count)
     }
+
+    /// Tilesets' points of interest (OpenMapTiles `poi` from tilemaker, Protomaps `pois`) are signed and
+    /// named the same way, each name one of the extract's.
+    @Test(arguments: ["helsinki-omt.pmtiles", "helsinki-protomaps.pmtiles"])
+    func tilesetsPointsOfInterestAreSignedAndNamed(file: String) throws {
+        let path = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/tiles/\(file)").path
+        let tiles = TileSource(archive: try TileArchives.open(path), label: "tiles")
+        let sources = MapSources(features: FeatureSources(base: bundledCitySources.features.base, details: [tiles]))
+        let view = try MapView(center: Coordinate(latitude: 60.1685, longitude: 24.9450), zoom: 17, size: try ViewSize(cols: 200, rows: 60))
+        for batch in MapRenderer.missingTiles(view: view, sources: sources) { tiles.load(batch.tiles) }
+        var frame = Frame(cols: 200, rows: 60)
+        let map = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256))
+        let placed = map.placed.filter { $0.role == .poiLabel }
+        #expect(map.poisNamed >= 20 && Double(placed.count) >= 0.6 * Double(map.poisNamed), "\(placed.count) of \(map.poisNamed)")
+        #expect(map.poisOmitted == map.poisNamed - placed.count)
+        let names = Set(Self.pois.map { Transliteration.screenText($0.name, ascii: false) })
+        for label in placed { #expect(names.contains(label.text), "\(label.text)") }
+    }
 }

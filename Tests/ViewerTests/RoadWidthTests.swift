@@ -7,13 +7,14 @@ import Testing
 @testable import MapRender
 
 /// Roads as wide as they are, against `Tests/MapDataTests/Fixtures/osm/roads.json` (Tools/make_road_fixtures.py:
-/// pyosmium's primary roads of the Helsinki extract, with no other car road within 25 m) and the README's
-/// table of class widths.
+/// pyosmium's primary roads of the Helsinki extract, with no other car road within 25 m, and their width
+/// and lanes tags) and the README's rule and table of class widths.
 @Suite("Roads as wide as they are")
 struct RoadWidthTests {
     struct Road: Decodable {
         var lat: Double, lon: Double, bearing: Double
         var width: String?
+        var lanes: String?
     }
     static let roads: [Road] = {
         struct Root: Decodable { var roads: [Road] }
@@ -35,9 +36,9 @@ struct RoadWidthTests {
     @Test(arguments: roads.indices)
     func aRoadsBandIsAsWideAsTheRoad(index: Int) throws {
         let road = Self.roads[index]
-        #expect(road.width == nil, "the extract has no width tags: the class width applies")
-        let width = try Self.readmeWidth("primary road")
-        #expect(StyleTable.roadWidth(.primary) == width)
+        // The README: the `width` tag, else 3.25 m a lane, else the class's width.
+        #expect(try Self.readmeWidth("primary road") == StyleTable.roadWidth(.primary))
+        let width = try road.width.flatMap(Double.init) ?? road.lanes.flatMap(Double.init).map { $0 * 3.25 } ?? Self.readmeWidth("primary road")
         var counts: [Int] = []
         for zoom in [17.0, 18, 19] {
             let size = try ViewSize(cols: 200, rows: 60)

@@ -1,7 +1,7 @@
 /// Vector tile schemas mapped to termmap's feature classes, the same classes (and so the same styles)
 /// as imported OpenStreetMap data: OpenMapTiles (openmaptiles.org/schema, what tilemaker writes) and
 /// Protomaps basemap v4 (docs.protomaps.com/basemaps/layers). Layers neither schema draws here
-/// (`poi`, `place`, `housenumber`, `earth`…) are passed over, as are unknown layers.
+/// (`place`, `housenumber`, `earth`…) are passed over, as are unknown layers.
 public enum TileSchema: String, Sendable {
     case openMapTiles = "OpenMapTiles"
     case protomaps = "Protomaps basemap"
@@ -23,7 +23,7 @@ public enum TileSchema: String, Sendable {
     /// tileset has shown it has sea: what is not water is land).
     public static let classes: Set<FeatureClass> = [
         .motorway, .trunk, .primary, .secondary, .tertiary, .minorRoad, .serviceRoad, .path, .rail, .tram, .river,
-        .stream, .water, .park, .wood, .building, .border, .sea, .land,
+        .stream, .water, .park, .wood, .building, .border, .sea, .land, .poi,
     ]
 
     /// How a tile feature is drawn: its class, and whether it only names a line drawn from another
@@ -31,6 +31,8 @@ public enum TileSchema: String, Sendable {
     public struct Mapping: Equatable, Sendable {
         public var featureClass: FeatureClass
         public var namesOnly: Bool
+        /// A point of interest's kind (`NameKind`), else 0.
+        public var detail: UInt32 = 0
     }
 
     /// The class of a feature of `layer`, nil when it is not drawn. Lines and areas must come as lines
@@ -42,13 +44,14 @@ public enum TileSchema: String, Sendable {
     /// The layers either schema draws from (a tile's other layers are not decoded).
     public static let drawnLayers: Set<String> = [
         "transportation", "transportation_name", "waterway", "building", "park", "boundary", "water", "landuse",
-        "landcover", "roads", "transit", "buildings", "boundaries",
+        "landcover", "roads", "transit", "buildings", "boundaries", "poi", "pois",
     ]
 
     /// `map` with properties looked up one by one (no dictionary a feature on the drawing path).
     public static func map(layer: String, type: MVTGeometryType, _ p: (String) -> MVTValue?) -> Mapping? {
         func text(_ key: String) -> String { p(key)?.text ?? "" }
         var namesOnly = false
+        var detail: UInt32 = 0
         let featureClass: FeatureClass?
         switch layer {
         // OpenMapTiles.
@@ -75,11 +78,16 @@ public enum TileSchema: String, Sendable {
         case "transit": featureClass = text("kind") == "rail" ? (text("kind_detail") == "tram" ? .tram : .rail) : nil
         case "buildings": featureClass = .building
         case "boundaries": featureClass = text("kind") == "country" ? .border : nil
+        // Points of interest: OpenMapTiles' `poi` (class, subclass), Protomaps' `pois` (kind).
+        case "poi", "pois":
+            let kind = layer == "poi" ? poiKind(text("class"), subclass: text("subclass")) : poiKind(text("kind"), subclass: "")
+            detail = kind.map { UInt32($0.rawValue) } ?? 0
+            featureClass = kind == nil ? nil : .poi
         default: featureClass = nil
         }
         guard let featureClass else { return nil }
-        guard featureClass.isArea ? type == .polygon : type == .lineString else { return nil }
-        return Mapping(featureClass: featureClass, namesOnly: namesOnly)
+        guard featureClass.isPoint ? type == .point : featureClass.isArea ? type == .polygon : type == .lineString else { return nil }
+        return Mapping(featureClass: featureClass, namesOnly: namesOnly, detail: detail)
     }
 
     /// A feature's name: `name`, else `name:latin` (tilemaker's OpenMapTiles), else `name_en`.
@@ -122,6 +130,28 @@ public enum TileSchema: String, Sendable {
         case "path": return .path
         case "rail": return detail == "tram" ? .tram : .rail
         default: return nil
+        }
+    }
+
+    /// A point of interest's kind from either schema's class (OpenMapTiles names shops by what they sell:
+    /// `clothing_store`, `grocery`, `bakery`), as the OSM import kinds them; nil for points not drawn.
+    static func poiKind(_ c: String, subclass: String) -> NameKind? {
+        switch c {
+        case "restaurant", "fast_food", "food_court", "ice_cream": return .food
+        case "cafe", "bar", "pub", "beer", "biergarten": return .drink
+        case "lodging", "hotel", "hostel", "guest_house", "motel": return .lodging
+        case "museum", "attraction", "gallery", "viewpoint", "zoo", "theatre", "cinema", "library", "arts_centre":
+            return .sight
+        case "station", "train_station", "halt": return .station
+        case "railway": return ["station", "halt"].contains(subclass) ? .station : nil
+        case "pharmacy", "bank", "post", "post_office", "hospital", "clinic", "town_hall", "townhall", "police",
+            "place_of_worship", "toilets":
+            return .amenity
+        case "shop", "grocery", "clothing_store", "bakery", "books", "shoes", "jewelry", "alcohol_shop", "florist",
+            "furniture", "hairdresser", "convenience", "supermarket", "department_store", "gift", "optician", "mobile_phone",
+            "electronics", "cosmetics", "music", "sports", "toys", "hardware", "butcher", "deli", "art", "bicycle":
+            return .shop
+        default: return c.hasSuffix("_shop") || c.hasSuffix("_store") ? .shop : nil
         }
     }
 

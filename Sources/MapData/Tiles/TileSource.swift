@@ -184,7 +184,7 @@ public final class TileSource: FeatureSource {
                 }
                 guard let m = TileSchema.map(layer: layer.name, type: feature.type, property) else { return }
                 var name: Int32 = -1
-                if m.featureClass.isRoad || m.featureClass == .path, let n = TileSchema.name(property) {
+                if m.featureClass.isRoad || m.featureClass == .path || m.featureClass.isPoint, let n = TileSchema.name(property) {
                     name = intern(n)
                 }
                 // OpenMapTiles' name lines without a name give nothing.
@@ -196,7 +196,7 @@ public final class TileSource: FeatureSource {
                 }
                 let key = Int(m.featureClass.rawValue) * 2 + (m.namesOnly ? 1 : 0)
                 builders[key, default: ChunkBuilder(featureClass: m.featureClass, level: tile.z)].add(
-                    parts, name: name, originX: square.minX, originY: square.minY,
+                    parts, name: name, detail: m.detail, originX: square.minX, originY: square.minY,
                     scale: square.size / Double(layer.extent))
             }
         }
@@ -268,6 +268,7 @@ struct ChunkBuilder {
     var starts: [Int] = [0]
     var featureStarts: [Int] = [0]
     var names: [Int32] = []
+    var details: [UInt32] = []
     var boxes: [Double] = []
 
     init(featureClass: FeatureClass, level: Int) {
@@ -277,9 +278,9 @@ struct ChunkBuilder {
 
     /// Adds a feature's parts (tile units) at `origin + unit · scale`; parts too short to draw are dropped.
     mutating func add(
-        _ parts: [[(x: Int64, y: Int64)]], name: Int32, originX: Double, originY: Double, scale: Double
+        _ parts: [[(x: Int64, y: Int64)]], name: Int32, detail: UInt32 = 0, originX: Double, originY: Double, scale: Double
     ) {
-        let minPoints = featureClass.isArea ? 4 : 2
+        let minPoints = featureClass.isArea ? 4 : featureClass.isPoint ? 1 : 2
         var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
         let partsBefore = starts.count
         for part in parts where part.count >= minPoints {
@@ -295,6 +296,7 @@ struct ChunkBuilder {
         guard starts.count > partsBefore else { return }
         featureStarts.append(starts.count - 1)
         names.append(name)
+        details.append(detail)
         boxes += [box.0, box.1, box.2, box.3]
     }
 
@@ -303,10 +305,10 @@ struct ChunkBuilder {
         guard !names.isEmpty else { return nil }
         // A tile's chunk has no stored units: its box and lon/lat stay empty, its points are Mercator.
         let info = ChunkInfo(
-            featureClass: featureClass, kind: featureClass.isArea ? .areas : .lines, level: level, minX: 0, minY: 0,
+            featureClass: featureClass, kind: featureClass.geometry, level: level, minX: 0, minY: 0,
             maxX: 0, maxY: 0, offset: 0, length: 0, featureCount: names.count, checksum: 0)
         return DecodedChunk(
             info: info, unitsPerDegree: 1, lon: [], lat: [], x: x, y: y, starts: starts, featureStarts: featureStarts,
-            nameIndex: names, featureBoxes: boxes)
+            nameIndex: names, featureBoxes: boxes, details: details)
     }
 }
