@@ -118,6 +118,28 @@ public enum MapRenderer {
         frame.makeGlyphsReadable()
     }
 
+    /// How a class looks in the legend (`w`): three cells of it in `style` (a line's dots, an area's
+    /// background or stipple).
+    public static func legendSample(_ c: FeatureClass, style: MapStyle) -> [Cell] {
+        let role = StyleRole.feature(c)
+        guard let row = StyleTable.row(role) else { return [] }
+        let pen = StyleTable.style(role, mode: style.mode, theme: style.theme)
+        if c.isArea {
+            if let fill = StyleTable.fill(role, mode: style.mode, theme: style.theme) {
+                return Array(repeating: Cell(glyph: " ", style: CellStyle(background: fill)), count: 3)
+            }
+            let glyph = StyleTable.stipple(role, ascii: style.ascii)?.glyph ?? " "
+            return Array(repeating: Cell(glyph: glyph, style: pen), count: 3)
+        }
+        var canvas = BrailleCanvas(cols: 3, rows: 1)
+        canvas.line(0, 1, 5.9, 1, ink: row.ink, every: row.dotEvery, on: row.dashOn)
+        if row.wideFromZoom.isFinite { canvas.line(0, 2, 5.9, 2, ink: row.ink, every: row.dotEvery, on: row.dashOn) }
+        return (0..<3).map { col in
+            let p = canvas.pattern(col: col, row: 0)
+            return Cell(glyph: style.ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p), style: pen)
+        }
+    }
+
     /// The map rows wholly between the Mercator limits (±85.05°): the sea ends with the world, the edge's
     /// rows stay blank.
     static func worldRows(_ t: ViewTransform) -> Range<Int> {
@@ -186,6 +208,24 @@ public enum MapRenderer {
         rendering.streetDataEnds = c.report.streetDataEnds
         rendering.poisNamed = c.report.poisNamed
         rendering.poisOmitted = c.report.poisOmitted
+        var inks = [Bool](repeating: false, count: 256)
+        var seaShown = false
+        for row in 0..<rows {
+            for col in 0..<cols {
+                if c.canvas.pattern(col: col, row: row) != 0 { inks[Int(c.canvas.ink(col: col, row: row))] = true }
+                let fill = c.fills[row * cols + col]
+                inks[Int(fill)] = true
+                // The world's sea: a cell of the world's rows that no area fills.
+                if fill == 0 && c.showsSea && world.contains(row) { seaShown = true }
+            }
+        }
+        rendering.shownClasses = inks.indices.compactMap { ink in
+            guard inks[ink], case .feature(let fc) = StyleTable.role(ink: UInt8(ink)) else { return nil }
+            return fc
+        }
+        if seaShown && !rendering.shownClasses.contains(.lakeWater) { rendering.shownClasses.insert(.lakeWater, at: 0) }
+        let signs = Set(c.labels.labels.filter { $0.role == .feature(.poi) }.map(\.text))
+        rendering.shownPointKinds = NameKind.allCases.filter { $0.rawValue >= NameKind.food.rawValue && signs.contains(String(StyleTable.poiGlyph($0))) }
         return rendering
     }
 }

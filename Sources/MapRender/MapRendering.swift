@@ -100,6 +100,10 @@ public struct MapRendering {
     public var streetDataEnds = false
     /// Named points of interest in view, and how many of them have no name on screen (no room).
     public var poisNamed = 0, poisOmitted = 0
+    /// The feature classes drawn on screen (by their ink, lowest first), and the kinds of the points of
+    /// interest signed, for the legend.
+    public var shownClasses: [FeatureClass] = []
+    public var shownPointKinds: [NameKind] = []
 
     /// The labels placed, in the order placed, each with its feature (worked out when asked).
     public var labels: [PlacedLabel] {

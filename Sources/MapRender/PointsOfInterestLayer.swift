@@ -14,9 +14,13 @@ struct PointOfInterest {
 /// it, placed by the label engine after the streets' names (they are less important), stations and
 /// sights first. A point whose sign has no room is left out; a named point whose name has none keeps
 /// its sign and counts in `poisOmitted` (MapLibre's symbol placement drops the label, not the map).
+/// From zoom 16 stations, sights and hotels are shown, from 17 every kind.
 public struct PointsOfInterestLayer: MapLayer, Equatable {
     /// The points of interest.
     public init() {}
+
+    /// The zoom from which every kind is shown (from 16 to it: stations, sights and hotels).
+    static let everyKindZoom = 17.0
 
     /// Which kinds are placed first.
     static func priority(_ kind: NameKind) -> Int {
@@ -38,8 +42,11 @@ public struct PointsOfInterestLayer: MapLayer, Equatable {
             let (p, q) = (c.pois[a], c.pois[b])
             return (Self.priority(p.kind), p.name == nil ? 1 : 0, p.row, p.col) < (Self.priority(q.kind), q.name == nil ? 1 : 0, q.row, q.col)
         }
+        // Below zoom 17 only stations, sights and hotels (a city centre's shops would crowd out its streets).
+        let everyKind = c.view.zoom >= Self.everyKindZoom
         for i in order {
             let poi = c.pois[i]
+            if !everyKind && Self.priority(poi.kind) > 2 { continue }
             let sign = MapLabel(text: String(StyleTable.poiGlyph(poi.kind)), col: poi.col, row: poi.row, role: .feature(.poi))
             if let name = poi.name, !name.isEmpty {
                 c.report.poisNamed += 1

@@ -78,6 +78,9 @@ public enum Renderer {
                 theme: state.theme)
         }
         if state.showExplain { drawExplain(&frame, state, mapRows: mapRows, ascii: ascii, mode: options.mode) }
+        if state.showLegend {
+            drawLegend(&frame, map, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
+        }
         drawStatus(&frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
         return Screenful(frame: frame, map: map)
     }
@@ -122,6 +125,42 @@ public enum Renderer {
         let lines = (state.lastAction.flatMap { Explanation.lines($0, latitude: state.view.center.latitude) } ?? ["nothing to explain yet: press + -, z, c, r or f"])
             + ["any key closes"]
         drawPanel(&frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: state.theme)
+    }
+
+    /// The legend (`w`): a box at the map's top right listing each class on screen with three cells of
+    /// its look in this mode, then the signs of the points of interest shown.
+    static func drawLegend(_ frame: inout Frame, _ map: MapRendering, mapRows: Int, style: MapStyle) {
+        var entries: [(sample: [Cell], text: String)] = []
+        for c in map.shownClasses where c != .poi {
+            let sample = MapRenderer.legendSample(c, style: style)
+            // A look this mode does not show (the land without colour) is not a look to explain.
+            guard sample.contains(where: { $0.glyph != " " || $0.style.background != nil }) else { continue }
+            entries.append((sample, StyleTable.className(c)))
+        }
+        let sign = StyleTable.style(.feature(.poi), mode: style.mode, theme: style.theme)
+        for kind in map.shownPointKinds {
+            entries.append(([Cell(glyph: " ", style: .plain), Cell(glyph: StyleTable.poiGlyph(kind).unicodeScalars.first ?? "+", style: sign), Cell(glyph: " ", style: .plain)], kind.words))
+        }
+        if entries.isEmpty { entries.append(([], "nothing on screen")) }
+        let lines = ["legend (w closes)"] + entries.map { "    " + $0.text }
+        let width = min(frame.cols - 2, (lines.map(\.count).max() ?? 0) + 4)
+        let height = min(mapRows, lines.count + 2)
+        guard width > 8, height > 2 else { return }
+        let left = frame.cols - width - 1
+        let box = StyleTable.style(.help, mode: style.mode, theme: style.theme)
+        for r in 0..<height {
+            let text: String
+            if r == 0 || r == height - 1 {
+                text = (r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘")
+            } else {
+                text = "│ " + String((r - 1 < lines.count ? lines[r - 1] : "").prefix(width - 4)).padded(to: width - 4) + " │"
+            }
+            frame.write(Transliteration.screenText(text, ascii: style.ascii), col: left, row: r, style: box, keepBackground: false)
+            // The sample in the entry's first three cells.
+            if r >= 2, r - 2 < entries.count {
+                for (i, cell) in entries[r - 2].sample.enumerated() { frame[left + 2 + i, r] = cell }
+            }
+        }
     }
 
     /// A box of lines centred on the map, `widest` characters inside.

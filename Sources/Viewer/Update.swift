@@ -183,6 +183,7 @@ extension ViewerState {
             setMessage(
                 showSeedOverlay
                     ? "seed overlay on: the iOS code's circle and fit, dashed" : "seed overlay off")
+        case .toggleLegend: showLegend.toggle()
         case .toggleGrid:
             showGrid.toggle()
             setMessage(showGrid ? "grid on" : "grid off")

@@ -160,6 +160,8 @@ public struct ViewerState: Equatable, Sendable {
     }
     /// Earlier views, newest last (for `u`), each with what left it.
     public var history: [HistoryEntry] = []
+    /// The legend (`w`) is shown: each class on screen with its look.
+    public var showLegend = false
     /// `no street data beyond here` was said (once a run).
     public var saidStreetDataEnds = false
     /// The latitude/longitude grid is drawn (`#`).
@@ -179,12 +181,12 @@ public struct ViewerState: Equatable, Sendable {
 
     /// Everything drawn on the screen besides the base map: the layers over it, then the open panels.
     public var screenLayers: [any ScreenLayer] {
-        layers.layers + (showHelp ? [Panel.help] : []) + (showExplain ? [Panel.explain] : [])
+        layers.layers + (showHelp ? [Panel.help] : []) + (showExplain ? [Panel.explain] : []) + (showLegend ? [Panel.legend] : [])
     }
 
     /// A panel over the map (the help, the explain panel): it stays where it is when the map moves.
     public enum Panel: ScreenLayer {
-        case help, explain
+        case help, explain, legend
         public var movesWithMap: Bool { false }
     }
 

@@ -140,3 +140,65 @@ struct OSMImportTests {
         }
     }
 }
+
+/// Format version 5's extras: what the import keeps of each feature, and files of version 4 still read.
+@Suite("Format version 5")
+struct FormatVersionFiveTests {
+    static let helsinki: MapAsset = {
+        do {
+            let (contents, _) = try OSMImporter.contents(
+                pbf: OSMFixtures.bytes("Helsinki.osm.pbf"), name: "Helsinki.osm.pbf", source: "h", classMinZoom: zoomLadder)
+            return try MapAsset(bytes: MapAssetWriter.encode(contents), name: "helsinki.tmap")
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }()
+
+    /// The finest level's features carry their OSM object, main tag and ref, and a road's lanes as its
+    /// width; coarser levels carry none. Points of interest are points with their kind.
+    @Test func theFinestLevelKeepsObjectsTagsAndWidths() throws {
+        let asset = Self.helsinki
+        let finest = try #require(asset.levels.last)
+        var roads = 0, withLanes = 0, pois = 0
+        for i in finest.chunks {
+            let chunk = try asset.chunk(i)
+            #expect(chunk.info.hasExtras)
+            for f in 0..<chunk.featureCount where chunk.info.featureClass == .primary {
+                roads += 1
+                let ref = try #require(OSMReference(packed: chunk.osm[f]))
+                #expect(ref.type == .way && ref.id > 0)
+                #expect(chunk.tags[f].hasPrefix("highway=primary"))
+                if chunk.details[f] > 0 { withLanes += 1 }
+            }
+            if chunk.info.featureClass == .poi {
+                #expect(chunk.info.kind == .points)
+                for f in 0..<chunk.featureCount {
+                    pois += 1
+                    #expect((10...16).contains(chunk.details[f]))
+                    #expect(chunk.nameIndex[f] >= 0)
+                }
+            }
+        }
+        // pyosmium: 144 of the extract's 145 primary ways have a lanes tag (2 lanes: 65 dm).
+        #expect(roads > 100 && Double(withLanes) >= 0.9 * Double(roads), "\(withLanes) of \(roads)")
+        #expect(pois >= 1000, "\(pois) points of interest")
+        for level in asset.levels.dropLast() {
+            for i in level.chunks { #expect(!(try asset.chunk(i)).info.hasExtras) }
+        }
+    }
+
+    /// A file of version 4 (the demo city as bundled before version 5) reads: every chunk decodes, with no extras.
+    @Test func versionFourFilesStillRead() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/helsinki-v4.tmap")
+        let v4 = try MapAsset(bytes: [UInt8](try Data(contentsOf: url)), name: "helsinki-v4.tmap")
+        #expect(v4.version == 4)
+        var features = 0
+        for i in v4.chunks.indices {
+            let chunk = try v4.chunk(i)
+            #expect(!chunk.info.hasExtras && chunk.osm.isEmpty)
+            features += chunk.featureCount
+        }
+        #expect(features > 3000)
+        #expect(try v4.names().contains { $0.name == "Mannerheimintie" && $0.kind == .street })
+    }
+}

@@ -5,6 +5,7 @@ import Raster
 import Testing
 
 @testable import MapRender
+@testable import Viewer
 
 /// Points of interest against `Tests/MapDataTests/Fixtures/osm/pois.json` (Tools/make_poi_fixtures.py:
 /// pyosmium's named amenities, shops, hotels, sights and stations of the Helsinki extract).
@@ -61,5 +62,32 @@ struct PointsOfInterestTests {
         #expect(map.poisOmitted == map.poisNamed - placed.count)
         let names = Set(Self.pois.map { Transliteration.screenText($0.name, ascii: false) })
         for label in placed { #expect(names.contains(label.text), "\(label.text)") }
+    }
+}
+
+/// The legend (`w`) lists each class on screen with its look in the current mode.
+@Suite("Legend")
+struct LegendTests {
+    @Test(arguments: [ColorMode.ansi256, .ansi8, .plain])
+    func theLegendListsWhatIsOnScreenWithItsLook(mode: ColorMode) throws {
+        var s = try ViewerState(cols: 120, rows: 40, center: Coordinate(latitude: 60.1685, longitude: 24.9450), zoom: 17)
+        s.animationsEnabled = false
+        _ = s.update(.key(.char("w")))
+        #expect(s.showLegend)
+        let screen = Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: mode))
+        let map = try #require(screen.map)
+        #expect(map.shownClasses.contains(.building) && map.shownClasses.contains(.path))
+        let rows = (0..<40).map { r in String(String.UnicodeScalarView((0..<120).map { screen.frame[$0, r].glyph })) }
+        for name in ["legend", "building", "path", "restaurant"] {
+            #expect(rows.contains { $0.contains(name) }, "\(mode): no \(name) in the legend")
+        }
+        // The building entry's sample cells look as buildings do in this mode.
+        let row = try #require(rows.firstIndex { $0.contains("│ ") && $0.contains("building") })
+        let left = try #require(rows[row].unicodeScalars.map(Character.init).firstIndex(of: "│"))
+        let sample = screen.frame[left + 2, row]
+        let expected = MapRenderer.legendSample(.building, style: MapStyle(mode: mode))[0]
+        #expect(sample == expected)
+        _ = s.update(.key(.char("w")))
+        #expect(!s.showLegend)
     }
 }
