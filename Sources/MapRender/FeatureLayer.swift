@@ -70,8 +70,9 @@ struct FeatureLayer {
                 if !hit.namesOnly, let width = StyleTable.roadWidth(featureClass), view.zoom >= StyleTable.roadBandZoom {
                     Self.band(hit, t, classWidthDots: width / view.metersPerDot, dotsPerMetre: 1 / view.metersPerDot, ink: row.ink, pickChunk: pickChunk, &c)
                 }
-                // A background area's edge is another class's line (the coast, a lake's shore).
-                if featureClass.isFillOnly { continue }
+                // A background area's edge is another class's line (the coast, a lake's shore); a
+                // building's block needs its outline only from zoom 17, where neighbours touch.
+                if featureClass.isFillOnly || (featureClass == .building && view.zoom < StyleTable.buildingOutlineZoom) { continue }
                 drawLines(
                     hit, t, &c.canvas, &c.pick, row: row, zoom: view.zoom, excluded: clip, source: result.source,
                     pickChunk: pickChunk)
@@ -79,6 +80,15 @@ struct FeatureLayer {
             if drawn && result.source.claimsShorelines { Self.drawEdge(of: result.source.coverage, &c) }
         }
         c.streets = streets
+    }
+
+    /// Marks `columns` of `row` with an area's ink and pick tag, where no higher ink holds them.
+    @inline(__always)
+    static func mark(_ c: inout LayerContext, row: Int, cols: Int, _ columns: ClosedRange<Int>, ink: UInt8, tag: UInt32) {
+        for col in columns where c.fills[row * cols + col] <= ink {
+            c.fills[row * cols + col] = ink
+            c.pick.fillTags[row * cols + col] = tag
+        }
     }
 
     /// The points of interest of a chunk in view, for the layer that signs and names them.
@@ -95,8 +105,10 @@ struct FeatureLayer {
             if let r = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY), !(x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
                 continue  // a neighbour's buffer: that tile draws it
             }
-            let name = chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
             let kind = NameKind(.poi, detail: chunk.detail(f))
+            // Kinds this zoom does not show are left before their name is read.
+            guard PointsOfInterestLayer.shows(kind, zoom: c.view.zoom) else { continue }
+            let name = chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
             c.pois.append(
                 PointOfInterest(
                     name: name, kind: kind == .unknown ? .amenity : kind, col: Int(x) / ViewSize.dotsPerCellX,
@@ -386,18 +398,26 @@ struct FeatureLayer {
             }
             for row in touched {
                 crossings[row].sort()
-                // Cells whose centre lies between a pair of crossings.
+                // The columns of this row inside an excluded box, left to right.
+                var cuts: [(Int, Int)] = []
+                if !excluded.isEmpty {
+                    let y = ViewTransform.centerY(row: row)
+                    for r in excluded where y >= r.y0 && y < r.y1 {
+                        let a = max(colRange.0, columnCentres.first(from: r.x0))
+                        let b = min(colRange.1, columnCentres.first(from: r.x1) - 1)
+                        if a <= b { cuts.append((a, b)) }
+                    }
+                    cuts.sort { $0.0 < $1.0 }
+                }
+                // Cells whose centre lies between a pair of crossings, outside the cuts.
                 ScanlineFill.spans(crossings[row], lines: columnCentres, within: colRange.0...colRange.1) { from, to in
                     if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
-                    let y = ViewTransform.centerY(row: row)
-                    for col in from...to where c.fills[row * mapCols + col] <= ink {
-                        if !excluded.isEmpty {
-                            let x = ViewTransform.centerX(col: col)
-                            if excluded.contains(where: { x >= $0.x0 && x < $0.x1 && y >= $0.y0 && y < $0.y1 }) { continue }
-                        }
-                        c.fills[row * mapCols + col] = ink
-                        c.pick.fillTags[row * mapCols + col] = tag
+                    var start = from
+                    for cut in cuts where cut.1 >= start && cut.0 <= to {
+                        if cut.0 > start { Self.mark(&c, row: row, cols: mapCols, start...(cut.0 - 1), ink: ink, tag: tag) }
+                        start = cut.1 + 1
                     }
+                    if start <= to { Self.mark(&c, row: row, cols: mapCols, start...to, ink: ink, tag: tag) }
                 }
                 crossings[row].removeAll(keepingCapacity: true)
             }

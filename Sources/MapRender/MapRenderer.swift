@@ -39,8 +39,14 @@ public enum MapRenderer {
         var context = LayerContext(view: view, sources: sources, ascii: style.ascii)
         for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
         for layer in overlays { layer.draw(into: &context) }
-        compose(&frame, context, style)
-        return finish(context)
+        let shown = compose(&frame, context, style)
+        var rendering = finish(context)
+        rendering.shownClasses = shown.inks.indices.compactMap { ink in
+            guard shown.inks[ink], case .feature(let fc) = StyleTable.role(ink: UInt8(ink)) else { return nil }
+            return fc
+        }
+        if shown.sea && !rendering.shownClasses.contains(.lakeWater) { rendering.shownClasses.insert(.lakeWater, at: 0) }
+        return rendering
     }
 
     /// The tiles `view` lacks, per source, without drawing it: a program that shows only its last
@@ -66,7 +72,15 @@ public enum MapRenderer {
     }
 
     /// The canvas, the areas, the tints, the labels and the shade into the frame.
-    static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
+    /// Which inks the frame shows (dots and areas), and whether it shows the world's sea (for the legend).
+    struct Shown {
+        var inks = [Bool](repeating: false, count: 256)
+        var sea = false
+    }
+
+    @discardableResult
+    static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) -> Shown {
+        var shown = Shown()
         let mode = style.mode
         let theme = style.theme
         let ascii = style.ascii
@@ -86,10 +100,14 @@ public enum MapRenderer {
                 let p = canvas.pattern(col: col, row: row)
                 if p != 0 {
                     let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
-                    frame[col, row] = Cell(glyph: glyph, style: inkStyles[Int(canvas.ink(col: col, row: row))])
+                    let ink = canvas.ink(col: col, row: row)
+                    shown.inks[Int(ink)] = true
+                    frame[col, row] = Cell(glyph: glyph, style: inkStyles[Int(ink)])
                 }
                 let fill = c.fills[row * cols + col]
+                shown.inks[Int(fill)] = true
                 guard fill != 0 else {
+                    if c.showsSea && rows.contains(row) { shown.sea = true }
                     if let sea, rows.contains(row) {
                         frame.setBackground(col: col, row: row, sea)
                     }
@@ -116,6 +134,7 @@ public enum MapRenderer {
         }
         if !c.shade.isEmpty { shade(&frame, c, style) }
         frame.makeGlyphsReadable()
+        return shown
     }
 
     /// How a class looks in the legend (`w`): three cells of it in `style` (a line's dots, an area's
@@ -208,22 +227,6 @@ public enum MapRenderer {
         rendering.streetDataEnds = c.report.streetDataEnds
         rendering.poisNamed = c.report.poisNamed
         rendering.poisOmitted = c.report.poisOmitted
-        var inks = [Bool](repeating: false, count: 256)
-        var seaShown = false
-        for row in 0..<rows {
-            for col in 0..<cols {
-                if c.canvas.pattern(col: col, row: row) != 0 { inks[Int(c.canvas.ink(col: col, row: row))] = true }
-                let fill = c.fills[row * cols + col]
-                inks[Int(fill)] = true
-                // The world's sea: a cell of the world's rows that no area fills.
-                if fill == 0 && c.showsSea && world.contains(row) { seaShown = true }
-            }
-        }
-        rendering.shownClasses = inks.indices.compactMap { ink in
-            guard inks[ink], case .feature(let fc) = StyleTable.role(ink: UInt8(ink)) else { return nil }
-            return fc
-        }
-        if seaShown && !rendering.shownClasses.contains(.lakeWater) { rendering.shownClasses.insert(.lakeWater, at: 0) }
         let signs = Set(c.labels.labels.filter { $0.role == .feature(.poi) }.map(\.text))
         rendering.shownPointKinds = NameKind.allCases.filter { $0.rawValue >= NameKind.food.rawValue && signs.contains(String(StyleTable.poiGlyph($0))) }
         return rendering

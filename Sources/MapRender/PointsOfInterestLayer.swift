@@ -22,6 +22,10 @@ public struct PointsOfInterestLayer: MapLayer, Equatable {
     /// The zoom from which every kind is shown (from 16 to it: stations, sights and hotels).
     static let everyKindZoom = 17.0
 
+    /// True when points of `kind` are shown at `zoom`: below 17 only stations, sights and hotels (a city
+    /// centre's shops would crowd out its streets).
+    static func shows(_ kind: NameKind, zoom: Double) -> Bool { zoom >= everyKindZoom || priority(kind) <= 2 }
+
     /// Which kinds are placed first.
     static func priority(_ kind: NameKind) -> Int {
         switch kind {
@@ -42,11 +46,8 @@ public struct PointsOfInterestLayer: MapLayer, Equatable {
             let (p, q) = (c.pois[a], c.pois[b])
             return (Self.priority(p.kind), p.name == nil ? 1 : 0, p.row, p.col) < (Self.priority(q.kind), q.name == nil ? 1 : 0, q.row, q.col)
         }
-        // Below zoom 17 only stations, sights and hotels (a city centre's shops would crowd out its streets).
-        let everyKind = c.view.zoom >= Self.everyKindZoom
         for i in order {
             let poi = c.pois[i]
-            if !everyKind && Self.priority(poi.kind) > 2 { continue }
             let sign = MapLabel(text: String(StyleTable.poiGlyph(poi.kind)), col: poi.col, row: poi.row, role: .feature(.poi))
             if let name = poi.name, !name.isEmpty {
                 c.report.poisNamed += 1

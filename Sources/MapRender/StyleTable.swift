@@ -202,6 +202,9 @@ public enum StyleTable {
         }
     }
 
+    /// The zoom from which buildings are outlined (below it a block's fill is enough).
+    public static let buildingOutlineZoom = 17.0
+
     /// The zoom from which roads are drawn as wide as they are: a band with its centre line.
     public static let roadBandZoom = 16.0
 

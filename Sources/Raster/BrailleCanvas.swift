@@ -90,9 +90,11 @@ public struct BrailleCanvas: Sendable {
     }
 
     /// The pattern of a cell.
+    @inlinable
     public func pattern(col: Int, row: Int) -> UInt8 { patterns[row * cols + col] }
 
     /// The ink of a cell (0 when no dot is set).
+    @inlinable
     public func ink(col: Int, row: Int) -> UInt8 { inks[row * cols + col] }
 
     /// The dot a position in dots falls in: its floor, except that a position a hair below a dot

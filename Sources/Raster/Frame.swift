@@ -98,22 +98,26 @@ public struct Frame: Equatable, Sendable {
     /// Rows.
     public let rows: Int
     /// `cols × rows` cells, row by row.
-    public private(set) var cells: [Cell]
+    public var cells: [Cell] { storage }
+    /// The cells (usable from the inlined accessors below: they run for every cell of a frame).
+    @usableFromInline var storage: [Cell]
 
     /// A blank frame.
     public init(cols: Int, rows: Int) {
         self.cols = max(0, cols)
         self.rows = max(0, rows)
-        cells = Array(repeating: Cell(), count: self.cols * self.rows)
+        storage = Array(repeating: Cell(), count: self.cols * self.rows)
     }
 
     /// The cell at a position (a blank cell outside the frame).
+    @inlinable
     public subscript(col: Int, row: Int) -> Cell {
-        get { contains(col: col, row: row) ? cells[row * cols + col] : Cell() }
-        set { if contains(col: col, row: row) { cells[row * cols + col] = newValue } }
+        get { contains(col: col, row: row) ? storage[row * cols + col] : Cell() }
+        set { if contains(col: col, row: row) { storage[row * cols + col] = newValue } }
     }
 
     /// True inside the frame.
+    @inlinable
     public func contains(col: Int, row: Int) -> Bool { col >= 0 && row >= 0 && col < cols && row < rows }
 
     /// Writes text from a position, one cell a character (its first scalar: the text must already be
@@ -138,16 +142,17 @@ public struct Frame: Equatable, Sendable {
     }
 
     /// Sets the background of a cell.
+    @inlinable
     public mutating func setBackground(col: Int, row: Int, _ color: PaletteColor?) {
-        if contains(col: col, row: row) { cells[row * cols + col].style.background = color }
+        if contains(col: col, row: row) { storage[row * cols + col].style.background = color }
     }
 
     /// No glyph in its own background colour: where the two are the same (a blue lake under a blue
     /// shade in 16 colours), the glyph takes a colour that reads on it.
     public mutating func makeGlyphsReadable() {
-        for i in cells.indices where cells[i].glyph != " " {
-            if let fg = cells[i].style.foreground, fg == cells[i].style.background {
-                cells[i].style.foreground = fg.contrasting
+        for i in storage.indices where storage[i].glyph != " " {
+            if let fg = storage[i].style.foreground, fg == storage[i].style.background {
+                storage[i].style.foreground = fg.contrasting
             }
         }
     }
