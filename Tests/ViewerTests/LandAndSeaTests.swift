@@ -15,6 +15,8 @@ struct LandAndSeaTests {
     struct Reference: Decodable {
         var box: [Double]
         var points: [Point]
+        /// Helsinki: points inside buildings, with the building's OSM object (`way 123`).
+        var buildings: [Point]?
         struct Point: Decodable {
             var lat: Double, lon: Double, kind: String
             init(from decoder: any Decoder) throws {
@@ -135,5 +137,58 @@ struct LandAndSeaTests {
         s.message = ""
         _ = s.update(.rendered(missing: [], streetDataEnds: true))
         #expect(s.message == "")
+    }
+
+    /// Inside building polygons (libosmium's, points at least 3 m from their edges) the cells carry the
+    /// building look at zoom 16, 17 and 18 (≥ 90 %); where a road is drawn over a building its line keeps
+    /// the road's look (the pick's topmost feature is the road).
+    @Test func buildingsAreBlocksBelowTheRoads() throws {
+        let buildings = try #require(Self.references["Helsinki.osm.pbf"]?.buildings)
+        for zoom in [16.0, 17, 18] {
+            var right = 0, all = 0, roadsOver = 0
+            // Views centred on every 10th building point, 120×40.
+            for centre in stride(from: 0, to: buildings.count, by: 10).map({ buildings[$0] }) {
+                let view = try MapView(
+                    center: Coordinate(latitude: centre.lat, longitude: centre.lon), zoom: zoom, size: try ViewSize(cols: 120, rows: 40))
+                var frame = Frame(cols: 120, rows: 40)
+                let pick = MapRenderer.render(into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256)).pick
+                let d = view.dotPoint(for: Coordinate(latitude: centre.lat, longitude: centre.lon))
+                let (col, row) = (Int(d.x / 2), Int(d.y / 4))
+                all += 1
+                if pick.area(col: col, row: row)?.className == "building" { right += 1 }
+                // Every cell where a road's or path's line crosses a building shows that line's colour (its
+                // dots: a label may stand over it).
+                for r in 0..<40 {
+                    for c in 0..<120
+                    where pick.area(col: c, row: r)?.className == "building" && (0x2801...0x28FF).contains(frame[c, r].glyph.value) {
+                        guard let top = pick.feature(col: c, row: r),
+                            let line = FeatureClass.allCases.first(where: { StyleTable.className($0) == top.className }),
+                            line.isRoad || line == .path
+                        else { continue }
+                        roadsOver += 1
+                        #expect(frame[c, r].style.foreground == StyleTable.style(.feature(line), mode: .ansi256).foreground)
+                    }
+                }
+            }
+            #expect(Double(right) >= 0.9 * Double(all), "z\(zoom): \(right) of \(all) building points show the building")
+            #expect(roadsOver > 0, "z\(zoom): no road over a building to look at")
+        }
+    }
+
+    /// A coastline that ends far inside its box makes no sea: the import says so, writes neither sea
+    /// nor land, and the world's land shows in the box.
+    @Test func aBrokenCoastlineMakesNoSeaAndTheWorldsLandShows() throws {
+        let url = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/osm/coast-broken.osm.pbf")
+        let (contents, report) = try OSMImporter.contents(
+            pbf: [UInt8](try Data(contentsOf: url)), name: "coast-broken.osm.pbf", source: "b", classMinZoom: StyleTable.minZoom)
+        #expect(report.coastEndsInside == 1 && report.seaRings == 0)
+        #expect(!contents.features.contains { $0.featureClass == .sea || $0.featureClass == .land })
+        let asset = try MapAsset(bytes: MapAssetWriter.encode(contents), name: "coast-broken.tmap")
+        let sources = MapSources(world: Self.world, details: [asset])
+        let view = try MapView(center: Coordinate(latitude: 50.008, longitude: 10.02), zoom: 15, size: try ViewSize(cols: 40, rows: 12))
+        var frame = Frame(cols: 40, rows: 12)
+        let pick = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256)).pick
+        // Central Germany is Natural Earth's land.
+        #expect(pick.area(col: 20, row: 6)?.className == "land")
     }
 }
