@@ -183,6 +183,14 @@ MUTANTS = [
      "paths magenta like buildings in 8 and 16 colours"),
     ("Sources/MapRender/FeatureLayer.swift", "let half = (tagged > 0 ? Double(tagged) / 10 * dotsPerMetre : classWidthDots) / 2", "let half = (tagged > 0 ? Double(tagged) / 10 * dotsPerMetre : classWidthDots)",
      "roads drawn twice as wide as they are"),
+    ("Sources/MapData/FeatureSources.swift", "return source.classes.contains(.land) ? shore.union(tints) : shore.subtracting(tints)",
+     "return shore.union(tints)", "street data without land of its own hides the world's land"),
+    ("Sources/MapRender/PointsOfInterestLayer.swift", "                c.report.poisOmitted += 1\n", "",
+     "poisOmitted counts nothing"),
+    ("Sources/MapData/ChunkDecoder.swift", "previousObject = previousObject &+ UInt64(bitPattern: o)",
+     "previousObject = UInt64(bitPattern: o)", "OSM ids read as stored differences, not added up"),
+    ("Sources/MapData/OSM/OSMImporter.swift", "return UInt32((Double(l) * 32.5).rounded())", "return UInt32((Double(l) * 35).rounded())",
+     "a lane taken as 3.5 m, not the README's 3.25"),
 ]
 
 
