@@ -6,7 +6,8 @@ Writes into Tests/MapDataTests/Fixtures/osm/:
   * coast-island.osm.pbf, coast-bay.osm.pbf, coast-reentry.osm.pbf: three made-up coasts in a box
     (an island in the sea; a bay cut into the land; a coastline that leaves the box and comes back),
     written by libosmium with the box in the header. No licence restrictions;
-  * coast-broken.osm.pbf: a coastline that ends 1 km inside its box (no sea can be made from it);
+  * coast-broken.osm.pbf: a coastline that ends 1 km inside its box (no sea can be made from it), and
+    a street;
   * sea.json: for those and Helsinki.osm.pbf, the box and points on a grid over it, each `sea`
     (in the sea made from the coastline), `water` (in a water area: natural=water, waterway=riverbank,
     water=*, landuse=reservoir/basin) or `land`, keeping only points at least 30 m from every shore
@@ -71,6 +72,11 @@ def write_coast(name, lines):
             refs.append(node)
             node += 1
         ways.append(osmium.osm.mutable.Way(id=100 + i, nodes=refs, tags={"natural": "coastline"}, version=1))
+    if name == "coast-broken":
+        # And a street, so that the file is street-level data that takes over the shore.
+        for j, (lon, lat) in enumerate([(10.005, 50.008), (10.025, 50.008)]):
+            writer.add_node(osmium.osm.mutable.Node(id=node + j, location=(lon, lat), version=1))
+        ways.append(osmium.osm.mutable.Way(id=200, nodes=[node, node + 1], tags={"highway": "residential"}, version=1))
     for w in ways:
         writer.add_way(w)
     writer.close()

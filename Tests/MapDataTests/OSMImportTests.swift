@@ -181,6 +181,22 @@ struct FormatVersionFiveTests {
         }
         // pyosmium: 144 of the extract's 145 primary ways have a lanes tag (2 lanes: 65 dm).
         #expect(roads > 100 && Double(withLanes) >= 0.9 * Double(roads), "\(withLanes) of \(roads)")
+        // The ways of roads.json (Tools/make_road_fixtures.py, pyosmium) by their lanes: 3.25 m a lane.
+        struct Road: Decodable { var way: Int64; var lanes: String? }
+        struct Roads: Decodable { var roads: [Road] }
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/osm/roads.json")
+        for road in try JSONDecoder().decode(Roads.self, from: Data(contentsOf: url)).roads {
+            let lanes = try #require(road.lanes.flatMap(Double.init))
+            var found = 0
+            for i in finest.chunks {
+                let chunk = try asset.chunk(i)
+                for f in 0..<chunk.featureCount where OSMReference(packed: chunk.osm[f]) == OSMReference(.way, road.way) {
+                    found += 1
+                    #expect(Double(chunk.details[f]) == (lanes * 32.5).rounded(), "way \(road.way)")
+                }
+            }
+            #expect(found > 0, "way \(road.way) not found")
+        }
         #expect(pois >= 1000, "\(pois) points of interest")
         for level in asset.levels.dropLast() {
             for i in level.chunks { #expect(!(try asset.chunk(i)).info.hasExtras) }
