@@ -141,7 +141,33 @@ extension MapAsset: FeatureSource {
     public func chunks(in bounds: CoordinateBounds, zoom: Double, classes: Set<FeatureClass>) throws(MapDataError)
         -> SourceView
     {
-        SourceView(hits: try query(bounds: bounds, level: level(forZoom: zoom), classes: classes))
+        SourceView(hits: try query(bounds: bounds, level: level(forZoom: zoom), classes: classes), claims: claimedBoxes)
+    }
+
+    /// Its coverage without the boxes an import could not tell land from sea in (metadata `unclaimed`:
+    /// coarser sources draw there), as rectangles; nil when it claims all of its coverage.
+    var claimedBoxes: [CoordinateBounds]? {
+        guard let text = metadata["unclaimed"] else { return nil }
+        var boxes = [coverage]
+        for item in text.split(separator: ";") {
+            let v = item.split(separator: ",").compactMap { Double($0) }
+            guard v.count == 4 else { continue }
+            let hole = CoordinateBounds(north: v[3], south: v[1], west: v[0], east: v[2])
+            boxes = boxes.flatMap { Self.subtract(hole, from: $0) }
+        }
+        return boxes
+    }
+
+    /// `box` without `hole`: up to four rectangles (the parts north, south, west and east of it).
+    static func subtract(_ hole: CoordinateBounds, from box: CoordinateBounds) -> [CoordinateBounds] {
+        guard hole.north > box.south, hole.south < box.north, hole.east > box.west, hole.west < box.east else { return [box] }
+        var out: [CoordinateBounds] = []
+        if hole.north < box.north { out.append(CoordinateBounds(north: box.north, south: hole.north, west: box.west, east: box.east)) }
+        if hole.south > box.south { out.append(CoordinateBounds(north: hole.south, south: box.south, west: box.west, east: box.east)) }
+        let top = min(box.north, hole.north), bottom = max(box.south, hole.south)
+        if hole.west > box.west { out.append(CoordinateBounds(north: top, south: bottom, west: box.west, east: hole.west)) }
+        if hole.east < box.east { out.append(CoordinateBounds(north: top, south: bottom, west: hole.east, east: box.east)) }
+        return out
     }
 
     public func detail(atZoom zoom: Double) -> SourceDetail { .level(level(forZoom: zoom), of: levels.count) }

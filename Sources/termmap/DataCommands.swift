@@ -104,8 +104,8 @@ enum DataCommands {
         if report.openRings > 0 { print("\(report.openRings) areas cut by the extract's edge left out") }
         if report.coastEndsInside > 0 {
             print(
-                "sea not made: \(report.coastEndsInside) coastline ends lie over \(Int(CoastlineSea.maxGap)) m inside the extract's "
-                    + "box; the world's coast tells land from sea there")
+                "\(report.coastEndsInside) coastline pieces end over \(Int(CoastlineSea.maxGap)) m inside the extract's box: "
+                    + "the sea is made without them (\(report.seaRings) rings), and around them the world's coast tells land from sea")
         } else if report.seaRings > 0 {
             print("sea made from the coastline: \(report.seaRings) rings")
         }

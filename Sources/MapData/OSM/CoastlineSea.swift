@@ -17,9 +17,12 @@ public enum CoastlineSea {
     public struct Result: Equatable, Sendable {
         /// Rings of the sea, each closed (first point repeated last).
         public var rings: [[Coordinate]] = []
-        /// Coastline ends farther than `maxGap` inside the box: the sea is not made then (the world's
-        /// coast decides land and sea there instead).
+        /// Coastline ends farther than `maxGap` inside the box: their pieces are left out of the sea,
+        /// and the world's coast decides land and sea in `unknown` instead.
         public var endsInside = 0
+        /// Around each piece left out (its box, `maxGap` wider, within the box): where neither land nor
+        /// sea is known.
+        public var unknown: [CoordinateBounds] = []
         /// Coastline pieces in the box.
         public var pieces = 0
     }
@@ -42,14 +45,14 @@ public enum CoastlineSea {
             }
             guard let cut = clip(chain, box) else {
                 result.endsInside += 1
+                result.unknown.append(around(chain, box))
                 continue
             }
             pieces += cut
         }
         result.pieces = pieces.count + closed.count
-        guard result.endsInside == 0 else { return result }
         var rings = walk(pieces, box)
-        if rings.isEmpty && closed.contains(where: { signedArea($0) > 0 }) {
+        if rings.isEmpty && result.endsInside == 0 && closed.contains(where: { signedArea($0) > 0 }) {
             // Only islands: all the box round them is sea.
             rings = [boxRing(box)]
         }
@@ -62,6 +65,16 @@ public enum CoastlineSea {
         }
         result.rings = rings
         return result
+    }
+
+    /// The box of `chain`'s points, `maxGap` wider on every side, within `box`.
+    static func around(_ chain: [Coordinate], _ box: CoordinateBounds) -> CoordinateBounds {
+        let lat = chain.map(\.latitude), lon = chain.map(\.longitude)
+        let dLat = maxGap / (6_371_008.8 * .pi / 180)
+        let dLon = dLat / max(0.01, cos((lat.first ?? 0) * .pi / 180))
+        return CoordinateBounds(
+            north: min(box.north, (lat.max() ?? 0) + dLat), south: max(box.south, (lat.min() ?? 0) - dLat),
+            west: max(box.west, (lon.min() ?? 0) - dLon), east: min(box.east, (lon.max() ?? 0) + dLon))
     }
 
     /// A piece of coastline inside the box: from where it enters (on the box) to where it leaves.

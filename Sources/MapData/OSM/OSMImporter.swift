@@ -141,21 +141,27 @@ public enum OSMImporter {
                 north: Double(b.top) / 1e9, south: Double(b.bottom) / 1e9, west: Double(b.left) / 1e9,
                 east: Double(b.right) / 1e9)
         }
+        var unclaimed: [CoordinateBounds] = []
         if let box = coverage {
-            // The land is the box, the sea is made from the coastline; where it cannot be, neither is
-            // written (the world's land then shows through).
+            // The land is the box, the sea is made from the coastline; around a coastline piece it cannot
+            // use, the file claims nothing (the world's coast then decides there).
             let sea = CoastlineSea.sea(lines: coastline, box: box)
             report.coastEndsInside = sea.endsInside
             report.seaRings = sea.rings.count
-            if sea.endsInside == 0 {
-                features.append(SourceFeature(.land, parts: [CoastlineSea.boxRing(box)], name: nil))
-                if !sea.rings.isEmpty { features.append(SourceFeature(.sea, parts: sea.rings, name: nil)) }
-            }
+            unclaimed = sea.unknown
+            // The unknown boxes are holes in the land (even–odd).
+            let holes = sea.unknown.map { CoastlineSea.boxRing($0) }
+            features.append(SourceFeature(.land, parts: [CoastlineSea.boxRing(box)] + holes, name: nil))
+            if !sea.rings.isEmpty { features.append(SourceFeature(.sea, parts: sea.rings, name: nil)) }
         }
         for f in features { report.features[f.featureClass, default: 0] += 1 }
         var metadata = [("source", source), ("attribution", attribution), ("licence", "ODbL 1.0")]
         if let t = collector.header?.replicationTimestamp { metadata.append(("timestamp", String(t))) }
         if let p = collector.header?.writingProgram { metadata.append(("writer", p)) }
+        if !unclaimed.isEmpty {
+            // west,south,east,north boxes joined by `;` (FORMAT.md, metadata).
+            metadata.append(("unclaimed", unclaimed.map { "\($0.west),\($0.south),\($0.east),\($0.north)" }.joined(separator: ";")))
+        }
         var contents = MapContents(
             features: features, places: collector.places, levels: LevelSpec.fromZooms(zoomLevels),
             unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM, coverage: coverage, metadata: metadata,
