@@ -104,8 +104,10 @@ enum DataCommands {
         if report.openRings > 0 { print("\(report.openRings) areas cut by the extract's edge left out") }
         if report.coastEndsInside > 0 {
             print(
-                "\(report.coastEndsInside) coastline pieces end over \(Int(CoastlineSea.maxGap)) m inside the extract's box: "
-                    + "the sea is made without them (\(report.seaRings) rings), and around them the world's coast tells land from sea")
+                (report.coastEndsInside == 1 ? "1 coastline piece ends" : "\(report.coastEndsInside) coastline pieces end")
+                    + " over \(Int(CoastlineSea.maxGap)) m inside the extract's box: the sea is made without "
+                    + (report.coastEndsInside == 1 ? "it" : "them") + " (\(report.seaRings) rings), and around "
+                    + (report.coastEndsInside == 1 ? "it" : "them") + " the world's coast tells land from sea")
         } else if report.seaRings > 0 {
             print("sea made from the coastline: \(report.seaRings) rings")
         }
