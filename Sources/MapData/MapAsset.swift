@@ -439,6 +439,16 @@ public final class MapAsset: Sendable {
 
     // MARK: Chunks
 
+    /// A deflated chunk payload's bytes (version 5): its raw size first, then the zlib stream; nil when
+    /// either is wrong. Deflate inflates at most 1,032 to 1 (zlib's technical details), so a larger size
+    /// is forged, and refused before anything is allocated.
+    static func inflated(_ payload: UnsafeRawBufferPointer) -> [UInt8]? {
+        var r = ByteReader(payload)
+        guard let size = r.varint(), size <= 64 << 20, size <= UInt64(payload.count) * 1032, let stream = r.bytes(r.remaining)
+        else { return nil }
+        return Zlib.inflate(stream, size: Int(size))
+    }
+
     /// Decodes chunk `index` (cached), checking its checksum and that every point lies in its box.
     public func chunk(_ index: Int) throws(MapDataError) -> DecodedChunk {
         if let hit = cache.withLock({ $0.chunks.get(index) }) { return hit }
@@ -454,11 +464,7 @@ public final class MapAsset: Sendable {
             guard info.deflated else {
                 return ChunkDecoder.decode(payload, info: info, unitsPerDegree: units, version: version, nameCount: nameCount)
             }
-            // Its raw size first (at most 64 MB), then the zlib stream.
-            var r = ByteReader(payload)
-            guard let size = r.varint(), size <= 64 << 20, let stream = r.bytes(r.remaining),
-                let raw = Zlib.inflate(stream, size: Int(size))
-            else { return nil }
+            guard let raw = Self.inflated(payload) else { return nil }
             return raw.withUnsafeBytes {
                 ChunkDecoder.decode($0, info: info, unitsPerDegree: units, version: version, nameCount: nameCount)
             }

@@ -159,3 +159,28 @@ struct CorruptionTests {
         #expect(e.description == "/tmp/w.tmap: checksum mismatch in the chunk index (the file is damaged)")
     }
 }
+
+/// Version 5's deflated chunks: a raw size that deflate could not have come from (more than 1,032 times
+/// the stream: refused before allocating it), or one the stream does not inflate to exactly, is refused.
+@Suite("Deflated chunks")
+struct DeflatedChunkTests {
+    static func payload(size: UInt64, of raw: [UInt8]) -> [UInt8] {
+        var w: [UInt8] = []
+        var v = size
+        repeat {
+            w.append(UInt8(v & 0x7F) | (v >= 0x80 ? 0x80 : 0))
+            v >>= 7
+        } while v > 0
+        return w + (Zlib.deflate(raw) ?? [])
+    }
+
+    @Test func theRawSizeMustBeTheStreamsOwn() throws {
+        let raw = [UInt8](repeating: 7, count: 5000) + Array(0..<200)
+        let good = Self.payload(size: UInt64(raw.count), of: raw)
+        #expect(good.withUnsafeBytes { MapAsset.inflated($0) } == raw)
+        for size in [UInt64(60 << 20), UInt64(good.count * 1033), 3, UInt64(raw.count + 1), 70 << 20] {
+            let forged = Self.payload(size: size, of: raw)
+            #expect(forged.withUnsafeBytes { MapAsset.inflated($0) } == nil, "raw size \(size)")
+        }
+    }
+}
