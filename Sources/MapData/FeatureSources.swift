@@ -144,10 +144,10 @@ extension MapAsset: FeatureSource {
         SourceView(hits: try query(bounds: bounds, level: level(forZoom: zoom), classes: classes), claims: claimedBoxes)
     }
 
-    /// Its coverage without the boxes an import could not tell land from sea in (metadata `unclaimed`:
-    /// coarser sources draw there), as rectangles; nil when it claims all of its coverage.
-    var claimedBoxes: [CoordinateBounds]? {
-        guard let text = metadata["unclaimed"] else { return nil }
+    /// `coverage` without the boxes of `unclaimed` (`west,south,east,north` joined by `;`), as
+    /// rectangles; nil without any (read once, when the file is opened).
+    static func claimedBoxes(unclaimed: String?, coverage: CoordinateBounds) -> [CoordinateBounds]? {
+        guard let text = unclaimed else { return nil }
         var boxes = [coverage]
         for item in text.split(separator: ";") {
             let v = item.split(separator: ",").compactMap { Double($0) }

@@ -146,6 +146,9 @@ public final class MapAsset: Sendable {
     public let kind: SourceKind
     /// What its lines and areas must be credited with (from its metadata, once).
     public let credits: [Credit]
+    /// Its coverage without the boxes an import could not tell land from sea in (metadata
+    /// `unclaimed`), as rectangles: what it claims from coarser sources; nil for all of its coverage.
+    public let claimedBoxes: [CoordinateBounds]?
 
     /// The file's bytes: memory-mapped when loaded from a path, so only touched pages cost memory.
     private let bytes: Data
@@ -274,6 +277,7 @@ public final class MapAsset: Sendable {
         self.coverage = h.coverage
         self.metadata = h.metadata
         credits = Self.credits(attribution: h.metadata["attribution"], label: Self.label(metadata: h.metadata, name: name))
+        claimedBoxes = Self.claimedBoxes(unclaimed: h.metadata["unclaimed"], coverage: h.coverage)
         // Marked in a table first: hashing every chunk's class into a set cost more than reading the index.
         var present = [Bool](repeating: false, count: 256)
         for c in chunks { present[Int(c.featureClass.rawValue)] = true }

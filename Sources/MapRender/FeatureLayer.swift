@@ -94,15 +94,14 @@ struct FeatureLayer {
     /// The points of interest of a chunk in view, for the layer that signs and names them.
     static func collectPoints(_ hit: ChunkHit, _ t: ViewTransform, source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext) {
         let chunk = hit.chunk
-        let ws = t.worldSize
-        let offsetX = t.originX(copy: hit.shift)
-        let offsetY = t.originY
+        let place = ChunkPlacement(hit, t)
+        let (ws, offsetX, offsetY) = (place.ws, place.offsetX, place.offsetY)
         let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
         for f in 0..<chunk.featureCount {
             let i = chunk.starts[chunk.featureStarts[f]]
             let (x, y) = (chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY)
             guard x >= 0, y >= 0, x < w, y < h else { continue }
-            if let r = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY), !(x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
+            if let r = place.clip, !(x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
                 continue  // a neighbour's buffer: that tile draws it
             }
             let kind = NameKind(.poi, detail: chunk.detail(f))
@@ -124,13 +123,9 @@ struct FeatureLayer {
         _ c: inout LayerContext
     ) {
         let chunk = hit.chunk
-        let ws = t.worldSize
-        let offsetX = t.originX(copy: hit.shift)
-        let offsetY = t.originY
-        let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
-        let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
+        let place = ChunkPlacement(hit, t)
+        let (ws, offsetX, offsetY, mapCols, mapRows, clip) = (place.ws, place.offsetX, place.offsetY, place.mapCols, place.mapRows, place.clip)
         guard mapCols > 0, mapRows > 0 else { return }
-        let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
         var crossings: [Double] = []
         for f in 0..<chunk.featureCount {
             let tagged = chunk.detail(f)
@@ -222,10 +217,8 @@ struct FeatureLayer {
         excluded: [DotRect], source: any FeatureSource, pickChunk: Int
     ) {
         let chunk = hit.chunk
-        let ws = t.worldSize
-        let offsetX = t.originX(copy: hit.shift)
-        let offsetY = t.originY
-        let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
+        let place = ChunkPlacement(hit, t)
+        let (ws, offsetX, offsetY, clip) = (place.ws, place.offsetX, place.offsetY, place.clip)
         let outlines = chunk.info.kind == .areas
         let wide = zoom >= row.wideFromZoom
         // Dotted lines keep their dots at world positions, so a pan moves them with the map.
@@ -287,13 +280,6 @@ struct FeatureLayer {
         canvas.tag = 0
     }
 
-    /// A tile chunk's square in dots (nil for map data files).
-    static func tileRect(_ hit: ChunkHit, ws: Double, offsetX: Double, offsetY: Double) -> DotRect? {
-        hit.tile.map { s in
-            (s.minX * ws + offsetX, s.minY * ws + offsetY, (s.minX + s.size) * ws + offsetX,
-                (s.minY + s.size) * ws + offsetY)
-        }
-    }
 
     /// One segment, inside `clip` (a tile's square) and outside excluded rectangles. An area outline
     /// along the clip's edge is where the tile writer cut the area, not its edge: it is not drawn.
@@ -356,13 +342,9 @@ struct FeatureLayer {
         _ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, excluded: [DotRect] = [], _ c: inout LayerContext
     ) {
         let chunk = hit.chunk
-        let ws = t.worldSize
-        let offsetX = t.originX(copy: hit.shift)
-        let offsetY = t.originY
-        let mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
-        let mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
+        let place = ChunkPlacement(hit, t)
+        let (ws, offsetX, offsetY, mapCols, mapRows, clip) = (place.ws, place.offsetX, place.offsetY, place.mapCols, place.mapRows, place.clip)
         // Cell centres within the tile's square: [c.x0, c.x1), [c.y0, c.y1).
-        let clip = Self.tileRect(hit, ws: ws, offsetX: offsetX, offsetY: offsetY)
         let colRange = clip.map { c in
             (max(0, columnCentres.first(from: c.x0)), min(mapCols - 1, columnCentres.first(from: c.x1) - 1))
         } ?? (0, mapCols - 1)
@@ -421,6 +403,28 @@ struct FeatureLayer {
                 }
                 crossings[row].removeAll(keepingCapacity: true)
             }
+        }
+    }
+}
+
+/// Where a chunk lies in a view: the world's size and the copy's origin in dots, the map's cells, and
+/// for a tile's chunk its square in dots (nil for map data files), which its features are drawn within.
+struct ChunkPlacement {
+    let ws: Double
+    let offsetX: Double
+    let offsetY: Double
+    let mapCols: Int
+    let mapRows: Int
+    let clip: DotRect?
+
+    init(_ hit: ChunkHit, _ t: ViewTransform) {
+        ws = t.worldSize
+        offsetX = t.originX(copy: hit.shift)
+        offsetY = t.originY
+        mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
+        mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
+        clip = hit.tile.map { [ws, offsetX, offsetY] s in
+            (s.minX * ws + offsetX, s.minY * ws + offsetY, (s.minX + s.size) * ws + offsetX, (s.minY + s.size) * ws + offsetY)
         }
     }
 }

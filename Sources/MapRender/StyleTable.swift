@@ -78,6 +78,8 @@ struct StyleRow: Sendable {
     let color256: UInt8
     let color16: UInt8
     var reverse = false
+    /// Reverse video in every mode, with colour too (a sign: its colour becomes the box).
+    var sign = false
     var dotEvery = 1
     /// Dashed: this many dots on of every `dotEvery` (1: dotted, one dot of every `dotEvery`).
     var dashOn = 1
@@ -169,7 +171,7 @@ public enum StyleTable {
         // Points of interest: a letter for their kind in reverse video (a small sign, which reads without
         // colour too), their names in a softer colour than the streets'.
         StyleRow(
-            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 13, reverse: true,
+            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 13, sign: true,
             light256: 130),
         StyleRow(role: .poiLabel, ink: 0, color256: 223, color16: 7, light256: 94, light16: 0),
         StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
@@ -290,16 +292,14 @@ public enum StyleTable {
         guard let row = byRole[role.index] else { return .plain }
         switch mode {
         case .plain: return .plain
-        case .monochrome: return CellStyle(bold: row.bold, reverse: row.reverse)
+        case .monochrome: return CellStyle(bold: row.bold, reverse: row.reverse || row.sign)
         case .ansi8, .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
             let color = theme == .light ? row.light16 ?? row.color16 : row.color16
-            // A point of interest's sign is reversed in every mode: its colour becomes the box.
-            return CellStyle(foreground: PaletteColor(color), bold: row.bold, reverse: row.reverse && row.role == .feature(.poi))
+            return CellStyle(foreground: PaletteColor(color), bold: row.bold, reverse: row.sign)
         case .ansi256:
             return CellStyle(
-                foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold,
-                reverse: row.reverse && row.role == .feature(.poi))
+                foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold, reverse: row.sign)
         }
     }
 

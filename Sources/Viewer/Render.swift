@@ -143,35 +143,29 @@ public enum Renderer {
         }
         if entries.isEmpty { entries.append(([], "nothing on screen")) }
         let lines = ["legend (w closes)"] + entries.map { "    " + $0.text }
-        let width = min(frame.cols - 2, (lines.map(\.count).max() ?? 0) + 4)
-        let height = min(mapRows, lines.count + 2)
-        guard width > 8, height > 2 else { return }
-        let left = frame.cols - width - 1
-        let box = StyleTable.style(.help, mode: style.mode, theme: style.theme)
-        for r in 0..<height {
-            let text: String
-            if r == 0 || r == height - 1 {
-                text = (r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘")
-            } else {
-                text = "│ " + String((r - 1 < lines.count ? lines[r - 1] : "").prefix(width - 4)).padded(to: width - 4) + " │"
-            }
-            frame.write(Transliteration.screenText(text, ascii: style.ascii), col: left, row: r, style: box, keepBackground: false)
-            // The sample in the entry's first three cells.
-            if r >= 2, r - 2 < entries.count {
-                for (i, cell) in entries[r - 2].sample.enumerated() { frame[left + 2 + i, r] = cell }
-            }
+        guard
+            let box = drawPanel(
+                &frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode,
+                theme: style.theme, topRight: true)
+        else { return }
+        // The samples in each entry's first three cells (the panel's rows below its title).
+        for (i, entry) in entries.enumerated() where box.top + 2 + i < box.top + box.height - 1 {
+            for (k, cell) in entry.sample.enumerated() { frame[box.left + 2 + k, box.top + 2 + i] = cell }
         }
     }
 
-    /// A box of lines centred on the map, `widest` characters inside.
+    /// A box of lines centred on the map (or at its top right), `widest` characters inside; where it
+    /// went, nil when it does not fit.
+    @discardableResult
     static func drawPanel(
-        _ frame: inout Frame, _ lines: [String], widest: Int, mapRows: Int, ascii: Bool, mode: ColorMode, theme: Theme
-    ) {
+        _ frame: inout Frame, _ lines: [String], widest: Int, mapRows: Int, ascii: Bool, mode: ColorMode, theme: Theme,
+        topRight: Bool = false
+    ) -> (left: Int, top: Int, height: Int)? {
         let width = min(frame.cols - 2, widest + 4)
         let height = min(mapRows, lines.count + 2)
-        guard width > 4, height > 2 else { return }
-        let left = (frame.cols - width) / 2
-        let top = max(0, (mapRows - height) / 2)
+        guard width > 4, height > 2 else { return nil }
+        let left = topRight ? frame.cols - width - 1 : (frame.cols - width) / 2
+        let top = topRight ? 0 : max(0, (mapRows - height) / 2)
         for r in 0..<height {
             let text: String
             if r == 0 || r == height - 1 {
@@ -186,6 +180,7 @@ public enum Renderer {
                 Transliteration.screenText(text, ascii: ascii), col: left, row: top + r,
                 style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
         }
+        return (left, top, height)
     }
 
     /// `loading 3 tiles · 1 tile failed`, or nil.

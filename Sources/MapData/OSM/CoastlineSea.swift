@@ -31,6 +31,10 @@ public enum CoastlineSea {
     /// stop a way at its last node inside the box, up to a node spacing short of the edge.
     public static let maxGap = 250.0
 
+    /// Metres in a degree of latitude on a sphere of the mean Earth radius (IUGG, 6,371,008.8 m): close
+    /// enough for `maxGap`.
+    static let metresPerDegree = 6_371_008.8 * .pi / 180
+
     /// The sea in `box` of the coastline `lines` (each in its way's direction, joined or not).
     public static func sea(lines: [[Coordinate]], box: CoordinateBounds) -> Result {
         var result = Result()
@@ -59,7 +63,7 @@ public enum CoastlineSea {
         let seaRings = rings
         for ring in closed {
             let island = signedArea(ring) > 0
-            let inSea = seaRings.contains { contains($0, ring[0]) }
+            let inSea = seaRings.contains { Rings.contains($0, point: ring[0]) }
             // An island inside the sea is a hole in it; water closed in by land is sea of its own.
             if island == inSea { rings.append(ring) }
         }
@@ -70,7 +74,7 @@ public enum CoastlineSea {
     /// The box of `chain`'s points, `maxGap` wider on every side, within `box`.
     static func around(_ chain: [Coordinate], _ box: CoordinateBounds) -> CoordinateBounds {
         let lat = chain.map(\.latitude), lon = chain.map(\.longitude)
-        let dLat = maxGap / (6_371_008.8 * .pi / 180)
+        let dLat = maxGap / metresPerDegree
         let dLon = dLat / max(0.01, cos((lat.first ?? 0) * .pi / 180))
         return CoordinateBounds(
             north: min(box.north, (lat.max() ?? 0) + dLat), south: max(box.south, (lat.min() ?? 0) - dLat),
@@ -219,8 +223,7 @@ public enum CoastlineSea {
 
     /// The point of the box's side nearest to `p` and its position round the box, if within `maxGap`.
     static func snap(_ p: Coordinate, _ box: CoordinateBounds) -> (point: Coordinate, at: Double)? {
-        // Metres per degree on a sphere of the mean Earth radius (close enough for a threshold).
-        let perDegree = 6_371_008.8 * .pi / 180
+        let perDegree = metresPerDegree
         let perLon = perDegree * cos(p.latitude * .pi / 180)
         let sides: [(Double, Coordinate)] = [
             ((box.north - p.latitude) * perDegree, Coordinate(latitude: box.north, longitude: p.longitude)),
@@ -260,6 +263,4 @@ public enum CoastlineSea {
         return sum
     }
 
-    /// Even–odd point in ring (W. R. Franklin, "PNPOLY").
-    static func contains(_ ring: [Coordinate], _ p: Coordinate) -> Bool { Rings.contains(ring, point: p) }
 }
