@@ -23,6 +23,8 @@ public struct SourceView: Sendable {
     public var missing: [TileID]
     /// Tiles of the view that could not be read.
     public var failed: Int
+    /// Tiles of the view that could not be read for want of a network (the cached ones are drawn).
+    public var offline = 0
     /// Features of the view's tiles left out for a malformed geometry.
     public var skipped: Int
     /// When some of the view's tiles failed, the boxes of the others: the source claims only these, so

@@ -9,18 +9,22 @@ public struct SourceStatus: Equatable, Sendable {
     public var loading = 0
     /// Tiles of the view that could not be read.
     public var failed = 0
+    /// Tiles of the view not to be had without a network (everything cached is drawn).
+    public var offline = 0
     /// Features of the view's tiles left out for a malformed geometry (the rest of each tile is drawn).
     public var skipped = 0
 
     /// A status.
-    public init(loading: Int = 0, failed: Int = 0, skipped: Int = 0) {
+    public init(loading: Int = 0, failed: Int = 0, offline: Int = 0, skipped: Int = 0) {
         self.loading = loading
         self.failed = failed
+        self.offline = offline
         self.skipped = skipped
     }
 
-    /// The state in a word: loading while any tile is to come, failed when some could not be read.
-    public var state: State { loading > 0 ? .loading : failed > 0 ? .failed : .ok }
+    /// The state in a word: loading while any tile is to come, offline when some want a network,
+    /// failed when some could not be read.
+    public var state: State { loading > 0 ? .loading : offline > 0 ? .offline : failed > 0 ? .failed : .ok }
 }
 
 /// One data source as a render saw it.
@@ -58,7 +62,9 @@ struct SourceReports {
     mutating func add(_ result: SourceHits, drawn: Bool, zoom: Double) {
         asked.append(
             (result.index, result.source.detail(atZoom: zoom),
-             SourceStatus(loading: result.view.missing.count, failed: result.view.failed, skipped: result.view.skipped)))
+             SourceStatus(
+                loading: result.view.missing.count, failed: result.view.failed, offline: result.view.offline,
+                skipped: result.view.skipped)))
         if !result.view.missing.isEmpty { missing.append(TileBatch(source: result.index, tiles: result.view.missing)) }
         if drawn { credit(result.source.credits) }
     }
@@ -122,7 +128,7 @@ public struct MapRendering {
         sources.reduce(SourceStatus()) {
             SourceStatus(
                 loading: $0.loading + $1.status.loading, failed: $0.failed + $1.status.failed,
-                skipped: $0.skipped + $1.status.skipped)
+                offline: $0.offline + $1.status.offline, skipped: $0.skipped + $1.status.skipped)
         }
     }
 }

@@ -183,12 +183,17 @@ public enum Renderer {
         return (left, top, height)
     }
 
-    /// `loading 3 tiles · 1 tile failed`, or nil.
+    /// `loading 3 tiles · 1 tile failed`, `offline: cached tiles`, or nil.
     static func tileNote(_ tiles: SourceStatus) -> String? {
         func count(_ n: Int) -> String { n == 1 ? "1 tile" : "\(n) tiles" }
         var notes: [String] = []
         if tiles.loading > 0 { notes.append("loading \(count(tiles.loading))") }
-        if tiles.failed > 0 { notes.append("\(count(tiles.failed)) failed") }
+        // Without a network the view shows what is cached: that, not a count of failures, is the news.
+        if tiles.offline > 0 {
+            notes.append("offline: cached tiles")
+        } else if tiles.failed > 0 {
+            notes.append("\(count(tiles.failed)) failed")
+        }
         return notes.isEmpty ? nil : notes.joined(separator: " · ")
     }
 

@@ -293,7 +293,7 @@ final class OneTileArchive: TileArchive {
         self.tile = tile
         self.bytes = bytes
     }
-    func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
         Dictionary(uniqueKeysWithValues: ids.map { ($0, .success($0 == tile ? bytes : nil)) })
     }
 }

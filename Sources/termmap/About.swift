@@ -3,7 +3,7 @@ import MapRender
 
 /// Version, help and attribution texts.
 enum About {
-    static let version = "termmap 0.1.0"
+    static let version = "termmap \(HTTPPool.version)"
 
     static let title = "termmap \u{2014} a keyboard-driven map viewer for the terminal."
 

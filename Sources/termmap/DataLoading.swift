@@ -24,13 +24,17 @@ enum DataLoading {
     /// `load`, saying on stderr which of the data folders' files were left out; the first of them is
     /// returned for the message line.
     static func loadSayingSkipped(
-        dataDir: String?, environment: [String: String], tiles: [String], tileCacheBytes: Int, folderTiles: Bool = true
+        dataDir: String?, environment: [String: String], tiles: [String], tileCacheBytes: Int,
+        tileCacheDiskBytes: Int = 0, folderTiles: Bool = true
     ) throws -> (sources: MapSources, skipped: Skipped?) {
         var skipped: [Skipped] = []
+        var notices: [String] = []
         let sources = try load(
             dataDir: dataDir, environment: environment, tiles: tiles, tileCacheBytes: tileCacheBytes,
-            folderTiles: folderTiles, skipped: &skipped)
+            tileCache: TileCachePolicy(folder: TileDiskCache.folder(environment: environment), limitBytes: tileCacheDiskBytes),
+            folderTiles: folderTiles, skipped: &skipped, notices: &notices)
         for s in skipped { printError(s.line) }
+        for n in notices { printError("termmap: " + n) }
         return (sources, skipped.first)
     }
 
@@ -40,7 +44,18 @@ enum DataLoading {
     /// the `--tiles` named must load.
     static func load(
         dataDir: String?, environment: [String: String], tiles: [String] = [], tileCacheBytes: Int = TileSource.defaultCacheBytes,
-        folderTiles: Bool = true, skipped: inout [Skipped]
+        tileCache: TileCachePolicy = .none, folderTiles: Bool = true, skipped: inout [Skipped]
+    ) throws -> MapSources {
+        var notices: [String] = []
+        return try load(
+            dataDir: dataDir, environment: environment, tiles: tiles, tileCacheBytes: tileCacheBytes, tileCache: tileCache,
+            folderTiles: folderTiles, skipped: &skipped, notices: &notices)
+    }
+
+    /// `load`, adding lines to say once (a tile cache that cannot be kept) to `notices`.
+    static func load(
+        dataDir: String?, environment: [String: String], tiles: [String], tileCacheBytes: Int,
+        tileCache: TileCachePolicy, folderTiles: Bool, skipped: inout [Skipped], notices: inout [String]
     ) throws -> MapSources {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
@@ -62,9 +77,11 @@ enum DataLoading {
                 skipped.append(Skipped(error: error))
             }
         }
+        var said: [String] = []
         func tileSource(_ location: String) throws(MapDataError) -> TileSource {
             TileSource(
-                archive: try TileArchives.open(location), label: TileArchives.label(location), cacheBytes: tileCacheBytes)
+                archive: try TileArchives.open(location, cache: tileCache, notices: &said), label: TileArchives.label(location),
+                cacheBytes: tileCacheBytes)
         }
         var details: [any FeatureSource] = try tiles.map(tileSource)
         for path in locator.detailFiles(tilesets: folderTiles) {
@@ -81,7 +98,17 @@ enum DataLoading {
             }
             details.append(source)
         }
+        notices += said
         return MapSources(features: FeatureSources(base: world, shorelines: high, details: details))
+    }
+
+    /// Waits for the tile sources' background work (cache writes, revalidations) and says their
+    /// notices: at the end of a run.
+    static func finish(_ sources: MapSources) {
+        for case let tiles as TileSource in sources.features.all {
+            tiles.archive.finish()
+            for n in tiles.takeNotices() { printError("termmap: " + n) }
+        }
     }
 
     /// This executable's path (from /proc on Linux, which `swift run` and symlinks do not fool).

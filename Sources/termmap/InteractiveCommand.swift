@@ -16,13 +16,16 @@ enum InteractiveCommand {
         // visitor's to fill).
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
-            tileCacheBytes: options.tileCacheBytes, folderTiles: !options.kiosk)
+            tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes,
+            folderTiles: !options.kiosk)
         let screen: CursesScreen
         do {
             screen = try CursesScreen(colorOption: options.color, environment: environment, recordPath: options.castPath)
         } catch {
             throw UsageError(error.description)
         }
+        // Cache writes end after the terminal is restored (they take a moment at most).
+        defer { DataLoading.finish(sources) }
         defer { screen.close() }
         // Tiles load in the background; each batch that arrives is an event, and wakes the loop's wait.
         let inbox = screen.makeInbox()

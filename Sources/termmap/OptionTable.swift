@@ -49,9 +49,13 @@ extension OptionSpec {
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
         commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove])
     static let tiles = OptionSpec(
-        name: "tiles", value: "PATH|URL",
-        help: "vector tiles: a .pmtiles or .mbtiles file, a .pmtiles URL or an https://host/{z}/{x}/{y}.pbf "
-            + "template (repeatable)", commands: [.viewer, .render], repeatable: true)
+        name: "tiles", value: "PATH|URL|NAME",
+        help: "vector tiles: a .pmtiles or .mbtiles file, a .pmtiles or TileJSON URL, an https://host/{z}/{x}/{y}.pbf "
+            + "template, or a named source (termmap data sources) (repeatable)", commands: [.viewer, .render], repeatable: true)
+    static let tileCacheDisk = OptionSpec(
+        name: "tile-cache-disk", value: "MB",
+        help: "disk kept for remote tiles, all sources together, in $XDG_CACHE_HOME/termmap (default 512; 0: none)",
+        commands: [.viewer, .render])
     static let tileCache = OptionSpec(
         name: "tile-cache", value: "MB", help: "memory for decoded tiles, per tile source (default 64)",
         commands: [.viewer, .render])
@@ -103,7 +107,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tour, .noAnimation, .kiosk,
+        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 

@@ -20,7 +20,7 @@ enum RenderCommand {
         var state = try options.initialState(cols: options.cols, rows: options.rows)
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
-            tileCacheBytes: options.tileCacheBytes)
+            tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true
@@ -33,6 +33,7 @@ enum RenderCommand {
             let castMode = options.color == nil ? ColorMode.ansi256 : mode
             let text = ScriptedRecording.cast(state, keys: options.keys, tour: options.tour, sources: sources, mode: castMode)
             try writeFile(path, text)
+            DataLoading.finish(sources)
             exit(0)
         }
         // The viewer's own loop plays the keys, then the tour's steps (its last screen: every step
@@ -43,6 +44,7 @@ enum RenderCommand {
         state = end
         // The loop draws at least its first screen.
         let screenful = screen.last ?? Screenful(frame: Frame(cols: state.terminalCols, rows: state.terminalRows), map: nil)
+        DataLoading.finish(sources)
         if options.json {
             print(try StateJSON.encode(state, map: screenful.map))
             exit(0)

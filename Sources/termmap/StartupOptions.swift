@@ -25,6 +25,8 @@ struct StartupOptions {
     var tiles: [String] = []
     /// `--tile-cache`, in bytes.
     var tileCacheBytes = TileSource.defaultCacheBytes
+    /// `--tile-cache-disk`, in bytes (0: no disk cache).
+    var tileCacheDiskBytes = TileDiskCache.defaultLimitBytes
     var animations = true
     var kiosk = false
     var idleTimeoutMinutes: Double?
@@ -79,6 +81,12 @@ struct StartupOptions {
                 throw UsageError("--tile-cache '\(m)' must be megabytes, 1 to 65536")
             }
             tileCacheBytes = Int(mb * 1_048_576)
+        }
+        if let m = p.value(.tileCacheDisk) {
+            guard let mb = InputParsing.number(m), mb >= 0, mb <= 1_048_576 else {
+                throw UsageError("--tile-cache-disk '\(m)' must be megabytes, 0 to 1048576")
+            }
+            tileCacheDiskBytes = Int(mb * 1_048_576)
         }
         if let t = p.value(.idleTimeout) {
             guard let minutes = InputParsing.number(t), minutes > 0, minutes <= 24 * 60 else {

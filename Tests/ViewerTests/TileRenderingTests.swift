@@ -364,10 +364,10 @@ final class FakeArchive: TileArchive, @unchecked Sendable {
         info = inner.info
     }
 
-    func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
         fetched += ids.count
         if failAll { return Dictionary(uniqueKeysWithValues: ids.map { ($0, .failure(TileFailure("bad"))) }) }
-        if let inner { return inner.tiles(ids) }
+        if let inner { return inner.storedTiles(ids, wanted: wanted) }
         return Dictionary(uniqueKeysWithValues: ids.map { ($0, .success(stored[$0])) })
     }
 }

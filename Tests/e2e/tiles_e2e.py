@@ -19,6 +19,7 @@ import time
 
 import harness
 from harness import Checks, Tmux
+from nginx import Nginx
 
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -26,108 +27,21 @@ FIXTURES = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles")
 tmux = Tmux("termmap-tiles")
 check = Checks(tmux)
 
-CONF = """daemon off;
-worker_processes 1;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 64; }}
-http {{
-    log_format ranges '$request_method $uri|$http_range|$status|$http_if_match';
-    access_log {dir}/access.log ranges;
-    client_body_temp_path {dir}/body;
-    proxy_temp_path {dir}/proxy;
-    fastcgi_temp_path {dir}/fastcgi;
-    uwsgi_temp_path {dir}/uwsgi;
-    scgi_temp_path {dir}/scgi;
-    default_type application/octet-stream;
-    server {{
-        listen 127.0.0.1:{port};
-        root {dir}/www;
-    }}
-}}
-"""
-
-
-class Nginx:
-    """nginx serving a copy of the fixtures from a temporary folder, on a free loopback port. It runs
-    in the foreground under `timeout`, so that it stops by itself even if this script is killed."""
-
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="termmap-nginx-")
-        www = os.path.join(self.dir, "www")
-        os.mkdir(www)
-        for f in ("helsinki-omt.pmtiles", "helsinki-protomaps.pmtiles"):
-            shutil.copy(os.path.join(FIXTURES, f), www)
-        # An interrupted download: the first third of a healthy file.
-        with open(os.path.join(FIXTURES, "helsinki-omt.pmtiles"), "rb") as f:
-            whole = f.read()
-        with open(os.path.join(www, "cut.pmtiles"), "wb") as f:
-            f.write(whole[:len(whole) // 3])
-        # Workers started by root run as nobody: they must be able to read the folder.
-        for d, _, files in os.walk(self.dir):
-            os.chmod(d, 0o755)
-            for f in files:
-                os.chmod(os.path.join(d, f), 0o644)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        with open(os.path.join(self.dir, "nginx.conf"), "w") as f:
-            f.write(CONF.format(dir=self.dir, port=self.port))
-        self.process = subprocess.Popen(
-            ["timeout", "600", "nginx", "-p", self.dir, "-c", os.path.join(self.dir, "nginx.conf"), "-e",
-             os.path.join(self.dir, "error.log")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        if harness.wait_for_port(self.port):
-            return
-        self.stop()
-        raise RuntimeError("nginx did not start: " + self.error_log())
-
-    def url(self, name):
-        return f"http://127.0.0.1:{self.port}/{name}"
-
-    def replace(self, name, with_file):
-        """Replaces a served file the way a deploy does: a new file renamed over the old."""
-        www = os.path.join(self.dir, "www")
-        tmp = os.path.join(www, ".new")
-        shutil.copy(os.path.join(FIXTURES, with_file), tmp)
-        os.chmod(tmp, 0o644)
-        os.rename(tmp, os.path.join(www, name))
-
-    def access_log(self):
-        try:
-            with open(os.path.join(self.dir, "access.log")) as f:
-                return [line.rstrip("\n").split("|") for line in f if line.strip()]
-        except OSError:
-            return []
-
-    def clear_log(self):
-        open(os.path.join(self.dir, "access.log"), "w").close()
-
-    def error_log(self):
-        try:
-            with open(os.path.join(self.dir, "error.log")) as f:
-                return f.read()[-500:]
-        except OSError:
-            return ""
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        shutil.rmtree(self.dir, ignore_errors=True)
+# Renders keep no remote tiles on disk (what is checked here is the network's part); the viewer's cache
+# is a temporary folder's.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="termmap-cache-")
 
 
 def render(*args):
-    r = subprocess.run([BINARY, "render", "--size", "100x30", *args], capture_output=True, text=True, timeout=60)
+    r = subprocess.run([BINARY, "render", "--size", "100x30", "--tile-cache-disk", "0", *args], capture_output=True,
+                       text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     return r.stdout
 
 
 VIEWS = [["--center", "60.1690,24.9420", "--zoom", z] for z in ("12", "13.4", "14", "16", "17.5")]
 
-server = Nginx()
+server = Nginx(FIXTURES, ["helsinki-omt.pmtiles", "helsinki-protomaps.pmtiles"])
 try:
     @check("render --tiles over HTTP gives exactly the screen of the local file (5 views, with and without colour)")
     def _():

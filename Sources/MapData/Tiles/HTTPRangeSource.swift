@@ -1,87 +1,51 @@
-import CCurl
 import FoundationEssentials
 import Glibc
 import GeoCore
 import Support
 
-/// One HTTP GET through libcurl (loaded on first use), with the errors a user can act on.
-final class HTTPClient: @unchecked Sendable {
-    // @unchecked: the curl handle and the ETag are used only under `lock`.
-    private let handle: UnsafeMutableRawPointer
-    private let lock = Lock()
-    let url: String
-    /// Seconds before a request gives up.
-    static let timeoutMilliseconds = 10_000
-
-    init(url: String) throws(MapDataError) {
-        self.url = url
-        var why = [CChar](repeating: 0, count: 256)
-        guard termmap_http_load(&why, why.count) == 0, let h = termmap_http_new() else {
-            throw MapDataError(file: url, .unreadable(String(decoding: why.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)))
-        }
-        handle = h
-    }
-
-    deinit { termmap_http_delete(handle) }
-
-    struct Response {
-        var status: Int
-        var body: [UInt8]
-        var etag: String
-        var tooBig: Bool
-        /// The file's size from `Content-Range`, when the server said.
-        var totalSize: UInt64?
-    }
-
-    /// GETs `url` (range and If-Match optional); a failure to get any answer is one line.
-    func get(_ url: String, range: String?, ifMatch: String?, maxBytes: Int) throws(MapDataError) -> Response {
-        lock.lock()
-        defer { lock.unlock() }
-        var r = termmap_http_response()
-        let ok = termmap_http_get(handle, url, range, ifMatch, maxBytes, Self.timeoutMilliseconds, &r)
-        defer { termmap_http_free(&r) }
-        guard ok == 0 else {
-            let error = withUnsafeBytes(of: r.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if r.timed_out != 0 {
-                throw MapDataError(file: url, .unreadable("no answer within \(Self.timeoutMilliseconds / 1000) s"))
-            }
-            throw MapDataError(file: url, .unreadable(error))
-        }
-        let body = r.body.map { [UInt8](UnsafeBufferPointer(start: $0, count: r.length)) } ?? []
-        let etag = withUnsafeBytes(of: r.etag) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return Response(
-            status: r.status, body: body, etag: etag, tooBig: r.too_big != 0,
-            totalSize: r.total_size >= 0 ? UInt64(r.total_size) : nil)
-    }
-}
-
 /// A remote file read by HTTP range requests (a `.pmtiles` on any static server, object store or
 /// CDN). Neighbouring ranges asked for together go in one request; every request after the first
 /// sends `If-Match` with the file's ETag, so that a file replaced on the server answers 412 and the
-/// reader starts again instead of mixing two files.
+/// reader starts again instead of mixing two files. With a disk cache, the header and directories
+/// read before come from it (the header while the server's expiry holds; then it is read again, and a
+/// new ETag empties the cache), and a file with nothing reachable is read from what is cached.
 public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
-    // @unchecked: `etag` and `changed` are used only under `lock`.
+    // @unchecked: `etag`, `changed`, `size`, `head` and `unreachable` are used only under `lock`.
     public let name: String
-    private let client: HTTPClient
+    /// Where its header, directories and tiles are kept.
+    public let cache: TileDiskCache?
+    private let pool: HTTPPool
     private let lock = Lock()
     private var etag: String?
     private var changed = false
     private var size: UInt64?
+    private var unreachable = false
+    private var waitSeconds: Double?
+    /// The answer of the first read, made to tell the file's kind, kept for the reader's first read.
+    private var head: (offset: UInt64, bytes: [UInt8])?
     /// Ranges closer than this are fetched as one (a request costs more than a few KB over the wire).
     static let coalesceGap: UInt64 = 32 * 1024
     /// The largest coalesced request.
     static let maxRequest = 8 << 20
 
     /// A source for `url`; loads libcurl (no request yet).
-    public init(url: String) throws(MapDataError) {
+    public init(url: String, cache: TileDiskCache? = nil) throws(MapDataError) {
         name = url
-        client = try HTTPClient(url: url)
+        self.cache = cache
+        pool = try HTTPPool.shared(for: url)
     }
 
     public var knownSize: UInt64? {
         lock.lock()
         defer { lock.unlock() }
         return size
+    }
+
+    /// True when the last request got no answer at all (the network or the server is down).
+    public var isUnreachable: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return unreachable
     }
 
     public func takeChanged() -> Bool {
@@ -92,41 +56,125 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
         return c
     }
 
+    /// When a read that threw may be tried again.
+    func retry(after error: MapDataError) -> TileFailure.Retry {
+        lock.lock()
+        defer { lock.unlock() }
+        if unreachable { return .offline }
+        return .after(waitSeconds ?? 30)
+    }
+
+    /// The cache key of the first 16 KiB (header and root directory).
+    static let headerKey = "bytes=0-16383"
+
+    /// Takes the answer to a first request for the file's first 16 KiB (made to tell its kind) as the
+    /// answer to the reader's first read: one request tells the kind and opens the file.
+    func adopt(head response: HTTPPool.Response) {
+        lock.lock()
+        head = (0, response.body)
+        etag = response.etag
+        size = response.status == 200 ? UInt64(response.body.count) : response.totalSize
+        lock.unlock()
+    }
+
+    /// Keeps the first 16 KiB in the cache, once the archive has found them sound.
+    func keep(head response: HTTPPool.Response) {
+        let now = Int64(time(nil))
+        cache?.put(
+            resource: Self.headerKey,
+            TileDiskCache.Entry(
+                body: response.body, etag: response.etag, lastModified: response.lastModified,
+                expires: now + response.freshSeconds(now: now)))
+    }
+
     public func read(offset: UInt64, length: Int) throws(MapDataError) -> [UInt8] {
         guard length > 0 else { return [] }
         // Offsets from a forged header cannot be asked for (nor overflow the range below).
         guard offset < 1 << 62 else { throw MapDataError(file: name, .badOffset("range at \(offset)")) }
         lock.lock()
-        // A weak ETag cannot be matched by If-Match (RFC 9110 §13.1.1): without a strong one, no check.
-        let match = etag.flatMap { $0.hasPrefix("W/") || $0.isEmpty ? nil : $0 }
+        if let h = head, h.offset == offset, h.bytes.count == length || length >= h.bytes.count {
+            head = nil
+            lock.unlock()
+            return h.bytes
+        }
         lock.unlock()
-        let r = try client.get(
-            name, range: "\(offset)-\(offset + UInt64(length) - 1)", ifMatch: match, maxBytes: length)
+        let key = "bytes=\(offset)-\(offset + UInt64(length) - 1)"
+        if let kept = cache?.resource(key), let body = kept.body {
+            lock.lock()
+            if etag == nil { etag = kept.etag }
+            lock.unlock()
+            // Directories and metadata hold while the file's ETag does; the header says when to look again.
+            if offset != 0 || kept.isFresh(now: Int64(time(nil))) { return body }
+            do {
+                let (bytes, fresh) = try fetch(offset: offset, length: length, keepETag: false)
+                if fresh.etag != kept.etag {
+                    cache?.removeAll()
+                    lock.lock()
+                    etag = fresh.etag
+                    lock.unlock()
+                }
+                cache?.put(resource: key, fresh)
+                return bytes
+            } catch {
+                if isUnreachable { return body }
+                throw error
+            }
+        }
+        let (bytes, entry) = try fetch(offset: offset, length: length, keepETag: true)
+        cache?.put(resource: key, entry)
+        return bytes
+    }
+
+    /// One range from the server, and how to keep it (the header with the server's expiry, the rest
+    /// for as long as the file's ETag holds).
+    private func fetch(offset: UInt64, length: Int, keepETag: Bool) throws(MapDataError) -> ([UInt8], TileDiskCache.Entry) {
+        lock.lock()
+        // A weak ETag cannot be matched by If-Match (RFC 9110 §13.1.1): without a strong one, no check.
+        let match = keepETag ? etag.flatMap { $0.hasPrefix("W/") || $0.isEmpty ? nil : $0 } : nil
+        lock.unlock()
+        var request = HTTPPool.Request(url: name, range: "\(offset)-\(offset + UInt64(length) - 1)", maxBytes: length)
+        request.ifMatch = match
+        let r = pool.get(request)
         func fail(_ why: String) -> MapDataError { MapDataError(file: name, .unreadable(why)) }
+        lock.lock()
+        unreachable = r.unreachable
+        waitSeconds = r.deferred || r.status == 429 || r.status == 503 ? Double(r.retryAfter ?? 1) : nil
+        lock.unlock()
+        if r.status == 0 {
+            if r.timedOut { throw fail("no answer within \(HTTPPool.timeoutMilliseconds / 1000) s") }
+            throw fail(r.error)
+        }
+        let now = Int64(time(nil))
+        let expires = offset == 0 ? now + r.freshSeconds(now: now) : .max
+        func kept(_ bytes: [UInt8]) -> TileDiskCache.Entry {
+            TileDiskCache.Entry(body: bytes, etag: r.etag, lastModified: r.lastModified, expires: expires)
+        }
         switch r.status {
         case 206:
             lock.lock()
-            if etag == nil { etag = r.etag }
+            if etag == nil || !keepETag { etag = r.etag }
             if let total = r.totalSize { size = total }
             lock.unlock()
-            return r.body
+            return (r.body, kept(r.body))
         case 200:
             // The server sent the whole file: usable only when it is small enough to have fitted.
             guard !r.tooBig else { throw fail("the server does not answer range requests") }
             lock.lock()
-            if etag == nil { etag = r.etag }
+            if etag == nil || !keepETag { etag = r.etag }
             size = UInt64(r.body.count)
             lock.unlock()
-            guard offset < UInt64(r.body.count) else { return [] }
-            return Array(r.body[Int(offset)..<min(r.body.count, Int(offset) + length)])
+            guard offset < UInt64(r.body.count) else { return ([], kept([])) }
+            let part = Array(r.body[Int(offset)..<min(r.body.count, Int(offset) + length)])
+            return (part, kept(part))
         case 412:
             lock.lock()
             changed = true
             etag = nil
             lock.unlock()
+            cache?.removeAll()
             throw fail("the file changed on the server (HTTP 412)")
         case 416:
-            return []
+            return ([], kept([]))
         default:
             throw fail("HTTP \(r.status)")
         }
@@ -151,7 +199,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
                 end = newEnd
                 j += 1
             }
-            let bytes = try read(offset: start, length: Int(end - start))
+            let bytes = try fetch(offset: start, length: Int(end - start), keepETag: true).0
             for k in i..<j {
                 let r = ranges[order[k]]
                 let from = Int(r.offset - start)
@@ -163,52 +211,3 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
     }
 }
 
-/// A tile server: `https://host/{z}/{x}/{y}.pbf`, one request a tile (MVT, gzip or not). It has no
-/// metadata: zooms 0–14 (the usual range of such servers), the whole world.
-public final class TileServerArchive: TileArchive {
-    public let info: TilesetInfo
-    private let template: String
-    private let client: HTTPClient
-
-    /// A server's template; asks for tile 0/0/0 once, so that an unreachable server is an error at start.
-    public init(template: String) throws(MapDataError) {
-        self.template = template
-        client = try HTTPClient(url: template)
-        let host = URL(string: template.replacing("{", with: "").replacing("}", with: ""))?
-            .host ?? template
-        info = TilesetInfo(
-            format: "tile server", name: host, minZoom: 0, maxZoom: 14,
-            bounds: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), tileCount: nil, attribution: nil,
-            layers: [], compression: "gzip or none (told by each tile)")
-        let first = url(TileID(z: 0, x: 0, y: 0))
-        let r = try client.get(first, range: nil, ifMatch: nil, maxBytes: TileLimits.compressedBytes)
-        guard [200, 204, 404].contains(r.status) else {
-            throw MapDataError(file: first, .unreadable("HTTP \(r.status)"))
-        }
-    }
-
-    public var isRemote: Bool { true }
-
-    func url(_ tile: TileID) -> String {
-        template.replacing("{z}", with: String(tile.z)).replacing("{x}", with: String(tile.x))
-            .replacing("{y}", with: String(tile.y))
-    }
-
-    public func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
-        var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
-        for tile in ids {
-            do {
-                let r = try client.get(url(tile), range: nil, ifMatch: nil, maxBytes: TileLimits.compressedBytes)
-                switch r.status {
-                case 200 where r.tooBig: out[tile] = .failure(TileFailure("tile \(tile) is more than 4 MB"))
-                case 200: out[tile] = TileLimits.inflate(r.body)
-                case 204, 404: out[tile] = .success(nil)
-                default: out[tile] = .failure(TileFailure("tile \(tile): HTTP \(r.status)"))
-                }
-            } catch {
-                out[tile] = .failure(TileFailure(error.description))
-            }
-        }
-        return out
-    }
-}

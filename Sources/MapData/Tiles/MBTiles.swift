@@ -154,7 +154,7 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         return sqlite3_step(s) == SQLITE_ROW ? Int(sqlite3_column_int64(s, 0)) : nil
     }
 
-    public func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
         lock.lock()
         defer { lock.unlock() }
         var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
@@ -178,7 +178,7 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
                     out[tile] = .success([])
                     continue
                 }
-                out[tile] = TileLimits.inflate([UInt8](UnsafeRawBufferPointer(start: blob, count: count)))
+                out[tile] = .success([UInt8](UnsafeRawBufferPointer(start: blob, count: count)))
             case SQLITE_DONE:
                 out[tile] = .success(nil)
             default:

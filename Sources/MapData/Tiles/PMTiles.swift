@@ -307,7 +307,7 @@ public final class PMTilesArchive: TileArchive {
         do {
             bytes = try source.read(offset: header.leafOffset &+ offset, length: length)
         } catch {
-            throw TileFailure(error.description)
+            throw TileFailure(error.description, retry: (source as? HTTPRangeSource)?.retry(after: error) ?? .never)
         }
         guard bytes.count == length, let entries = Self.decodeDirectory(bytes, compression: header.internalCompression)
         else { throw TileFailure("corrupt leaf directory at \(offset)") }
@@ -342,37 +342,50 @@ public final class PMTilesArchive: TileArchive {
         }
     }
 
-    public func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
         var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
-        var wanted: [(tile: TileID, offset: UInt64, length: Int)] = []
+        var toRead: [(tile: TileID, offset: UInt64, length: Int)] = []
+        // A remote file's tiles seen before are on disk (they hold while the file's ETag does).
+        let disk = (source as? HTTPRangeSource)?.cache
         for tile in ids {
+            if let kept = disk?.tile(tile) {
+                out[tile] = .success(kept.body)
+                continue
+            }
             do {
                 if let place = try locate(tile) {
                     guard place.length <= TileLimits.compressedBytes else {
                         out[tile] = .failure(TileFailure("tile \(tile) of \(place.length) bytes (more than 4 MB)"))
                         continue
                     }
-                    wanted.append((tile, place.offset, place.length))
+                    toRead.append((tile, place.offset, place.length))
                 } else {
                     out[tile] = .success(nil)
+                    disk?.put(tile, TileDiskCache.Entry(body: nil, expires: .max))
                 }
             } catch {
                 out[tile] = .failure(error)
             }
         }
-        guard !wanted.isEmpty else { return out }
+        guard !toRead.isEmpty else { return out }
         do {
-            let data = try source.read(ranges: wanted.map { ($0.offset, $0.length) })
-            for (w, bytes) in zip(wanted, data) {
+            let data = try source.read(ranges: toRead.map { ($0.offset, $0.length) })
+            for (w, bytes) in zip(toRead, data) {
                 guard bytes.count == w.length else {
                     out[w.tile] = .failure(TileFailure("tile \(w.tile) is cut short"))
                     continue
                 }
-                out[w.tile] = TileLimits.inflate(bytes)
+                out[w.tile] = .success(bytes)
+                disk?.put(w.tile, TileDiskCache.Entry(body: bytes, expires: .max))
             }
         } catch {
-            for w in wanted { out[w.tile] = .failure(TileFailure(error.description)) }
+            let retry = (source as? HTTPRangeSource)?.retry(after: error) ?? .never
+            for w in toRead { out[w.tile] = .failure(TileFailure(error.description, retry: retry)) }
         }
         return out
     }
+
+    public func takeNotices() -> [String] { (source as? HTTPRangeSource)?.cache?.takeNotices() ?? [] }
+
+    public func finish() { (source as? HTTPRangeSource)?.cache?.close() }
 }

@@ -36,7 +36,19 @@ public struct TilesetInfo: Sendable {
 /// Why one tile could not be had; the rest of the map is drawn without it.
 public struct TileFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    /// When to ask again.
+    public var retry: Retry
+    /// Never again this session (a damaged tile), after some seconds (a server error, a host that
+    /// asked to wait), or when the network is back (no answer at all).
+    public enum Retry: Equatable, Sendable {
+        case never
+        case after(Double)
+        case offline
+    }
+    public init(_ reason: String, retry: Retry = .never) {
+        self.reason = reason
+        self.retry = retry
+    }
     public var description: String { reason }
 }
 
@@ -44,19 +56,34 @@ public struct TileFailure: Error, Equatable, Sendable, CustomStringConvertible {
 public protocol TileArchive: AnyObject, Sendable {
     /// Its header and metadata.
     var info: TilesetInfo { get }
-    /// The inflated bytes of each tile asked for (nil: the tileset has no such tile). Several tiles at
-    /// once, so that a remote archive can coalesce their requests.
-    func tiles(_ ids: [TileID]) -> [TileID: Result<[UInt8]?, TileFailure>]
+    /// The bytes of each tile asked for as the tileset stores them, gzip or not (nil: the tileset has no
+    /// such tile). Several tiles at once, so that a remote archive can coalesce their requests or have
+    /// several in flight; `wanted` is asked before a request is sent (a tile the view has left is
+    /// dropped and has no result).
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>]
     /// True (once) when the archive found its file changed and read its header anew: tiles read
     /// before are of the old file.
     func refreshIfChanged() -> Bool
     /// True when tiles come over the network (their bytes are worth keeping).
     var isRemote: Bool { get }
+    /// Lines to say once (a damaged cache file set aside), taken.
+    func takeNotices() -> [String]
+    /// Waits for work left in the background (cache writes, revalidations): at the end of a run.
+    func finish()
 }
 
 extension TileArchive {
     public func refreshIfChanged() -> Bool { false }
     public var isRemote: Bool { false }
+    public func takeNotices() -> [String] { [] }
+    public func finish() {}
+
+    /// The inflated bytes of each tile asked for (nil: the tileset has no such tile).
+    public func tiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool = { _ in true })
+        -> [TileID: Result<[UInt8]?, TileFailure>]
+    {
+        storedTiles(ids, wanted: wanted).mapValues { r in r.flatMap { $0.map(TileLimits.inflate) ?? .success(nil) } }
+    }
 }
 
 /// Limits that keep a hostile tile from costing more than a tile should.

@@ -55,6 +55,8 @@ public final class BackgroundTileLoader: TileLoading {
     private struct Work {
         /// Per source, the tiles its newest view still lacks.
         var wanted: [Int: [TileID]] = [:]
+        /// Per source, all the tiles its newest view lacks: a queued request for another is dropped.
+        var inView: [Int: Set<TileID>] = [:]
         var running = false
     }
     private let work = Mutex(Work())
@@ -69,6 +71,7 @@ public final class BackgroundTileLoader: TileLoading {
         guard sources.indices.contains(batch.source), sources[batch.source] is TileSource else { return }
         let start = work.withLock { w in
             w.wanted[batch.source] = batch.tiles
+            w.inView[batch.source] = Set(batch.tiles)
             defer { w.running = true }
             return !w.running
         }
@@ -91,7 +94,10 @@ public final class BackgroundTileLoader: TileLoading {
             guard let next else { return }
             guard let tiles = sources[next.source] as? TileSource else { continue }
             let todo = next.tiles.filter { !tiles.hasTried($0) }
-            if !todo.isEmpty { tiles.load(todo) }
+            let source = next.source
+            if !todo.isEmpty {
+                tiles.load(todo) { [self] tile in work.withLock { $0.inView[source]?.contains(tile) ?? false } }
+            }
             arrived(next)
         }
     }

@@ -1,5 +1,6 @@
 import GeoCore
 import Synchronization
+import Support
 
 /// A vector tileset as a feature source: the tiles of a view at the zoom nearest its detail, decoded
 /// into the classes of the style table, kept in a cache bounded in bytes. A view never loads a tile:
@@ -26,7 +27,8 @@ public final class TileSource: FeatureSource {
         /// For a remote archive, tiles' bytes as fetched: a tile whose decoded form was evicted is decoded
         /// again without a request (a quarter of the budget; local files are mapped, nothing to keep).
         var raw: LRUCache<TileID, [UInt8]>
-        var failed: Set<TileID> = []
+        /// Tiles that could not be had, and when to ask again (monotonic seconds; infinity: never).
+        var failed: [TileID: (retryAt: Double, offline: Bool)] = [:]
         var names: [String] = []
         var nameIndex: [String: Int32] = [:]
         /// True once a tile had sea (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
@@ -100,13 +102,18 @@ public final class TileSource: FeatureSource {
         let inView = TileID.covering(bounds, zoom: z).filter { Self.meets($0.tile, coverage) }.sorted {
             Self.distance($0.tile, center) < Self.distance($1.tile, center)
         }
+        let now = monotonicSeconds()
         return state.withLock { s in
             var view = SourceView(hits: [])
             var delivering: [TileID] = []
             for (tile, shift) in inView {
-                if s.failed.contains(tile) {
-                    view.failed += 1
-                    continue
+                if let failure = s.failed[tile] {
+                    if failure.retryAt > now {
+                        if failure.offline { view.offline += 1 } else { view.failed += 1 }
+                        continue
+                    }
+                    // Time to ask again (a server that asked to wait, a network that may be back).
+                    s.failed[tile] = nil
                 }
                 delivering.append(tile)
                 guard let decoded = s.cache.get(tile) else {
@@ -121,23 +128,35 @@ public final class TileSource: FeatureSource {
                 }
             }
             // A tile that failed leaves its square to coarser sources (the bundled city, the world).
-            if view.failed > 0 { view.claims = delivering.compactMap { Self.overlap(Self.bounds($0), coverage) } }
+            if view.failed + view.offline > 0 {
+                view.claims = delivering.compactMap { Self.overlap(Self.bounds($0), coverage) }
+            }
             return view
         }
     }
 
-    /// True when `tile` is loaded (or could not be: failures are not retried).
-    public func hasTried(_ tile: TileID) -> Bool { state.withLock { $0.cache.contains(tile) || $0.failed.contains(tile) } }
+    /// True when `tile` is loaded (or could not be, and is not to be asked for again yet).
+    public func hasTried(_ tile: TileID) -> Bool {
+        let now = monotonicSeconds()
+        return state.withLock { s in s.cache.contains(tile) || (s.failed[tile].map { $0.retryAt > now } ?? false) }
+    }
 
-    /// Reads and decodes tiles into the cache; failures are remembered, and counted by later views, not
-    /// retried. Safe to call from any thread.
-    public func load(_ tiles: [TileID]) {
+    /// Seconds before a tile that failed for want of a network is asked for again.
+    static let offlineRetry = 30.0
+
+    /// Lines to say once (a damaged cache file set aside), taken.
+    public func takeNotices() -> [String] { archive.takeNotices() }
+
+    /// Reads and decodes tiles into the cache; failures are remembered and counted by later views, and
+    /// asked for again only when their retry time has come (a damaged tile never). A tile `wanted` no
+    /// longer says false for is not asked for (the view has left it). Safe to call from any thread.
+    public func load(_ tiles: [TileID], wanted: @escaping @Sendable (TileID) -> Bool = { _ in true }) {
         var results: [TileID: Result<[UInt8]?, TileFailure>] = [:]
         state.withLock { s in
             for tile in tiles { if let bytes = s.raw.get(tile) { results[tile] = .success(bytes) } }
         }
         let fetch = tiles.filter { results[$0] == nil }
-        if !fetch.isEmpty { results.merge(archive.tiles(fetch)) { $1 } }
+        if !fetch.isEmpty { results.merge(archive.tiles(fetch, wanted: wanted)) { $1 } }
         if archive.refreshIfChanged() {
             // The file changed under us: what was cached is of the old file; read these tiles anew.
             state.withLock { s in
@@ -147,20 +166,31 @@ public final class TileSource: FeatureSource {
             }
             results = archive.tiles(tiles)
         }
-        var decoded: [(TileID, DecodedTile?)] = []
+        var decoded: [(TileID, DecodedTile?, TileFailure.Retry)] = []
         for tile in tiles {
             switch results[tile] {
             case .success(let bytes?):
-                decoded.append((tile, decode(bytes, tile: tile)))
+                decoded.append((tile, decode(bytes, tile: tile), .never))
             case .success(nil):
-                decoded.append((tile, DecodedTile(chunks: [], bytes: 64)))
-            case .failure, nil:
-                decoded.append((tile, nil))
+                decoded.append((tile, DecodedTile(chunks: [], bytes: 64), .never))
+            case .failure(let failure):
+                decoded.append((tile, nil, failure.retry))
+            case nil:
+                continue  // not asked for: the view left it
             }
         }
+        let now = monotonicSeconds()
         state.withLock { s in
-            for (tile, d) in decoded {
-                if let d { s.cache.put(tile, d, cost: d.bytes) } else { s.failed.insert(tile) }
+            for (tile, d, retry) in decoded {
+                if let d {
+                    s.cache.put(tile, d, cost: d.bytes)
+                } else {
+                    switch retry {
+                    case .never: s.failed[tile] = (.infinity, false)
+                    case .after(let seconds): s.failed[tile] = (now + max(1, seconds), false)
+                    case .offline: s.failed[tile] = (now + Self.offlineRetry, true)
+                    }
+                }
                 if s.raw.limit > 0, d != nil, case .success(let bytes?)? = results[tile] {
                     s.raw.put(tile, bytes, cost: bytes.count + 64)
                 }
