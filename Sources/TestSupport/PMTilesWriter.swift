@@ -1,3 +1,5 @@
+import MapData
+
 /// Writes small PMTiles v3 archives in memory for tests and fuzzing: directories uncompressed (so that
 /// mutations reach the varints, not gzip's checksum), tiles as given, optionally split into leaf
 /// directories, or a leaf directory that points at itself.
@@ -8,27 +10,8 @@ public enum PMTilesWriter {
     /// The bytes of a directory (protomaps/PMTiles spec v3, "Directories"): the count, then per column
     /// tile id deltas, run lengths, lengths, and offsets + 1 (0 when right after the entry before).
     public static func directory(_ entries: [Entry]) -> [UInt8] {
-        var out: [UInt8] = []
-        func varint(_ v: UInt64) {
-            var v = v
-            while v >= 0x80 {
-                out.append(UInt8(v & 0x7f) | 0x80)
-                v >>= 7
-            }
-            out.append(UInt8(v))
-        }
-        varint(UInt64(entries.count))
-        var last: UInt64 = 0
-        for e in entries {
-            varint(e.tileID - last)
-            last = e.tileID
-        }
-        for e in entries { varint(e.runLength) }
-        for e in entries { varint(e.length) }
-        for (i, e) in entries.enumerated() {
-            if i > 0, e.offset == entries[i - 1].offset + entries[i - 1].length { varint(0) } else { varint(e.offset + 1) }
-        }
-        return out
+        PMTilesBuilder.directory(
+            entries.map { PMTilesEntry(tileID: $0.tileID, offset: $0.offset, length: UInt32($0.length), runLength: UInt32($0.runLength)) })
     }
 
     /// An archive of `tiles` (id and bytes, ascending ids), tile compression `tileCompression`

@@ -15,7 +15,7 @@ struct DataFailure: Error, CustomStringConvertible {
 /// `termmap data …`: building and importing map data files.
 enum DataCommands {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let subcommands = "'import-osm', 'list', 'info', 'remove', 'import-gshhg' or 'pack'"
+        let subcommands = "'import-osm', 'get', 'sources', 'list', 'info', 'remove', 'import-gshhg' or 'pack'"
         guard let sub = args.first else { throw UsageError("data: expected \(subcommands)") }
         let rest = Array(args.dropFirst())
         switch sub {
@@ -56,6 +56,17 @@ enum DataCommands {
             let p = try ParsedArguments(rest, for: .info)
             guard p.operands.count == 1 else { throw UsageError("data info: expected one FILE or URL (.pmtiles, .mbtiles)") }
             return try info(p.operands[0])
+        case "sources":
+            guard rest.isEmpty else { throw UsageError("data sources: takes no operands") }
+            print("NAME".padded(to: 13) + "SCHEMA".padded(to: 14) + "TILEJSON")
+            for s in NamedTileSource.all {
+                print(s.name.padded(to: 13) + s.schema.padded(to: 14) + s.url)
+                print("".padded(to: 13) + s.about + "; credit: " + s.credit)
+            }
+            return 0
+        case "get":
+            let p = try ParsedArguments(rest, for: .get)
+            return try AreaGet.run(p, environment: environment)
         case "remove":
             let p = try ParsedArguments(rest, for: .remove)
             guard p.operands.count == 1 else {

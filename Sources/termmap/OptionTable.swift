@@ -1,7 +1,7 @@
 import Support
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
-    case viewer, render, importGSHHG, importOSM, list, remove, pack, info
+    case viewer, render, importGSHHG, importOSM, list, remove, pack, info, get
     /// `--help`, `--version`, `--about`: given alone.
     case general
 }
@@ -47,11 +47,12 @@ extension OptionSpec {
         commands: [.viewer, .render])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
-        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove])
+        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get])
     static let tiles = OptionSpec(
         name: "tiles", value: "PATH|URL|NAME",
         help: "vector tiles: a .pmtiles or .mbtiles file, a .pmtiles or TileJSON URL, an https://host/{z}/{x}/{y}.pbf "
-            + "template, or a named source (termmap data sources) (repeatable)", commands: [.viewer, .render], repeatable: true)
+            + "template, or a named source (termmap data sources) (repeatable)", commands: [.viewer, .render, .get],
+        repeatable: true)
     static let tileCacheDisk = OptionSpec(
         name: "tile-cache-disk", value: "MB",
         help: "disk kept for remote tiles, all sources together, in $XDG_CACHE_HOME/termmap (default 512; 0: none)",
@@ -90,6 +91,18 @@ extension OptionSpec {
     static let cast = OptionSpec(
         name: "cast", value: "FILE", help: "write the keys' or tour's screens as an asciicast v2 recording",
         commands: [.render])
+    static let bbox = OptionSpec(
+        name: "bbox", value: "W,S,E,N", help: "the area to download, in degrees", commands: [.get])
+    static let around = OptionSpec(
+        name: "around", value: "PLACE|LAT,LON", help: "the area to download: around a place or a point", commands: [.get])
+    static let within = OptionSpec(
+        name: "within", value: "DIST", help: "how far around: 5km, 800m, 3mi (default 5km)", commands: [.get])
+    static let zooms = OptionSpec(
+        name: "zooms", value: "A-B", help: "the zooms to download (default 0-14, within the source's)", commands: [.get])
+    static let from = OptionSpec(
+        name: "from", value: "SOURCE", help: "the tileset to download from (default: the first --tiles)", commands: [.get])
+    static let yes = OptionSpec(
+        name: "yes", value: nil, help: "download more than 50,000 tiles", commands: [.get])
     static let name = OptionSpec(
         name: "name", value: "NAME", help: "the imported file's name (default: the extract's, e.g. helsinki)",
         commands: [.importOSM])
@@ -108,7 +121,7 @@ extension OptionSpec {
 enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .kiosk,
-        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .name, .lines, .cities, .out, .help, .version, .about,
+        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 
     /// The options `command` takes.
@@ -122,6 +135,9 @@ enum OptionTable {
             "       termmap data import-osm FILE.osm.pbf  import an OpenStreetMap extract (streets, water, names)",
             "       termmap data list | remove NAME   the map data installed; remove an import or tileset",
             "       termmap data info FILE|URL        what a .pmtiles or .mbtiles tileset holds",
+            "       termmap data get NAME (--bbox W,S,E,N | --around PLACE) [--zooms 0-14] [--from SOURCE]",
+            "                                         download an area's tiles as NAME.pmtiles",
+            "       termmap data sources              the named public tile sources (--tiles NAME)",
             "       termmap data import-gshhg PATH    import GSHHG shorelines into the user data folder",
             "       termmap data pack --lines F --out F [--cities F]   build a data file",
             "       termmap help keys | help options  the key or option table as Markdown",
@@ -160,6 +176,7 @@ enum OptionTable {
             case .remove: return "data remove"
             case .pack: return "data pack"
             case .info: return "data info"
+            case .get: return "data get"
             case .general: return "general"
             }
         }

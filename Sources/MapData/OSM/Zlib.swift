@@ -51,6 +51,29 @@ enum Zlib {
         return out
     }
 
+    /// `input` as a gzip stream (RFC 1952; 15 window bits + 16 ask deflate for the gzip wrapper), at
+    /// zlib's best compression; nil if zlib fails.
+    static func gzip(_ input: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
+        defer { deflateEnd(&stream) }
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
+        var input = input
+        let status = input.withUnsafeMutableBytes { i in
+            out.withUnsafeMutableBytes { o in
+                stream.next_in = i.baseAddress?.assumingMemoryBound(to: Bytef.self)
+                stream.avail_in = uInt(i.count)
+                stream.next_out = o.baseAddress?.assumingMemoryBound(to: Bytef.self)
+                stream.avail_out = uInt(o.count)
+                return CZlib.deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        out.removeSubrange(Int(stream.total_out)...)
+        return out
+    }
+
     /// The bytes of a zlib stream (RFC 1950) that inflate to exactly `size` bytes, or nil.
     static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
         guard size >= 0, size <= 64 << 20, let base = input.baseAddress else { return nil }

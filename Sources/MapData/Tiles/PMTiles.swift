@@ -88,6 +88,9 @@ public struct PMTilesEntry: Equatable, Sendable {
     public var offset: UInt64
     public var length: UInt32
     public var runLength: UInt32
+    public init(tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32) {
+        (self.tileID, self.offset, self.length, self.runLength) = (tileID, offset, length, runLength)
+    }
 }
 
 /// A PMTiles v3 archive over a byte-range source: the header and root directory from its first

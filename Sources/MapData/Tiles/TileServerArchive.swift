@@ -35,7 +35,8 @@ public final class TileServerArchive: TileArchive {
         let first = url(TileID(z: 0, x: 0, y: 0))
         let r = pool.get(HTTPPool.Request(url: first, maxBytes: TileLimits.compressedBytes))
         if r.status == 0 { throw MapDataError(file: first, .unreadable(r.timedOut ? "no answer within 10 s" : r.error)) }
-        guard [200, 204, 404].contains(r.status) else { throw MapDataError(file: first, .unreadable("HTTP \(r.status)")) }
+        // A server that asks to wait (429, 503) is there: the pool waits as it asks.
+        guard [200, 204, 404, 429, 503].contains(r.status) else { throw MapDataError(file: first, .unreadable("HTTP \(r.status)")) }
         cache?.put(resource: "probe", TileDiskCache.Entry(body: [], expires: .max))
     }
 

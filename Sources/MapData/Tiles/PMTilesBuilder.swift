@@ -1,0 +1,206 @@
+import FoundationEssentials
+import Glibc
+import GeoCore
+import Support
+
+/// Writes a PMTiles v3 archive (protomaps/PMTiles `spec/v3/spec.md`): clustered (tile data in tile-id
+/// order), a tile whose bytes equal an earlier one's stored once, consecutive tiles of equal bytes one
+/// directory entry with a run length, the root directory within the first 16 KiB and leaf
+/// directories when the entries do not fit in it. Tiles are kept as given (gzip or not); directories
+/// and metadata are gzip-compressed (internal compression 2, what the spec's readers expect).
+public enum PMTilesBuilder {
+    /// A tile to write: its id, length and hash (its bytes are read as it is written; the tile data
+    /// section, each content once, is assembled in memory).
+    public struct Tile {
+        public var id: UInt64
+        public var length: Int
+        /// A hash of its bytes (equal bytes, equal hash).
+        public var hash: UInt64
+        public init(id: UInt64, length: Int, hash: UInt64) {
+            (self.id, self.length, self.hash) = (id, length, hash)
+        }
+    }
+
+    /// What the archive says about itself.
+    public struct Description {
+        public var bounds: CoordinateBounds
+        public var metadata: [String: JSONText]
+        public init(bounds: CoordinateBounds, metadata: [String: JSONText]) {
+            self.bounds = bounds
+            self.metadata = metadata
+        }
+    }
+
+    /// A metadata value: a string, or JSON written as it is.
+    public enum JSONText {
+        case string(String)
+        case raw(String)
+    }
+
+    /// FNV-1a over bytes (for telling equal tiles; equal hashes are compared byte for byte).
+    public static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h ^ UInt64(bytes.count)
+    }
+
+    /// The bytes of a directory: the count, then per column tile id deltas, run lengths, lengths, and
+    /// offsets + 1 (0 when right after the entry before).
+    public static func directory(_ entries: [PMTilesEntry]) -> [UInt8] {
+        var out: [UInt8] = []
+        func varint(_ v: UInt64) {
+            var v = v
+            while v >= 0x80 {
+                out.append(UInt8(v & 0x7f) | 0x80)
+                v >>= 7
+            }
+            out.append(UInt8(v))
+        }
+        varint(UInt64(entries.count))
+        var last: UInt64 = 0
+        for e in entries {
+            varint(e.tileID - last)
+            last = e.tileID
+        }
+        for e in entries { varint(UInt64(e.runLength)) }
+        for e in entries { varint(UInt64(e.length)) }
+        for (i, e) in entries.enumerated() {
+            if i > 0, e.offset == entries[i - 1].offset + UInt64(entries[i - 1].length) { varint(0) } else { varint(e.offset + 1) }
+        }
+        return out
+    }
+
+    /// Root and leaf directories for `entries`: the root alone when it fits in the first 16 KiB with
+    /// the header, else leaves of the fewest entries that let the root fit.
+    static func directories(_ entries: [PMTilesEntry]) -> (root: [UInt8], leaves: [UInt8]) {
+        let rootRoom = 16_384 - PMTilesHeader.size
+        let whole = gzipped(directory(entries))
+        if whole.count <= rootRoom { return (whole, []) }
+        var leafSize = 4_096
+        while true {
+            var rootEntries: [PMTilesEntry] = []
+            var leaves: [UInt8] = []
+            var i = 0
+            while i < entries.count {
+                let part = Array(entries[i..<min(entries.count, i + leafSize)])
+                let bytes = gzipped(directory(part))
+                rootEntries.append(PMTilesEntry(tileID: part[0].tileID, offset: UInt64(leaves.count), length: UInt32(bytes.count), runLength: 0))
+                leaves += bytes
+                i += leafSize
+            }
+            let root = gzipped(directory(rootEntries))
+            if root.count <= rootRoom { return (root, leaves) }
+            leafSize *= 2
+        }
+    }
+
+    /// Writes the archive of `tiles` (any order; each id once) to `path`, reading each tile's bytes
+    /// with `bytes`. Returns the number of distinct tile contents.
+    public static func write(
+        _ tiles: [Tile], to path: String, description: Description, bytes: (Tile) throws -> [UInt8]
+    ) throws -> Int {
+        let sorted = tiles.sorted { $0.id < $1.id }
+        // Tile data: each distinct content once, in id order of its first tile.
+        var data: [UInt8] = []
+        var stored: [UInt64: [(offset: UInt64, length: Int)]] = [:]
+        var entries: [PMTilesEntry] = []
+        var gzipTiles = 0
+        var minZoom = 31, maxZoom = 0
+        for tile in sorted {
+            let content = try bytes(tile)
+            if content.starts(with: [0x1f, 0x8b]) { gzipTiles += 1 }
+            if let z = TileID(pmtilesID: tile.id)?.z { (minZoom, maxZoom) = (min(minZoom, z), max(maxZoom, z)) }
+            var offset: UInt64?
+            for candidate in stored[tile.hash] ?? [] where candidate.length == content.count {
+                let start = Int(candidate.offset)
+                if data[start..<start + candidate.length].elementsEqual(content) {
+                    offset = candidate.offset
+                    break
+                }
+            }
+            if offset == nil {
+                offset = UInt64(data.count)
+                stored[tile.hash, default: []].append((UInt64(data.count), content.count))
+                data += content
+            }
+            let at = offset ?? 0
+            if let last = entries.last, last.offset == at, last.tileID + UInt64(last.runLength) == tile.id {
+                entries[entries.count - 1].runLength += 1
+            } else {
+                entries.append(PMTilesEntry(tileID: tile.id, offset: at, length: UInt32(content.count), runLength: 1))
+            }
+        }
+        let (root, leaves) = directories(entries)
+        var json = "{"
+        for (i, (key, value)) in description.metadata.sorted(by: { $0.key < $1.key }).enumerated() {
+            if i > 0 { json += "," }
+            json += Self.quoted(key) + ":"
+            switch value {
+            case .string(let s): json += Self.quoted(s)
+            case .raw(let r): json += r
+            }
+        }
+        json += "}"
+        let metadata = gzipped(Array(json.utf8))
+        let rootOffset = UInt64(PMTilesHeader.size)
+        let metadataOffset = rootOffset + UInt64(root.count)
+        let leafOffset = metadataOffset + UInt64(metadata.count)
+        let dataOffset = leafOffset + UInt64(leaves.count)
+        var h: [UInt8] = Array("PMTiles".utf8) + [3]
+        func u64(_ v: UInt64) { for i in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
+        func i32(_ v: Int32) { for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(i)))) } }
+        u64(rootOffset)
+        u64(UInt64(root.count))
+        u64(metadataOffset)
+        u64(UInt64(metadata.count))
+        u64(leafOffset)
+        u64(UInt64(leaves.count))
+        u64(dataOffset)
+        u64(UInt64(data.count))
+        u64(UInt64(sorted.count))  // addressed tiles
+        u64(UInt64(entries.count))  // tile entries
+        u64(UInt64(stored.values.reduce(0) { $0 + $1.count }))  // tile contents
+        // Clustered; internal compression gzip; tile compression gzip, none, or unknown when mixed; MVT.
+        let tileCompression: UInt8 = gzipTiles == sorted.count ? 2 : gzipTiles == 0 ? 1 : 0
+        if sorted.isEmpty { (minZoom, maxZoom) = (0, 0) }
+        h += [1, 2, tileCompression, 1, UInt8(minZoom), UInt8(maxZoom)]
+        let b = description.bounds
+        let e7 = 10_000_000.0
+        i32(Int32((b.west * e7).rounded()))
+        i32(Int32((b.south * e7).rounded()))
+        i32(Int32((b.east * e7).rounded()))
+        i32(Int32((b.north * e7).rounded()))
+        h.append(UInt8(minZoom))
+        i32(Int32((((b.west + b.east) / 2) * e7).rounded()))
+        i32(Int32((((b.south + b.north) / 2) * e7).rounded()))
+        let file = h + root + metadata + leaves + data
+        guard let f = fopen(path, "wb") else { throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())")) }
+        let written = file.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        let flushed = fflush(f) == 0 && fsync(fileno(f)) == 0
+        guard fclose(f) == 0, flushed, written == file.count else {
+            throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())"))
+        }
+        return stored.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// `bytes` gzip-compressed (zlib does not fail on memory it has).
+    static func gzipped(_ bytes: [UInt8]) -> [UInt8] { Zlib.gzip(bytes) ?? [] }
+
+    /// A JSON string.
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}
