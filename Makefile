@@ -29,6 +29,7 @@ test: deps test-deps
 	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a

@@ -48,6 +48,10 @@ struct FeatureLayer {
             }
             defer {
                 c.report.add(result, drawn: drawn, zoom: view.zoom)
+                // Street-level data drawn here, or on its way (tiles loading).
+                if drawn || !result.view.missing.isEmpty, sources.features.details.contains(where: { $0 === result.source }) {
+                    c.report.streetDataInView = true
+                }
             }
             guard !result.hits.isEmpty else { continue }
             // The boxes where finer sources draw a class, in dots.

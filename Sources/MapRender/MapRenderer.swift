@@ -225,6 +225,7 @@ public enum MapRenderer {
             placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
             dataError: c.report.dataError)
         rendering.streetDataEnds = c.report.streetDataEnds
+        rendering.streetDataInView = c.report.streetDataInView
         rendering.poisNamed = c.report.poisNamed
         rendering.poisOmitted = c.report.poisOmitted
         let signs = Set(c.labels.labels.filter { $0.role == .feature(.poi) }.map(\.text))

@@ -56,6 +56,8 @@ struct SourceReports {
     var dataError: String?
     /// The view shows where a street-level source's data ends.
     var streetDataEnds = false
+    /// Street-level data is drawn in the view (or its tiles are loading).
+    var streetDataInView = false
     /// Named points of interest in view, and those whose name found no room.
     var poisNamed = 0, poisOmitted = 0
 
@@ -104,6 +106,8 @@ public struct MapRendering {
     public var dataError: String?
     /// The view shows where a street-level source's data ends (its box's side, drawn faint).
     public var streetDataEnds = false
+    /// Street-level data is drawn in the view, or its tiles are loading.
+    public var streetDataInView = false
     /// Named points of interest in view, and how many of them have no name on screen (no room).
     public var poisNamed = 0, poisOmitted = 0
     /// The feature classes drawn on screen (by their ink, lowest first), and the kinds of the points of

@@ -175,7 +175,11 @@ public enum EventLoop {
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
             screen.present(screenful, fullRepaint: repaint, shift: shift)
             // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.
-            apply(.rendered(missing: screenful.map?.missing ?? [], streetDataEnds: screen.showsEveryFrame && screenful.map?.streetDataEnds == true))
+            apply(
+                .rendered(
+                    missing: screenful.map?.missing ?? [],
+                    streetDataEnds: screen.showsEveryFrame && screenful.map?.streetDataEnds == true,
+                    streetDataInView: !screen.showsEveryFrame || screenful.map?.streetDataInView != false))
             repaint = false
             drawn = state
             drawnAt = lastFrame

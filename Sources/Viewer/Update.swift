@@ -26,7 +26,7 @@ public enum InputEvent: Equatable, Sendable {
     /// No input for `seconds` (the kiosk's idle timeout ran out).
     case idleTimeout(seconds: Double)
     /// A frame was drawn, and its view lacked these tiles (the render reports, the update asks).
-    case rendered(missing: [TileBatch], streetDataEnds: Bool = false)
+    case rendered(missing: [TileBatch], streetDataEnds: Bool = false, streetDataInView: Bool = true)
     /// Tiles a load asked for have arrived (or could not be read: the next frame counts them).
     case tilesArrived(TileBatch)
 }
@@ -60,12 +60,18 @@ extension ViewerState {
         case .idleTimeout(let seconds):
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")
             return [.quit]
-        case .rendered(let missing, let streetDataEnds):
+        case .rendered(let missing, let streetDataEnds, let streetDataInView):
             // Said once, the first time a view shows where the street data stops.
             // (Not over another message: said at the next view then.)
             if streetDataEnds && !saidStreetDataEnds && message.isEmpty {
                 saidStreetDataEnds = true
                 setMessage("no street data beyond here")
+            } else if !streetDataInView, !streetDataEnds, suggestsStreetData, !saidNoStreetData, message.isEmpty,
+                displayedView.zoom >= Self.streetZoom
+            {
+                // A street view with nothing at street level: say once how to get some.
+                saidNoStreetData = true
+                setMessage(Self.noStreetDataHint)
             }
             // Tiles that arrived for this view and are lacking again do not fit the cache with the rest:
             // asked for once a view, not in a loop.

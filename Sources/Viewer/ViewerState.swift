@@ -164,6 +164,14 @@ public struct ViewerState: Equatable, Sendable {
     public var showLegend = false
     /// `no street data beyond here` was said (once a run).
     public var saidStreetDataEnds = false
+    /// True once the viewer has said how to get street data for a view without any.
+    public var saidNoStreetData = false
+    /// False in kiosk mode: a shared demo account's visitor cannot add data.
+    public var suggestsStreetData = true
+    /// The zoom from which a view without street data says how to get some.
+    public static let streetZoom = 12.0
+    /// What it says.
+    public static let noStreetDataHint = "no street data here: termmap --tiles openfreemap, or termmap data get"
     /// The latitude/longitude grid is drawn (`#`).
     public var showGrid = true
     /// The help overlay is shown.

@@ -27,17 +27,21 @@ enum AreaGet {
         // Open the source before touching the data folder: a source that cannot be read writes nothing.
         let archive = try TileArchives.open(from)
         let download = AreaDownload(bounds: bounds, zooms: zooms)
+        let count = download.count(of: archive.info)
+        let zoomsHeld = "\(max(zooms.lowerBound, archive.info.minZoom))–\(min(zooms.upperBound, archive.info.maxZoom))"
+        guard count <= AreaDownload.confirmAbove || p.has(.yes) else {
+            throw UsageError(
+                "data get: the area holds \(grouped(count)) tiles at zooms \(zoomsHeld), more than "
+                    + "\(grouped(AreaDownload.confirmAbove)): narrow the area or zooms, or give --yes")
+        }
         let tiles = download.tiles(of: archive.info)
         guard !tiles.isEmpty else {
             throw DataFailure("\(from): no tiles in that area and zooms (it has zooms \(archive.info.minZoom)–\(archive.info.maxZoom), "
                 + DataCommands.covers(archive.info.bounds) + ")")
         }
         let sizes = AreaDownload.bytes(of: tiles, in: archive)
-        var holds = "the area holds \(grouped(tiles.count)) tiles at zooms \(max(zooms.lowerBound, archive.info.minZoom))–\(min(zooms.upperBound, archive.info.maxZoom))"
+        var holds = "the area holds \(grouped(tiles.count)) tiles at zooms \(zoomsHeld)"
         if let sizes { holds += " (\(grouped(sizes.count)) stored, \(megabytes(sizes.bytes)))" }
-        guard tiles.count <= AreaDownload.confirmAbove || p.has(.yes) else {
-            throw UsageError("data get: \(holds), more than \(grouped(AreaDownload.confirmAbove)): narrow the area or zooms, or give --yes")
-        }
         printError("termmap: " + holds)
         let folder = try DataCommands.dataFolder(p.value(.data), environment: environment)
         let final = folder + "/" + name + ".pmtiles"
@@ -46,7 +50,8 @@ enum AreaGet {
         let resumed = journal.recorded.count
         let todo = tiles.filter { journal.recorded[$0.pmtilesID] == nil }
         let named = NamedTileSource.named(from) != nil
-        let batchSize = named ? HTTPPool.parallel : (archive.isRemote ? 32 : 256)
+        // Remote tiles a few at a time (what the pool has in flight): the journal grows as they come.
+        let batchSize = archive.isRemote ? HTTPPool.parallel : 256
         let progress = Progress(total: tiles.count, done: resumed, bytes: journal.tileBytes, showBar: isatty(STDERR_FILENO) == 1)
         var next = 0
         var failures = 0

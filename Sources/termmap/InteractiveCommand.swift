@@ -33,6 +33,7 @@ enum InteractiveCommand {
         let size = screen.size
         var state = try options.initialState(cols: size.cols, rows: size.rows)
         if !screen.unicode { state.glyphMode = .ascii }
+        state.suggestsStreetData = !options.kiosk
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true

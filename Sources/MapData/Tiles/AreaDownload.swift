@@ -20,21 +20,39 @@ public struct AreaDownload {
         self.zooms = zooms
     }
 
-    /// The area's tiles within the tileset's zooms and bounds, in PMTiles id order (the order a
-    /// clustered archive stores them, and a Hilbert walk: neighbours are asked for together).
-    public func tiles(of info: TilesetInfo) -> [TileID] {
+    /// The area's tiles at each zoom within the tileset's zooms and bounds: a column and row range a
+    /// zoom (mercantile's `tiles`: the tiles whose squares meet the box).
+    public func ranges(of info: TilesetInfo) -> [(z: Int, x: ClosedRange<Int>, y: ClosedRange<Int>)] {
         let from = max(zooms.lowerBound, info.minZoom)
         let to = min(zooms.upperBound, info.maxZoom)
         guard from <= to else { return [] }
         let area = CoordinateBounds(
-            north: min(bounds.north, info.bounds.north), south: max(bounds.south, info.bounds.south),
-            west: max(bounds.west, info.bounds.west), east: min(bounds.east, info.bounds.east))
+            north: min(bounds.north, info.bounds.north, WebMercator.maxLatitude),
+            south: max(bounds.south, info.bounds.south, -WebMercator.maxLatitude),
+            west: max(bounds.west, info.bounds.west, -180), east: min(bounds.east, info.bounds.east, 180))
         guard area.north > area.south, area.east > area.west else { return [] }
-        var out: [TileID] = []
-        for z in from...to {
-            for (tile, _) in TileID.covering(area, zoom: z) where tile.isValid { out.append(tile) }
+        let nw = WebMercator.project(Coordinate(latitude: area.north, longitude: area.west))
+        let se = WebMercator.project(Coordinate(latitude: area.south, longitude: area.east))
+        return (from...to).map { z in
+            let n = 1 << z
+            func cell(_ v: Double) -> Int { max(0, min(n - 1, Int((v * Double(n)).rounded(.down)))) }
+            return (z, cell(nw.x)...cell(se.x), cell(nw.y)...cell(se.y))
         }
-        return Array(Set(out)).sorted { $0.pmtilesID < $1.pmtilesID }
+    }
+
+    /// How many tiles `ranges` holds.
+    public func count(of info: TilesetInfo) -> Int { ranges(of: info).reduce(0) { $0 + $1.x.count * $1.y.count } }
+
+    /// The area's tiles in PMTiles id order (the order a clustered archive stores them, and a Hilbert
+    /// walk: neighbours are asked for together).
+    public func tiles(of info: TilesetInfo) -> [TileID] {
+        var out: [TileID] = []
+        for r in ranges(of: info) {
+            for x in r.x {
+                for y in r.y { out.append(TileID(z: r.z, x: x, y: y)) }
+            }
+        }
+        return out.sorted { $0.pmtilesID < $1.pmtilesID }
     }
 
     /// Bytes the tiles take in a PMTiles source (from its directories), nil for other sources.
