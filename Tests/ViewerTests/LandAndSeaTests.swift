@@ -139,6 +139,29 @@ struct LandAndSeaTests {
         #expect(s.message == "")
     }
 
+    /// A street view with no street data says once how to get some (not below zoom 12, not in kiosk
+    /// mode); the demo city's view has street data, Paris's has none.
+    @Test func aStreetViewWithoutStreetDataSaysHowToGetSome() throws {
+        let sources = bundledCitySources
+        let paris = try MapView(center: Coordinate(latitude: 48.8566, longitude: 2.3522), zoom: 16, size: try ViewSize(cols: 80, rows: 24))
+        #expect(!MapRenderer.drawn(view: paris, sources: sources, layers: [BaseMapLayer()]).report.streetDataInView)
+        let helsinki = try MapView(center: Coordinate(latitude: 60.1690, longitude: 24.9420), zoom: 16, size: try ViewSize(cols: 80, rows: 24))
+        #expect(MapRenderer.drawn(view: helsinki, sources: sources, layers: [BaseMapLayer()]).report.streetDataInView)
+        var s = try ViewerState(cols: 80, rows: 24, center: paris.center, zoom: 16)
+        _ = s.update(.rendered(missing: [], streetDataInView: false))
+        #expect(s.message == ViewerState.noStreetDataHint)
+        s.message = ""
+        _ = s.update(.rendered(missing: [], streetDataInView: false))
+        #expect(s.message == "")
+        var low = try ViewerState(cols: 80, rows: 24, center: paris.center, zoom: 11)
+        _ = low.update(.rendered(missing: [], streetDataInView: false))
+        #expect(low.message == "")
+        var kiosk = try ViewerState(cols: 80, rows: 24, center: paris.center, zoom: 16)
+        kiosk.suggestsStreetData = false
+        _ = kiosk.update(.rendered(missing: [], streetDataInView: false))
+        #expect(kiosk.message == "")
+    }
+
     /// Inside building polygons (libosmium's, points at least 3 m from their edges) the cells carry the
     /// building look at zoom 16, 17 and 18 (≥ 90 %); where a road is drawn over a building its line keeps
     /// the road's look (the pick's topmost feature is the road).

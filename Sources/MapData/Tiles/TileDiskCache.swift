@@ -256,7 +256,7 @@ public final class TileDiskCache: @unchecked Sendable {
     }
 
     /// Deletes the least recently used entries of the folder's files until they are within the bound:
-    /// each round, 256 of the file whose oldest entry is oldest.
+    /// each round, up to 64 of the file whose oldest entry is oldest (ties: the first written first).
     func trim() {
         var rounds = 0
         while folderBytes() > limitBytes, rounds < 10_000 {
@@ -275,8 +275,8 @@ public final class TileDiskCache: @unchecked Sendable {
             _ = Self.exec(
                 db,
                 """
-                DELETE FROM tiles WHERE rowid IN (SELECT rowid FROM tiles WHERE used <= \(oldest.used + 60) ORDER BY used LIMIT 256);
-                DELETE FROM resources WHERE rowid IN (SELECT rowid FROM resources WHERE used <= \(oldest.used + 60) ORDER BY used LIMIT 64);
+                DELETE FROM tiles WHERE rowid IN (SELECT rowid FROM tiles WHERE used <= \(oldest.used) ORDER BY used, rowid LIMIT 64);
+                DELETE FROM resources WHERE rowid IN (SELECT rowid FROM resources WHERE used <= \(oldest.used) ORDER BY used, rowid LIMIT 16);
                 PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);
                 """)
             if oldest.path != path { sqlite3_close(db) }
