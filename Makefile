@@ -11,7 +11,7 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
-.PHONY: run test deps test-deps build bench bench-ssh fixtures install mutants conformance
+.PHONY: run test deps test-deps build bench bench-ssh bench-remote fixtures install mutants conformance
 
 run: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
@@ -52,6 +52,12 @@ bench: deps
 bench-ssh: deps test-deps
 	swift build -c release $(RELEASE_FLAGS) --product termmap --scratch-path .build/static
 	python3 Tests/e2e/ssh_load.py .build/static/release/termmap --full
+
+# Remote tiles (seconds, a private nginx): round trips through a 100 ms proxy, the warm disk cache
+# against a local file, data get against the server's own rate.
+bench-remote: deps test-deps
+	swift build -c release $(SWIFT_FLAGS) --product termmap
+	python3 Tools/remote_bench.py "$$(swift build -c release --show-bin-path)/termmap"
 
 build: deps
 	swift build $(SWIFT_FLAGS)

@@ -414,6 +414,20 @@ try:
         assert header["leaf_directory_length"] > 0 and header["root_length"] <= 16384 - 127, header
         return f"{len(got)} tiles equal; root {header['root_length']} B, leaves {header['leaf_directory_length']} B"
 
+    @check("data get --around a place of the gazetteer, and data sources lists the named sources")
+    def _():
+        data = tempfile.mkdtemp()
+        r = run("data", "get", "centre", "--data", data, "--from", PMTILES, "--around", "Helsinki", "--within", "1km")
+        assert r.returncode == 0, r.stderr
+        got, _, meta = pmtiles_tiles(os.path.join(data, "centre.pmtiles"))
+        west, south, east, north = map(float, meta["bounds"].split(","))
+        # 1 km around Helsinki's gazetteer point (60.16952, 24.93545): 2 km tall, 2 km / cos(lat) wide.
+        assert abs((north - south) * 111_320 - 2000) < 1 and 24.9 < (west + east) / 2 < 24.97, meta["bounds"]
+        assert got and r.stderr.count("\n") == 2, r.stderr
+        sources = run("data", "sources")
+        assert sources.returncode == 0 and "openfreemap" in sources.stdout and "https://tiles.openfreemap.org/planet" in sources.stdout
+        return f"{len(got)} tiles around Helsinki ({meta['bounds']}); " + sources.stdout.split("\n")[1].split()[0] + " listed"
+
     @check("bad areas give one line and exit 2")
     def _():
         lines = []
