@@ -153,4 +153,60 @@ import Testing
         }
         #expect(back == entries)
     }
+
+    /// How a tile source treats what an archive says: a dropped request leaves the tile missing (asked
+    /// for again by the next view), a network failure counts as offline, a server error is asked for
+    /// again after its wait, a damaged tile never.
+    @Test func failedTilesWaitTheirTurn() throws {
+        let tile = TileID(z: 14, x: 9327, y: 4742)
+        let box = TileSource.bounds(tile)
+        let view = CoordinateBounds(
+            north: box.north - 0.001, south: box.south + 0.001, west: box.west + 0.001, east: box.east - 0.001)
+        func source(_ answer: Result<[UInt8]?, TileFailure>) -> (TileSource, ScriptedArchive) {
+            let archive = ScriptedArchive(answer)
+            return (TileSource(archive: archive, label: "t"), archive)
+        }
+        let (dropped, _) = source(.success([]))
+        dropped.load([tile]) { _ in false }
+        #expect(!dropped.hasTried(tile))
+        #expect(try dropped.chunks(in: view, zoom: 14, classes: [.land]).missing == [tile])
+
+        let (offline, _) = source(.failure(TileFailure("down", retry: .offline)))
+        offline.load([tile])
+        let seen = try offline.chunks(in: view, zoom: 14, classes: [.land])
+        #expect(seen.offline == 1 && seen.failed == 0 && seen.missing.isEmpty && offline.hasTried(tile))
+
+        let (busy, archive) = source(.failure(TileFailure("HTTP 503", retry: .after(1))))
+        busy.load([tile])
+        #expect(busy.hasTried(tile) && archive.asked == 1)
+        #expect(try busy.chunks(in: view, zoom: 14, classes: [.land]).failed == 1)
+        usleep(1_100_000)
+        #expect(!busy.hasTried(tile))
+        #expect(try busy.chunks(in: view, zoom: 14, classes: [.land]).missing == [tile])
+
+        let (damaged, _) = source(.failure(TileFailure("bad tile")))
+        damaged.load([tile])
+        usleep(1_100_000)
+        #expect(damaged.hasTried(tile))
+    }
+}
+
+/// An archive that answers every tile the same way and counts the tiles asked for.
+final class ScriptedArchive: TileArchive, @unchecked Sendable {
+    let info = TilesetInfo(
+        format: "scripted", name: "scripted", minZoom: 14, maxZoom: 14,
+        bounds: CoordinateBounds(north: 85, south: -85, west: -180, east: 180), tileCount: nil, attribution: nil,
+        layers: [], compression: "none")
+    let answer: Result<[UInt8]?, TileFailure>
+    private(set) var asked = 0
+    init(_ answer: Result<[UInt8]?, TileFailure>) { self.answer = answer }
+
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
+        var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
+        for t in ids where wanted(t) {
+            asked += 1
+            out[t] = answer
+        }
+        return out
+    }
 }
