@@ -111,8 +111,10 @@ def log_entries(server):
 
 
 def most_at_once(entries):
-    """The most requests in flight together (their [start, end] intervals overlapping)."""
-    events = sorted([(e["start"], 1) for e in entries] + [(e["end"], -1) for e in entries])
+    """The most requests in flight together (their [start, end] intervals overlapping). nginx logs
+    milliseconds: times are compared at that precision, and a request that ends as another starts has
+    left first (start = end − request_time can come out a hair early in floating point)."""
+    events = sorted([(round(e["start"], 3), 1) for e in entries] + [(round(e["end"], 3), -1) for e in entries])
     now = best = 0
     for _, d in events:
         now += d
