@@ -10,7 +10,7 @@ import Viewer
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
 // Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in
 // format versions 1 and 2; section and chunk bytes changed behind checksums made to match), of the OSM PBF reader and importer, and of the PMTiles, MBTiles and MVT
-// readers. Same seed, same cases.
+// readers, of TileJSON documents, download journals and the disk cache of remote sources. Same seed, same cases.
 //   termmap-fuzz [--events N] [--mutations N] [--seed S]
 // Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
 
@@ -457,6 +457,137 @@ func fuzzMVT(_ tile: [UInt8], at id: TileID, mutations: Int, seed: UInt64) -> (t
     return (mutations, decoded, slowest)
 }
 
+// MARK: Remote sources: TileJSON, the download journal, the disk cache
+
+/// TileJSON documents mutated (text and bytes): `TileJSON.parse` gives a tileset or one line.
+func fuzzTileJSON(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slowest: Double) {
+    let original = Array(
+        #"""
+        {"tilejson":"3.0.0","name":"fuzz","tiles":["https://tiles.example.org/{z}/{x}/{y}.pbf","http://b.example.org/t/{z}/{x}/{y}"],
+         "scheme":"tms","minzoom":0,"maxzoom":14,"bounds":[-180,-85.0511,180,85.0511],"center":[24.94,60.17,12],
+         "attribution":"<a href=\"https://openmaptiles.org/\">&copy; OpenMapTiles</a> \u00a9 OSM",
+         "vector_layers":[{"id":"water","fields":{"class":"String"}},{"id":"transportation","minzoom":4,"maxzoom":14}]}
+        """#.utf8)
+    var r = SeededRandom(state: seed)
+    var parsed = 0
+    var slowest = 0.0
+    let tokens = ["{", "}", "[", "]", "\"", ",", ":", "\\u", "\\", "1e999", "-0", "null", "true", "9223372036854775808", "\u{0}"]
+    for i in 0..<mutations {
+        var b = mutateBytes(original, i, &r)
+        if i % 3 == 2 {
+            // A JSON token put anywhere: unbalanced brackets, escapes, numbers out of range.
+            let p = r.below(b.count)
+            b.insert(contentsOf: Array(tokens[r.below(tokens.count)].utf8), at: p)
+        }
+        if trial("tilejson mutation \(i)", slowest: &slowest, { () throws(MapDataError) in
+            let t = try TileJSON.parse(b, url: "https://example.org/fuzz.json")
+            if t.templates.isEmpty || t.minZoom > t.maxZoom || t.maxZoom > 24 {
+                fail("tilejson mutation \(i): \(t.templates.count) templates, zooms \(t.minZoom)-\(t.maxZoom)")
+            }
+        }) {
+            parsed += 1
+        }
+    }
+    return (mutations, parsed, slowest)
+}
+
+/// Download journals mutated (what a killed `data get` leaves): reopened, every record it keeps lies
+/// inside the file and reads back, and recording goes on.
+func fuzzDownloadJournal(mutations: Int, seed: UInt64) -> (tried: Int, kept: Int, slowest: Double) {
+    let path = NSTemporaryDirectory() + "termmap-fuzz-\(getpid()).pmtiles.part"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let what = "fuzz 14 24.90,60.15,24.99,60.19"
+    var original: [UInt8] = []
+    do {
+        try? FileManager.default.removeItem(atPath: path)
+        let journal = try DownloadJournal(path: path, what: what)
+        for k in 0..<12 { try journal.record(TileID(z: 14, x: 9320 + k, y: 4742), k % 4 == 3 ? nil : Array(repeating: UInt8(k), count: 5 + 7 * k)) }
+        journal.flush()
+        original = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+    } catch {
+        fail("download journal: \(error)")
+        return (0, 0, 0)
+    }
+    var r = SeededRandom(state: seed)
+    var kept = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        let b = i % 7 == 6 ? (0..<r.below(400)).map { _ in UInt8(r.below(256)) } : mutateBytes(original, i, &r)
+        guard FileManager.default.createFile(atPath: path, contents: Data(b)) else {
+            fail("cannot write \(path)")
+            break
+        }
+        trial("download journal mutation \(i)", slowest: &slowest) { () throws(MapDataError) in
+            let journal = try DownloadJournal(path: path, what: what)
+            kept += journal.recorded.count
+            let size = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            for case let (id, place?) in journal.recorded {
+                guard place.offset >= 0, place.length >= 0, place.offset + place.length <= size else {
+                    fail("download journal mutation \(i): tile \(id) at \(place.offset)+\(place.length) past \(size) bytes")
+                    continue
+                }
+                _ = try journal.bytes(at: place.offset, length: place.length)
+            }
+            try journal.record(TileID(z: 14, x: 9400, y: 4742), [1, 2, 3])
+        }
+    }
+    return (mutations, kept, slowest)
+}
+
+/// Disk caches of remote sources mutated, opened with no server (port 9 of loopback refuses): their
+/// SQLite pages, and the rows kept in them (the TileJSON document, a PMTiles header, tiles, entries
+/// gone stale). The source opens from the cache or ends in one line; its tiles draw or stay missing.
+func fuzzDiskCache(_ pmtiles: [UInt8], tile: [UInt8], mutations: Int, seed: UInt64) -> (tried: Int, opened: Int, slowest: Double) {
+    let folder = NSTemporaryDirectory() + "termmap-fuzz-cache-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let tileJSON = Array(#"{"tilejson":"3.0.0","tiles":["http://127.0.0.1:9/{z}/{x}/{y}.pbf"],"minzoom":0,"maxzoom":14}"#.utf8)
+    let ids = [TileID(z: 14, x: 9327, y: 4742), TileID(z: 14, x: 9326, y: 4742), TileID(z: 13, x: 4663, y: 2371)]
+    var r = SeededRandom(state: seed)
+    var opened = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        try? FileManager.default.removeItem(atPath: folder)
+        let pm = i % 2 == 1
+        let location = pm ? "http://127.0.0.1:9/fuzz.pmtiles" : "http://127.0.0.1:9/fuzz.json"
+        // The rows: kept as a run of the source would keep them, one of them mutated.
+        guard case (let cache?, _) = TileDiskCache.open(source: location, folder: folder) else {
+            fail("cannot make a cache in \(folder)")
+            break
+        }
+        let rowsMutated = i % 4 < 2
+        let stale: Int64 = r.below(3) == 0 ? 0 : .max
+        if pm {
+            let head = Array(pmtiles.prefix(16_384))
+            cache.put(resource: HTTPRangeSource.headerKey, .init(body: rowsMutated ? mutateBytes(head, i / 4, &r) : head, etag: "\"e\"", expires: stale))
+        } else {
+            cache.put(resource: "tilejson", .init(body: rowsMutated && r.below(2) == 0 ? mutateBytes(tileJSON, i / 4, &r) : tileJSON, expires: stale))
+            for id in ids {
+                let body: [UInt8]? = r.below(5) == 0 ? nil : rowsMutated ? mutateBytes(tile, i / 4, &r) : tile
+                cache.put(id, .init(body: body, etag: r.below(2) == 0 ? "" : "\"\(i)\"", expires: stale))
+            }
+        }
+        cache.close()
+        if !rowsMutated {
+            // The file itself: its pages (past SQLite's 100-byte header half the time).
+            let file = cache.path
+            let bytes = [UInt8](FileManager.default.contents(atPath: file) ?? Data())
+            _ = FileManager.default.createFile(atPath: file, contents: Data(mutateBytes(bytes, i / 4, &r, from: i % 8 < 4 ? 100 : 0)))
+            try? FileManager.default.removeItem(atPath: file + "-wal")
+        }
+        trial("disk cache mutation \(i)", slowest: &slowest) { () throws(MapDataError) in
+            var notices: [String] = []
+            let archive = try TileArchives.open(location, cache: TileCachePolicy(folder: folder), notices: &notices)
+            opened += 1
+            exerciseTiles(archive)
+            archive.finish()
+            for line in notices + archive.takeNotices() where line.contains("\n") {
+                fail("disk cache mutation \(i): a notice of more than one line")
+            }
+        }
+    }
+    return (mutations, opened, slowest)
+}
+
 /// Tour files mutated (the built-in tour's text): `Tour.parse` gives a tour or a one-line error naming its
 /// line; a tour it gives is played step by step on a viewer, whose state stays valid.
 func fuzzTours(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slowest: Double) {
@@ -638,9 +769,24 @@ do {
         print(
             "mvt: \(v.tried) mutations of tile \(densest) (\(tile.count) bytes): \(v.decoded) still decode, slowest \(CoordinateFormat.fixed(v.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t3, 1)) s"
         )
+        let t4 = now()
+        let c = fuzzDiskCache(pmtiles, tile: tile, mutations: 400, seed: seed)
+        print(
+            "disk cache: \(c.tried) mutations of cached remote sources (pages and rows), no server: \(c.opened) opened, slowest \(CoordinateFormat.fixed(c.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t4, 1)) s"
+        )
     } else {
         fail("no tile \(densest) in the fixture")
     }
+    let t5 = now()
+    let j = fuzzTileJSON(mutations: 3_000, seed: seed)
+    print(
+        "tilejson: \(j.tried) mutations of a TileJSON 3.0.0 document: \(j.parsed) parsed, slowest \(CoordinateFormat.fixed(j.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t5, 1)) s"
+    )
+    let t6 = now()
+    let d = fuzzDownloadJournal(mutations: 1_000, seed: seed)
+    print(
+        "download journal: \(d.tried) mutations of a data get journal: \(d.kept) records kept and read back, slowest \(CoordinateFormat.fixed(d.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t6, 1)) s"
+    )
 } catch {
     fail("cannot open the tile fixtures: \(error)")
 }

@@ -65,7 +65,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
     }
 
     /// The cache key of the first 16 KiB (header and root directory).
-    static let headerKey = "bytes=0-16383"
+    public static let headerKey = "bytes=0-16383"
 
     /// Takes the answer to a first request for the file's first 16 KiB (made to tell its kind) as the
     /// answer to the reader's first read: one request tells the kind and opens the file.
