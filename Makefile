@@ -3,6 +3,8 @@
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev
 TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool
+# From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with.
+TEST_PYPI := pmtiles==3.8.1
 # GNU time measures each process's own peak memory for the benchmark.
 BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
@@ -29,7 +31,7 @@ test: deps test-deps
 	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest python3 Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a
@@ -67,6 +69,8 @@ deps:
 
 test-deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
+	@python3 -c "import pmtiles" 2>/dev/null || PYTHONPATH=.pytest python3 -c "import pmtiles" 2>/dev/null || \
+	  python3 -m pip install -q --target .pytest $(TEST_PYPI)
 
 # Installs the Debian packages in PACKAGES that are missing (as root), or prints the apt-get line.
 # A policy-rc.d denies service starts meanwhile: the nginx package would otherwise start a system nginx

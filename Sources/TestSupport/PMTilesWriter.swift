@@ -50,32 +50,21 @@ public enum PMTilesWriter {
             root = directory(entries)
         }
         let metadata = Array("{\"name\":\"fuzz\",\"vector_layers\":[{\"id\":\"roads\"}]}".utf8)
-        let rootOffset: UInt64 = 127
+        let rootOffset = UInt64(PMTilesHeader.size)
         let metadataOffset = rootOffset + UInt64(root.count)
         let leafOffset = metadataOffset + UInt64(metadata.count)
         let dataOffset = leafOffset + UInt64(leaves.count)
-        var h: [UInt8] = Array("PMTiles".utf8) + [3]
-        func u64(_ v: UInt64) { for i in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
-        func i32(_ v: Int32) { for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(i)))) } }
-        u64(rootOffset)
-        u64(UInt64(root.count))
-        u64(metadataOffset)
-        u64(UInt64(metadata.count))
-        u64(leafOffset)
-        u64(UInt64(leaves.count))
-        u64(dataOffset)
-        u64(UInt64(data.count))
-        u64(UInt64(tiles.count))
-        u64(UInt64(tiles.count))
-        u64(UInt64(tiles.count))
-        h += [1, 1, tileCompression, 1, 0, maxZoom]
-        i32(-1_800_000_000)
-        i32(-850_000_000)
-        i32(1_800_000_000)
-        i32(850_000_000)
-        h.append(0)
-        i32(0)
-        i32(0)
+        var header = PMTilesHeader.zero
+        (header.rootOffset, header.rootLength) = (rootOffset, UInt64(root.count))
+        (header.metadataOffset, header.metadataLength) = (metadataOffset, UInt64(metadata.count))
+        (header.leafOffset, header.leafLength) = (leafOffset, UInt64(leaves.count))
+        (header.tileDataOffset, header.tileDataLength) = (dataOffset, UInt64(data.count))
+        (header.addressedTiles, header.tileEntries, header.tileContents) = (UInt64(tiles.count), UInt64(tiles.count), UInt64(tiles.count))
+        // Clustered, directories uncompressed, MVT, the whole world.
+        (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (true, 1, tileCompression, 1)
+        header.maxZoom = maxZoom
+        (header.minLonE7, header.minLatE7, header.maxLonE7, header.maxLatE7) = (-1_800_000_000, -850_000_000, 1_800_000_000, 850_000_000)
+        let h = header.bytes
         return h + root + metadata + leaves + data
     }
 }

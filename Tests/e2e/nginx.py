@@ -104,6 +104,19 @@ class Nginx:
         except OSError:
             return ""
 
+    def listening(self):
+        """The sockets listening on this server's port (/proc/net/tcp{,6}: local address as hex
+        IP:port, state 0A = LISTEN); asserts that it is 127.0.0.1 alone."""
+        found = []
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as f:
+                for line in f.readlines()[1:]:
+                    local, state = line.split()[1], line.split()[3]
+                    if state == "0A" and int(local.split(":")[1], 16) == self.port:
+                        found.append(local)
+        assert found == ["0100007F:%04X" % self.port], found
+        return f"listening on {found[0]} (127.0.0.1:{self.port}) only"
+
     def stop(self, keep=False):
         """Stops nginx; its folder is removed unless `keep` (to start it again)."""
         if self.process.poll() is None:

@@ -99,6 +99,17 @@ def local_screen(*view):
     return render("--tiles", MBTILES, *(view or VIEW), cache=tempfile.mkdtemp())
 
 
+def drive(args, size, keys):
+    """The viewer in tmux at `size` with `args` (no animation, a new cache, the server's log cleared);
+    `keys(session)` drives it, then q."""
+    server.clear_log()
+    s = harness.Session(tmux, BINARY, args + " --no-animation", *size,
+                        env=f"TERM=xterm-256color LANG=C.UTF-8 XDG_CACHE_HOME={tempfile.mkdtemp()}")
+    keys(s)
+    s.keys("q")
+    s.close()
+
+
 def log_entries(server):
     out = []
     for line in open(os.path.join(server.dir, "access.log")):
@@ -242,15 +253,12 @@ try:
 
     @check("never more than 4 requests in flight while panning in tmux (a slow server)")
     def _():
-        cache = tempfile.mkdtemp()
-        server.clear_log()
-        s = harness.Session(tmux, BINARY, f"--tiles {server.url('slow/doc.json')} --center 60.1690,24.9420 --zoom 14 "
-                            "--no-animation", 200, 60, env=f"TERM=xterm-256color LANG=C.UTF-8 XDG_CACHE_HOME={cache}")
-        for key in ["Left", "Up", "Right", "Right", "Down", "-", "Left", "+", "Up", "-", "-"] * 2:
-            s.keys(key, pause=0.3)
-        time.sleep(4)
-        s.keys("q")
-        s.close()
+        def pan(s):
+            for key in ["Left", "Up", "Right", "Right", "Down", "-", "Left", "+", "Up", "-", "-"] * 2:
+                s.keys(key, pause=0.3)
+            time.sleep(4)
+
+        drive(f"--tiles {server.url('slow/doc.json')} --center 60.1690,24.9420 --zoom 14", (200, 60), pan)
         log = [e for e in log_entries(server) if e["req"].endswith(".pbf")]
         assert len(log) >= 5, log
         most = most_at_once(log)
@@ -266,15 +274,12 @@ try:
 
     @check("a server answering 429 with Retry-After: 2 gets no request for 2 s")
     def _():
-        cache = tempfile.mkdtemp()
-        server.clear_log()
-        s = harness.Session(tmux, BINARY, f"--tiles '{server.url('busy/{z}/{x}/{y}.pbf')}' --center 60.1690,24.9420 "
-                            "--zoom 16 --no-animation", 100, 30, env=f"TERM=xterm-256color LANG=C.UTF-8 XDG_CACHE_HOME={cache}")
-        end = time.time() + 5
-        while time.time() < end:
-            s.keys("Left", pause=0.2)
-        s.keys("q")
-        s.close()
+        def pan(s):
+            end = time.time() + 5
+            while time.time() < end:
+                s.keys("Left", pause=0.2)
+
+        drive(f"--tiles '{server.url('busy/{z}/{x}/{y}.pbf')}' --center 60.1690,24.9420 --zoom 16", (100, 30), pan)
         times = sorted(e["end"] for e in log_entries(server) if e["status"] == "429")
         assert len(times) >= 2, times
         gaps = [b - a for a, b in zip(times, times[1:])]
@@ -444,15 +449,7 @@ try:
 
     @check("nginx listened on 127.0.0.1 only")
     def _():
-        listening = []
-        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-            with open(table) as f:
-                for line in f.readlines()[1:]:
-                    local, state = line.split()[1], line.split()[3]
-                    if state == "0A" and int(local.split(":")[1], 16) == server.port:
-                        listening.append(local)
-        assert listening == ["0100007F:%04X" % server.port], listening
-        return f"listening on 127.0.0.1:{server.port} only"
+        return server.listening()
 finally:
     server.stop()
 

@@ -49,7 +49,8 @@ public struct PMTilesHeader: Equatable, Sendable {
         self = parsed
     }
 
-    private static let zero = PMTilesHeader(
+    /// Every field zero (a start for writers).
+    public static let zero = PMTilesHeader(
         rootOffset: 0, rootLength: 0, metadataOffset: 0, metadataLength: 0, leafOffset: 0, leafLength: 0,
         tileDataOffset: 0, tileDataLength: 0, addressedTiles: 0, tileEntries: 0, tileContents: 0, clustered: false,
         internalCompression: 0, tileCompression: 0, tileType: 0, minZoom: 0, maxZoom: 0, minLonE7: 0, minLatE7: 0,
@@ -72,6 +73,24 @@ public struct PMTilesHeader: Equatable, Sendable {
         (self.minZoom, self.maxZoom, self.centerZoom) = (minZoom, maxZoom, centerZoom)
         (self.minLonE7, self.minLatE7, self.maxLonE7, self.maxLatE7) = (minLonE7, minLatE7, maxLonE7, maxLatE7)
         (self.centerLonE7, self.centerLatE7) = (centerLonE7, centerLatE7)
+    }
+
+    /// The 127 bytes of the header (protomaps/PMTiles spec v3, "Header"): the magic and version, then
+    /// the fields in order, little-endian.
+    public var bytes: [UInt8] {
+        var h: [UInt8] = Array("PMTiles".utf8) + [3]
+        func u64(_ v: UInt64) { for i in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
+        func i32(_ v: Int32) { for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(i)))) } }
+        for v in [rootOffset, rootLength, metadataOffset, metadataLength, leafOffset, leafLength, tileDataOffset, tileDataLength] {
+            u64(v)
+        }
+        for v in [addressedTiles, tileEntries, tileContents] { u64(v) }
+        h += [clustered ? 1 : 0, internalCompression, tileCompression, tileType, minZoom, maxZoom]
+        for v in [minLonE7, minLatE7, maxLonE7, maxLatE7] { i32(v) }
+        h.append(centerZoom)
+        i32(centerLonE7)
+        i32(centerLatE7)
+        return h
     }
 
     /// A compression's name.

@@ -149,33 +149,24 @@ public enum PMTilesBuilder {
         let metadataOffset = rootOffset + UInt64(root.count)
         let leafOffset = metadataOffset + UInt64(metadata.count)
         let dataOffset = leafOffset + UInt64(leaves.count)
-        var h: [UInt8] = Array("PMTiles".utf8) + [3]
-        func u64(_ v: UInt64) { for i in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
-        func i32(_ v: Int32) { for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(i)))) } }
-        u64(rootOffset)
-        u64(UInt64(root.count))
-        u64(metadataOffset)
-        u64(UInt64(metadata.count))
-        u64(leafOffset)
-        u64(UInt64(leaves.count))
-        u64(dataOffset)
-        u64(UInt64(data.count))
-        u64(UInt64(sorted.count))  // addressed tiles
-        u64(UInt64(entries.count))  // tile entries
-        u64(UInt64(stored.values.reduce(0) { $0 + $1.count }))  // tile contents
+        var header = PMTilesHeader.zero
+        (header.rootOffset, header.rootLength) = (rootOffset, UInt64(root.count))
+        (header.metadataOffset, header.metadataLength) = (metadataOffset, UInt64(metadata.count))
+        (header.leafOffset, header.leafLength) = (leafOffset, UInt64(leaves.count))
+        (header.tileDataOffset, header.tileDataLength) = (dataOffset, UInt64(data.count))
+        header.addressedTiles = UInt64(sorted.count)
+        header.tileEntries = UInt64(entries.count)
+        header.tileContents = UInt64(stored.values.reduce(0) { $0 + $1.count })
         // Clustered; internal compression gzip; tile compression gzip, none, or unknown when mixed; MVT.
         let tileCompression: UInt8 = gzipTiles == sorted.count ? 2 : gzipTiles == 0 ? 1 : 0
         if sorted.isEmpty { (minZoom, maxZoom) = (0, 0) }
-        h += [1, 2, tileCompression, 1, UInt8(minZoom), UInt8(maxZoom)]
+        (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (true, 2, tileCompression, 1)
+        (header.minZoom, header.maxZoom, header.centerZoom) = (UInt8(minZoom), UInt8(maxZoom), UInt8(minZoom))
         let b = description.bounds
-        let e7 = 10_000_000.0
-        i32(Int32((b.west * e7).rounded()))
-        i32(Int32((b.south * e7).rounded()))
-        i32(Int32((b.east * e7).rounded()))
-        i32(Int32((b.north * e7).rounded()))
-        h.append(UInt8(minZoom))
-        i32(Int32((((b.west + b.east) / 2) * e7).rounded()))
-        i32(Int32((((b.south + b.north) / 2) * e7).rounded()))
+        func e7(_ degrees: Double) -> Int32 { Int32((degrees * 10_000_000).rounded()) }
+        (header.minLonE7, header.minLatE7, header.maxLonE7, header.maxLatE7) = (e7(b.west), e7(b.south), e7(b.east), e7(b.north))
+        (header.centerLonE7, header.centerLatE7) = (e7((b.west + b.east) / 2), e7((b.south + b.north) / 2))
+        let h = header.bytes
         let file = h + root + metadata + leaves + data
         guard let f = fopen(path, "wb") else { throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())")) }
         let written = file.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
