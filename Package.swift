@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "ViewerTests", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "TestSupport", "Viewer"],
-            exclude: ["Snapshots"]),
+            exclude: ["Snapshots", "Fixtures"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
         .testTarget(name: "CLITests", dependencies: ["termmap"]),

@@ -11,6 +11,8 @@ public struct MapDataError: Error, Equatable, Sendable, CustomStringConvertible 
         case corrupt(String)
         case badInput(String)
         case notFound(String)
+        /// A text format's syntax, at a line and column (both from 1).
+        case syntax(line: Int, column: Int, String)
     }
 
     /// The file (or `<memory>`).
@@ -38,6 +40,7 @@ public struct MapDataError: Error, Equatable, Sendable, CustomStringConvertible 
         case .corrupt(let part): what = "corrupt \(part)"
         case .badInput(let why): what = why
         case .notFound(let why): what = why
+        case .syntax(let line, let column, let why): return "\(file):\(line):\(column): \(why)"
         }
         return "\(file): \(what)"
     }

@@ -12,15 +12,16 @@ public enum StyleRole: Hashable, Sendable {
     case seedOverlay
     /// The circle's shade outside it, over the sea (or where no land is drawn) and over land.
     case shade, shadeOverLand
-    /// Features of a layer of the user's own (a file, a test's point).
-    case userData
+    /// Features of the user's own layers (a file, a stream, a test's point): one look of the overlay
+    /// palette each, the first file the first (`StyleTable.overlayLooks` of them, then again).
+    case overlay(Int)
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] = [
         .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
         .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade, .shadeOverLand,
-        .userData, .poiLabel,
-    ]
+        .poiLabel,
+    ] + (0..<StyleTable.overlayLooks).map { .overlay($0) }
 
     /// Every role: the screen's, then one a feature class.
     public static let allCases: [StyleRole] = screenRoles + FeatureClass.allCases.map { .feature($0) }
@@ -49,8 +50,8 @@ public enum StyleRole: Hashable, Sendable {
         case .seedOverlay: return 17
         case .shade: return 18
         case .shadeOverLand: return 19
-        case .userData: return 20
-        case .poiLabel: return 21
+        case .poiLabel: return 20
+        case .overlay(let n): return 21 + n % StyleTable.overlayLooks
         }
     }
 
@@ -186,9 +187,25 @@ public enum StyleTable {
         // Without colour, a stipple nothing else draws (the grid is braille dots, areas `~` and `'`).
         StyleRow(role: .shade, ink: 0, color256: 250, color16: 7, fill256: 17, fill16: 4, stipple: "░", light256: 238, lightFill256: 153),
         StyleRow(role: .shadeOverLand, ink: 0, color256: 250, color16: 7, fill256: 18, fill16: 4, stipple: "░", light256: 238, lightFill256: 189),
-        // A layer's own features, over everything of the map's.
-        StyleRow(role: .userData, ink: 30, name: "file", color256: 198, color16: 13, light256: 162),
+        // The user's own layers, over everything of the map's (the highest inks), one look a file: a
+        // colour the base map does not use (256), bright green then bold colours (16 and 8, where only
+        // bright green is left free), and a marker glyph and a stipple of their own without colour.
+        StyleRow(role: .overlay(0), ink: 30, name: "file", color256: 198, color16: 10, fill256: 52, stipple: ".", stippleCols: 2, stippleRows: 1, light256: 162, lightFill256: 224),
+        StyleRow(role: .overlay(1), ink: 31, name: "file", color256: 87, color16: 14, fill256: 24, stipple: ",", stippleCols: 2, stippleRows: 1, bold: true, light256: 31, lightFill256: 195),
+        StyleRow(role: .overlay(2), ink: 32, name: "file", color256: 118, color16: 13, fill256: 58, stipple: "`", stippleCols: 2, stippleRows: 1, bold: true, light256: 28, lightFill256: 194),
+        StyleRow(role: .overlay(3), ink: 33, name: "file", color256: 141, color16: 9, fill256: 54, stipple: "-", stippleCols: 2, stippleRows: 1, bold: true, light256: 91, lightFill256: 225),
+        StyleRow(role: .overlay(4), ink: 34, name: "file", color256: 215, color16: 11, fill256: 94, stipple: "^", stippleCols: 2, stippleRows: 1, bold: true, light256: 166, lightFill256: 223),
+        StyleRow(role: .overlay(5), ink: 35, name: "file", color256: 231, color16: 15, fill256: 239, stipple: "\"", stippleCols: 2, stippleRows: 1, bold: true, light256: 232, lightFill256: 253),
     ]
+
+    /// How many looks the overlay palette has.
+    public static let overlayLooks = 6
+
+    /// The marker of a point of overlay look `n`, in braille and in ASCII glyph sets.
+    public static func overlayMarker(_ n: Int, ascii: Bool) -> Character {
+        let i = n % overlayLooks
+        return ascii ? ["o", "x", "+", "@", "%", "&"][i] : ["●", "◆", "▲", "■", "✚", "✖"][i]
+    }
 
     /// The letter that marks a point of interest of `kind` (the legend explains them; ASCII in both glyph
     /// sets, so a sign reads the same on every terminal).

@@ -13,9 +13,51 @@ public enum StateJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var document = Document(state)
+        document.files = state.userLayers.map(FileEntry.init)
         document.sources = map?.sources.map(Source.init) ?? []
         document.pois = map.map { POIs(named: $0.poisNamed, omitted: $0.poisOmitted) }
         return String(decoding: try encoder.encode(document), as: UTF8.self)
+    }
+
+    /// One of the user's files: its format, its features by geometry type, those left out (with the
+    /// first reason), its bounds `[west, south, east, north]`, whether it is shown, and its error.
+    struct FileEntry: Encodable {
+        struct Skipped: Encodable {
+            var count: Int
+            var reason: String?
+        }
+        var file: String
+        var format: String
+        var features: [String: Int]
+        var skipped: Skipped
+        var bounds: [Double]?
+        var visible: Bool
+        var error: String?
+
+        init(_ layer: UserDataLayer) {
+            let d = layer.file.data
+            file = layer.file.file
+            format = layer.file.format.rawValue
+            features = Dictionary(uniqueKeysWithValues: d.countsByType.map { ($0.key.name, $0.value) })
+            skipped = Skipped(count: d.skipped, reason: d.firstSkipReason)
+            bounds = d.bounds.map { [$0.west, $0.south, $0.east, $0.north] }
+            visible = layer.visible
+            error = layer.file.error
+        }
+
+        enum Key: String, CodingKey { case file, format, features, skipped, bounds, visible, error }
+
+        // Written out so that a file without an error says `null`.
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(file, forKey: .file)
+            try c.encode(format, forKey: .format)
+            try c.encode(features, forKey: .features)
+            try c.encode(skipped, forKey: .skipped)
+            try c.encode(bounds, forKey: .bounds)
+            try c.encode(visible, forKey: .visible)
+            try c.encode(error, forKey: .error)
+        }
     }
 
     /// A data source: its name, where it comes from, its credit, and how its tiles of the view stand.
@@ -138,6 +180,7 @@ public enum StateJSON {
         var message: String
         var sources: [Source] = []
         var pois: POIs?
+        var files: [FileEntry] = []
 
         init(_ state: ViewerState) {
             let v = state.view
@@ -165,7 +208,7 @@ public enum StateJSON {
 
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources, poisInView,
-                poisOmitted
+                poisOmitted, files
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -185,6 +228,7 @@ public enum StateJSON {
             // Named points of interest in view, and how many of them have no name on screen.
             try c.encode(pois?.named ?? 0, forKey: .poisInView)
             try c.encode(pois?.omitted ?? 0, forKey: .poisOmitted)
+            try c.encode(files, forKey: .files)
         }
     }
 }

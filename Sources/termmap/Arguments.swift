@@ -29,6 +29,11 @@ struct ParsedArguments {
         while i < args.count {
             let arg = args[i]
             i += 1
+            if arg == "--" {
+                // Everything after is a file, whatever it looks like.
+                operands += args[i...]
+                break
+            }
             guard arg.hasPrefix("--"), arg.count > 2 else {
                 if arg.hasPrefix("-"), arg.count > 1 { throw UsageError("unknown option '\(arg)' (see --help)") }
                 operands.append(arg)

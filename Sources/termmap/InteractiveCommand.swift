@@ -18,6 +18,12 @@ enum InteractiveCommand {
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes,
             folderTiles: !options.kiosk)
+        // The user's files, read before the terminal is taken: a failed one is listed, the others drawn.
+        // A name that is no file is most likely a mistyped command: said before the terminal is taken.
+        if let missing = options.files.first(where: { $0 != "-" && access($0, F_OK) != 0 }) {
+            throw DataFailure("'\(missing)': no such file, nor a command (see --help)")
+        }
+        let files = UserFiles.read(options.files)
         let screen: CursesScreen
         do {
             screen = try CursesScreen(colorOption: options.color, environment: environment, recordPath: options.castPath)
@@ -37,6 +43,11 @@ enum InteractiveCommand {
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true
+        }
+        UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)
+        if let problem = UserFiles.report(files).first, state.message.isEmpty {
+            state.message = problem
+            state.messageIsError = files.contains { $0.error != nil }
         }
         if state.message.isEmpty {
             state.message = options.kiosk ? ViewerState.kioskWelcome : ViewerState.welcome

@@ -21,6 +21,12 @@ enum RenderCommand {
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)
+        // The user's files: one that cannot be read ends the render (one line, exit 1); left-out
+        // features are said on stderr and the rest drawn.
+        let files = UserFiles.read(options.files)
+        if let failed = files.first(where: { $0.error != nil }), let error = failed.error { throw DataFailure(error) }
+        for line in UserFiles.report(files) { printError("termmap: \(line)") }
+        UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true

@@ -37,11 +37,18 @@ struct StartupOptions {
     /// `--record` (viewer) or `--cast` (render): the asciicast file to write.
     var castPath: String?
 
+    /// The user's own files to draw (`-`: standard input), in the order given.
+    var files: [String] = []
+    /// True when --center or --zoom decides the first view (the files do not).
+    var viewGiven = false
+
     /// Minutes a kiosk session may sit idle when no --idle-timeout is given.
     static let kioskDefaultIdleMinutes = 10.0
 
     init(_ p: ParsedArguments) throws(UsageError) {
-        guard p.operands.isEmpty else { throw UsageError("unexpected argument '\(p.operands[0])' (see --help)") }
+        files = p.operands
+        if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read once") }
+        viewGiven = p.value(.center) != nil || p.value(.zoom) != nil
         if let s = p.value(.size) {
             let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 2000, r <= 1000

@@ -47,7 +47,7 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         case "data":
             return try DataCommands.run(Array(args.dropFirst()), environment: environment)
         default:
-            guard first.hasPrefix("--") else { throw UsageError("unknown command '\(first)' (see --help)") }
+            // Anything else that is not an option is a file to show (`./data` for a file named like a command).
             return try InteractiveCommand.run(args, environment: environment)
         }
     } catch let e as UsageError {

@@ -38,8 +38,8 @@ struct CLITests {
         ["render", "--zoom", "abc"], ["render", "--bogus"], ["render", "--keys", "<Nope>"],
         ["render", "--size", "100"], ["render", "--zoom"], ["render", "--color", "pink"], ["render", "--theme", "blue"],
         ["render", "--radius", "0"], ["render", "--zoom", "nan"], ["render", "--zoom", "inf"],
-        ["render", "--zoom", "1", "--zoom", "2"], ["render", "--center", ""], ["render", "stray"],
-        ["nonsense"], ["render", "--size", "99999x5"], ["render", "--center", "1e400,0"],
+        ["render", "--zoom", "1", "--zoom", "2"], ["render", "--center", ""],
+        ["render", "--size", "99999x5"], ["render", "--center", "1e400,0"],
         ["render", "--json=yes"], ["data", "frobnicate"], ["render", "--size", "10x3"], ["render", "--size", "19x24"],
         ["render", "--size", "80x5"], ["--bogus", "--about"],
     ])
@@ -49,6 +49,15 @@ struct CLITests {
         let lines = r.err.split(separator: "\n")
         #expect(lines.count == 1, "\(args): \(r.err)")
         #expect(r.err.hasPrefix("termmap: "))
+    }
+
+    /// A word that is neither an option nor a command is a file to show: one that is not there ends in
+    /// one line naming it (exit 1), before any terminal is touched; `--` makes a command's name a file.
+    @Test(arguments: [["render", "stray"], ["nonsense"], ["render", "--", "--json"], ["render", "--", "data"]])
+    func aMissingFileIsOneLine(args: [String]) throws {
+        let r = try runTermmap(args)
+        #expect(r.status == 1, "\(args)")
+        #expect(r.err.split(separator: "\n").count == 1 && r.err.contains("'\(args.last ?? "")'") || r.err.contains("\(args.last ?? ""): cannot read"), "\(args): \(r.err)")
     }
 
     /// Options are per command (the option table): another command's option is unknown here.

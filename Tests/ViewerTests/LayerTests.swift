@@ -16,7 +16,7 @@ struct OnePointLayer: MapLayer, Equatable {
         let feature = PickedFeature(
             className: "test point", name: "here", reference: FeatureReference(source: nil, feature: .own(7)))
         c.drawing(feature) { canvas in
-            canvas.set(x: BrailleCanvas.dot(p.x), y: BrailleCanvas.dot(p.y), ink: StyleTable.ink(.userData))
+            canvas.set(x: BrailleCanvas.dot(p.x), y: BrailleCanvas.dot(p.y), ink: StyleTable.ink(.overlay(0)))
         }
     }
 }
@@ -46,7 +46,7 @@ struct LayerTests {
         let map = try #require(screen.map)
         let cell = screen.frame[col, row]
         #expect(cell.glyph.value & 0x2801 == 0x2801, "the dot at the cell's top left is not set: \(cell.glyph)")
-        #expect(cell.style.foreground == StyleTable.style(.userData, mode: .ansi256).foreground)
+        #expect(cell.style.foreground == StyleTable.style(.overlay(0), mode: .ansi256).foreground)
         let picked = map.pick.feature(col: col, row: row)
         #expect(picked?.className == "test point" && picked?.name == "here")
         #expect(picked?.reference == FeatureReference(source: nil, feature: .own(7)))

@@ -1,0 +1,53 @@
+/// Reads a user's file by its content first and its extension second: GeoJSON (`{`, `[`, or an RFC 8142
+/// record separator), CSV/TSV, GPX and KML (XML naming `gpx` or `kml`). Anything else is for GDAL.
+public enum UserDataReader {
+    /// What a file's bytes and name say it is (nil: a format for GDAL's `ogr2ogr`).
+    public static func format(of bytes: [UInt8], file: String) -> UserDataFormat? {
+        var i = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        let ext = file.split(separator: "/").last.flatMap { name in name.contains(".") ? name.split(separator: ".").last : nil }
+            .map { $0.lowercased() } ?? ""
+        if i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "{"), 0x1E: return .geojson
+            case UInt8(ascii: "<"):
+                let head = String(decoding: bytes[i..<min(bytes.count, i + 4096)], as: UTF8.self).lowercased()
+                if head.contains("<gpx") { return .gpx }
+                if head.contains("<kml") { return .kml }
+                return nil
+            default: break
+            }
+        }
+        switch ext {
+        case "geojson", "json", "geojsonl", "geojsons", "ndjson", "geojsonseq": return .geojson
+        case "csv", "tsv", "txt": return .csv
+        case "gpx": return .gpx
+        case "kml": return .kml
+        default: break
+        }
+        // Text whose first line holds a delimiter and a coordinate column's name: CSV.
+        let firstLine = bytes[i...].prefix { $0 != 0x0A }
+        if !firstLine.contains(0), let line = String(validating: Array(firstLine), as: UTF8.self)?.lowercased() {
+            let names = line.split(whereSeparator: { ",;\t|".contains($0) }).map { String($0).trimmingCharacters(in: "\"").trimmingCharacters(in: " ") }
+            if names.contains(where: { CSVReader.latitudeNames.contains($0) || CSVReader.wktNames.contains($0) }) { return .csv }
+        }
+        return nil
+    }
+
+    /// The features of `bytes` in `format`; a file with none usable fails (one line naming it).
+    public static func read(_ bytes: [UInt8], format: UserDataFormat, file: String) throws(MapDataError) -> UserLayerData {
+        let data: UserLayerData
+        switch format {
+        case .geojson, .ogr, .stream: data = try GeoJSONReader.read(bytes, file: file)
+        case .csv: data = try CSVReader.read(bytes, file: file)
+        case .gpx, .kml:
+            throw MapDataError(file: file, .badInput("\(format.rawValue.uppercased()) is not read yet"))
+        }
+        guard data.count > 0 else {
+            let why = data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" } ?? "no features"
+            throw MapDataError(file: file, .badInput(why))
+        }
+        return data
+    }
+}

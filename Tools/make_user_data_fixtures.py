@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""Write the user-data fixtures and what an independent reader says of them.
+
+The files are generated here (GeoJSON in its three framings, CSV/TSV with RFC 4180 quoting, WKT,
+bad input). The expectations come from Python's json and csv modules (counts, properties, bounds) and
+from mercantile's Web Mercator (the cells a feature's points and segments fall in, for views at several
+zooms and across the antimeridian), never from termmap's Swift code. The real files of
+../shared/overlay-samples are described too (counts by json/csv, cells by mercantile); the tests read
+those files from there when it exists.
+
+    python3 -m pip install --target .pyref mercantile
+    PYTHONPATH=.pyref python3 Tools/make_user_data_fixtures.py
+"""
+import csv
+import io
+import json
+import math
+import os
+import random
+
+import mercantile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
+OUT = os.path.join(ROOT, "Tests", "ViewerTests", "Fixtures", "userdata")
+SAMPLES = os.path.normpath(os.path.join(ROOT, "..", "shared", "overlay-samples"))
+R = 6378137.0
+HALF = math.pi * R
+
+
+def unit(lon, lat):
+    """mercantile's EPSG:3857 metres, as the unit square (x right from -180, y down from the north limit)."""
+    limit = math.degrees(math.atan(math.sinh(math.pi)))  # the Mercator limit: the poles clamp to it
+    mx, my = mercantile.xy(lon, max(-limit, min(limit, lat)))
+    return (mx + HALF) / (2 * HALF), (HALF - my) / (2 * HALF)
+
+
+def dump(v):
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+
+def prop_text(v):
+    """How a property reads back: a string as it is, null as none, anything else as compact JSON."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return v
+    return dump(v)
+
+
+# MARK: the views and their cells
+
+def cells(geoms, view):
+    """The cells (col, row) of a view that the geometries' points and segments (straight in Mercator)
+    pass through: view = (lat, lon, zoom, cols, rows)."""
+    lat, lon, zoom, cols, rows = view
+    cx, cy = unit(lon, lat)
+    ws = 256 * 2 ** zoom
+    w, h = cols * 2, rows * 4
+    out = set()
+
+    def put(x, y):
+        for k in (-1, 0, 1):
+            dx = (x + k - cx) * ws + w / 2
+            dy = (y - cy) * ws + h / 2
+            if 0 <= dx < w and 0 <= dy < h:
+                out.add((int(dx // 2), int(dy // 4)))
+
+    for kind, parts in geoms:
+        for part in parts:
+            pts = [unit(*p[:2]) for p in part]
+            if kind == "point":
+                put(*pts[0])
+                continue
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+                length = max(abs(x1 - x0), abs(y1 - y0)) * ws
+                n = max(1, int(length * 4))
+                for i in range(n + 1):
+                    t = i / n
+                    put(x0 + t * (x1 - x0), y0 + t * (y1 - y0))
+    return sorted(out)
+
+
+def geojson_geoms(g):
+    """(kind, [list of positions]) pieces of a GeoJSON geometry, as json reads it."""
+    if g is None:
+        return []
+    t, c = g["type"], g.get("coordinates")
+    if t == "Point":
+        return [("point", [[c]])]
+    if t == "MultiPoint":
+        return [("point", [[p]]) for p in c]
+    if t == "LineString":
+        return [("line", [c])]
+    if t == "MultiLineString":
+        return [("line", [l]) for l in c]
+    if t == "Polygon":
+        return [("line", c)]
+    if t == "MultiPolygon":
+        return [("line", p) for p in c]
+    if t == "GeometryCollection":
+        return [x for m in g["geometries"] for x in geojson_geoms(m)]
+    return []
+
+
+def types_of(g):
+    if g is None:
+        return set()
+    t = g["type"]
+    if t == "GeometryCollection":
+        return set().union(*[types_of(m) for m in g["geometries"]]) if g["geometries"] else set()
+    return {t.replace("Multi", "")}
+
+
+def valid(g):
+    """RFC 7946 positions within ±180/±90, lines of 2+, rings of 4+ (what a reader keeps)."""
+    if g is None:
+        return False
+    t = g["type"]
+    if t == "GeometryCollection":
+        return bool(g["geometries"]) and all(valid(m) for m in g["geometries"])
+    c = g["coordinates"]
+    if t == "Point":
+        pos = [c]
+    elif t in ("MultiPoint", "LineString"):
+        pos = c
+    elif t in ("MultiLineString", "Polygon"):
+        pos = [p for l in c for p in l]
+    else:
+        pos = [p for poly in c for r in poly for p in r]
+    if not pos:
+        return False
+    if any(not (abs(p[0]) <= 180 and abs(p[1]) <= 90) for p in pos):
+        return False
+    if t == "LineString" and len(c) < 2:
+        return False
+    if t == "MultiLineString" and any(len(l) < 2 for l in c):
+        return False
+    if t == "Polygon" and any(len(r) < 4 for r in c):
+        return False
+    if t == "MultiPolygon" and any(len(r) < 4 for poly in c for r in poly):
+        return False
+    return True
+
+
+def describe_features(features):
+    """What a reader keeps of GeoJSON features: later ids replace earlier ones, bad ones are counted."""
+    kept, skipped, by_id = [], 0, {}
+    for f in features:
+        if not valid(f.get("geometry")):
+            skipped += 1
+            continue
+        fid = f.get("id")
+        if fid is not None:
+            key = ("s" if isinstance(fid, str) else "n") + str(fid)
+            if key in by_id:
+                kept[by_id[key]] = None
+            by_id[key] = len(kept)
+        kept.append(f)
+    kept = [f for f in kept if f is not None]
+    counts = {}
+    for f in kept:
+        for t in types_of(f["geometry"]):
+            counts[t] = counts.get(t, 0) + 1
+    lons = [p[0] for f in kept for _, parts in geojson_geoms(f["geometry"]) for part in parts for p in part]
+    lats = [p[1] for f in kept for _, parts in geojson_geoms(f["geometry"]) for part in parts for p in part]
+    props = []
+    for f in kept:
+        p = dict((k, prop_text(v)) for k, v in (f.get("properties") or {}).items())
+        g = f["geometry"]
+        if g["type"] == "Point" and len(g["coordinates"]) > 2 and "altitude" not in p:
+            p["altitude"] = dump(float(g["coordinates"][2]))
+        props.append(p)
+    names = []
+    for f in kept:
+        pr = f.get("properties") or {}
+        n = pr.get("name") if isinstance(pr.get("name"), str) else pr.get("title") if isinstance(pr.get("title"), str) else None
+        names.append(n)
+    return {
+        "count": len(kept), "skipped": skipped, "counts": counts,
+        "bounds": [min(lons), min(lats), max(lons), max(lats)] if lons else None,
+        "names": names, "properties": props,
+        "geoms": [g for f in kept for g in geojson_geoms(f["geometry"])],
+    }
+
+
+# MARK: generated files
+
+def shapes():
+    rnd = random.Random(7)
+    fs = [
+        {"type": "Feature", "id": "a", "properties": {"name": "Point with altitude", "n": 1, "x": 2.5, "ok": True,
+                                                       "nothing": None, "list": [1, "two"], "obj": {"k": "v"}},
+         "geometry": {"type": "Point", "coordinates": [24.9384, 60.1699, 12.5]}},
+        {"type": "Feature", "properties": {"title": "Many points"},
+         "geometry": {"type": "MultiPoint", "coordinates": [[-0.1276, 51.5072], [2.3522, 48.8566], [13.405, 52.52]]}},
+        {"type": "Feature", "properties": {"name": "Tab\tand \"quotes\" and é 漢 😀", "stroke": "#ff0000"},
+         "geometry": {"type": "LineString", "coordinates": [[-74.006, 40.7128], [-87.6298, 41.8781], [-118.2437, 34.0522]]}},
+        {"type": "Feature", "properties": {"name": "Two lines"},
+         "geometry": {"type": "MultiLineString", "coordinates": [[[10, 10], [20, 20]], [[30, 10], [40, 20], [50, 10]]]}},
+        {"type": "Feature", "id": 7, "properties": {"name": "Square with a hole"},
+         "geometry": {"type": "Polygon", "coordinates": [
+             [[100, 0], [110, 0], [110, 10], [100, 10], [100, 0]],
+             [[102, 2], [102, 8], [108, 8], [108, 2], [102, 2]]]}},
+        {"type": "Feature", "properties": {"name": "Islands"},
+         "geometry": {"type": "MultiPolygon", "coordinates": [
+             [[[-60, -30], [-55, -30], [-55, -25], [-60, -30]]],
+             [[[-50, -30], [-45, -30], [-45, -25], [-50, -30]]]]}},
+        {"type": "Feature", "properties": {"name": "Collection"},
+         "geometry": {"type": "GeometryCollection", "geometries": [
+             {"type": "Point", "coordinates": [139.6917, 35.6895]},
+             {"type": "LineString", "coordinates": [[139.6917, 35.6895], [135.5023, 34.6937]]}]}},
+        # Bad features: counted, left out.
+        {"type": "Feature", "properties": {"name": "No geometry"}, "geometry": None},
+        {"type": "Feature", "properties": {"name": "Too far north"}, "geometry": {"type": "Point", "coordinates": [10, 95]}},
+        {"type": "Feature", "properties": {"name": "Ring of two"},
+         "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 1]]]}},
+        # Replaces the feature of id "a".
+        {"type": "Feature", "id": "a", "properties": {"name": "Point a, moved"},
+         "geometry": {"type": "Point", "coordinates": [25.0, 60.2]}},
+        # Across the antimeridian (drawn as given: the long way in longitude, as RFC 7946 §3.1.9 asks
+        # writers to cut such lines).
+        {"type": "Feature", "properties": {"name": "Fiji"},
+         "geometry": {"type": "LineString", "coordinates": [[177.0, -17.0], [179.9, -16.5]]}},
+        {"type": "Feature", "properties": {"name": "Samoa side"},
+         "geometry": {"type": "LineString", "coordinates": [[-179.9, -16.5], [-172.0, -13.8]]}},
+    ]
+    # Random walks for recall and precision.
+    for k in range(6):
+        lon, lat = rnd.uniform(-170, 170), rnd.uniform(-60, 70)
+        line = []
+        for _ in range(40):
+            line.append([round(lon, 6), round(lat, 6)])
+            lon = max(-179.9, min(179.9, lon + rnd.uniform(-3, 3)))
+            lat = max(-80, min(80, lat + rnd.uniform(-2, 2)))
+        fs.append({"type": "Feature", "properties": {"walk": k}, "geometry": {"type": "LineString", "coordinates": line}})
+    return fs
+
+
+def write_geojson_variants(fs):
+    coll = {"type": "FeatureCollection", "features": fs}
+    with open(os.path.join(OUT, "shapes.geojson"), "w", encoding="utf-8") as f:
+        json.dump(coll, f, ensure_ascii=False, indent=1)
+    with open(os.path.join(OUT, "shapes.ndjson"), "w", encoding="utf-8") as f:
+        for x in fs:
+            f.write(dump(x) + "\n")
+    with open(os.path.join(OUT, "shapes.geojsons"), "w", encoding="utf-8") as f:
+        for x in fs:
+            f.write("\x1e" + dump(x) + "\n")
+    # A bare geometry and a bare Feature are documents of their own.
+    with open(os.path.join(OUT, "bare-geometry.json"), "w") as f:
+        json.dump({"type": "LineString", "coordinates": [[0, 0], [1, 1], [2, 0]]}, f)
+
+
+def points():
+    rnd = random.Random(11)
+    rows = [["name", "Latitude", "LON", "note", "empty"]]
+    for i in range(200):
+        name = rnd.choice(["Plain", "With, comma", 'With "quotes"', "Line\nbreak", "Ünïcödé"]) + f" {i}"
+        rows.append([name, f"{rnd.uniform(-80, 80):.6f}", f"{rnd.uniform(-180, 180):.6f}", str(rnd.randint(0, 999)), ""])
+    rows.append(["Bad row", "north", "east", "x", ""])
+    return rows
+
+
+def write_csv_variants(rows):
+    for name, delim, ending in [("points.csv", ",", "\r\n"), ("points-semicolon.csv", ";", "\n"), ("points.tsv", "\t", "\n")]:
+        buf = io.StringIO()
+        csv.writer(buf, delimiter=delim, lineterminator=ending, quoting=csv.QUOTE_MINIMAL).writerows(rows)
+        with open(os.path.join(OUT, name), "w", encoding="utf-8", newline="") as f:
+            f.write(buf.getvalue())
+    wkt = [["id", "WKT"], ["1", "POINT (30 10)"], ["2", "LINESTRING (30 10, 10 30, 40 40)"],
+           ["3", "POLYGON ((30 10, 40 40, 20 40, 10 20, 30 10))"], ["4", "MULTIPOINT ((10 40), (40 30))"],
+           ["5", "MULTILINESTRING Z ((10 10 1, 20 20 2), (40 40 3, 30 30 4))"],
+           ["6", "MULTIPOLYGON (((30 20, 45 40, 10 40, 30 20)), ((15 5, 40 10, 10 20, 5 10, 15 5)))"],
+           ["7", "GEOMETRYCOLLECTION (POINT (4 6), LINESTRING (4 6, 7 10))"], ["8", "POINT EMPTY"], ["9", "CIRCLE (1 2)"]]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(wkt)
+    with open(os.path.join(OUT, "wkt.csv"), "w") as f:
+        f.write(buf.getvalue())
+
+
+def describe_csv(text, delim):
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
+    header = rows[0]
+    lower = [h.strip().lower() for h in header]
+    lat = next(i for i, h in enumerate(lower) if h in ("lat", "latitude", "y"))
+    lon = next(i for i, h in enumerate(lower) if h in ("lon", "lng", "long", "longitude", "x"))
+    kept, skipped = [], 0
+    for r in rows[1:]:
+        if r == [] or r == [""]:
+            continue
+        try:
+            la, lo = float(r[lat].strip()), float(r[lon].strip())
+        except (ValueError, IndexError):
+            skipped += 1
+            continue
+        if not (abs(la) <= 90 and abs(lo) <= 180):
+            skipped += 1
+            continue
+        kept.append((lo, la, r))
+    others = [i for i in range(len(header)) if i not in (lat, lon)]
+    name = lower.index("name") if "name" in lower else None
+    return {
+        "count": len(kept), "skipped": skipped, "counts": {"Point": len(kept)} if kept else {},
+        "bounds": [min(k[0] for k in kept), min(k[1] for k in kept), max(k[0] for k in kept), max(k[1] for k in kept)],
+        "names": [(k[2][name] or None) if name is not None else None for k in kept],
+        "properties": [{header[i].strip(): (k[2][i] if i < len(k[2]) else None) for i in others} for k in kept],
+        "geoms": [("point", [[[k[0], k[1]]]]) for k in kept],
+    }
+
+
+VIEWS = [
+    (0.0, 0.0, 0.0, 100, 28),
+    (20.0, 0.0, 2.0, 160, 46),
+    (-16.0, 180.0, 5.0, 120, 34),   # across the antimeridian
+    (50.0, 10.0, 4.0, 80, 22),
+]
+
+
+def entry(file, desc, real=False):
+    geoms = desc.pop("geoms")
+    desc["file"] = file
+    desc["real"] = real
+    desc["views"] = [{"lat": v[0], "lon": v[1], "zoom": v[2], "cols": v[3], "rows": v[4], "cells": cells(geoms, v)} for v in VIEWS]
+    return desc
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    fs = shapes()
+    write_geojson_variants(fs)
+    rows = points()
+    write_csv_variants(rows)
+    described = describe_features(fs)
+    out = []
+    for name in ("shapes.geojson", "shapes.ndjson", "shapes.geojsons"):
+        out.append(entry(name, json.loads(json.dumps(describe_features(fs)))))
+    for name, delim in [("points.csv", ","), ("points-semicolon.csv", ";"), ("points.tsv", "\t")]:
+        with open(os.path.join(OUT, name), encoding="utf-8", newline="") as f:
+            out.append(entry(name, describe_csv(f.read(), delim)))
+    # The real files, when they are here.
+    if os.path.isdir(SAMPLES):
+        for name in ("ne_110m_admin_0_countries.json", "ne_110m_rivers_lake_centerlines.json"):
+            with open(os.path.join(SAMPLES, name), encoding="utf-8") as f:
+                out.append(entry(name, describe_features(json.load(f)["features"]), real=True))
+        with open(os.path.join(SAMPLES, "2011_february_us_airport_traffic.csv"), encoding="utf-8", newline="") as f:
+            out.append(entry("2011_february_us_airport_traffic.csv", describe_csv(f.read(), ","), real=True))
+    assert described["count"] > 0
+    with open(os.path.join(OUT, "expected.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f, ensure_ascii=False, separators=(",", ":"))
+        f.write("\n")
+    print(f"wrote {len(out)} descriptions to {os.path.relpath(OUT, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
