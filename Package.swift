@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CProj", path: "Sources/CProj", providers: [.apt(["libproj-dev"]), .brew(["proj"])]),
         .systemLibrary(
             name: "CNcursesw", path: "Sources/CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat", providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -23,7 +24,7 @@ let package = Package(
         .target(name: "GeoCore", dependencies: ["CProj"]),
         // libcurl through dlopen, only when a URL is given (no link-time network library).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "MapData", dependencies: ["CCurl", "CSQLite", "CZlib", "GeoCore", "Support"]),
+        .target(name: "MapData", dependencies: ["CCurl", "CExpat", "CSQLite", "CZlib", "GeoCore", "Support"]),
         .target(name: "Raster", dependencies: ["Support"]),
         // The map drawn: layers in order into a render that can be asked what is where.
         .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "Raster", "Support"]),

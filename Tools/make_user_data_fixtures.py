@@ -4,11 +4,11 @@
 The files are generated here (GeoJSON in its three framings, CSV/TSV with RFC 4180 quoting, WKT,
 bad input). The expectations come from Python's json and csv modules (counts, properties, bounds) and
 from mercantile's Web Mercator (the cells a feature's points and segments fall in, for views at several
-zooms and across the antimeridian), never from termmap's Swift code. The real files of
+zooms and across the antimeridian), gpxpy for GPX and ElementTree for KML, never from termmap's Swift code. The real files of
 ../shared/overlay-samples are described too (counts by json/csv, cells by mercantile); the tests read
 those files from there when it exists.
 
-    python3 -m pip install --target .pyref mercantile
+    python3 -m pip install --target .pyref mercantile gpxpy
     PYTHONPATH=.pyref python3 Tools/make_user_data_fixtures.py
 """
 import csv
@@ -18,6 +18,10 @@ import math
 import os
 import random
 
+import xml.etree.ElementTree as ET
+
+import gpxpy
+import gpxpy.gpx
 import mercantile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
@@ -308,6 +312,158 @@ def describe_csv(text, delim):
     }
 
 
+def write_gpx():
+    """A GPX 1.1 file made by gpxpy: waypoints, a track of two segments (one of a single point), an empty
+    track, a route."""
+    rnd = random.Random(5)
+    g = gpxpy.gpx.GPX()
+    for i in range(5):
+        g.waypoints.append(gpxpy.gpx.GPXWaypoint(rnd.uniform(45, 46), rnd.uniform(13, 15), elevation=100 + i, name=f"Waypoint {i}"))
+    t = gpxpy.gpx.GPXTrack(name="Walk & talk")
+    for n in (30, 1):
+        seg = gpxpy.gpx.GPXTrackSegment()
+        lat, lon = 45.5, 14.0
+        for _ in range(n):
+            seg.points.append(gpxpy.gpx.GPXTrackPoint(lat, lon, elevation=rnd.uniform(0, 500)))
+            lat += rnd.uniform(-0.01, 0.01)
+            lon += rnd.uniform(-0.01, 0.01)
+        t.segments.append(seg)
+    g.tracks.append(t)
+    g.tracks.append(gpxpy.gpx.GPXTrack(name="Empty"))
+    r = gpxpy.gpx.GPXRoute(name="Route")
+    for i in range(10):
+        r.points.append(gpxpy.gpx.GPXRoutePoint(44.0 + i * 0.1, 15.0 + i * 0.05))
+    g.routes.append(r)
+    with open(os.path.join(OUT, "walk.gpx"), "w", encoding="utf-8") as f:
+        f.write(g.to_xml(version="1.1"))
+
+
+def describe_gpx(text):
+    """Waypoints, then routes, then tracks (the order GPX 1.1's schema gives them), as gpxpy reads
+    them; the first time is not compared (gpxpy makes it a datetime)."""
+    g = gpxpy.parse(text)
+    kept, skipped = [], 0
+
+    def fmt(v):
+        return None if v is None else str(float(v))
+
+    def texts(x, kind):
+        p = {k: getattr(x, a) for k, a in (("name", "name"), ("desc", "description"), ("cmt", "comment"), ("type", "type"), ("sym", "symbol"))
+             if getattr(x, a, None) is not None}
+        p["gpx"] = kind
+        return p
+    for w in g.waypoints:
+        p = texts(w, "wpt")
+        if w.elevation is not None:
+            p["ele"] = fmt(w.elevation)
+        kept.append((w.name, [("point", [[[w.longitude, w.latitude]]])], p))
+    for r in g.routes:
+        if r.points:
+            p = texts(r, "rte")
+            eles = [q.elevation for q in r.points if q.elevation is not None]
+            if eles:
+                p["ele_min"], p["ele_max"] = fmt(min(eles)), fmt(max(eles))
+            kept.append((r.name, [("line", [[[q.longitude, q.latitude] for q in r.points]])], p))
+        else:
+            skipped += 1
+    for t in g.tracks:
+        parts = [("point" if len(s.points) == 1 else "line", [[[q.longitude, q.latitude] for q in s.points]])
+                 for s in t.segments if s.points]
+        if parts:
+            p = texts(t, "trk")
+            eles = [q.elevation for s in t.segments for q in s.points if q.elevation is not None]
+            if eles:
+                p["ele_min"], p["ele_max"] = fmt(min(eles)), fmt(max(eles))
+            kept.append((t.name, parts, p))
+        else:
+            skipped += 1
+    counts = {}
+    for _, parts, _ in kept:
+        for t in {"Point" if k == "point" else "LineString" for k, _ in parts}:
+            counts[t] = counts.get(t, 0) + 1
+    pts = [p for _, parts, _ in kept for _, ps in parts for part in ps for p in part]
+    return {"count": len(kept), "skipped": skipped, "counts": counts,
+            "bounds": [min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)],
+            "names": [n or None for n, _, _ in kept], "properties": [p for _, _, p in kept],
+            # gpxpy reads no track type in GPX 1.0 (its schema has none), termmap reads what is there.
+            "unchecked": ["time"] + (["type"] if g.version == "1.0" else []),
+            "geoms": [g for _, parts, _ in kept for g in parts]}
+
+
+KML = "{http://www.opengis.net/kml/2.2}"
+
+
+def write_kml():
+    """A KML 2.2 file made with ElementTree: a point, a line, a polygon with a hole, a MultiGeometry, and
+    a Placemark without geometry."""
+    ET.register_namespace("", KML[1:-1])
+    root = ET.Element(KML + "kml")
+    doc = ET.SubElement(root, KML + "Document")
+
+    def placemark(name, build):
+        p = ET.SubElement(doc, KML + "Placemark")
+        ET.SubElement(p, KML + "name").text = name
+        ET.SubElement(p, KML + "description").text = f"About {name} <b>bold</b>"
+        if build:
+            build(p)
+
+    def coords(el, pts):
+        ET.SubElement(el, KML + "coordinates").text = " ".join(f"{lo},{la},0" for lo, la in pts)
+
+    def ring(parent, tag, pts):
+        lr = ET.SubElement(ET.SubElement(parent, KML + tag), KML + "LinearRing")
+        coords(lr, pts)
+
+    placemark("A point", lambda p: coords(ET.SubElement(p, KML + "Point"), [(-122.08, 37.42)]))
+    placemark("A line", lambda p: coords(ET.SubElement(p, KML + "LineString"), [(-112.26, 36.09), (-112.25, 36.08), (-112.27, 36.07)]))
+
+    def polygon(p):
+        poly = ET.SubElement(p, KML + "Polygon")
+        ring(poly, "outerBoundaryIs", [(-77.05, 38.87), (-77.06, 38.87), (-77.06, 38.88), (-77.05, 38.88), (-77.05, 38.87)])
+        ring(poly, "innerBoundaryIs", [(-77.052, 38.872), (-77.053, 38.872), (-77.053, 38.873), (-77.052, 38.872)])
+    placemark("A polygon", polygon)
+
+    def multi(p):
+        m = ET.SubElement(p, KML + "MultiGeometry")
+        coords(ET.SubElement(m, KML + "Point"), [(2.35, 48.85)])
+        coords(ET.SubElement(m, KML + "LineString"), [(2.35, 48.85), (-0.13, 51.51)])
+    placemark("Multi", multi)
+    placemark("Nothing", None)
+    ET.ElementTree(root).write(os.path.join(OUT, "places.kml"), encoding="UTF-8", xml_declaration=True)
+
+
+def describe_kml(text):
+    root = ET.fromstring(text.encode("utf-8"))
+    kept, skipped = [], 0
+
+    def pts(el):
+        return [[float(v) for v in t.split(",")[:2]] for t in el.text.split()]
+    for p in root.iter(KML + "Placemark"):
+        parts = []
+        for el in p.iter():
+            if el.tag == KML + "Point":
+                parts.append(("point", [pts(el.find(KML + "coordinates"))]))
+            elif el.tag == KML + "LineString":
+                parts.append(("line", [pts(el.find(KML + "coordinates"))]))
+            elif el.tag == KML + "Polygon":
+                parts.append(("polygon", [pts(c) for c in el.iter(KML + "coordinates")]))
+        name = p.find(KML + "name")
+        if parts:
+            kept.append(((name.text or "").strip() if name is not None else None, parts,
+                         {c.tag[len(KML):]: (c.text or "").strip() for c in p if c.tag in (KML + "name", KML + "description")}))
+        else:
+            skipped += 1
+    counts = {}
+    for _, parts, _ in kept:
+        for t in {{"point": "Point", "line": "LineString", "polygon": "Polygon"}[k] for k, _ in parts}:
+            counts[t] = counts.get(t, 0) + 1
+    allp = [p for _, parts, _ in kept for _, ps in parts for part in ps for p in part]
+    return {"count": len(kept), "skipped": skipped, "counts": counts,
+            "bounds": [min(p[0] for p in allp), min(p[1] for p in allp), max(p[0] for p in allp), max(p[1] for p in allp)],
+            "names": [n or None for n, _, _ in kept], "properties": [pr for _, _, pr in kept],
+            "geoms": [("point" if k == "point" else "line", ps) for _, parts, _ in kept for k, ps in parts]}
+
+
 VIEWS = [
     (0.0, 0.0, 0.0, 100, 28),
     (20.0, 0.0, 2.0, 160, 46),
@@ -330,6 +486,8 @@ def main():
     write_geojson_variants(fs)
     rows = points()
     write_csv_variants(rows)
+    write_gpx()
+    write_kml()
     described = describe_features(fs)
     out = []
     for name in ("shapes.geojson", "shapes.ndjson", "shapes.geojsons"):
@@ -337,6 +495,10 @@ def main():
     for name, delim in [("points.csv", ","), ("points-semicolon.csv", ";"), ("points.tsv", "\t")]:
         with open(os.path.join(OUT, name), encoding="utf-8", newline="") as f:
             out.append(entry(name, describe_csv(f.read(), delim)))
+    with open(os.path.join(OUT, "walk.gpx"), encoding="utf-8") as f:
+        out.append(entry("walk.gpx", describe_gpx(f.read())))
+    with open(os.path.join(OUT, "places.kml"), encoding="utf-8") as f:
+        out.append(entry("places.kml", describe_kml(f.read())))
     # The real files, when they are here.
     if os.path.isdir(SAMPLES):
         for name in ("ne_110m_admin_0_countries.json", "ne_110m_rivers_lake_centerlines.json"):
@@ -344,6 +506,11 @@ def main():
                 out.append(entry(name, describe_features(json.load(f)["features"]), real=True))
         with open(os.path.join(SAMPLES, "2011_february_us_airport_traffic.csv"), encoding="utf-8", newline="") as f:
             out.append(entry("2011_february_us_airport_traffic.csv", describe_csv(f.read(), ","), real=True))
+        for name in ("korita-zbevnica.gpx", "route.gpx", "run.gpx"):
+            with open(os.path.join(SAMPLES, name), encoding="utf-8") as f:
+                out.append(entry(name, describe_gpx(f.read()), real=True))
+        with open(os.path.join(SAMPLES, "KML_Samples.kml"), encoding="utf-8") as f:
+            out.append(entry("KML_Samples.kml", describe_kml(f.read()), real=True))
     assert described["count"] > 0
     with open(os.path.join(OUT, "expected.json"), "w", encoding="utf-8") as f:
         json.dump(out, f, ensure_ascii=False, separators=(",", ":"))

@@ -149,6 +149,14 @@ public enum CSVReader {
 }
 
 extension String {
+    /// The string without spaces, tabs and line breaks at either end.
+    var trimmedOfWhiteSpace: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+
     /// The string without `c` at either end.
     func trimmingCharacters(in c: Character) -> String {
         var s = Substring(self)

@@ -41,8 +41,8 @@ public enum UserDataReader {
         switch format {
         case .geojson, .ogr, .stream: data = try GeoJSONReader.read(bytes, file: file)
         case .csv: data = try CSVReader.read(bytes, file: file)
-        case .gpx, .kml:
-            throw MapDataError(file: file, .badInput("\(format.rawValue.uppercased()) is not read yet"))
+        case .gpx: data = try GPXReader.read(bytes, file: file)
+        case .kml: data = try KMLReader.read(bytes, file: file)
         }
         guard data.count > 0 else {
             let why = data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" } ?? "no features"

@@ -1,0 +1,2 @@
+// Expat (GPX and KML), Debian package libexpat1-dev.
+#include <expat.h>

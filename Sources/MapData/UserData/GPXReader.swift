@@ -1,0 +1,109 @@
+/// Reads GPX 1.0 and 1.1 (topografix.com/GPX/1/1): waypoints as points, each track as one feature of
+/// its segments' lines, each route as a line; names, descriptions, types, first times and elevations
+/// as properties.
+public enum GPXReader {
+    /// The layer of `bytes`, the contents of `file`.
+    public static func read(_ bytes: [UInt8], file: String) throws(MapDataError) -> UserLayerData {
+        let handler = Handler()
+        do {
+            try XMLEvents.parse(bytes, handler: handler)
+        } catch {
+            throw MapDataError(file: file, .syntax(line: error.line, column: error.column, error.message))
+        }
+        return handler.builder.finished()
+    }
+
+    final class Handler: XMLHandler {
+        var builder = UserLayerBuilder()
+        /// The feature being read: `wpt`, `trk` or `rte`, and its depth.
+        var feature: String?
+        var properties: [(String, String?)] = []
+        var segments: [[(Double, Double)]] = []
+        var points: [(Double, Double)] = []
+        var bad: String?
+        var path: [String] = []
+        var text = ""
+        var firstTime: String?
+        var elevations: [Double] = []
+
+        func start(_ name: String, attributes: [String: String]) {
+            path.append(name)
+            text = ""
+            switch name {
+            case "wpt", "trk", "rte":
+                guard feature == nil else { break }
+                feature = name
+                properties = []
+                segments = []
+                points = []
+                bad = nil
+                firstTime = nil
+                elevations = []
+                if name == "wpt" { point(attributes) }
+            case "trkseg": points = []
+            case "trkpt", "rtept": point(attributes)
+            default: break
+            }
+        }
+
+        func point(_ a: [String: String]) {
+            guard let lat = a["lat"].flatMap({ Double($0.trimmedOfWhiteSpace) }),
+                let lon = a["lon"].flatMap({ Double($0.trimmedOfWhiteSpace) })
+            else {
+                bad = bad ?? "a point without numbers in lat and lon"
+                return
+            }
+            points.append((lon, lat))
+        }
+
+        func text(_ t: String) { text += t }
+
+        func end(_ name: String) {
+            defer {
+                path.removeLast()
+                text = ""
+            }
+            guard let feature else { return }
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
+            let value = text.trimmedOfWhiteSpace
+            switch name {
+            case "name", "desc", "cmt", "type", "sym":
+                if parent == feature { properties.append((name, value)) }
+            case "time":
+                if firstTime == nil { firstTime = value }
+            case "ele":
+                if let e = Double(value) { elevations.append(e) }
+            case "trkseg":
+                segments.append(points)
+                points = []
+            case feature where path.count >= 1:
+                finish(name)
+            default: break
+            }
+        }
+
+        func finish(_ name: String) {
+            if name == "rte" { segments = [points] }
+            if let bad { builder.reject(bad) }
+            switch name {
+            case "wpt":
+                if let p = points.first { builder.addPiece(.point, rings: [[p]]) }
+                if let e = elevations.first { properties.append(("ele", "\(e)")) }
+            default:
+                for s in segments where !s.isEmpty {
+                    builder.addPiece(s.count == 1 ? .point : .lineString, rings: [s])
+                }
+                if let e = elevations.min(), let top = elevations.max() {
+                    properties.append(("ele_min", "\(e)"))
+                    properties.append(("ele_max", "\(top)"))
+                }
+                if segments.allSatisfy(\.isEmpty) { builder.reject(name == "trk" ? "a track without points" : "a route without points") }
+            }
+            if let firstTime { properties.append(("time", firstTime)) }
+            properties.append(("gpx", name))
+            let label = properties.first { $0.0 == "name" }?.1
+            builder.endFeature(id: nil, name: label.flatMap { $0.isEmpty ? nil : $0 }, properties: properties)
+            feature = nil
+        }
+    }
+}
