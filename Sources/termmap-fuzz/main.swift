@@ -10,7 +10,7 @@ import Viewer
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
 // Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in
 // format versions 1 and 2; section and chunk bytes changed behind checksums made to match), of the OSM PBF reader and importer, and of the PMTiles, MBTiles and MVT
-// readers, of TileJSON documents, download journals and the disk cache of remote sources. Same seed, same cases.
+// readers, of TileJSON documents, download journals and the disk cache of remote sources, and of the user's own files (GeoJSON, CSV, GPX, KML). Same seed, same cases.
 //   termmap-fuzz [--events N] [--mutations N] [--seed S]
 // Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
 
@@ -588,6 +588,47 @@ func fuzzDiskCache(_ pmtiles: [UInt8], tile: [UInt8], mutations: Int, seed: UInt
     return (mutations, opened, slowest)
 }
 
+// MARK: The user's own files
+
+/// The user-data fixtures mutated, each through its reader (GeoJSON in its three framings, CSV/TSV,
+/// GPX and KML through expat, the stream's lines): features or one line naming the file, a line and
+/// a column, in bounded time; a layer read is drawn.
+func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, read: Int, slowest: Double)] {
+    let folder = packageRoot.appendingPathComponent("Tests/ViewerTests/Fixtures/userdata/")
+    var results: [(String, Int, Int, Double)] = []
+    let view = try? MapView(center: Coordinate(latitude: 20, longitude: 0), zoom: 1, size: try ViewSize(cols: 80, rows: 24))
+    for (file, format) in [
+        ("shapes.geojson", UserDataFormat.geojson), ("shapes.ndjson", .geojson), ("points.csv", .csv), ("wkt.csv", .csv),
+        ("walk.gpx", .gpx), ("places.kml", .kml),
+    ] {
+        guard let original = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path).map({ [UInt8]($0) }) else {
+            fail("cannot read the fixture \(file)")
+            continue
+        }
+        var r = SeededRandom(state: seed)
+        var read = 0
+        var slowest = 0.0
+        let tokens = ["{", "}", "[", "]", "\"", ",", ":", "\\u", "1e999", "-", "<", ">", "</", "&", "<!ENTITY a \"x\">", "\r\n", "\u{1E}", "\0"]
+        for i in 0..<mutations {
+            var b = mutateBytes(original, i, &r)
+            if i % 3 == 2, !b.isEmpty { b.insert(contentsOf: Array(tokens[r.below(tokens.count)].utf8), at: r.below(b.count)) }
+            if trial("\(file) mutation \(i)", slowest: &slowest, { () throws(MapDataError) in
+                let data = try UserDataReader.read(b, format: format, file: file)
+                if let view {
+                    let layer = UserDataLayer(file: UserFile(file: file, format: format, data: data), look: i)
+                    _ = MapRenderer.render(into: &scratchFrame, view: view, overlays: [layer], sources: nil, style: MapStyle(mode: .ansi256))
+                }
+            }) {
+                read += 1
+            }
+        }
+        results.append((file, mutations, read, slowest))
+    }
+    return results
+}
+
+nonisolated(unsafe) var scratchFrame = Frame(cols: 80, rows: 24)
+
 /// Tour files mutated (the built-in tour's text): `Tour.parse` gives a tour or a one-line error naming its
 /// line; a tour it gives is played step by step on a viewer, whose state stays valid.
 func fuzzTours(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slowest: Double) {
@@ -789,6 +830,11 @@ do {
     )
 } catch {
     fail("cannot open the tile fixtures: \(error)")
+}
+for u in fuzzUserData(mutations: 2_000, seed: seed) {
+    print(
+        "user data: \(u.tried) mutations of \(u.name): \(u.read) read, slowest \(CoordinateFormat.fixed(u.slowest * 1000, 1)) ms"
+    )
 }
 do {
     let t1 = now()
