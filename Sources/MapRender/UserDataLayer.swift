@@ -23,7 +23,7 @@ public final class UserFile: Sendable {
     }
 
     /// The file's name without its folders (for the layer list and labels).
-    public var displayName: String { file.split(separator: "/").last.map(String.init) ?? file }
+    public var displayName: String { file == "-" ? "standard input" : file.split(separator: "/").last.map(String.init) ?? file }
 }
 
 /// One of the user's files on the map, above the base map: points as markers, lines, polygons as an

@@ -81,6 +81,7 @@ public enum Renderer {
         if state.showLegend {
             drawLegend(&frame, map, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
         }
+        if state.showLayers { drawLayers(&frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)) }
         drawStatus(&frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
         return Screenful(frame: frame, map: map)
     }
@@ -151,6 +152,35 @@ public enum Renderer {
         // The samples in each entry's first three cells (the panel's rows below its title).
         for (i, entry) in entries.enumerated() where box.top + 2 + i < box.top + box.height - 1 {
             for (k, cell) in entry.sample.enumerated() { frame[box.left + 2 + k, box.top + 2 + i] = cell }
+        }
+    }
+
+    /// The layer list (`o`): each file with its number, its look, its format and counts, shown or hidden.
+    static func drawLayers(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, style: MapStyle) {
+        let layers = state.userLayers
+        var lines = ["your files (o closes, 1–9 shows or hides)"]
+        for (i, layer) in layers.enumerated() {
+            let f = layer.file
+            let what: String
+            if let error = f.error {
+                what = "failed: " + error
+            } else {
+                let counts = UserGeometryType.allCases.compactMap { t in f.data.countsByType[t].map { "\($0) \(t.name)" } }
+                what = f.format.rawValue + " · " + (counts.isEmpty ? "no features yet" : counts.joined(separator: ", ")) + (f.data.skipped > 0 ? " · \(f.data.skipped) left out" : "")
+            }
+            lines.append("\(i < 9 ? "\(i + 1)" : " ") \(layer.visible ? "[x]" : "[ ]")   \(f.displayName): \(what)")
+        }
+        if layers.isEmpty { lines.append("no files: termmap FILE… shows GeoJSON, GPX, KML, CSV and what ogr2ogr reads") }
+        guard
+            let box = drawPanel(
+                &frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode,
+                theme: style.theme)
+        else { return }
+        // Each file's marker in its look, after its box.
+        for (i, layer) in layers.enumerated() where box.top + 2 + i < box.top + box.height - 1 {
+            frame[box.left + 8, box.top + 2 + i] = Cell(
+                glyph: StyleTable.overlayMarker(layer.look, ascii: style.ascii).unicodeScalars.first ?? "o",
+                style: StyleTable.style(.overlay(layer.look), mode: style.mode, theme: style.theme))
         }
     }
 

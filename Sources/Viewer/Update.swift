@@ -29,6 +29,27 @@ public enum InputEvent: Equatable, Sendable {
     case rendered(missing: [TileBatch], streetDataEnds: Bool = false, streetDataInView: Bool = true)
     /// Tiles a load asked for have arrived (or could not be read: the next frame counts them).
     case tilesArrived(TileBatch)
+    /// A file of the user's has been read, or a stream has new features: its layer shows them.
+    case userFile(UserFileUpdate)
+}
+
+/// A user's file as it now stands: read whole, or a stream's features so far.
+public struct UserFileUpdate: Equatable, Sendable {
+    /// The file's features (a stream's live ones).
+    public var file: UserFile
+    /// True when a stream has ended (its input closed).
+    public var ended: Bool
+    /// Lines of a stream that were not a feature.
+    public var badLines: Int
+
+    /// An update.
+    public init(file: UserFile, ended: Bool = true, badLines: Int = 0) {
+        (self.file, self.ended, self.badLines) = (file, ended, badLines)
+    }
+
+    public static func == (a: UserFileUpdate, b: UserFileUpdate) -> Bool {
+        a.file === b.file && a.ended == b.ended && a.badLines == b.badLines
+    }
 }
 
 /// What an update asks of the program around the viewer; the state itself holds no requests
@@ -48,7 +69,18 @@ extension ViewerState {
     /// `places` answers `/` searches (nil: no gazetteer).
     @discardableResult
     public mutating func update(_ event: InputEvent, places: PlaceSearching? = nil) -> [Effect] {
+        // Once the user moves the map, files read later no longer decide the view.
+        let before = view
+        defer {
+            switch event {
+            case .key, .mouse, .command: if view != before { fitsToFiles = false }
+            default: break
+            }
+        }
         switch event {
+        case .userFile(let update):
+            showUserFile(update)
+            return []
         case .tick(let seconds):
             guard var a = animation, seconds.isFinite, seconds > 0 else { return [] }
             a.progress = min(1, a.progress + seconds / ViewAnimation.duration)
@@ -127,6 +159,13 @@ extension ViewerState {
                 }
                 return []
             }
+            if showLayers, case .char(let c) = key, let n = c.wholeNumberValue, n >= 1, n <= min(9, userLayers.count) {
+                // With the layer list open a digit shows or hides that file.
+                toggleUserLayer(n - 1)
+                let layer = userLayers[n - 1]
+                setMessage("\(layer.file.displayName) " + (layer.visible ? "shown" : "hidden"))
+                return []
+            }
             guard let command = keymap.command(for: key) else {
                 if key != .escape { setError("no command on key \(key.label); press ? for help") }
                 return []
@@ -190,6 +229,9 @@ extension ViewerState {
                 showSeedOverlay
                     ? "seed overlay on: the iOS code's circle and fit, dashed" : "seed overlay off")
         case .toggleLegend: showLegend.toggle()
+        case .toggleLayers:
+            showLayers.toggle()
+            if showLayers && userLayers.isEmpty { setMessage("no files: give them on the command line (termmap FILE…)") }
         case .toggleGrid:
             showGrid.toggle()
             setMessage(showGrid ? "grid on" : "grid off")
@@ -519,12 +561,12 @@ extension ViewerState {
         }
     }
 
-    private mutating func setMessage(_ text: String) {
+    mutating func setMessage(_ text: String) {
         message = text
         messageIsError = false
     }
 
-    private mutating func setError(_ text: String) {
+    mutating func setError(_ text: String) {
         message = text
         messageIsError = true
     }

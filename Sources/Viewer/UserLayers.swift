@@ -24,6 +24,32 @@ extension ViewerState {
         _ = try? view.setCenter(camera.center, zoomLevel: camera.zoom)
     }
 
+    /// A file read (or a stream's new state) into its layer, which keeps its look and visibility; the
+    /// view is fitted to the files while they decide it.
+    mutating func showUserFile(_ update: UserFileUpdate) {
+        let file = update.file
+        let isNew: Bool
+        if let i = layers.layers.firstIndex(where: { ($0 as? UserDataLayer)?.file.file == file.file }),
+            let old = layers.layers[i] as? UserDataLayer
+        {
+            isNew = old.file.data.count == 0 && file.data.count > 0
+            layers.layers[i] = UserDataLayer(file: file, look: old.look, visible: old.visible)
+        } else {
+            isNew = file.data.count > 0
+            layers.layers.append(UserDataLayer(file: file, look: userLayers.count))
+        }
+        if isNew && fitsToFiles { fitToUserData() }
+        let name = file.file == "-" ? "stream" : file.displayName
+        if let error = file.error {
+            setError(error)
+        } else if update.badLines > streamBadLines[file.file, default: 0] {
+            streamBadLines[file.file] = update.badLines
+            setError("\(name): \(update.badLines) bad line\(update.badLines == 1 ? "" : "s")")
+        } else if update.ended && file.format == .stream {
+            setMessage("\(name) ended: \(file.data.count) feature\(file.data.count == 1 ? "" : "s")")
+        }
+    }
+
     /// Shows or hides user layer `n` (0-based, in the order drawn).
     public mutating func toggleUserLayer(_ n: Int) {
         var seen = 0

@@ -162,6 +162,12 @@ public struct ViewerState: Equatable, Sendable {
     public var history: [HistoryEntry] = []
     /// The legend (`w`) is shown: each class on screen with its look.
     public var showLegend = false
+    /// The layer list (`o`): the user's files.
+    public var showLayers = false
+    /// True while files read later decide the view (no --center or --zoom, and the user has not moved).
+    public var fitsToFiles = false
+    /// Bad lines of each stream said so far.
+    var streamBadLines: [String: Int] = [:]
     /// `no street data beyond here` was said (once a run).
     public var saidStreetDataEnds = false
     /// True once the viewer has said how to get street data for a view without any.

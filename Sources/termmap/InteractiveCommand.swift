@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapRender
 import Support
 import TerminalUI
 import Viewer
@@ -23,7 +24,26 @@ enum InteractiveCommand {
         if let missing = options.files.first(where: { $0 != "-" && access($0, F_OK) != 0 }) {
             throw DataFailure("'\(missing)': no such file, nor a command (see --help)")
         }
-        let files = UserFiles.read(options.files)
+        // `-`: standard input is data, read as it comes; the keys come from the terminal (/dev/tty, as
+        // less and fzf do), which takes standard input's place for everything that reads the terminal.
+        var streamFD: Int32?
+        if options.files.contains("-") {
+            guard isatty(STDIN_FILENO) == 0 else {
+                throw UsageError("'-' reads standard input, which is the terminal here: pipe data in (producer | termmap -)")
+            }
+            let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+            guard tty >= 0 else { throw UsageError("'-': no terminal to read keys from (/dev/tty: \(systemErrorReason()))") }
+            streamFD = dup(STDIN_FILENO)
+            dup2(tty, STDIN_FILENO)
+            close(tty)
+        }
+        if let follow = options.follow, access(follow, R_OK) != 0 {
+            throw DataFailure("--follow '\(follow)': cannot read (\(systemErrorReason()))")
+        }
+        var files = UserFiles.read(options.files.filter { $0 != "-" })
+        for live in (streamFD != nil ? ["-"] : []) + (options.follow.map { [$0] } ?? []) {
+            files.append(UserFile(file: live, format: .stream, data: UserLayerData()))
+        }
         let screen: CursesScreen
         do {
             screen = try CursesScreen(colorOption: options.color, environment: environment, recordPath: options.castPath)
@@ -45,6 +65,9 @@ enum InteractiveCommand {
             state.messageIsError = true
         }
         UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)
+        state.fitsToFiles = !options.viewGiven
+        if let fd = streamFD { StreamInput.start(fd: fd, name: "-", inbox: inbox) }
+        if let follow = options.follow { StreamInput.follow(path: follow, inbox: inbox) }
         if let problem = UserFiles.report(files).first, state.message.isEmpty {
             state.message = problem
             state.messageIsError = files.contains { $0.error != nil }

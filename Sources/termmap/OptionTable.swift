@@ -62,6 +62,10 @@ extension OptionSpec {
         commands: [.viewer, .render])
     static let noAnimation = OptionSpec(
         name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer])
+    static let follow = OptionSpec(
+        name: "follow", value: "FILE",
+        help: "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
+        commands: [.viewer])
     static let kiosk = OptionSpec(
         name: "kiosk", value: nil, help: "shared demo account: welcome line, 10 min idle timeout, data only from the command line",
         commands: [.viewer])
@@ -120,7 +124,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .kiosk,
+        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .follow, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 
@@ -130,8 +134,9 @@ enum OptionTable {
     /// The usage text of `--help`.
     static var helpText: String {
         var lines = [
-            "usage: termmap [options]                 open the interactive viewer",
-            "       termmap render [options]          print the screen (or --json state) without a terminal",
+            "usage: termmap [options] [FILE...]       open the interactive viewer (FILE: GeoJSON, GPX, KML, CSV, or what",
+            "                                         ogr2ogr reads; - is standard input, one JSON object a line, live)",
+            "       termmap render [options] [FILE...]  print the screen (or --json state) without a terminal",
             "       termmap data import-osm FILE.osm.pbf  import an OpenStreetMap extract (streets, water, names)",
             "       termmap data list | remove NAME   the map data installed; remove an import or tileset",
             "       termmap data info FILE|URL        what a .pmtiles or .mbtiles tileset holds",

@@ -39,6 +39,8 @@ struct StartupOptions {
 
     /// The user's own files to draw (`-`: standard input), in the order given.
     var files: [String] = []
+    /// `--follow`: a file whose appended lines are live points.
+    var follow: String?
     /// True when --center or --zoom decides the first view (the files do not).
     var viewGiven = false
 
@@ -47,6 +49,8 @@ struct StartupOptions {
 
     init(_ p: ParsedArguments) throws(UsageError) {
         files = p.operands
+        follow = p.value(.follow)
+        if follow?.isEmpty == true { throw UsageError("--follow needs a file") }
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read once") }
         viewGiven = p.value(.center) != nil || p.value(.zoom) != nil
         if let s = p.value(.size) {

@@ -31,15 +31,45 @@ enum UserFiles {
             if let why { return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (\(why))") }
         }
         let name = file == "-" ? "<stdin>" : file
+        if file == "-" { return readStandardInput(bytes) }
         guard let format = UserDataReader.format(of: bytes, file: file) else {
             return Ogr2ogr.read(file, name: name)
         }
         do {
             let data = try UserDataReader.read(bytes, format: format, file: name)
-            return UserFile(file: file, format: file == "-" ? .stream : format, data: data)
+            return UserFile(file: file, format: format, data: data)
         } catch {
             return UserFile(file: file, format: format, data: UserLayerData(), error: error.description)
         }
+    }
+
+    /// Standard input read whole (`render -`): a GeoJSON document, or lines of live points as the viewer
+    /// reads them (the last state of each id).
+    static func readStandardInput(_ bytes: [UInt8]) -> UserFile {
+        let name = "<stdin>"
+        let format = UserDataReader.format(of: bytes, file: "-")
+        if format == .geojson, let data = try? UserDataReader.read(bytes, format: .geojson, file: name) {
+            return UserFile(file: "-", format: .stream, data: data)
+        }
+        if let format, format != .geojson {
+            do {
+                return UserFile(file: "-", format: .stream, data: try UserDataReader.read(bytes, format: format, file: name))
+            } catch {
+                return UserFile(file: "-", format: .stream, data: UserLayerData(), error: error.description)
+            }
+        }
+        var live = LiveFeatures()
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) { live.take(Array(line)) }
+        let data = live.features
+        if data.count == 0 {
+            // Neither: the GeoJSON reader's own line and column.
+            do {
+                _ = try UserDataReader.read(bytes, format: .geojson, file: name)
+            } catch {
+                return UserFile(file: "-", format: .stream, data: data, error: error.description)
+            }
+        }
+        return UserFile(file: "-", format: .stream, data: data)
     }
 
     /// All of a descriptor's bytes.

@@ -109,6 +109,22 @@ public struct UserLayerBuilder: Sendable {
 
     /// The features kept so far (replaced ones excluded).
     public var count: Int { data.count - replaced.count }
+    /// Features replaced or deleted, still held until `compact`.
+    public var replacedCount: Int { replaced.count }
+
+    /// Drops the features replaced or deleted (a stream's markers move for ever: only the live ones stay).
+    public mutating func compact() {
+        guard !replaced.isEmpty else { return }
+        var newIndex = [Int](repeating: -1, count: data.count)
+        var next = 0
+        for f in 0..<data.count where !replaced.contains(f) {
+            newIndex[f] = next
+            next += 1
+        }
+        data = finished()
+        byID = byID.compactMapValues { newIndex[$0] >= 0 ? newIndex[$0] : nil }
+        replaced = []
+    }
 
     /// Adds a piece: a point (one ring of one point), a line (one ring), or a polygon (its rings, the
     /// outside first). Positions are (longitude, latitude) in degrees.

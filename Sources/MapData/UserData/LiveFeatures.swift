@@ -1,0 +1,75 @@
+/// The features of a stream of lines (`producer | termmap -`, `--follow FILE`): each line one JSON
+/// object, a GeoJSON Feature or geometry, or `{"id":…, "lat":…, "lon":…, "label":…, "color":…}`. A line
+/// whose `id` was seen replaces that feature (a moving marker); `{"id":…, "delete":true}` removes it.
+/// Only the live features are kept: replaced ones are dropped as they pile up.
+public struct LiveFeatures: Sendable {
+    private var builder = UserLayerBuilder()
+    /// Lines that were not a feature.
+    public private(set) var badLines = 0
+    /// Lines taken.
+    public private(set) var lines = 0
+    /// The longest line taken (a longer one is a bad line: 256 MB).
+    public static let maxLineBytes = 256 << 20
+
+    /// No features yet.
+    public init() {}
+
+    /// Takes one line (without its line break); false when it was a bad line.
+    @discardableResult
+    public mutating func take(_ line: [UInt8]) -> Bool {
+        lines += 1
+        guard line.count <= Self.maxLineBytes else {
+            badLines += 1
+            return false
+        }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return true }
+        let ok = line.withUnsafeBufferPointer { buffer -> Bool in
+            var scanner = JSONScanner(buffer)
+            guard let value = try? scanner.value(), scanner.peek() == nil, case .object = value else { return false }
+            if value["type"] != nil {
+                let skippedBefore = builder.data.skipped
+                do {
+                    try GeoJSONReader.read(line, file: "-", into: &builder)
+                } catch {
+                    return false
+                }
+                // A feature it could not keep (bad coordinates) makes it a bad line too.
+                return builder.data.skipped == skippedBefore
+            }
+            let id = Self.idText(value["id"])
+            if case .bool(true)? = value["delete"] {
+                guard let id else { return false }
+                builder.delete(id: id)
+                return true
+            }
+            guard case .number(let lat, _)? = value["lat"], case .number(let lon, _)? = value["lon"] else { return false }
+            builder.addPiece(.point, rings: [[(lon, lat)]])
+            var label: String?
+            if case .string(let s)? = value["label"] { label = s }
+            var properties: [(String, String?)] = []
+            if let color = value["color"]?.propertyText { properties.append(("marker-color", color)) }
+            if let label { properties.append(("label", label)) }
+            return builder.endFeature(id: id, name: label, properties: properties)
+        }
+        if !ok { badLines += 1 }
+        compactIfNeeded()
+        return ok
+    }
+
+    /// An id as the GeoJSON reader keys it (strings and numbers apart).
+    static func idText(_ v: JSONTree?) -> String? {
+        switch v {
+        case .string(let s)?: "s" + s
+        case .number(let n, _)?: "n\(n)"
+        default: nil
+        }
+    }
+
+    /// Drops replaced features once they outnumber the live ones.
+    private mutating func compactIfNeeded() {
+        if builder.replacedCount > 64 && builder.replacedCount > builder.count { builder.compact() }
+    }
+
+    /// The live features.
+    public var features: UserLayerData { builder.finished() }
+}
