@@ -2,7 +2,7 @@
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libexpat1-dev
-TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool
+TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool gdal-bin
 # From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with.
 TEST_PYPI := pmtiles==3.8.1
 # GNU time measures each process's own peak memory for the benchmark.
@@ -32,6 +32,7 @@ test: deps test-deps
 	python3 Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
 	PYTHONPATH=.pytest python3 Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/userdata_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a

@@ -123,9 +123,10 @@ public struct UserDataLayer: MapLayer {
                 }
             }
         }
-        // Markers first (each is where its point is), then names beside them; names that do not fit are left out.
+        // Markers first, over the map's own names (each is where its point is); then their names beside
+        // them where there is room.
         for l in labels where l.marker {
-            c.labels.place(MapLabel(text: l.text, col: l.col, row: l.row, role: role))
+            c.labels.placeOver(MapLabel(text: l.text, col: l.col, row: l.row, role: role))
         }
         for l in labels where !l.marker {
             let text = Transliteration.screenText(l.text, ascii: c.ascii)

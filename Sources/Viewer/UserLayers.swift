@@ -39,7 +39,7 @@ extension ViewerState {
             layers.layers.append(UserDataLayer(file: file, look: userLayers.count))
         }
         if isNew && fitsToFiles { fitToUserData() }
-        let name = file.file == "-" ? "stream" : file.displayName
+        let name = file.displayName
         if let error = file.error {
             setError(error)
         } else if update.badLines > streamBadLines[file.file, default: 0] {

@@ -23,6 +23,14 @@ enum Ogr2ogr {
     /// The layer of `file` (`name` in messages) as ogr2ogr converts it, or a failed file with the
     /// program's last line of stderr.
     static func read(_ file: String, name: String) -> UserFile {
+        let first = read(file, name: name, reproject: true)
+        // A file without a coordinate system (a Shapefile without its .prj): its coordinates are taken
+        // for longitudes and latitudes, as GDAL's own tools take them.
+        if let error = first.error, error.contains("no coordinate system") { return read(file, name: name, reproject: false) }
+        return first
+    }
+
+    static func read(_ file: String, name: String, reproject: Bool) -> UserFile {
         func failed(_ why: String) -> UserFile { UserFile(file: file, format: .ogr, data: UserLayerData(), error: "\(name): \(why)") }
         guard file != "-" else { return failed("not GeoJSON, CSV, GPX or KML (standard input is read as those only)") }
         guard let program = executable() else {
@@ -38,7 +46,7 @@ enum Ogr2ogr {
         posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         for fd in [out[0], err[0], out[1], err[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
-        let argv = [program, "-f", "GeoJSONSeq", "-t_srs", "EPSG:4326", "/vsistdout/", file]
+        let argv = [program, "-f", "GeoJSONSeq"] + (reproject ? ["-t_srs", "EPSG:4326"] : []) + ["/vsistdout/", file]
         var pid: pid_t = 0
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { for a in cArgs { free(a) } }
@@ -77,7 +85,9 @@ enum Ogr2ogr {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let lastLine = String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
+        let said = String(decoding: stderr, as: UTF8.self)
+        if reproject, said.contains("source layer has no") { return failed("no coordinate system") }
+        let lastLine = said.split(whereSeparator: \.isNewline).last.map(String.init)
         if silent {
             return failed("ogr2ogr gave nothing for \(Int(silenceLimit)) s" + (lastLine.map { ": \($0)" } ?? ""))
         }
