@@ -67,26 +67,16 @@ public struct LabelEngine {
         return true
     }
 
-    /// Places `label` where it is whatever holds the cells: labels in the way (and their margins) are
-    /// taken off. For the user's own markers, which the map's names must not hide.
-    public mutating func placeOver(_ label: MapLabel) {
-        let w = label.text.count
-        guard label.row >= 0, label.row < rows, label.col >= 0, label.col + w <= cols, w > 0 else { return }
-        // A label goes when its cells meet the new one's cells or margins.
-        let (lo, hi) = (label.col - 1, label.col + w)
-        var gone: [MapLabel] = []
-        var kept: [MapLabel] = []
-        for l in labels {
-            if l.row == label.row && l.col <= hi && l.col + l.text.count - 1 >= lo { gone.append(l) } else { kept.append(l) }
-        }
-        labels = kept
-        for l in gone {
-            for c in max(0, l.col - 1)...min(cols - 1, l.col + l.text.count) { taken[l.row * cols + c] = false }
-        }
-        // Cells of labels kept that shared a margin with one taken off stay theirs.
-        for l in kept where l.row == label.row { take(col: l.col, row: l.row, width: l.text.count) }
-        take(col: label.col, row: label.row, width: w)
-        labels.append(label)
+    /// The user's markers: a glyph in a cell, over whatever the map wrote there (names included), in
+    /// the style of their role.
+    public private(set) var overlayMarkers: [(col: Int, row: Int, glyph: Character, role: StyleRole)] = []
+
+    /// Puts a user's marker in its cell (which no later label may use; labels placed before keep theirs,
+    /// and the marker is written over them).
+    public mutating func addMarker(_ glyph: Character, col: Int, row: Int, role: StyleRole) {
+        guard col >= 0, row >= 0, col < cols, row < rows else { return }
+        taken[row * cols + col] = true
+        overlayMarkers.append((col, row, glyph, role))
     }
 
     /// Where a place's name may go around its marker cell, in the order ties are broken.

@@ -132,6 +132,9 @@ public enum MapRenderer {
                 Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row,
                 style: StyleTable.style(label.role, mode: mode, theme: theme))
         }
+        for m in c.labels.overlayMarkers {
+            frame[m.col, m.row] = Cell(glyph: m.glyph.unicodeScalars.first ?? "o", style: StyleTable.style(m.role, mode: mode, theme: theme))
+        }
         if !c.shade.isEmpty { shade(&frame, c, style) }
         frame.makeGlyphsReadable()
         return shown

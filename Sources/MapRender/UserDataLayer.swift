@@ -2,6 +2,7 @@ import GeoCore
 import MapData
 import Raster
 import Support
+import Synchronization
 
 /// A file of the user's own, read: its name as given, its format, its features, or why it failed.
 public final class UserFile: Sendable {
@@ -22,8 +23,45 @@ public final class UserFile: Sendable {
         self.error = error
     }
 
+    /// What a view at a zoom draws of the file: a level of detail below zoom 12 (made on first use and
+    /// kept), the whole file from 12 on, each with its index.
+    public func detail(zoom: Double) -> UserLayerLevel {
+        let level = zoom < Double(Self.finestLevel) ? max(0, Int(zoom.rounded(.down))) : Self.finestLevel
+        if let kept = levels.withLock({ $0[level] }) { return kept }
+        let made: UserLayerLevel
+        if level == Self.finestLevel {
+            made = UserLayerLevel(data: data, feature: nil, index: UserLayerIndex(data))
+        } else {
+            let d = UserLayerDetail(data, dotSize: 1 / WebMercator.worldSize(zoom: Double(level)))
+            made = UserLayerLevel(data: d.data, feature: d.feature, index: UserLayerIndex(d.data))
+        }
+        levels.withLock { $0[level] = made }
+        return made
+    }
+
+    /// The zoom from which the whole file is drawn.
+    static let finestLevel = 12
+    private let levels = Mutex<[Int: UserLayerLevel]>([:])
+
     /// The file's name without its folders (for the layer list and labels).
     public var displayName: String { file == "-" ? "standard input" : file.split(separator: "/").last.map(String.init) ?? file }
+}
+
+/// A label a layer will place once its features are drawn.
+struct PendingLabel {
+    var text: String
+    var col: Int
+    var row: Int
+    /// A marker (placed first, over the map's names), else a name.
+    var marker: Bool
+}
+
+/// A file at a level of detail: its features, the whole file's feature each stands for (nil: the same),
+/// and where they lie.
+public struct UserLayerLevel: Sendable {
+    public let data: UserLayerData
+    public let feature: [Int]?
+    public let index: UserLayerIndex
 }
 
 /// One of the user's files on the map, above the base map: points as markers, lines, polygons as an
@@ -51,7 +89,6 @@ public struct UserDataLayer: MapLayer {
 
     public func draw(into c: inout LayerContext) {
         guard visible, file.data.count > 0 else { return }
-        let data = file.data
         let role = StyleRole.overlay(look)
         let ink = StyleTable.ink(role)
         let t = c.transform
@@ -59,20 +96,24 @@ public struct UserDataLayer: MapLayer {
         let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
         let cols = c.view.size.cols
         let marker = String(StyleTable.overlayMarker(look, ascii: c.ascii))
-        var labels: [(text: String, col: Int, row: Int, marker: Bool)] = []
+        var labels: [PendingLabel] = []
         // At most one point a cell is marked: a million points at zoom 0 cost a pass, not a million labels.
         var marked = Set<Int>()
-        for f in 0..<data.count {
-            let box = (data.boxes[4 * f], data.boxes[4 * f + 1], data.boxes[4 * f + 2], data.boxes[4 * f + 3])
-            let copies = t.copies(minX: box.0, maxX: box.2)
-            guard !copies.isEmpty else { continue }
-            let y0 = box.1 * ws + t.originY
-            let y1 = box.3 * ws + t.originY
-            guard y1 >= -2, y0 <= h + 2 else { continue }
-            let picked = PickedFeature(className: "file \(file.displayName)", name: data.names[f], reference: FeatureReference(source: nil, feature: .own(f)))
-            for copy in copies {
-                let ox = t.originX(copy: copy)
-                let oy = t.originY
+        let className = "file \(file.displayName)"
+        let level = file.detail(zoom: c.view.zoom)
+        let data = level.data
+        // The view's rectangle in the unit square, and the world copies it shows.
+        let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
+        let (vy0, vy1) = (t.center.y - t.halfHeight / ws, t.center.y + t.halfHeight / ws)
+        let copies = Int(vx0.rounded(.down))...Int(vx1.rounded(.down))
+        for copy in copies {
+            let ox = t.originX(copy: copy)
+            let oy = t.originY
+            level.index.features(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) { f in
+                let box = (data.boxes[4 * f], data.boxes[4 * f + 1], data.boxes[4 * f + 2], data.boxes[4 * f + 3])
+                guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2 else { return }
+                let picked = PickedFeature(
+                    className: className, name: data.names[f], reference: FeatureReference(source: nil, feature: .own(level.feature?[f] ?? f)))
                 c.drawing(picked) { canvas in
                     for p in data.featurePieces[f]..<data.featurePieces[f + 1] {
                         let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
@@ -85,8 +126,8 @@ public struct UserDataLayer: MapLayer {
                             // The marker's cell is drawn with the file's ink, so the pick names it.
                             canvas.line(x, y, x, y, ink: ink)
                             if marked.insert(row * cols + col).inserted {
-                                labels.append((marker, col, row, true))
-                                if let name = data.names[f] { labels.append((name, col, row, false)) }
+                                labels.append(PendingLabel(text: marker, col: col, row: row, marker: true))
+                                if let name = data.names[f] { labels.append(PendingLabel(text: name, col: col, row: row, marker: false)) }
                             }
                         case .lineString, .polygon:
                             for r in rings {
@@ -112,13 +153,16 @@ public struct UserDataLayer: MapLayer {
                 for p in data.featurePieces[f]..<data.featurePieces[f + 1] where data.pieceTypes[p] == .polygon {
                     fill(data, piece: p, ox: ox, oy: oy, ink: ink, picked: picked, &c)
                 }
-                if let name = data.names[f], data.pieceTypes[data.featurePieces[f]] != .point {
-                    // A line's or area's name at the middle of its box, where it is on screen.
+                if let name = data.names[f], data.pieceTypes[data.featurePieces[f]] != .point,
+                    (box.2 - box.0) * ws >= Double(2 * name.count) || (box.3 - box.1) * ws >= Double(4 * name.count)
+                {
+                    // A line's or area's name at the middle of its box, where it is on screen, when the
+                    // feature is at least as long as its name.
                     let mx = (box.0 + box.2) / 2 * ws + ox
                     let my = (box.1 + box.3) / 2 * ws + oy
                     if mx >= 0, my >= 0, mx < w, my < h {
                         let col = Int(mx) / ViewSize.dotsPerCellX - name.count / 2
-                        labels.append((name, max(0, col), Int(my) / ViewSize.dotsPerCellY, false))
+                        labels.append(PendingLabel(text: name, col: max(0, col), row: Int(my) / ViewSize.dotsPerCellY, marker: false))
                     }
                 }
             }
@@ -126,9 +170,13 @@ public struct UserDataLayer: MapLayer {
         // Markers first, over the map's own names (each is where its point is); then their names beside
         // them where there is room.
         for l in labels where l.marker {
-            c.labels.placeOver(MapLabel(text: l.text, col: l.col, row: l.row, role: role))
+            c.labels.addMarker(l.text.first ?? "o", col: l.col, row: l.row, role: role)
         }
         for l in labels where !l.marker {
+            // Only where the cell beside the marker is free (most are not, on a crowded map).
+            guard c.labels.isFree(col: l.col + 1, row: l.row, width: 1) || c.labels.isFree(col: l.col, row: l.row - 1, width: 1)
+                || c.labels.isFree(col: l.col, row: l.row + 1, width: 1) || c.labels.isFree(col: l.col - 2, row: l.row, width: 1)
+            else { continue }
             let text = Transliteration.screenText(l.text, ascii: c.ascii)
             for (col, row) in [(l.col + 1, l.row), (l.col - text.count, l.row), (l.col, l.row - 1), (l.col, l.row + 1)]
             where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
