@@ -15,13 +15,16 @@ public enum StyleRole: Hashable, Sendable {
     /// Features of the user's own layers (a file, a stream, a test's point): one look of the overlay
     /// palette each, the first file the first (`StyleTable.overlayLooks` of them, then again).
     case overlay(Int)
+    /// A feature of the user's own in a colour its file gives (simplestyle-spec): entry `n` (0–215) of
+    /// the 6 × 6 × 6 cube.
+    case userColor(Int)
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] = [
         .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
         .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade, .shadeOverLand,
         .poiLabel,
-    ] + (0..<StyleTable.overlayLooks).map { .overlay($0) }
+    ] + (0..<StyleTable.overlayLooks).map { .overlay($0) } + (0..<216).map { .userColor($0) }
 
     /// Every role: the screen's, then one a feature class.
     public static let allCases: [StyleRole] = screenRoles + FeatureClass.allCases.map { .feature($0) }
@@ -52,6 +55,7 @@ public enum StyleRole: Hashable, Sendable {
         case .shadeOverLand: return 19
         case .poiLabel: return 20
         case .overlay(let n): return 21 + n % StyleTable.overlayLooks
+        case .userColor(let n): return 21 + StyleTable.overlayLooks + max(0, min(215, n))
         }
     }
 
@@ -198,6 +202,26 @@ public enum StyleTable {
         StyleRow(role: .overlay(5), ink: 35, name: "file", color256: 231, color16: 15, fill256: 239, stipple: "\"", stippleCols: 2, stippleRows: 1, bold: true, light256: 232, lightFill256: 253),
     ]
 
+    /// The rows of the user's own colours: inks 40–255, the cube's entries in 256 colours, the nearest
+    /// of the 16 in 16 and 8 (bold, as the overlays' are), a tint of the same entry for areas.
+    static let userColorRows: [StyleRow] = (0..<216).map { n in
+        let (r, g, b) = SimpleStyle.rgb(n)
+        return StyleRow(
+            role: .userColor(n), ink: UInt8(40 + n), name: "file", color256: UInt8(16 + n), color16: nearest16(r, g, b),
+            fill256: UInt8(16 + n), stipple: ".", stippleCols: 2, stippleRows: 1, bold: true, light256: UInt8(16 + n),
+            lightFill256: UInt8(16 + n))
+    }
+
+    /// The nearest of the 16 ANSI colours (xterm's values) to an RGB.
+    static func nearest16(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+        let ansi: [(Int, Int, Int)] = [
+            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+        ]
+        let d = ansi.map { ($0.0 - r) * ($0.0 - r) + ($0.1 - g) * ($0.1 - g) + ($0.2 - b) * ($0.2 - b) }
+        return UInt8(d.indices.min { d[$0] < d[$1] } ?? 7)
+    }
+
     /// How many looks the overlay palette has.
     public static let overlayLooks = 6
 
@@ -278,12 +302,12 @@ public enum StyleTable {
     // Arrays, not dictionaries: these are read for every cell of every frame.
     private static let byRole: [StyleRow?] = {
         var table = [StyleRow?](repeating: nil, count: StyleRole.allCases.count)
-        for row in rows { table[row.role.index] = row }
+        for row in rows + userColorRows { table[row.role.index] = row }
         return table
     }()
     private static let byInk: [StyleRole] = {
         var table = [StyleRole](repeating: .plain, count: 256)
-        for row in rows where row.ink > 0 { table[Int(row.ink)] = row.role }
+        for row in rows + userColorRows where row.ink > 0 { table[Int(row.ink)] = row.role }
         return table
     }()
     private static let styles: [[[CellStyle]]] = Theme.allCases.map { theme in

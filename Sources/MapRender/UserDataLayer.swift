@@ -54,6 +54,8 @@ struct PendingLabel {
     var row: Int
     /// A marker (placed first, over the map's names), else a name.
     var marker: Bool
+    /// The marker's own colour (a cube entry), −1 for the layer's look.
+    var color: Int16 = -1
 }
 
 /// A file at a level of detail: its features, the whole file's feature each stands for (nil: the same),
@@ -112,6 +114,11 @@ public struct UserDataLayer: MapLayer {
             level.index.features(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) { f in
                 let box = (data.boxes[4 * f], data.boxes[4 * f + 1], data.boxes[4 * f + 2], data.boxes[4 * f + 3])
                 guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2 else { return }
+                // A colour of the file's own (simplestyle) wins over the layer's look.
+                let own = data.strokeColors[f]
+                let ink = own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink
+                let fillColor = data.fillColors[f]
+                let fillInk = fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink
                 let picked = PickedFeature(
                     className: className, name: data.names[f], reference: FeatureReference(source: nil, feature: .own(level.feature?[f] ?? f)))
                 c.drawing(picked) { canvas in
@@ -126,7 +133,7 @@ public struct UserDataLayer: MapLayer {
                             // The marker's cell is drawn with the file's ink, so the pick names it.
                             canvas.line(x, y, x, y, ink: ink)
                             if marked.insert(row * cols + col).inserted {
-                                labels.append(PendingLabel(text: marker, col: col, row: row, marker: true))
+                                labels.append(PendingLabel(text: marker, col: col, row: row, marker: true, color: own))
                                 if let name = data.names[f] { labels.append(PendingLabel(text: name, col: col, row: row, marker: false)) }
                             }
                         case .lineString, .polygon:
@@ -151,7 +158,7 @@ public struct UserDataLayer: MapLayer {
                     }
                 }
                 for p in data.featurePieces[f]..<data.featurePieces[f + 1] where data.pieceTypes[p] == .polygon {
-                    fill(data, piece: p, ox: ox, oy: oy, ink: ink, picked: picked, &c)
+                    fill(data, piece: p, ox: ox, oy: oy, ink: fillInk, picked: picked, &c)
                 }
                 if let name = data.names[f], data.pieceTypes[data.featurePieces[f]] != .point,
                     (box.2 - box.0) * ws >= Double(2 * name.count) || (box.3 - box.1) * ws >= Double(4 * name.count)
@@ -170,7 +177,7 @@ public struct UserDataLayer: MapLayer {
         // Markers first, over the map's own names (each is where its point is); then their names beside
         // them where there is room.
         for l in labels where l.marker {
-            c.labels.addMarker(l.text.first ?? "o", col: l.col, row: l.row, role: role)
+            c.labels.addMarker(l.text.first ?? "o", col: l.col, row: l.row, role: l.color >= 0 ? .userColor(Int(l.color)) : role)
         }
         for l in labels where !l.marker {
             // Only where the cell beside the marker is free (most are not, on a crowded map).

@@ -624,6 +624,26 @@ func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, r
         }
         results.append((file, mutations, read, slowest))
     }
+    // A stream's lines: mutated Features and live points, one after another into one layer, which keeps
+    // only live features (at most one a distinct id).
+    var r = SeededRandom(state: seed)
+    var live = LiveFeatures()
+    var slowest = 0.0
+    let lines: [[UInt8]] =
+        (FileManager.default.contents(atPath: folder.appendingPathComponent("shapes.ndjson").path).map { [UInt8]($0) } ?? [])
+        .split(separator: 0x0A).map(Array.init)
+        + [##"{"id":1,"lat":60.17,"lon":24.94,"label":"bus","color":"#f00"}"##, #"{"id":1,"delete":true}"#, #"{"id":"x","lat":1e999,"lon":0}"#]
+        .map { Array($0.utf8) }
+    for i in 0..<mutations {
+        guard !lines.isEmpty else { break }
+        let line = mutateBytes(lines[r.below(lines.count)], i, &r)
+        let t0 = now()
+        live.take(line)
+        slowest = max(slowest, now() - t0)
+    }
+    let features = live.features
+    if features.count > mutations { fail("stream: \(features.count) features kept from \(mutations) lines") }
+    results.append(("stream lines", mutations, mutations - live.badLines, slowest))
     return results
 }
 

@@ -55,7 +55,9 @@ struct ThemeTests {
         // Land and sea differ at a glance: in hue if not in lightness (pale yellow and pale cyan).
         let (a, b) = (Self.rgb(land), Self.rgb(sea))
         #expect(((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1) + (a.2 - b.2) * (a.2 - b.2)).squareRoot() >= 40)
+        // The user's own colours (simplestyle) are the user's choice.
         for role in StyleRole.allCases where !Self.faint.contains(role) {
+            if case .userColor = role { continue }
             guard let row = StyleTable.row(role), !row.reverse else { continue }
             let fg = try #require(StyleTable.style(role, mode: .ansi256, theme: theme).foreground).index
             for bg in backgrounds {

@@ -90,7 +90,8 @@ struct UserDataTests {
             let c = MapRenderer.drawn(view: view, sources: nil, layers: [layer])
             var inked = Set<[Int]>()
             for row in 0..<v.rows {
-                for col in 0..<v.cols where c.canvas.ink(col: col, row: row) == StyleTable.ink(.overlay(0)) { inked.insert([col, row]) }
+                // The file's look, or a colour of its own (simplestyle): the inks from the overlays' up.
+                for col in 0..<v.cols where c.canvas.ink(col: col, row: row) >= StyleTable.ink(.overlay(0)) { inked.insert([col, row]) }
             }
             let expected = Set(v.cells)
             func near(_ cell: [Int], _ set: Set<[Int]>) -> Bool {
@@ -152,5 +153,36 @@ struct UserDataBadInputTests {
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "mixed.geojson")
         #expect(data.count == 1 && data.skipped == 3)
         #expect(data.firstSkipReason?.contains("outside") == true)
+    }
+}
+
+@Suite("The user's own colours (simplestyle-spec)")
+struct SimpleStyleTests {
+    /// `stroke`, `marker-color` and `fill` win over the file's look: xterm's nearest cube colour in 256
+    /// colours (#ff0000 is 196, #00ff00 46, #0087ff 33), the nearest of the 16 in 16 (bright red, green).
+    @Test func simplestyleColoursWin() throws {
+        let text = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"stroke":"#ff0000"},"geometry":{"type":"LineString","coordinates":[[-20,0],[20,0]]}},
+            {"type":"Feature","properties":{"marker-color":"#0f0"},"geometry":{"type":"Point","coordinates":[0,30]}},
+            {"type":"Feature","properties":{"fill":"#0087ff","stroke":"#ff0000"},"geometry":{"type":"Polygon","coordinates":[[[-10,-40],[10,-40],[10,-20],[-10,-20],[-10,-40]]]}}]}
+            """
+        let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "styled.geojson")
+        let layer = UserDataLayer(file: UserFile(file: "styled.geojson", format: .geojson, data: data), look: 2)
+        let view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 1, size: try ViewSize(cols: 100, rows: 30))
+        for (mode, red, green) in [(ColorMode.ansi256, 196, 46), (.ansi16, 9, 10)] {
+            var frame = Frame(cols: 100, rows: 30)
+            _ = MapRenderer.render(into: &frame, view: view, overlays: [layer], sources: nil, style: MapStyle(mode: mode))
+            let line = ViewTransform(view).dot(for: Coordinate(latitude: 0, longitude: 5))
+            let lineCell = frame[Int(line.x) / 2, Int(line.y) / 4]
+            #expect(lineCell.style.foreground == PaletteColor(UInt8(red)), "\(mode): the line")
+            let marker = ViewTransform(view).dot(for: Coordinate(latitude: 30, longitude: 0))
+            let markerCell = frame[Int(marker.x) / 2, Int(marker.y) / 4]
+            #expect(markerCell.glyph == "▲" && markerCell.style.foreground == PaletteColor(UInt8(green)), "\(mode): the marker")
+            if mode == .ansi256 {
+                let inside = ViewTransform(view).dot(for: Coordinate(latitude: -30, longitude: 0))
+                #expect(frame[Int(inside.x) / 2, Int(inside.y) / 4].style.background == PaletteColor(33), "the fill")
+            }
+        }
     }
 }

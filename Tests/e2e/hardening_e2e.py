@@ -33,14 +33,17 @@ MALFORMED = [
     ["render", "--radius", "0"], ["render", "--radius", "-3km"], ["render", "--radius", "1e30"],
     ["render", "--radius", "5 parsecs"], ["render", "--keys", "<Enter"], ["render", "--keys", "<F99>"],
     ["render", "--color", "sometimes"], ["render", "--color"], ["render", "--json", "--json"],
-    ["render", "--circle=1"], ["render", "--unknown"], ["render", "-x"], ["render", "extra"],
-    ["frobnicate"], ["data"], ["data", "pack"], ["data", "import-gshhg"], ["--kiosk", "--idle-timeout", "0"],
+    ["render", "--circle=1"], ["render", "--unknown"], ["render", "-x"],
+    ["data"], ["data", "pack"], ["data", "import-gshhg"], ["--kiosk", "--idle-timeout", "0"],
     ["--idle-timeout", "-5"], ["--idle-timeout", "abc"], ["--zoom", "nan"],
-    [b"render", b"--center", b"\xff\xfe,0"], [b"\xc3\x28"], [b"render", b"--zoom", b"1\xa0"],
+    [b"render", b"--center", b"\xff\xfe,0"], [b"render", b"--zoom", b"1\xa0"],
 ]
+# Words that are neither options nor commands are files to show: one that is not there is a data
+# error (exit 1), in one line naming it.
+MISSING_FILES = [["render", "extra"], ["frobnicate"], [b"\xc3\x28"], ["render", "--", "--zoom"]]
 
 
-@check(f"{len(MALFORMED)} malformed command lines: exit 2, one line on stderr, no crash")
+@check(f"{len(MALFORMED)} malformed command lines: exit 2, one line on stderr, no crash; missing files exit 1")
 def _():
     bad = []
     for args in MALFORMED:
@@ -49,8 +52,14 @@ def _():
         err = r.stderr.decode("utf-8", "replace")
         if r.returncode != 2 or err.count("\n") != 1 or not err.startswith("termmap: ") or r.stdout:
             bad.append((args, r.returncode, err[:200]))
+    for args in MISSING_FILES:
+        argv = [os.fsencode(BINARY)] + [a if isinstance(a, bytes) else a.encode() for a in args]
+        r = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL, timeout=20)
+        err = r.stderr.decode("utf-8", "replace")
+        if r.returncode != 1 or err.count("\n") != 1 or not err.startswith("termmap: ") or r.stdout:
+            bad.append((args, r.returncode, err[:200]))
     assert not bad, bad[:3]
-    return f"{len(MALFORMED)} tried"
+    return f"{len(MALFORMED)} tried, and {len(MISSING_FILES)} missing files (exit 1)"
 
 
 def start(args, term="xterm-256color", lang="C.UTF-8", cols=100, rows=30):

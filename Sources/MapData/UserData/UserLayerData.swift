@@ -38,6 +38,10 @@ public struct UserLayerData: Sendable, Equatable {
     public internal(set) var boxes: [Double] = []
     /// Per feature its box in degrees as given: west, south, east, north.
     public internal(set) var degreeBoxes: [Double] = []
+    /// Per feature its simplestyle colours as cube indices (`SimpleStyle`), −1 for none: the line's
+    /// (`stroke`, or `marker-color` for points) and the area's (`fill`).
+    public internal(set) var strokeColors: [Int16] = []
+    public internal(set) var fillColors: [Int16] = []
     /// Per feature its label (`name`, else `title`), if any.
     public internal(set) var names: [String?] = []
     /// Property names, in the order first seen.
@@ -199,6 +203,14 @@ public struct UserLayerBuilder: Sendable {
         data.boxes += [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0]
         data.degreeBoxes += [lonRange.0, latRange.0, lonRange.1, latRange.1]
         data.names.append(name)
+        func color(_ keys: [String]) -> Int16 {
+            for k in keys {
+                if let v = properties.first(where: { $0.0 == k })?.1, let i = SimpleStyle.cubeIndex(v) { return Int16(i) }
+            }
+            return -1
+        }
+        data.strokeColors.append(color(pieceTypes.allSatisfy { $0 == .point } ? ["marker-color", "stroke"] : ["stroke", "marker-color"]))
+        data.fillColors.append(color(["fill"]))
         for c in data.values.indices { data.values[c].append(nil) }
         for (key, value) in properties {
             var c = data.columns.firstIndex(of: key)
@@ -255,6 +267,8 @@ public struct UserLayerBuilder: Sendable {
             out.y += data.y[firstPoint..<lastPoint]
             out.boxes += data.boxes[(4 * f)..<(4 * f + 4)]
             out.names.append(data.names[f])
+            out.strokeColors.append(data.strokeColors[f])
+            out.fillColors.append(data.fillColors[f])
             for c in data.values.indices { out.values[c].append(data.values[c][f]) }
             let box = data.degreeBoxes[(4 * f)..<(4 * f + 4)]
             out.degreeBoxes += box

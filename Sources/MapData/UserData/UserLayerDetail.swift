@@ -76,6 +76,8 @@ public struct UserLayerDetail: Sendable {
                     out.boxes += layer.boxes[(4 * f)..<(4 * f + 4)]
                     out.degreeBoxes += layer.degreeBoxes[(4 * f)..<(4 * f + 4)]
                     out.names.append(layer.names[f])
+                    out.strokeColors.append(layer.strokeColors[f])
+                    out.fillColors.append(layer.fillColors[f])
                     feature.append(f)
                 }
             }
