@@ -14,13 +14,16 @@ public final class UserFile: Sendable {
     public let data: UserLayerData
     /// Why it could not be read (one line), if it could not.
     public let error: String?
+    /// While it is being read, the share read so far (0…1); nil once read.
+    public let progress: Double?
 
-    /// A file read.
-    public init(file: String, format: UserDataFormat, data: UserLayerData, error: String? = nil) {
+    /// A file read (or, with `progress`, being read).
+    public init(file: String, format: UserDataFormat, data: UserLayerData, error: String? = nil, progress: Double? = nil) {
         self.file = file
         self.format = format
         self.data = data
         self.error = error
+        self.progress = progress
     }
 
     /// What a view at a zoom draws of the file: a level of detail below zoom 12 (made on first use and

@@ -162,7 +162,9 @@ public enum Renderer {
         for (i, layer) in layers.enumerated() {
             let f = layer.file
             let what: String
-            if let error = f.error {
+            if let share = f.progress {
+                what = "reading, \(Int(share * 100)) %"
+            } else if let error = f.error {
                 what = "failed: " + error
             } else {
                 let counts = UserGeometryType.allCases.compactMap { t in f.data.countsByType[t].map { "\($0) \(t.name)" } }

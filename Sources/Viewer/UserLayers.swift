@@ -28,6 +28,11 @@ extension ViewerState {
     /// view is fitted to the files while they decide it.
     mutating func showUserFile(_ update: UserFileUpdate) {
         let file = update.file
+        if let share = file.progress {
+            // Still being read: said on the message line; the layer keeps what it had.
+            setMessage("reading \(file.displayName) \(Int(share * 100)) %")
+            return
+        }
         let isNew: Bool
         if let i = layers.layers.firstIndex(where: { ($0 as? UserDataLayer)?.file.file == file.file }),
             let old = layers.layers[i] as? UserDataLayer
@@ -47,6 +52,9 @@ extension ViewerState {
             setError("\(name): \(update.badLines) bad line\(update.badLines == 1 ? "" : "s")")
         } else if update.ended && file.format == .stream {
             setMessage("\(name) ended: \(file.data.count) feature\(file.data.count == 1 ? "" : "s")")
+        } else if file.format != .stream, message.hasPrefix("reading ") {
+            let skipped = file.data.skipped > 0 ? " (\(file.data.skipped) left out: \(file.data.firstSkipReason ?? ""))" : ""
+            setMessage("\(name): \(file.data.count) feature\(file.data.count == 1 ? "" : "s")" + skipped)
         }
     }
 

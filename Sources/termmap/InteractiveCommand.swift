@@ -40,7 +40,9 @@ enum InteractiveCommand {
         if let follow = options.follow, access(follow, R_OK) != 0 {
             throw DataFailure("--follow '\(follow)': cannot read (\(systemErrorReason()))")
         }
-        var files = UserFiles.read(options.files.filter { $0 != "-" })
+        // Files are read in the background once the viewer is open; each shows as being read meanwhile.
+        let toRead = options.files.filter { $0 != "-" }
+        var files = toRead.map { UserFile(file: $0, format: .geojson, data: UserLayerData(), progress: 0) }
         for live in (streamFD != nil ? ["-"] : []) + (options.follow.map { [$0] } ?? []) {
             files.append(UserFile(file: live, format: .stream, data: UserLayerData()))
         }
@@ -66,6 +68,7 @@ enum InteractiveCommand {
         }
         UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)
         state.fitsToFiles = !options.viewGiven
+        UserFiles.readInBackground(toRead, inbox: inbox)
         if let fd = streamFD { StreamInput.start(fd: fd, name: "-", inbox: inbox) }
         if let follow = options.follow { StreamInput.follow(path: follow, inbox: inbox) }
         if let problem = UserFiles.report(files).first, state.message.isEmpty {

@@ -3,7 +3,9 @@ import GeoCore
 import Glibc
 import MapData
 import MapRender
+import Dispatch
 import Support
+import Synchronization
 import Viewer
 
 /// The user's own files, read (standard input for `-`) and put on the map: one layer each, the view
@@ -11,10 +13,57 @@ import Viewer
 enum UserFiles {
     /// Every file, read: each a layer, or a failed file with its one line.
     static func read(_ files: [String]) -> [UserFile] {
-        files.map(readOne)
+        files.map { readOne($0) }
     }
 
-    static func readOne(_ file: String) -> UserFile {
+    /// `render`'s files, with a progress bar on stderr (a terminal) for a file that takes over half a
+    /// second.
+    static func readForRender(_ files: [String]) -> [UserFile] {
+        let showsBar = isatty(STDERR_FILENO) == 1
+        return files.map { file in
+            let started = monotonicSeconds()
+            let drew = Mutex(false)
+            let name = file == "-" ? "standard input" : file
+            let read = readOne(file) { share in
+                guard showsBar, monotonicSeconds() - started > 0.5 else { return }
+                drew.withLock { $0 = true }
+                let width = 30
+                let done = Int((share * Double(width)).rounded())
+                writeStderr("\r" + name.withVisibleControls + " [" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(share * 100)) %")
+            }
+            // The bar is cleared, so that the next line starts clean.
+            if drew.withLock({ $0 }) { writeStderr("\r\u{1B}[K") }
+            return read
+        }
+    }
+
+    static func writeStderr(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// The files being read in the background for the viewer: each posts its progress (at most every
+    /// 100 ms) and then the file read.
+    static func readInBackground(_ files: [String], inbox: EventInbox) {
+        for file in files {
+            DispatchQueue(label: "termmap.read").async {
+                let told = Mutex(0.0)
+                let read = readOne(file) { share in
+                    let now = monotonicSeconds()
+                    guard told.withLock({ last in
+                        guard now - last >= 0.1 else { return false }
+                        last = now
+                        return true
+                    }) else { return }
+                    let loading = UserFile(file: file, format: .geojson, data: UserLayerData(), progress: share)
+                    inbox.post(.userFile(UserFileUpdate(file: loading)))
+                }
+                inbox.post(.userFile(UserFileUpdate(file: read)))
+            }
+        }
+    }
+
+    static func readOne(_ file: String, progress: ReadProgress? = nil) -> UserFile {
         var bytes: [UInt8] = []
         if file == "-" {
             bytes = readAll(fd: STDIN_FILENO)
@@ -40,7 +89,7 @@ enum UserFiles {
             return Ogr2ogr.read(file, name: name)
         }
         do {
-            let data = try UserDataReader.read(bytes, format: format, file: name)
+            let data = try UserDataReader.read(bytes, format: format, file: name, progress: progress)
             return UserFile(file: file, format: format, data: data)
         } catch {
             return UserFile(file: file, format: format, data: UserLayerData(), error: error.description)

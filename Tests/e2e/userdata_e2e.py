@@ -70,6 +70,28 @@ def _():
     return f"zoom {s.zoom():.2f} (render: {expected['zoom']:.2f}), 2 markers, 2 names"
 
 
+@check("a large file: the viewer opens at once, says how far it has read, then shows the layer fitted")
+def _():
+    big = os.path.join(WORK, "big.geojson")
+    with open(big, "w") as f:
+        f.write('{"type":"FeatureCollection","features":[')
+        for i in range(120_000):
+            f.write(("," if i else "") + json.dumps({"type": "Feature", "properties": {"i": i},
+                    "geometry": {"type": "Point", "coordinates": [20 + (i % 400) * 0.01, 50 + (i // 400) * 0.01]}}))
+        f.write("]}")
+    size = os.path.getsize(big) >> 20
+    t0 = time.time()
+    s = session(f"{BINARY} {big}")
+    opened = time.time() - t0
+    reading = s.wait_for(lambda x: "reading big.geojson" in x or MARKER in x, 10)
+    saw_progress = "reading big.geojson" in reading
+    done = s.wait_for(lambda x: "big.geojson: 120000 features" in x, 60)
+    assert "big.geojson: 120000 features" in done, done[-300:]
+    assert (s.zoom() or 0) > 4, s.zoom()
+    return (f"{size} MB: the map in {opened:.2f} s" + (", 'reading big.geojson N %' meanwhile" if saw_progress else "")
+            + f", the layer fitted at zoom {s.zoom():.2f} after {time.time() - t0:.1f} s")
+
+
 @check("the layer list (o) lists each file, 1 hides and shows the first")
 def _():
     other = os.path.join(FIXTURES, "walk.gpx")

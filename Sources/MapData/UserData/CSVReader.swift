@@ -8,7 +8,7 @@ public enum CSVReader {
     static let wktNames: Set<String> = ["wkt", "geometry", "the_geom", "geom"]
 
     /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String) throws(MapDataError) -> UserLayerData {
+    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         let delimiter = sniff(bytes, from: start)
@@ -32,7 +32,12 @@ public enum CSVReader {
         }
         let nameColumn = lower.firstIndex(of: "name") ?? lower.firstIndex(of: "title")
         var builder = UserLayerBuilder()
+        var toldAt = 0
         while let row = try rows.next(file: file) {
+            if let progress, rows.at - toldAt >= 1 << 20 {
+                toldAt = rows.at
+                progress(Double(rows.at) / Double(max(1, bytes.count)))
+            }
             if row.fields.count == 1 && row.fields[0].isEmpty { continue }  // a blank line
             let line = row.line
             func field(_ c: Int?) -> String? { c.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } }

@@ -3,10 +3,10 @@
 /// as properties.
 public enum GPXReader {
     /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String) throws(MapDataError) -> UserLayerData {
+    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
         let handler = Handler()
         do {
-            try XMLEvents.parse(bytes, handler: handler)
+            try XMLEvents.parse(bytes, handler: handler, progress: progress)
         } catch {
             throw MapDataError(file: file, .syntax(line: error.line, column: error.column, error.message))
         }

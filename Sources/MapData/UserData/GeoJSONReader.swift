@@ -4,16 +4,19 @@
 /// file in one line with its line and column.
 public enum GeoJSONReader {
     /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String) throws(MapDataError) -> UserLayerData {
+    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
         var builder = UserLayerBuilder()
-        try read(bytes, file: file, into: &builder)
+        try read(bytes, file: file, into: &builder, progress: progress)
         return builder.finished()
     }
 
     /// Reads `bytes` into `builder` (a stream's lines go into one builder).
-    public static func read(_ bytes: [UInt8], file: String, into builder: inout UserLayerBuilder) throws(MapDataError) {
+    public static func read(
+        _ bytes: [UInt8], file: String, into builder: inout UserLayerBuilder, progress: ReadProgress? = nil
+    ) throws(MapDataError) {
         let result: Result<Void, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(scanner: JSONScanner(buffer))
+            reader.progress = progress
             do throws(JSONSyntaxError) {
                 // A UTF-8 byte order mark is allowed before a document (RFC 8259 §8.1 lets readers skip it).
                 if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { reader.scanner.at = 3 }
@@ -61,6 +64,8 @@ public enum GeoJSONReader {
         var scanner: JSONScanner
         var lons: [Double] = []
         var lats: [Double] = []
+        var progress: ReadProgress?
+        var toldAt = 0
 
         /// A top-level value: a FeatureCollection, a Feature or a geometry.
         mutating func topLevel(_ builder: inout UserLayerBuilder) throws(JSONSyntaxError) {
@@ -222,6 +227,10 @@ public enum GeoJSONReader {
 
         /// A Feature into the builder: its geometry's pieces, id, label and properties.
         mutating func emit(_ o: Object, _ builder: inout UserLayerBuilder) {
+            if let progress, scanner.at - toldAt >= 1 << 20 {
+                toldAt = scanner.at
+                progress(Double(scanner.at) / Double(max(1, scanner.bytes.count)))
+            }
             var properties: [(String, String?)] = []
             var name: String?
             var title: String?

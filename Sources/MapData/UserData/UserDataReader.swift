@@ -1,3 +1,6 @@
+/// Told how far a reader has come: the share of the file's bytes read, 0…1 (called every megabyte or so).
+public typealias ReadProgress = @Sendable (Double) -> Void
+
 /// Reads a user's file by its content first and its extension second: GeoJSON (`{`, `[`, or an RFC 8142
 /// record separator), CSV/TSV, GPX and KML (XML naming `gpx` or `kml`). Anything else is for GDAL.
 public enum UserDataReader {
@@ -36,13 +39,15 @@ public enum UserDataReader {
     }
 
     /// The features of `bytes` in `format`; a file with none usable fails (one line naming it).
-    public static func read(_ bytes: [UInt8], format: UserDataFormat, file: String) throws(MapDataError) -> UserLayerData {
+    public static func read(_ bytes: [UInt8], format: UserDataFormat, file: String, progress: ReadProgress? = nil)
+        throws(MapDataError) -> UserLayerData
+    {
         let data: UserLayerData
         switch format {
-        case .geojson, .ogr, .stream: data = try GeoJSONReader.read(bytes, file: file)
-        case .csv: data = try CSVReader.read(bytes, file: file)
-        case .gpx: data = try GPXReader.read(bytes, file: file)
-        case .kml: data = try KMLReader.read(bytes, file: file)
+        case .geojson, .ogr, .stream: data = try GeoJSONReader.read(bytes, file: file, progress: progress)
+        case .csv: data = try CSVReader.read(bytes, file: file, progress: progress)
+        case .gpx: data = try GPXReader.read(bytes, file: file, progress: progress)
+        case .kml: data = try KMLReader.read(bytes, file: file, progress: progress)
         }
         guard data.count > 0 else {
             let why = data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" } ?? "no features"

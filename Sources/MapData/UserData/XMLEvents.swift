@@ -27,7 +27,7 @@ enum XMLEvents {
     }
 
     /// Parses `bytes`, calling `handler` for each element and its text.
-    static func parse(_ bytes: [UInt8], handler: any XMLHandler) throws(Failure) {
+    static func parse(_ bytes: [UInt8], handler: any XMLHandler, progress: ReadProgress? = nil) throws(Failure) {
         guard let parser = XML_ParserCreate("UTF-8") else { throw Failure(line: 1, column: 1, message: "cannot start the XML reader") }
         defer { XML_ParserFree(parser) }
         let context = Context(handler)
@@ -78,6 +78,7 @@ enum XMLEvents {
                     let n = min(1 << 20, b.count - at)
                     status = XML_Parse(parser, chars + at, Int32(n), at + n == b.count ? 1 : 0)
                     at += n
+                    progress?(Double(at) / Double(b.count))
                 } while status == XML_STATUS_OK && at < b.count
             }
         }
