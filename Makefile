@@ -68,6 +68,7 @@ bench-userdata: deps test-deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap
 	swift build -c release $(SWIFT_FLAGS) --product termmap-bench
 	python3 Tools/userdata_bench.py "$$(swift build -c release --show-bin-path)/termmap" "$$(swift build -c release --show-bin-path)/termmap-bench"
+	python3 Tools/stream_bench.py "$$(swift build -c release --show-bin-path)/termmap"
 
 build: deps
 	swift build $(SWIFT_FLAGS)

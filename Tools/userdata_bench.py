@@ -3,7 +3,8 @@
 vertices), a 50 MB GPX and a 1-million-row CSV in a temporary folder, then times, side by side in one
 run, the time to termmap's first complete frame (`termmap render --size 200x60 FILE`) and its peak
 memory against `ogr2ogr -f GeoJSONSeq /dev/null FILE` on the same file (median of 3 runs each), and
-the steady frame times of termmap-bench --user-file at zooms 0, 8 and 14.
+the steady frame times of termmap-bench --user-file at zooms 0, 8 and 14; and gj2ascii (PyPI) on the
+GeoJSON and the GPX when it is installed (GJ2ASCII names its script).
 
     python3 Tools/userdata_bench.py .build/release/termmap .build/release/termmap-bench
 """
@@ -122,6 +123,16 @@ def main():
         else:
             print(f"| {os.path.basename(path)} ({what}) | {size:.0f} MB | {t:.2f} s | {m:.0f} MB | (no ogr2ogr) | | |")
         sys.stdout.flush()
+    # gj2ascii (PyPI; GJ2ASCII=path to its script, with PYTHONPATH set for it), where it reads the file.
+    gj = os.environ.get("GJ2ASCII") or shutil.which("gj2ascii")
+    if gj:
+        for path, what in files[:2]:
+            try:
+                t, m = timed([gj, "--width", "200", path])
+                print(f"gj2ascii --width 200 {os.path.basename(path)} ({what}): {t:.2f} s, peak {m:.0f} MB")
+            except AssertionError:
+                print(f"gj2ascii --width 200 {os.path.basename(path)}: failed")
+            sys.stdout.flush()
     for path, _ in files:
         out = subprocess.run([BENCH, "--frames", "60", "--user-file", path], capture_output=True, text=True)
         print(out.stdout.strip() or out.stderr.strip())
