@@ -22,23 +22,24 @@ public enum BoundsFit {
         return (center, MapView.clampZoom(min(deepestZoom, zoomX, zoomY)))
     }
 
-    /// The shortest span of unit-square x that holds every x of `xs` (0…1), as [minX, maxX] with maxX
+    /// The shortest span of unit-square x that holds every x of `lists` (0…1), as [minX, maxX] with maxX
     /// possibly past 1: the complement of the widest gap between them, on a circle (so data on both
     /// sides of the antimeridian is spanned across it). Found on a grid of `bins` (the span is widened
     /// to whole bins' edges only where the gap is measured; the ends are the data's own).
-    public static func shortestSpan(_ xs: some Sequence<Double>, bins: Int = 3600) -> (minX: Double, maxX: Double)? {
+    public static func shortestSpan(_ lists: [[Double]], bins: Int = 3600) -> (minX: Double, maxX: Double)? {
         var occupied = [Bool](repeating: false, count: bins)
         var lowest = [Double](repeating: .infinity, count: bins)
         var highest = [Double](repeating: -.infinity, count: bins)
         var any = false
-        for x in xs where x.isFinite {
+        // Arrays one by one (a flattened lazy sequence costs a generic call a point: seconds for millions).
+        for xs in lists { for x in xs where x.isFinite {
             let v = x - x.rounded(.down)
             let b = min(bins - 1, Int(v * Double(bins)))
             occupied[b] = true
             lowest[b] = min(lowest[b], v)
             highest[b] = max(highest[b], v)
             any = true
-        }
+        } }
         guard any else { return nil }
         // The widest run of empty bins, going round.
         var bestStart = 0, bestLength = 0

@@ -19,7 +19,7 @@ extension ViewerState {
                 maxY = max(maxY, d.boxes[4 * f + 3])
             }
         }
-        guard let span = BoundsFit.shortestSpan(files.lazy.flatMap(\.x)) else { return }
+        guard let span = BoundsFit.shortestSpan(files.map(\.x)) else { return }
         let camera = BoundsFit.camera(minX: span.minX, minY: minY, maxX: span.maxX, maxY: maxY, size: view.size)
         _ = try? view.setCenter(camera.center, zoomLevel: camera.zoom)
     }
