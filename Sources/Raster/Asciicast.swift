@@ -20,25 +20,5 @@ public enum Asciicast {
     static func fixed6(_ seconds: Double) -> String { fixedDecimals(max(0, seconds), 6) }
 
     /// A JSON string (RFC 8259): quotes, backslashes and control characters escaped, the rest as is.
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 2)
-        for s in text.unicodeScalars {
-            switch s {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if s.value < 0x20 || s.value == 0x7F {
-                    let hex = String(s.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(s)
-                }
-            }
-        }
-        return out + "\""
-    }
+    public static func quoted(_ text: String) -> String { jsonQuoted(text) }
 }

@@ -183,3 +183,27 @@ public func fixedDecimals(_ value: Double, _ decimals: Int) -> String {
     }
     return (negative ? "-" : "") + text
 }
+
+/// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped, the rest
+/// as is.
+public func jsonQuoted(_ text: String) -> String {
+    var out = "\""
+    out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 2)
+    for s in text.unicodeScalars {
+        switch s {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if s.value < 0x20 || s.value == 0x7F {
+                let hex = String(s.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(s)
+            }
+        }
+    }
+    return out + "\""
+}

@@ -11,11 +11,6 @@ import Viewer
 /// The user's own files, read (standard input for `-`) and put on the map: one layer each, the view
 /// fitted to them unless --center or --zoom decides it.
 enum UserFiles {
-    /// Every file, read: each a layer, or a failed file with its one line.
-    static func read(_ files: [String]) -> [UserFile] {
-        files.map { readOne($0) }
-    }
-
     /// `render`'s files, with a progress bar on stderr (a terminal) for a file that takes over half a
     /// second.
     static func readForRender(_ files: [String]) -> [UserFile] {

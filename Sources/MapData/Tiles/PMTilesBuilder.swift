@@ -181,17 +181,5 @@ public enum PMTilesBuilder {
     static func gzipped(_ bytes: [UInt8]) -> [UInt8] { Zlib.gzip(bytes) ?? [] }
 
     /// A JSON string.
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    public static func quoted(_ s: String) -> String { jsonQuoted(s) }
 }

@@ -5,11 +5,7 @@ public enum GPXReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
         let handler = Handler()
-        do {
-            try XMLEvents.parse(bytes, handler: handler, progress: progress)
-        } catch {
-            throw MapDataError(file: file, .syntax(line: error.line, column: error.column, error.message))
-        }
+        try XMLEvents.read(bytes, file: file, handler: handler, progress: progress)
         return handler.builder.finished()
     }
 

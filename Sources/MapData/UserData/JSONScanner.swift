@@ -1,3 +1,5 @@
+import Support
+
 /// A JSON value as read (RFC 8259), for the members a GeoJSON reader keeps whole: properties, ids,
 /// `crs`. Numbers keep their text, so properties are written back as the file had them.
 public indirect enum JSONTree: Equatable, Sendable {
@@ -48,23 +50,7 @@ public indirect enum JSONTree: Equatable, Sendable {
     }
 
     /// `s` as a JSON string.
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    public static func quoted(_ s: String) -> String { jsonQuoted(s) }
 }
 
 /// Where a JSON text went wrong: the byte offset (made a line and column only when reported).
@@ -91,9 +77,6 @@ public struct JSONScanner {
 
     /// An error at the current byte.
     public func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(offset: at, message: message) }
-
-    /// True at the end.
-    public var atEnd: Bool { at >= bytes.count }
 
     /// The next byte that is not white space (nil at the end); RS (0x1E, RFC 8142) counts as space.
     @inline(__always)

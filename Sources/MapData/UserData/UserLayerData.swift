@@ -84,9 +84,6 @@ public struct UserLayerData: Sendable, Equatable {
         guard let c = columns.firstIndex(of: name) else { return nil }
         return values[c][f]
     }
-
-    /// The longitudes of every point (for fitting a view across the antimeridian).
-    public var longitudes: some Sequence<Double> { x.lazy.map { $0 * 360 - 180 } }
 }
 
 /// Builds a `UserLayerData` one feature at a time: pieces are checked as they come, a feature with a bad

@@ -90,6 +90,15 @@ enum XMLEvents {
         }
     }
 
+    /// Parses `file`'s `bytes` for `handler`; a failure is the file's one line with its line and column.
+    static func read(_ bytes: [UInt8], file: String, handler: any XMLHandler, progress: ReadProgress?) throws(MapDataError) {
+        do {
+            try parse(bytes, handler: handler, progress: progress)
+        } catch {
+            throw MapDataError(file: file, .syntax(line: error.line, column: error.column, error.message))
+        }
+    }
+
     /// `gx:Track` → `Track`.
     static func localName(_ name: String) -> String {
         name.split(separator: ":", maxSplits: 1).last.map(String.init) ?? name
