@@ -62,12 +62,20 @@ public struct PickBuffer {
     /// The chunk features drawn: chunk index in the high 32 bits, feature index in the low; tag
     /// `chunkFlag | n` is entry n.
     var chunkFeatures: [UInt64] = []
+    /// The user's layers drawn, and their features drawn: layer index in the high 32 bits, feature
+    /// index (of the layer's level) in the low; tag `ownFlag | n` is entry n. A million points drawn
+    /// cost a million numbers, not a million names.
+    var ownLayers: [(data: UserLayerData, feature: [Int]?)] = []
+    var ownLayerClasses: [String] = []
+    var ownFeatures: [UInt64] = []
     /// Per cell, the tag of the area filling it (0: none).
     var fillTags: [UInt32]
 
     /// Tags with this bit are chunk features'; with the next, places' (`placeFlag | id`).
     static let chunkFlag: UInt32 = 1 << 31
     static let placeFlag: UInt32 = 1 << 30
+    /// Tags with this bit (and neither above) are the user's layers' features (`ownFlag | n`).
+    static let ownFlag: UInt32 = 1 << 29
 
     /// The tag of place `id` of the sources (0 for an id past a billion).
     static func placeTag(_ id: Int) -> UInt32 { id >= 0 && id < Int(placeFlag) ? placeFlag | UInt32(id) : 0 }
@@ -80,8 +88,24 @@ public struct PickBuffer {
 
     /// A tag for a feature given whole.
     mutating func register(_ feature: PickedFeature) -> UInt32 {
+        guard features.count < Int(Self.ownFlag - 1) else { return 0 }
         features.append(feature)
         return UInt32(truncatingIfNeeded: features.count)
+    }
+
+    /// Registers one of the user's layers (or a level of it, whose features stand for the layer's
+    /// `feature`), named `className`; its features' tags are `tag(layer:feature:)`.
+    mutating func register(layer: UserLayerData, feature: [Int]?, className: String) -> Int {
+        ownLayers.append((layer, feature))
+        ownLayerClasses.append(className)
+        return ownLayers.count - 1
+    }
+
+    /// The tag of feature `feature` of registered layer `layer` (0 past half a billion features).
+    mutating func tag(layer: Int, feature: Int) -> UInt32 {
+        guard ownFeatures.count < Int(Self.ownFlag - 1) else { return 0 }
+        ownFeatures.append(UInt64(layer) << 32 | UInt64(feature))
+        return Self.ownFlag | UInt32(ownFeatures.count - 1)
     }
 
     /// Registers a chunk the base map draws; its features' tags are `tag(chunk:feature:)`.
@@ -143,6 +167,7 @@ public struct Pick {
     func resolve(_ tag: UInt32) -> PickedFeature? {
         guard tag & PickBuffer.chunkFlag != 0 else {
             if tag & PickBuffer.placeFlag != 0 { return sources?.placeFeature(Int(tag & ~PickBuffer.placeFlag)) }
+            if tag & PickBuffer.ownFlag != 0 { return resolveOwn(Int(tag & ~PickBuffer.ownFlag)) }
             let i = Int(tag) - 1
             return buffer.features.indices.contains(i) ? buffer.features[i] : nil
         }
@@ -164,6 +189,18 @@ public struct Pick {
         return PickedFeature(
             className: StyleTable.className(featureClass), name: name,
             reference: FeatureReference(source: source, feature: id))
+    }
+
+    /// What entry `n` of the user's layers' features names.
+    func resolveOwn(_ n: Int) -> PickedFeature? {
+        guard buffer.ownFeatures.indices.contains(n) else { return nil }
+        let l = Int(buffer.ownFeatures[n] >> 32)
+        let f = Int(buffer.ownFeatures[n] & 0xFFFF_FFFF)
+        guard buffer.ownLayers.indices.contains(l), f < buffer.ownLayers[l].data.count else { return nil }
+        let level = buffer.ownLayers[l]
+        return PickedFeature(
+            className: buffer.ownLayerClasses[l], name: level.data.names[f],
+            reference: FeatureReference(source: nil, feature: .own(level.feature?[f] ?? f)))
     }
 
     /// Every cell's feature, row by row (for `render --pick`).

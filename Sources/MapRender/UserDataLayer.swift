@@ -33,10 +33,10 @@ public final class UserFile: Sendable {
         if let kept = levels.withLock({ $0[level] }) { return kept }
         let made: UserLayerLevel
         if level == Self.finestLevel {
-            made = UserLayerLevel(data: data, feature: nil, index: UserLayerIndex(data))
+            made = UserLayerLevel(data: data, feature: nil, index: UserLayerIndex(data), dust: UserLayerDust())
         } else {
             let d = UserLayerDetail(data, dotSize: 1 / WebMercator.worldSize(zoom: Double(level)))
-            made = UserLayerLevel(data: d.data, feature: d.feature, index: UserLayerIndex(d.data))
+            made = UserLayerLevel(data: d.data, feature: d.feature, index: UserLayerIndex(d.data), dust: d.dust)
         }
         levels.withLock { $0[level] = made }
         return made
@@ -62,11 +62,12 @@ struct PendingLabel {
 }
 
 /// A file at a level of detail: its features, the whole file's feature each stands for (nil: the same),
-/// and where they lie.
+/// where they lie, and the features that are a dot at this level.
 public struct UserLayerLevel: Sendable {
     public let data: UserLayerData
     public let feature: [Int]?
     public let index: UserLayerIndex
+    public let dust: UserLayerDust
 }
 
 /// One of the user's files on the map, above the base map: points as markers, lines, polygons as an
@@ -107,6 +108,8 @@ public struct UserDataLayer: MapLayer {
         let className = "file \(file.displayName)"
         let level = file.detail(zoom: c.view.zoom)
         let data = level.data
+        let pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)
+        let pickDust = level.dust.count > 0 ? c.pick.register(layer: file.data, feature: nil, className: className) : 0
         // The view's rectangle in the unit square, and the world copies it shows.
         let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
         let (vy0, vy1) = (t.center.y - t.halfHeight / ws, t.center.y + t.halfHeight / ws)
@@ -114,6 +117,21 @@ public struct UserDataLayer: MapLayer {
         for copy in copies {
             let ox = t.originX(copy: copy)
             let oy = t.originY
+            if let (rows, columns) = UserLayerDust.squares(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) {
+                // The dust: a dot each, in the file's look (or its own colour).
+                let dust = level.dust
+                for row in rows {
+                    for i in dust.dots(row: row, from: columns.lowerBound, to: columns.upperBound) {
+                        let (x, y) = (dust.x[i] * ws + ox, dust.y[i] * ws + oy)
+                        guard x >= 0, y >= 0, x < w, y < h else { continue }
+                        let f = Int(dust.feature[i])
+                        let own = file.data.strokeColors[f]
+                        c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
+                        c.canvas.line(x, y, x, y, ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
+                    }
+                }
+                c.canvas.tag = 0
+            }
             level.index.features(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) { f in
                 let box = (data.boxes[4 * f], data.boxes[4 * f + 1], data.boxes[4 * f + 2], data.boxes[4 * f + 3])
                 guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2 else { return }
@@ -122,50 +140,49 @@ public struct UserDataLayer: MapLayer {
                 let ink = own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink
                 let fillColor = data.fillColors[f]
                 let fillInk = fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink
-                let picked = PickedFeature(
-                    className: className, name: data.names[f], reference: FeatureReference(source: nil, feature: .own(level.feature?[f] ?? f)))
-                c.drawing(picked) { canvas in
-                    for p in data.featurePieces[f]..<data.featurePieces[f + 1] {
-                        let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
-                        switch data.pieceTypes[p] {
-                        case .point:
-                            let i = data.ringStarts[rings.lowerBound]
-                            let (x, y) = (data.x[i] * ws + ox, data.y[i] * ws + oy)
-                            guard x >= 0, y >= 0, x < w, y < h else { continue }
-                            let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
-                            // The marker's cell is drawn with the file's ink, so the pick names it.
-                            canvas.line(x, y, x, y, ink: ink)
-                            if marked.insert(row * cols + col).inserted {
-                                labels.append(PendingLabel(text: marker, col: col, row: row, marker: true, color: own))
-                                if let name = data.names[f] { labels.append(PendingLabel(text: name, col: col, row: row, marker: false)) }
-                            }
-                        case .lineString, .polygon:
-                            for r in rings {
-                                let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
-                                var px = data.x[start] * ws + ox
-                                var py = data.y[start] * ws + oy
-                                for i in (start + 1)..<end {
-                                    let qx = data.x[i] * ws + ox
-                                    let qy = data.y[i] * ws + oy
-                                    // Within a dot of the last point drawn to: nothing a dot can show.
-                                    if i < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
-                                    if let (a, b) = LineClipper.interval(px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) {
-                                        let (dx, dy) = (qx - px, qy - py)
-                                        canvas.line(px + a * dx, py + a * dy, px + b * dx, py + b * dy, ink: ink)
-                                    }
-                                    px = qx
-                                    py = qy
+                c.canvas.tag = c.pick.tag(layer: pickLayer, feature: f)
+                for p in data.featurePieces[f]..<data.featurePieces[f + 1] {
+                    let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
+                    switch data.pieceTypes[p] {
+                    case .point:
+                        let i = data.ringStarts[rings.lowerBound]
+                        let (x, y) = (data.x[i] * ws + ox, data.y[i] * ws + oy)
+                        guard x >= 0, y >= 0, x < w, y < h else { continue }
+                        let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
+                        // The marker's cell is drawn with the file's ink, so the pick names it.
+                        c.canvas.line(x, y, x, y, ink: ink)
+                        if marked.insert(row * cols + col).inserted {
+                            labels.append(PendingLabel(text: marker, col: col, row: row, marker: true, color: own))
+                            if let name = data.names[f] { labels.append(PendingLabel(text: name, col: col, row: row, marker: false)) }
+                        }
+                    case .lineString, .polygon:
+                        for r in rings {
+                            let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
+                            var px = data.x[start] * ws + ox
+                            var py = data.y[start] * ws + oy
+                            for i in (start + 1)..<end {
+                                let qx = data.x[i] * ws + ox
+                                let qy = data.y[i] * ws + oy
+                                // Within a dot of the last point drawn to: nothing a dot can show.
+                                if i < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
+                                if let (a, b) = LineClipper.interval(px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) {
+                                    let (dx, dy) = (qx - px, qy - py)
+                                    c.canvas.line(px + a * dx, py + a * dy, px + b * dx, py + b * dy, ink: ink)
                                 }
+                                px = qx
+                                py = qy
                             }
                         }
                     }
                 }
+                let tag = c.canvas.tag
+                c.canvas.tag = 0
                 for p in data.featurePieces[f]..<data.featurePieces[f + 1] where data.pieceTypes[p] == .polygon {
-                    fill(data, piece: p, ox: ox, oy: oy, ink: fillInk, picked: picked, &c)
+                    fill(data, piece: p, ox: ox, oy: oy, ink: fillInk, tag: tag, &c)
                 }
-                if let name = data.names[f], data.pieceTypes[data.featurePieces[f]] != .point,
-                    (box.2 - box.0) * ws >= Double(2 * name.count) || (box.3 - box.1) * ws >= Double(4 * name.count)
-                {
+                // The feature's extent in cells: a name is counted only where one could fit.
+                let extent = max((box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX), (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
+                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.names[f], extent >= Double(name.count) {
                     // A line's or area's name at the middle of its box, where it is on screen, when the
                     // feature is at least as long as its name.
                     let mx = (box.0 + box.2) / 2 * ws + ox
@@ -196,7 +213,7 @@ public struct UserDataLayer: MapLayer {
     }
 
     /// Marks the cells whose centre lies inside polygon piece `p` (its rings together, even–odd).
-    func fill(_ data: UserLayerData, piece p: Int, ox: Double, oy: Double, ink: UInt8, picked: PickedFeature, _ c: inout LayerContext) {
+    func fill(_ data: UserLayerData, piece p: Int, ox: Double, oy: Double, ink: UInt8, tag: UInt32, _ c: inout LayerContext) {
         let ws = c.transform.worldSize
         let (cols, rows) = (c.view.size.cols, c.view.size.rows)
         guard cols > 0, rows > 0 else { return }
@@ -215,7 +232,6 @@ public struct UserDataLayer: MapLayer {
                 }
             }
         }
-        let tag = c.pick.register(picked)
         for row in touched {
             crossings[row].sort()
             ScanlineFill.spans(crossings[row], lines: columnCentres, within: 0...(cols - 1)) { from, to in

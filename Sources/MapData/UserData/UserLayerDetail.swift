@@ -1,19 +1,23 @@
 /// A user's layer at a level of detail: what a view `dotSize` wide a dot (in unit-square units) can
 /// show of it. Lines and rings simplified with Douglas–Peucker to half a dot, rings smaller than a dot
 /// dropped (an outside smaller than a dot becomes its first point), and of points one a cell (2 × 4
-/// dots: a cell shows one marker). A frame at
-/// zoom 0 of millions of vertices draws thousands.
+/// dots: a cell shows one marker); a line or area that fits in a dot is that dot (`dust`), one a dot.
+/// A frame at zoom 0 of millions of vertices draws thousands.
 public struct UserLayerDetail: Sendable {
     /// The simplified features.
     public let data: UserLayerData
     /// For each of them, the feature of the whole layer it stands for.
     public let feature: [Int]
+    /// The lines and areas that fit in a dot, as that dot.
+    public let dust: UserLayerDust
 
     /// `layer` at `dotSize`.
     public init(_ layer: UserLayerData, dotSize: Double) {
         var out = UserLayerData()
         var feature: [Int] = []
         var dots = Set<Int64>()
+        var dustDots = Set<Int64>()
+        var dust: [(Double, Double, Int32)] = []
         let tolerance = dotSize / 2
         let (perCol, perRow) = (1 / (2 * dotSize), 1 / (4 * dotSize))
         out.columns = []
@@ -22,6 +26,13 @@ public struct UserLayerDetail: Sendable {
             layer.y.withUnsafeBufferPointer { ys in
                 for f in 0..<layer.count {
                     let piecesBefore = out.pieceTypes.count
+                    let (x0, y0, x1, y1) = (layer.boxes[4 * f], layer.boxes[4 * f + 1], layer.boxes[4 * f + 2], layer.boxes[4 * f + 3])
+                    if x1 - x0 < dotSize && y1 - y0 < dotSize, layer.pieceTypes[layer.featurePieces[f]] != .point {
+                        // A dot: one of the dots it touches stands for it, once a dot.
+                        let key = Int64(x0 / dotSize) &* 1_000_003 &+ Int64(y0 / dotSize)
+                        if dustDots.insert(key).inserted { dust.append(((x0 + x1) / 2, (y0 + y1) / 2, Int32(f))) }
+                        continue
+                    }
                     for p in layer.featurePieces[f]..<layer.featurePieces[f + 1] {
                         let rings = layer.pieceRings[p]..<layer.pieceRings[p + 1]
                         var type = layer.pieceTypes[p]
@@ -88,6 +99,56 @@ public struct UserLayerDetail: Sendable {
         out.north = layer.north
         data = out
         self.feature = feature
+        self.dust = UserLayerDust(dust)
+    }
+}
+
+/// A layer's features that are one dot at a level of detail: where they lie (by the squares of
+/// `UserLayerIndex`'s grid) and which feature of the layer each is.
+public struct UserLayerDust: Sendable {
+    /// The dots in the unit square, square by square.
+    public let x: [Double]
+    public let y: [Double]
+    /// The feature of the whole layer each stands for.
+    public let feature: [Int32]
+    /// Per square of the grid, its first dot (one more entry than squares).
+    private let squareStarts: [Int32]
+
+    /// No dust.
+    public init() { self.init([]) }
+
+    /// Dust of dots (x, y, feature).
+    public init(_ dots: [(Double, Double, Int32)]) {
+        let n = UserLayerIndex.side
+        let squares = dots.map { UserLayerIndex.square($0.1) * n + UserLayerIndex.square($0.0) }
+        var starts = [Int32](repeating: 0, count: n * n + 1)
+        for s in squares { starts[s + 1] += 1 }
+        for i in 0..<(n * n) { starts[i + 1] += starts[i] }
+        var next = starts
+        var (x, y, feature) = ([Double](repeating: 0, count: dots.count), [Double](repeating: 0, count: dots.count), [Int32](repeating: 0, count: dots.count))
+        for (d, s) in zip(dots, squares) {
+            let i = Int(next[s])
+            next[s] += 1
+            (x[i], y[i], feature[i]) = d
+        }
+        (self.x, self.y, self.feature, squareStarts) = (x, y, feature, starts)
+    }
+
+    /// The number of dots.
+    public var count: Int { x.count }
+
+    /// The range of dots in the squares of row `row` from column `from` through `to`.
+    public func dots(row: Int, from: Int, to: Int) -> Range<Int> {
+        let n = UserLayerIndex.side
+        return Int(squareStarts[row * n + from])..<Int(squareStarts[row * n + to + 1])
+    }
+
+    /// The rows and columns of squares that [minX, maxX] × [minY, maxY] meets, nil for none.
+    public static func squares(minX: Double, minY: Double, maxX: Double, maxY: Double) -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {
+        let (x0, y0) = (UserLayerIndex.square(minX), UserLayerIndex.square(minY))
+        let (x1, y1) = (UserLayerIndex.square(maxX), UserLayerIndex.square(maxY))
+        guard x0 <= x1, y0 <= y1, maxX >= 0, minX <= 1, maxY >= 0, minY <= 1 else { return nil }
+        return (y0...y1, x0...x1)
     }
 }
 
