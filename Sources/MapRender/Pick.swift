@@ -199,7 +199,7 @@ public struct Pick {
         guard buffer.ownLayers.indices.contains(l), f < buffer.ownLayers[l].data.count else { return nil }
         let level = buffer.ownLayers[l]
         return PickedFeature(
-            className: buffer.ownLayerClasses[l], name: level.data.names[f],
+            className: buffer.ownLayerClasses[l], name: level.data.name(of: f),
             reference: FeatureReference(source: nil, feature: .own(level.feature?[f] ?? f)))
     }
 

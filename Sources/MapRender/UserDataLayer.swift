@@ -133,7 +133,7 @@ public struct UserDataLayer: MapLayer {
                 c.canvas.tag = 0
             }
             level.index.features(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) { f in
-                let box = (data.boxes[4 * f], data.boxes[4 * f + 1], data.boxes[4 * f + 2], data.boxes[4 * f + 3])
+                let box = data.box(f)
                 guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2 else { return }
                 // A colour of the file's own (simplestyle) wins over the layer's look.
                 let own = data.strokeColors[f]
@@ -153,7 +153,7 @@ public struct UserDataLayer: MapLayer {
                         c.canvas.line(x, y, x, y, ink: ink)
                         if marked.insert(row * cols + col).inserted {
                             labels.append(PendingLabel(text: marker, col: col, row: row, marker: true, color: own))
-                            if let name = data.names[f] { labels.append(PendingLabel(text: name, col: col, row: row, marker: false)) }
+                            if let name = data.name(of: f) { labels.append(PendingLabel(text: name, col: col, row: row, marker: false)) }
                         }
                     case .lineString, .polygon:
                         for r in rings {
@@ -182,7 +182,7 @@ public struct UserDataLayer: MapLayer {
                 }
                 // The feature's extent in cells: a name is counted only where one could fit.
                 let extent = max((box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX), (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
-                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.names[f], extent >= Double(name.count) {
+                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f), extent >= Double(name.count) {
                     // A line's or area's name at the middle of its box, where it is on screen, when the
                     // feature is at least as long as its name.
                     let mx = (box.0 + box.2) / 2 * ws + ox

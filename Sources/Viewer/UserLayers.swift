@@ -14,9 +14,9 @@ extension ViewerState {
         var minY = Double.infinity
         var maxY = -Double.infinity
         for d in files {
-            for f in 0..<d.count {
-                minY = min(minY, d.boxes[4 * f + 1])
-                maxY = max(maxY, d.boxes[4 * f + 3])
+            for y in d.y {
+                minY = min(minY, y)
+                maxY = max(maxY, y)
             }
         }
         guard let span = BoundsFit.shortestSpan(files.map(\.x)) else { return }

@@ -58,33 +58,38 @@ enum UserFiles {
         }
     }
 
+    /// One file read: a regular file through a read-only mapping whose pages are given back as the
+    /// reader passes them (a 100 MB file costs a few megabytes of memory while read, not 100), anything
+    /// else (standard input, a pipe) read whole.
     static func readOne(_ file: String, progress: ReadProgress? = nil) -> UserFile {
-        var bytes: [UInt8] = []
-        if file == "-" {
-            bytes = readAll(fd: STDIN_FILENO)
-        } else {
-            let fd = open(file, O_RDONLY | O_CLOEXEC)
-            var why: String?
-            if fd < 0 {
-                why = errno == ENOENT ? "no such file" : systemErrorReason()
-            } else {
-                var info = stat()
-                if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                    why = "a folder, not a file"
-                } else {
-                    bytes = readAll(fd: fd, expected: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0)
-                }
-                close(fd)
-            }
-            if let why { return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (\(why))") }
+        if file == "-" { return readStandardInput(readAll(fd: STDIN_FILENO)) }
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let why = errno == ENOENT ? "no such file" : systemErrorReason()
+            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (\(why))")
         }
-        let name = file == "-" ? "<stdin>" : file
-        if file == "-" { return readStandardInput(bytes) }
-        guard let format = UserDataReader.format(of: bytes, file: file) else {
-            return Ogr2ogr.read(file, name: name)
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
+            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (a folder, not a file)")
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0, let mapped = MappedFile(fd: fd, count: Int(info.st_size)) {
+            return read(file, mapped.bytes, progress: { share in
+                mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
+                progress?(share)
+            })
+        }
+        let bytes = readAll(fd: fd, expected: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0)
+        return bytes.withUnsafeBufferPointer { read(file, $0, progress: progress) }
+    }
+
+    /// `file`'s `bytes` read by their format (GDAL's for one termmap does not read itself).
+    static func read(_ file: String, _ bytes: UnsafeBufferPointer<UInt8>, progress: ReadProgress?) -> UserFile {
+        guard let format = UserDataReader.format(of: Array(bytes.prefix(1 << 16)), file: file) else {
+            return Ogr2ogr.read(file, name: file)
         }
         do {
-            let data = try UserDataReader.read(bytes, format: format, file: name, progress: progress)
+            let data = try UserDataReader.read(bytes, format: format, file: file, progress: progress)
             return UserFile(file: file, format: format, data: data)
         } catch {
             return UserFile(file: file, format: format, data: UserLayerData(), error: error.description)
@@ -118,6 +123,37 @@ enum UserFiles {
             }
         }
         return UserFile(file: "-", format: .stream, data: data)
+    }
+
+    /// A regular file mapped read-only, its pages given back behind the reader. Sendable: the mapping
+    /// is read only, and what is given back is under a lock.
+    final class MappedFile: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The bytes from the start given back so far.
+        private let givenBack = Mutex(0)
+
+        init?(fd: Int32, count: Int) {
+            guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+            _ = madvise(base, count, MADV_SEQUENTIAL)
+            bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+
+        /// Gives back the pages more than a megabyte below `offset` (a reader may look back a little;
+        /// a page looked at again is read again from the file).
+        func giveBack(below offset: Int) {
+            guard let base = bytes.baseAddress else { return }
+            let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+            let end = (offset - (1 << 20)) / page * page
+            givenBack.withLock { done in
+                guard end > done else { return }
+                _ = madvise(UnsafeMutableRawPointer(mutating: base + done), end - done, MADV_DONTNEED)
+                done = end
+            }
+        }
+
+        deinit {
+            if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+        }
     }
 
     /// All of a descriptor's bytes.

@@ -9,6 +9,13 @@ public enum CSVReader {
 
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+    }
+
+    /// The layer of `bytes`, the contents of `file`.
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
+        throws(MapDataError) -> UserLayerData
+    {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         let delimiter = sniff(bytes, from: start)
@@ -16,8 +23,9 @@ public enum CSVReader {
         func fail(_ why: String, line: Int, column: Int = 1) -> MapDataError {
             MapDataError(file: file, .syntax(line: line, column: column, why))
         }
-        guard let header = try rows.next(file: file) else { throw MapDataError(file: file, .badInput("an empty file")) }
-        let names = header.fields.map { $0.trimmingCharacters(in: " ") }
+        guard try rows.next(file: file) else { throw MapDataError(file: file, .badInput("an empty file")) }
+        let names = try (0..<rows.fields.count).map { c throws(MapDataError) in try rows.text(c, file: file).trimmingCharacters(in: " ") }
+        let headerLine = rows.line
         let lower = names.map { $0.lowercased() }
         let latColumn = lower.firstIndex { latitudeNames.contains($0) }
         let lonColumn = lower.firstIndex { longitudeNames.contains($0) }
@@ -25,44 +33,59 @@ public enum CSVReader {
         guard (latColumn != nil && lonColumn != nil) || wktColumn != nil else {
             throw fail(
                 "no coordinate columns (name them lat and lon, latitude and longitude, y and x, or give a wkt column)",
-                line: header.line)
+                line: headerLine)
         }
         let propertyColumns = names.indices.filter {
             $0 != latColumn && $0 != lonColumn && (latColumn != nil && lonColumn != nil || $0 != wktColumn)
         }
         let nameColumn = lower.firstIndex(of: "name") ?? lower.firstIndex(of: "title")
-        var builder = UserLayerBuilder()
+        let namePosition = nameColumn.flatMap { propertyColumns.firstIndex(of: $0) }
+        var builder = UserLayerBuilder(labelKey: nameColumn.map { names[$0] })
+        builder.declareColumns(propertyColumns.map { names[$0] })
         var toldAt = 0
-        while let row = try rows.next(file: file) {
+        var values = [String?](repeating: nil, count: propertyColumns.count)
+        var read = 0
+        let firstRow = rows.at
+        while try rows.next(file: file) {
             if let progress, rows.at - toldAt >= 1 << 20 {
                 toldAt = rows.at
                 progress(Double(rows.at) / Double(max(1, bytes.count)))
             }
-            if row.fields.count == 1 && row.fields[0].isEmpty { continue }  // a blank line
-            let line = row.line
-            func field(_ c: Int?) -> String? { c.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } }
+            read += 1
+            if read == 1000 {
+                // Room for the rest, from the first thousand rows: no array doubles (and, for a moment,
+                // holds twice what it holds) on the way.
+                let rowBytes = max(1, (rows.at - firstRow) / read)
+                let more = (bytes.count - rows.at) / rowBytes + 16
+                builder.reserve(features: more + more / 16, pointsEach: 1, propertyBytes: rowBytes / 2)
+            }
+            if rows.fields.count == 1 && rows.isEmpty(0) { continue }  // a blank line
+            let line = rows.line
             if let latColumn, let lonColumn {
-                let latText = field(latColumn)?.trimmingCharacters(in: " ") ?? ""
-                let lonText = field(lonColumn)?.trimmingCharacters(in: " ") ?? ""
-                if let lat = Double(latText), let lon = Double(lonText) {
-                    builder.addPiece(.point, rings: [[(lon, lat)]])
+                let lat = rows.number(latColumn)
+                let lon = rows.number(lonColumn)
+                if let lat, let lon {
+                    builder.addPoint(longitude: lon, latitude: lat)
                 } else {
+                    let latText = (try? rows.text(latColumn, file: file))?.trimmingCharacters(in: " ") ?? ""
+                    let lonText = (try? rows.text(lonColumn, file: file))?.trimmingCharacters(in: " ") ?? ""
                     builder.reject("line \(line): no number in its coordinate columns ('\(lonText)', '\(latText)')")
                 }
-            } else if let wkt = field(wktColumn) {
-                switch WKT.parse(wkt) {
+            } else if let wktColumn, wktColumn < rows.fields.count {
+                switch WKT.parse(try rows.text(wktColumn, file: file)) {
                 case .success(let pieces): for p in pieces { builder.addPiece(p.type, rings: p.rings) }
                 case .failure(let why): builder.reject("line \(line): \(why)")
                 }
             }
-            let properties = propertyColumns.map { c in (names[c], field(c)) }
-            builder.endFeature(id: nil, name: field(nameColumn).flatMap { $0.isEmpty ? nil : $0 }, properties: properties)
+            for (i, c) in propertyColumns.enumerated() { values[i] = c < rows.fields.count ? try rows.text(c, file: file) : nil }
+            let name = namePosition.flatMap { values[$0] }
+            builder.endFeature(id: nil, name: name.flatMap { $0.isEmpty ? nil : $0 }, values: values)
         }
         return builder.finished()
     }
 
     /// The delimiter the first line holds most of outside quotes (a comma when it holds none).
-    static func sniff(_ bytes: [UInt8], from start: Int) -> UInt8 {
+    static func sniff(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt8 {
         var counts: [UInt8: Int] = [:]
         var quoted = false
         for b in bytes[start...] {
@@ -81,74 +104,113 @@ public enum CSVReader {
     }
 
     /// Records of RFC 4180: fields split by the delimiter, quotes doubled inside quoted fields, line
-    /// breaks CRLF or LF (inside quotes they are part of the field).
+    /// breaks CRLF or LF (inside quotes they are part of the field). A record's fields are ranges of the
+    /// input, or, for a quoted field, of `unquoted` (its text with the quotes undone).
     struct Rows {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var at: Int
         let delimiter: UInt8
+        /// The line the next record starts on, and the one the last record started on.
+        var nextLine = 1
         var line = 1
+        /// The last record's fields: start, end, whether in `unquoted`, and the column each starts at.
+        var fields: [(start: Int, end: Int, unquoted: Bool, column: Int)] = []
+        var unquoted: [UInt8] = []
 
-        /// The next record and the line it starts on; nil at the end.
-        mutating func next(file: String) throws(MapDataError) -> (fields: [String], line: Int)? {
-            guard at < bytes.count else { return nil }
-            let startLine = line
-            var fields: [String] = []
-            var field: [UInt8] = []
-            var quoted = false
-            var wasQuoted = false
-            func text(_ f: [UInt8], column: Int) throws(MapDataError) -> String {
-                guard let s = String(validating: f, as: UTF8.self) else {
-                    throw MapDataError(file: file, .syntax(line: line, column: column, "invalid UTF-8"))
-                }
-                return s
-            }
+        /// Reads the next record into `fields`; false at the end.
+        mutating func next(file: String) throws(MapDataError) -> Bool {
+            guard at < bytes.count else { return false }
+            line = nextLine
+            fields.removeAll(keepingCapacity: true)
+            unquoted.removeAll(keepingCapacity: true)
             var lineStart = at
-            while at < bytes.count {
-                let b = bytes[at]
-                if quoted {
-                    if b == UInt8(ascii: "\"") {
-                        if at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "\"") {
-                            field.append(b)
-                            at += 2
-                            continue
+            while true {
+                // One field from `at`.
+                let column = at - lineStart + 1
+                if at < bytes.count, bytes[at] == UInt8(ascii: "\"") {
+                    let start = unquoted.count
+                    at += 1
+                    var closed = false
+                    while at < bytes.count {
+                        let b = bytes[at]
+                        if b == UInt8(ascii: "\"") {
+                            if at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "\"") {
+                                unquoted.append(b)
+                                at += 2
+                                continue
+                            }
+                            at += 1
+                            closed = true
+                            break
                         }
-                        quoted = false
+                        if b == 0x0A {
+                            nextLine += 1
+                            lineStart = at + 1
+                        }
+                        unquoted.append(b)
                         at += 1
-                        continue
                     }
-                    if b == 0x0A {
-                        line += 1
-                        lineStart = at + 1
+                    guard closed else {
+                        throw MapDataError(file: file, .syntax(line: line, column: 1, "a quoted field without its closing quote"))
                     }
-                    field.append(b)
+                    // Text after the closing quote belongs to the field (what readers do with `"a"b`).
+                    while at < bytes.count, bytes[at] != delimiter, bytes[at] != 0x0A, !(bytes[at] == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A) {
+                        unquoted.append(bytes[at])
+                        at += 1
+                    }
+                    fields.append((start, unquoted.count, true, column))
+                } else {
+                    let start = at
+                    while at < bytes.count, bytes[at] != delimiter, bytes[at] != 0x0A { at += 1 }
+                    var end = at
+                    // A CR before the LF ends the line, not the field.
+                    if end > start, at < bytes.count, bytes[at] == 0x0A, bytes[end - 1] == 0x0D { end -= 1 }
+                    fields.append((start, end, false, column))
+                }
+                if at < bytes.count, bytes[at] == delimiter {
                     at += 1
                     continue
                 }
-                switch b {
-                case UInt8(ascii: "\"") where field.isEmpty && !wasQuoted:
-                    quoted = true
-                    wasQuoted = true
-                case delimiter:
-                    fields.append(try text(field, column: at - lineStart + 1))
-                    field.removeAll(keepingCapacity: true)
-                    wasQuoted = false
-                case 0x0D where at + 1 < bytes.count && bytes[at + 1] == 0x0A:
-                    break
-                case 0x0A:
+                if at < bytes.count, bytes[at] == 0x0D, at + 1 < bytes.count, bytes[at + 1] == 0x0A { at += 1 }
+                if at < bytes.count, bytes[at] == 0x0A {
                     at += 1
-                    line += 1
-                    fields.append(try text(field, column: at - lineStart))
-                    return (fields, startLine)
-                default:
-                    field.append(b)
+                    nextLine += 1
                 }
-                at += 1
+                return true
             }
-            if quoted {
-                throw MapDataError(file: file, .syntax(line: startLine, column: 1, "a quoted field without its closing quote"))
+        }
+
+        /// Field `c`'s bytes (none past the record's last field).
+        func withField<R>(_ c: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            guard c < fields.count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            let f = fields[c]
+            if f.unquoted { return unquoted.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[f.start..<f.end])) } }
+            return body(UnsafeBufferPointer(rebasing: bytes[f.start..<f.end]))
+        }
+
+        /// Whether field `c` is empty.
+        func isEmpty(_ c: Int) -> Bool { fields[c].start == fields[c].end }
+
+        /// Field `c` as text (one line naming where when it is not UTF-8).
+        func text(_ c: Int, file: String) throws(MapDataError) -> String {
+            guard let s = withField(c, { String(validating: $0, as: UTF8.self) }) else {
+                throw MapDataError(file: file, .syntax(line: line, column: c < fields.count ? fields[c].column : 1, "invalid UTF-8"))
             }
-            fields.append(try text(field, column: at - lineStart + 1))
-            return (fields, startLine)
+            return s
+        }
+
+        /// Field `c` as a number (spaces around it allowed), nil when it is not one.
+        func number(_ c: Int) -> Double? {
+            guard c < fields.count else { return nil }
+            return withField(c) { field -> Double? in
+                var (from, to) = (0, field.count)
+                while from < to, field[from] == 0x20 { from += 1 }
+                while to > from, field[to - 1] == 0x20 { to -= 1 }
+                guard from < to else { return nil }
+                var scanner = JSONScanner(UnsafeBufferPointer(rebasing: field[from..<to]))
+                if let n = try? scanner.number(), n.text.upperBound == to - from { return n.value }
+                return Double(String(decoding: UnsafeBufferPointer(rebasing: field[from..<to]), as: UTF8.self))
+            }
         }
     }
 }

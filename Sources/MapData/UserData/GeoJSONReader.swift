@@ -5,6 +5,13 @@
 public enum GeoJSONReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+    }
+
+    /// The layer of `bytes`, the contents of `file`.
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
+        throws(MapDataError) -> UserLayerData
+    {
         var builder = UserLayerBuilder()
         try read(bytes, file: file, into: &builder, progress: progress)
         return builder.finished()
@@ -14,7 +21,14 @@ public enum GeoJSONReader {
     public static func read(
         _ bytes: [UInt8], file: String, into builder: inout UserLayerBuilder, progress: ReadProgress? = nil
     ) throws(MapDataError) {
-        let result: Result<Void, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, into: &builder, progress: progress) }
+    }
+
+    /// Reads `bytes` into `builder` (a stream's lines go into one builder).
+    public static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, into builder: inout UserLayerBuilder, progress: ReadProgress? = nil
+    ) throws(MapDataError) {
+        let result: Result<Void, JSONSyntaxError> = { buffer in
             var reader = Reader(scanner: JSONScanner(buffer))
             reader.progress = progress
             do throws(JSONSyntaxError) {
@@ -27,9 +41,9 @@ public enum GeoJSONReader {
             } catch {
                 return .failure(error)
             }
-        }
+        }(bytes)
         if case .failure(let e) = result {
-            let (line, column) = bytes.withUnsafeBufferPointer { JSONScanner.lineAndColumn($0, e.offset) }
+            let (line, column) = JSONScanner.lineAndColumn(bytes, e.offset)
             throw MapDataError(file: file, .syntax(line: line, column: column, e.message))
         }
     }

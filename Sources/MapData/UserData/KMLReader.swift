@@ -4,6 +4,13 @@
 public enum KMLReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+    }
+
+    /// The layer of `bytes`, the contents of `file`.
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
+        throws(MapDataError) -> UserLayerData
+    {
         let handler = Handler()
         try XMLEvents.read(bytes, file: file, handler: handler, progress: progress)
         return handler.builder.finished()

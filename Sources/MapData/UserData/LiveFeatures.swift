@@ -3,7 +3,7 @@
 /// whose `id` was seen replaces that feature (a moving marker); `{"id":…, "delete":true}` removes it.
 /// Only the live features are kept: replaced ones are dropped as they pile up.
 public struct LiveFeatures: Sendable {
-    private var builder = UserLayerBuilder()
+    private var builder = UserLayerBuilder(labelKey: "label")
     /// Lines that were not a feature.
     public private(set) var badLines = 0
     /// Lines taken.

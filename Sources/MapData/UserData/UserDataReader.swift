@@ -42,6 +42,13 @@ public enum UserDataReader {
     public static func read(_ bytes: [UInt8], format: UserDataFormat, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData
     {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, format: format, file: file, progress: progress) }
+    }
+
+    /// The features of `bytes` in `format`; a file with none usable fails (one line naming it).
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, format: UserDataFormat, file: String, progress: ReadProgress? = nil)
+        throws(MapDataError) -> UserLayerData
+    {
         let data: UserLayerData
         switch format {
         case .geojson, .ogr, .stream: data = try GeoJSONReader.read(bytes, file: file, progress: progress)

@@ -13,20 +13,20 @@ public struct UserLayerDetail: Sendable {
 
     /// `layer` at `dotSize`.
     public init(_ layer: UserLayerData, dotSize: Double) {
-        var out = UserLayerData()
+        // Labels are stored (a level keeps no properties).
+        var out = UserLayerData(labelKey: nil)
         var feature: [Int] = []
         var dots = Set<Int64>()
         var dustDots = Set<Int64>()
         var dust: [(Double, Double, Int32)] = []
         let tolerance = dotSize / 2
         let (perCol, perRow) = (1 / (2 * dotSize), 1 / (4 * dotSize))
-        out.columns = []
-        out.values = []
         layer.x.withUnsafeBufferPointer { xs in
             layer.y.withUnsafeBufferPointer { ys in
                 for f in 0..<layer.count {
                     let piecesBefore = out.pieceTypes.count
-                    let (x0, y0, x1, y1) = (layer.boxes[4 * f], layer.boxes[4 * f + 1], layer.boxes[4 * f + 2], layer.boxes[4 * f + 3])
+                    let box = layer.box(f)
+                    let (x0, y0, x1, y1) = box
                     if x1 - x0 < dotSize && y1 - y0 < dotSize, layer.pieceTypes[layer.featurePieces[f]] != .point {
                         // A dot: one of the dots it touches stands for it, once a dot.
                         let key = Int64(x0 / dotSize) &* 1_000_003 &+ Int64(y0 / dotSize)
@@ -83,12 +83,9 @@ public struct UserLayerDetail: Sendable {
                         out.pieceRings.append(out.ringStarts.count - 1)
                     }
                     guard out.pieceTypes.count > piecesBefore else { continue }
-                    out.featurePieces.append(out.pieceTypes.count)
-                    out.boxes += layer.boxes[(4 * f)..<(4 * f + 4)]
-                    out.degreeBoxes += layer.degreeBoxes[(4 * f)..<(4 * f + 4)]
-                    out.names.append(layer.names[f])
-                    out.strokeColors.append(layer.strokeColors[f])
-                    out.fillColors.append(layer.fillColors[f])
+                    out.closeFeature(
+                        box: box, degreeBox: layer.degreeBox(f), stroke: layer.strokeColors[f], fill: layer.fillColors[f],
+                        name: layer.name(of: f), values: [])
                     feature.append(f)
                 }
             }
@@ -168,8 +165,9 @@ public struct UserLayerIndex: Sendable {
         squares = [[Int32]](repeating: [], count: n * n)
         corner.reserveCapacity(layer.count)
         for f in 0..<layer.count {
-            let (x0, y0) = (Self.square(layer.boxes[4 * f]), Self.square(layer.boxes[4 * f + 1]))
-            let (x1, y1) = (Self.square(layer.boxes[4 * f + 2]), Self.square(layer.boxes[4 * f + 3]))
+            let box = layer.box(f)
+            let (x0, y0) = (Self.square(box.0), Self.square(box.1))
+            let (x1, y1) = (Self.square(box.2), Self.square(box.3))
             corner.append((Int16(x0), Int16(y0)))
             if x1 - x0 >= 4 || y1 - y0 >= 4 {
                 large.append(Int32(f))

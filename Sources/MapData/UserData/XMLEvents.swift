@@ -27,7 +27,7 @@ enum XMLEvents {
     }
 
     /// Parses `bytes`, calling `handler` for each element and its text.
-    static func parse(_ bytes: [UInt8], handler: any XMLHandler, progress: ReadProgress? = nil) throws(Failure) {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: any XMLHandler, progress: ReadProgress? = nil) throws(Failure) {
         guard let parser = XML_ParserCreate("UTF-8") else { throw Failure(line: 1, column: 1, message: "cannot start the XML reader") }
         defer { XML_ParserFree(parser) }
         let context = Context(handler)
@@ -67,11 +67,8 @@ enum XMLEvents {
         }
         // In pieces of 1 MB (expat takes an Int32 length).
         var status = XML_STATUS_OK
-        bytes.withUnsafeBufferPointer { b in
-            guard let base = b.baseAddress else {
-                status = XML_Parse(parser, nil, 0, 1)
-                return
-            }
+        let b = bytes
+        if let base = b.baseAddress {
             base.withMemoryRebound(to: CChar.self, capacity: b.count) { chars in
                 var at = 0
                 repeat {
@@ -81,6 +78,8 @@ enum XMLEvents {
                     progress?(Double(at) / Double(b.count))
                 } while status == XML_STATUS_OK && at < b.count
             }
+        } else {
+            status = XML_Parse(parser, nil, 0, 1)
         }
         if status != XML_STATUS_OK {
             let line = Int(XML_GetCurrentLineNumber(parser))
@@ -91,7 +90,7 @@ enum XMLEvents {
     }
 
     /// Parses `file`'s `bytes` for `handler`; a failure is the file's one line with its line and column.
-    static func read(_ bytes: [UInt8], file: String, handler: any XMLHandler, progress: ReadProgress?) throws(MapDataError) {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, handler: any XMLHandler, progress: ReadProgress?) throws(MapDataError) {
         do {
             try parse(bytes, handler: handler, progress: progress)
         } catch {
