@@ -186,3 +186,132 @@ struct SimpleStyleTests {
         }
     }
 }
+
+@Suite("The user's own files: labels, dots and columns")
+struct UserLayerLabelAndColumnTests {
+    /// Named points of a file, 80 of them scattered over about what a 120 × 40 view at `zoom` shows (a
+    /// seeded walk: where they fall does not matter, only that their names crowd), and a named line.
+    static func crowdedFile(zoom: Double) throws -> UserFile {
+        let span = 3 / pow(2, zoom - 7)
+        var rng = SplitMix(seed: 7)
+        var features: [String] = []
+        for k in 0..<80 {
+            let lon = 12 + span * (Double(rng.next() % 1000) / 1000 - 0.5)
+            let lat = 51.2 + span / 2 * (Double(rng.next() % 1000) / 1000 - 0.5)
+            features.append(#"{"type":"Feature","properties":{"name":"P\#(k)"},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#)
+        }
+        features.append(#"{"type":"Feature","properties":{"name":"The long road"},"geometry":{"type":"LineString","coordinates":[[9.5,50.2],[14.5,52.3]]}}"#)
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "crowd.geojson")
+        return UserFile(file: "crowd.geojson", format: .geojson, data: data)
+    }
+
+    /// A pan moves the file's names with the map: every name well inside both frames is where its
+    /// feature moved to, and none appears there that was not in the first; no two names overlap.
+    @Test(arguments: [7.0, 8.0, 9.0])
+    func namesMoveWithTheMapAndNeverOverlap(zoom: Double) throws {
+        let (cols, rows) = (120, 40)
+        let file = try Self.crowdedFile(zoom: zoom)
+        for key in "hjkl" {
+            var start = try scripted(cols: cols, rows: rows + 2, lat: 51.2, lon: 12, zoom: zoom)
+            start.layers.layers.append(UserDataLayer(file: file, look: 0))
+            var s = start
+            s.update(.key(.char(key)))
+            let shift = try #require(ScreenShift.between(start, s))
+            func labels(_ s: ViewerState) -> LabelEngine {
+                MapRenderer.drawn(view: s.view, sources: nil, layers: s.layers.layers.filter { $0 is UserDataLayer }).labels
+            }
+            let (before, after) = (labels(start), labels(s))
+            LabelPropertyTests.checkNoOverlap(before, "zoom \(zoom)")
+            func inside(_ col: Int, _ row: Int, _ width: Int) -> Bool {
+                row >= 2 && row < rows - 2 && col >= width + 3 && col + 2 * width + 3 < cols
+            }
+            var kept = 0
+            var moved: [String] = []
+            for l in before.labels where inside(l.col, l.row, l.text.count) {
+                let (c, r) = (l.col + shift.columns, l.row + shift.rows)
+                guard inside(c, r, l.text.count) else { continue }
+                if after.labels.contains(where: { $0.text == l.text && $0.col == c && $0.row == r }) { kept += 1 } else { moved.append(l.text) }
+            }
+            let names = Set(before.labels.map(\.text))
+            let appeared = after.labels.filter { l in
+                inside(l.col, l.row, l.text.count) && inside(l.col - shift.columns, l.row - shift.rows, l.text.count) && !names.contains(l.text)
+            }
+            #expect(moved.isEmpty, "\(key) at zoom \(zoom): moved \(moved)")
+            #expect(appeared.isEmpty, "\(key) at zoom \(zoom): new \(appeared.map(\.text))")
+            #expect(kept >= 5, "\(key) at zoom \(zoom): \(kept) kept")
+            for m in before.markers where inside(m.col, m.row, 1) && inside(m.col + shift.columns, m.row + shift.rows, 1) {
+                #expect(after.markers.contains { $0.col == m.col + shift.columns && $0.row == m.row + shift.rows }, "\(key): a marker moved")
+            }
+        }
+    }
+
+    /// At zoom 0 a line smaller than a dot is drawn as a dot of the file's ink, and the pick names it.
+    @Test func aLineSmallerThanADotIsADotThePickNames() throws {
+        let text = #"{"type":"Feature","properties":{"name":"tiny"},"geometry":{"type":"LineString","coordinates":[[30,10],[30.2,10.1]]}}"#
+        let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "tiny.geojson")
+        let file = UserFile(file: "tiny.geojson", format: .geojson, data: data)
+        #expect(file.detail(zoom: 0).dust.count == 1 && file.detail(zoom: 0).data.count == 0)
+        #expect(file.detail(zoom: 12).dust.count == 0 && file.detail(zoom: 12).data.count == 1)
+        let view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 0, size: try ViewSize(cols: 100, rows: 30))
+        var frame = Frame(cols: 100, rows: 30)
+        let map = MapRenderer.render(into: &frame, view: view, overlays: [UserDataLayer(file: file, look: 0)], sources: nil, style: MapStyle(mode: .ansi256))
+        let dot = ViewTransform(view).dot(for: Coordinate(latitude: 10.05, longitude: 30.1))
+        let picked = map.pick.feature(col: Int(dot.x) / 2, row: Int(dot.y) / 4)
+        #expect(picked?.className == "file tiny.geojson" && picked?.name == "tiny" && picked?.reference.feature == .own(0))
+    }
+
+    /// Offsets are a stride until an item spans differently, then numbers; either way the same entries.
+    @Test func offsetsKeepTheirEntries() {
+        for spans in [[3, 3, 3, 3], [1, 1, 1], [0, 0], [2, 2, 5, 2, 0, 7], [4]] {
+            var o = UserOffsets()
+            var expected = [0]
+            for s in spans {
+                o.append(o.last + s)
+                expected.append(expected.last! + s)
+            }
+            #expect((0..<o.count).map { o[$0] } == expected, "\(spans)")
+        }
+    }
+
+    /// Property rows give back each value as it went in: absent, empty, and text holding the bytes the
+    /// rows use as separators and escapes.
+    @Test func propertyRowsGiveBackTheirValues() {
+        let rows: [[String?]] = [
+            [], [""], [nil, "a"], ["x", nil, nil], ["\u{1F}", "\u{1E}", "\u{1C}\u{1D}", "é"], [nil], ["", ""], ["last"],
+        ]
+        var p = UserPropertyRows()
+        for r in rows { p.append(r) }
+        for (i, r) in rows.enumerated() {
+            let trimmed = Array(r.prefix((r.lastIndex { $0 != nil } ?? -1) + 1))
+            #expect(p.values(row: i) == trimmed, "row \(i)")
+            for c in 0..<4 { #expect(p.value(row: i, column: c) == (c < r.count ? r[c] : nil), "row \(i) column \(c)") }
+        }
+    }
+
+    /// A CSV's quoting as RFC 4180 has it, CRLF lines, a quoted name with a doubled quote and a line
+    /// break, and labels from the name column until a row has none.
+    @Test func csvFieldsAsWritten() throws {
+        let text = "name,lat,lon,note\r\n\"Caf\u{E9} \"\"Ny\"\"\",60.1,24.9,\"two\nlines\"\r\nplain,61,25,\r\n,62, 26 ,x\r\n"
+        let data = try UserDataReader.read(Array(text.utf8), format: .csv, file: "q.csv")
+        #expect(data.count == 3)
+        #expect(data.names == ["Caf\u{E9} \"Ny\"", "plain", nil])
+        #expect(data.property("note", of: 0) == "two\nlines" && data.property("note", of: 1) == "" && data.property("note", of: 2) == "x")
+        #expect(data.property("name", of: 2) == "")
+        let (x, y, _, _) = data.box(2)
+        #expect(abs(x - WebMercator.projectX(longitude: 26)) < 1e-15 && abs(y - WebMercator.projectY(latitude: 62)) < 1e-15)
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the crowded file is the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
