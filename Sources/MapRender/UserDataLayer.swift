@@ -50,15 +50,11 @@ public final class UserFile: Sendable {
     public var displayName: String { file == "-" ? "standard input" : file.split(separator: "/").last.map(String.init) ?? file }
 }
 
-/// A label a layer will place once its features are drawn.
+/// A name a layer will place once its features are drawn and its markers placed.
 struct PendingLabel {
     var text: String
     var col: Int
     var row: Int
-    /// A marker (placed first, over the map's names), else a name.
-    var marker: Bool
-    /// The marker's own colour (a cube entry), −1 for the layer's look.
-    var color: Int16 = -1
 }
 
 /// A file at a level of detail: its features, the whole file's feature each stands for (nil: the same),
@@ -101,10 +97,13 @@ public struct UserDataLayer: MapLayer {
         let ws = t.worldSize
         let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
         let cols = c.view.size.cols
-        let marker = String(StyleTable.overlayMarker(look, ascii: c.ascii))
         var labels: [PendingLabel] = []
         // At most one point a cell is marked: a million points at zoom 0 cost a pass, not a million labels.
-        var marked = Set<Int>()
+        var marked = [Bool](repeating: false, count: max(0, cols * c.view.size.rows))
+        var markers: [(col: Int, row: Int, color: Int16)] = []
+        // Each marked point's feature: its name is looked up only where there is room for it.
+        var markerNames: [(feature: Int, col: Int, row: Int)] = []
+        let markerGlyph = StyleTable.overlayMarker(look, ascii: c.ascii)
         let className = "file \(file.displayName)"
         let level = file.detail(zoom: c.view.zoom)
         let data = level.data
@@ -127,7 +126,7 @@ public struct UserDataLayer: MapLayer {
                         let f = Int(dust.feature[i])
                         let own = file.data.strokeColors[f]
                         c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
-                        c.canvas.line(x, y, x, y, ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
+                        c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
                     }
                 }
                 c.canvas.tag = 0
@@ -150,10 +149,11 @@ public struct UserDataLayer: MapLayer {
                         guard x >= 0, y >= 0, x < w, y < h else { continue }
                         let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
                         // The marker's cell is drawn with the file's ink, so the pick names it.
-                        c.canvas.line(x, y, x, y, ink: ink)
-                        if marked.insert(row * cols + col).inserted {
-                            labels.append(PendingLabel(text: marker, col: col, row: row, marker: true, color: own))
-                            if let name = data.name(of: f) { labels.append(PendingLabel(text: name, col: col, row: row, marker: false)) }
+                        c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink)
+                        if row * cols + col < marked.count, !marked[row * cols + col] {
+                            marked[row * cols + col] = true
+                            markers.append((col, row, own))
+                            markerNames.append((f, col, row))
                         }
                     case .lineString, .polygon:
                         for r in rings {
@@ -189,21 +189,27 @@ public struct UserDataLayer: MapLayer {
                     let my = (box.1 + box.3) / 2 * ws + oy
                     if mx >= 0, my >= 0, mx < w, my < h {
                         let col = Int(mx) / ViewSize.dotsPerCellX - name.count / 2
-                        labels.append(PendingLabel(text: name, col: max(0, col), row: Int(my) / ViewSize.dotsPerCellY, marker: false))
+                        labels.append(PendingLabel(text: name, col: max(0, col), row: Int(my) / ViewSize.dotsPerCellY))
                     }
                 }
             }
         }
         // Markers first, over the map's own names (each is where its point is); then their names beside
-        // them where there is room.
-        for l in labels where l.marker {
-            c.labels.addMarker(l.text.first ?? "o", col: l.col, row: l.row, role: l.color >= 0 ? .userColor(Int(l.color)) : role)
+        // them where there is room, then the names of lines and areas.
+        for m in markers {
+            c.labels.addMarker(markerGlyph, col: m.col, row: m.row, role: m.color >= 0 ? .userColor(Int(m.color)) : role)
         }
-        for l in labels where !l.marker {
+        var pointLabels: [PendingLabel] = []
+        for m in markerNames {
             // Only where the cell beside the marker is free (most are not, on a crowded map).
-            guard c.labels.isFree(col: l.col + 1, row: l.row, width: 1) || c.labels.isFree(col: l.col, row: l.row - 1, width: 1)
-                || c.labels.isFree(col: l.col, row: l.row + 1, width: 1) || c.labels.isFree(col: l.col - 2, row: l.row, width: 1)
+            guard c.labels.isFree(col: m.col + 1, row: m.row, width: 1) || c.labels.isFree(col: m.col, row: m.row - 1, width: 1)
+                || c.labels.isFree(col: m.col, row: m.row + 1, width: 1) || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
+                let name = data.name(of: m.feature)
             else { continue }
+            pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row))
+        }
+        // The points' names first (beside their markers), then the lines' and areas'.
+        for l in pointLabels + labels {
             let text = Transliteration.screenText(l.text, ascii: c.ascii)
             for (col, row) in [(l.col + 1, l.row), (l.col - text.count, l.row), (l.col, l.row - 1), (l.col, l.row + 1)]
             where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
