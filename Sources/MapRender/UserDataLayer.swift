@@ -33,10 +33,10 @@ public final class UserFile: Sendable {
         if let kept = levels.withLock({ $0[level] }) { return kept }
         let made: UserLayerLevel
         if level == Self.finestLevel {
-            made = UserLayerLevel(data: data, feature: nil, index: UserLayerIndex(data), dust: UserLayerDust())
+            made = UserLayerLevel(data: data, feature: nil, index: UserLayerIndex(data), dust: UserLayerDots(), points: UserLayerDots())
         } else {
             let d = UserLayerDetail(data, dotSize: 1 / WebMercator.worldSize(zoom: Double(level)))
-            made = UserLayerLevel(data: d.data, feature: d.feature, index: UserLayerIndex(d.data), dust: d.dust)
+            made = UserLayerLevel(data: d.data, feature: d.feature, index: UserLayerIndex(d.data), dust: d.dust, points: d.points)
         }
         levels.withLock { $0[level] = made }
         return made
@@ -58,12 +58,14 @@ struct PendingLabel {
 }
 
 /// A file at a level of detail: its features, the whole file's feature each stands for (nil: the same),
-/// where they lie, and the features that are a dot at this level.
+/// where they lie, the lines and areas that are a dot at this level, and the features of one point.
 public struct UserLayerLevel: Sendable {
     public let data: UserLayerData
     public let feature: [Int]?
     public let index: UserLayerIndex
-    public let dust: UserLayerDust
+    public let dust: UserLayerDots
+    /// The features of one point, one a cell (below the finest level).
+    public let points: UserLayerDots
 }
 
 /// One of the user's files on the map, above the base map: points as markers, lines, polygons as an
@@ -102,13 +104,14 @@ public struct UserDataLayer: MapLayer {
         var marked = [Bool](repeating: false, count: max(0, cols * c.view.size.rows))
         var markers: [(col: Int, row: Int, color: Int16)] = []
         // Each marked point's feature: its name is looked up only where there is room for it.
-        var markerNames: [(feature: Int, col: Int, row: Int)] = []
+        // (`whole`: a feature of the whole file, else of the level.)
+        var markerNames: [(feature: Int, whole: Bool, col: Int, row: Int)] = []
         let markerGlyph = StyleTable.overlayMarker(look, ascii: c.ascii)
         let className = "file \(file.displayName)"
         let level = file.detail(zoom: c.view.zoom)
         let data = level.data
         let pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)
-        let pickDust = level.dust.count > 0 ? c.pick.register(layer: file.data, feature: nil, className: className) : 0
+        let pickDust = level.dust.count + level.points.count > 0 ? c.pick.register(layer: file.data, feature: nil, className: className) : 0
         // The view's rectangle in the unit square, and the world copies it shows.
         let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
         let (vy0, vy1) = (t.center.y - t.halfHeight / ws, t.center.y + t.halfHeight / ws)
@@ -116,7 +119,7 @@ public struct UserDataLayer: MapLayer {
         for copy in copies {
             let ox = t.originX(copy: copy)
             let oy = t.originY
-            if let (rows, columns) = UserLayerDust.squares(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) {
+            if let (rows, columns) = UserLayerDots.squares(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) {
                 // The dust: a dot each, in the file's look (or its own colour).
                 let dust = level.dust
                 for row in rows {
@@ -127,6 +130,24 @@ public struct UserDataLayer: MapLayer {
                         let own = file.data.strokeColors[f]
                         c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
                         c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
+                    }
+                }
+                // The points: a dot and a marker each, one a cell.
+                let points = level.points
+                for row in rows {
+                    for i in points.dots(row: row, from: columns.lowerBound, to: columns.upperBound) {
+                        let (x, y) = (points.x[i] * ws + ox, points.y[i] * ws + oy)
+                        guard x >= 0, y >= 0, x < w, y < h else { continue }
+                        let f = Int(points.feature[i])
+                        let own = file.data.strokeColors[f]
+                        c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
+                        c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
+                        let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
+                        if row * cols + col < marked.count, !marked[row * cols + col] {
+                            marked[row * cols + col] = true
+                            markers.append((col, row, own))
+                            markerNames.append((f, true, col, row))
+                        }
                     }
                 }
                 c.canvas.tag = 0
@@ -153,7 +174,7 @@ public struct UserDataLayer: MapLayer {
                         if row * cols + col < marked.count, !marked[row * cols + col] {
                             marked[row * cols + col] = true
                             markers.append((col, row, own))
-                            markerNames.append((f, col, row))
+                            markerNames.append((f, false, col, row))
                         }
                     case .lineString, .polygon:
                         for r in rings {
@@ -204,7 +225,7 @@ public struct UserDataLayer: MapLayer {
             // Only where the cell beside the marker is free (most are not, on a crowded map).
             guard c.labels.isFree(col: m.col + 1, row: m.row, width: 1) || c.labels.isFree(col: m.col, row: m.row - 1, width: 1)
                 || c.labels.isFree(col: m.col, row: m.row + 1, width: 1) || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
-                let name = data.name(of: m.feature)
+                let name = m.whole ? file.data.name(of: m.feature) : data.name(of: m.feature)
             else { continue }
             pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row))
         }

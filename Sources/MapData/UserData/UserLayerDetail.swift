@@ -9,7 +9,9 @@ public struct UserLayerDetail: Sendable {
     /// For each of them, the feature of the whole layer it stands for.
     public let feature: [Int]
     /// The lines and areas that fit in a dot, as that dot.
-    public let dust: UserLayerDust
+    public let dust: UserLayerDots
+    /// The features of one point, one a cell (drawn as markers, without the index's per-feature calls).
+    public let points: UserLayerDots
 
     /// `layer` at `dotSize`.
     public init(_ layer: UserLayerData, dotSize: Double) {
@@ -19,6 +21,7 @@ public struct UserLayerDetail: Sendable {
         var dots = Set<Int64>()
         var dustDots = Set<Int64>()
         var dust: [(Double, Double, Int32)] = []
+        var points: [(Double, Double, Int32)] = []
         let tolerance = dotSize / 2
         let (perCol, perRow) = (1 / (2 * dotSize), 1 / (4 * dotSize))
         layer.x.withUnsafeBufferPointer { xs in
@@ -27,6 +30,11 @@ public struct UserLayerDetail: Sendable {
                     let piecesBefore = out.pieceTypes.count
                     let box = layer.box(f)
                     let (x0, y0, x1, y1) = box
+                    if layer.points(of: f).count == 1 {
+                        let key = Int64(x0 * perCol) &* 1_000_003 &+ Int64(y0 * perRow)
+                        if dots.insert(key).inserted { points.append((x0, y0, Int32(f))) }
+                        continue
+                    }
                     if x1 - x0 < dotSize && y1 - y0 < dotSize, layer.pieceTypes[layer.featurePieces[f]] != .point {
                         // A dot: one of the dots it touches stands for it, once a dot.
                         let key = Int64(x0 / dotSize) &* 1_000_003 &+ Int64(y0 / dotSize)
@@ -96,13 +104,15 @@ public struct UserLayerDetail: Sendable {
         out.north = layer.north
         data = out
         self.feature = feature
-        self.dust = UserLayerDust(dust)
+        self.dust = UserLayerDots(dust)
+        self.points = UserLayerDots(points)
     }
 }
 
-/// A layer's features that are one dot at a level of detail: where they lie (by the squares of
-/// `UserLayerIndex`'s grid) and which feature of the layer each is.
-public struct UserLayerDust: Sendable {
+/// A layer's features that are one dot at a level of detail (lines and areas that fit in a dot, or
+/// points): where they lie (by the squares of `UserLayerIndex`'s grid) and which feature of the layer
+/// each is.
+public struct UserLayerDots: Sendable {
     /// The dots in the unit square, square by square.
     public let x: [Double]
     public let y: [Double]
