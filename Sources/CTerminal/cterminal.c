@@ -309,3 +309,43 @@ void termmap_write_stdout(const unsigned char *bytes, size_t len) {
         sent += (size_t)w;
     }
 }
+
+// MARK: Bus errors from a mapped file that shrank.
+
+static char mapped_file[1024] = "a mapped file";
+static volatile sig_atomic_t curses_active = 0;
+
+static void write_text(int fd, const char *s) { write_all(fd, s, strlen(s)); }
+
+static void on_bus_error(int sig) {
+    (void)sig;
+    if (curses_active) {
+        // Mouse reports off, cursor shown, attributes reset; endwin leaves the alternate screen and
+        // restores the modes (not async-signal-safe in general, as in ncurses' own handlers: the
+        // process ends right after).
+        write_text(STDOUT_FILENO, "\033[?1006l\033[?1002l\033[?1000l\033[0m\033[?25h");
+        endwin();
+    }
+    write_text(STDERR_FILENO, "termmap: ");
+    write_text(STDERR_FILENO, mapped_file);
+    write_text(STDERR_FILENO, ": the file changed (it shrank) while it was read\n");
+    _exit(1);
+}
+
+void termmap_guard_mapped_file(const char *name) {
+    static int installed = 0;
+    size_t n = strlen(name);
+    if (n >= sizeof mapped_file) n = sizeof mapped_file - 1;
+    memcpy(mapped_file, name, n);
+    mapped_file[n] = 0;
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_bus_error;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, 0);
+        installed = 1;
+    }
+}
+
+void termmap_set_curses_active(int active) { curses_active = active; }

@@ -88,6 +88,7 @@ public final class CursesScreen: Screen {
         wake = pipe
         termmap_record_watch_resize()
         termmap_install_signal_handlers()
+        termmap_set_curses_active(1)
         raw()
         noecho()
         nonl()
@@ -123,6 +124,7 @@ public final class CursesScreen: Screen {
         let bytes = painter.finish()
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
         curs_set(1)
+        termmap_set_curses_active(0)
         endwin()
         if let s = screen { delscreen(s) }
         screen = nil

@@ -6,6 +6,7 @@ import MapRender
 import Dispatch
 import Support
 import Synchronization
+import TerminalUI
 import Viewer
 
 /// The user's own files, read (standard input for `-`) and put on the map: one layer each, the view
@@ -74,6 +75,7 @@ enum UserFiles {
             return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (a folder, not a file)")
         }
         if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0, let mapped = MappedFile(fd: fd, count: Int(info.st_size)) {
+            MappedFileGuard.reading(file)
             return read(file, mapped.bytes, progress: { share in
                 mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
                 progress?(share)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 import harness
 from harness import Checks, Tmux
@@ -176,7 +177,7 @@ def _():
     return "4 files: the same map rows"
 
 
-@check("a Shapefile and a GeoPackage through the real ogr2ogr: the features the CSV they were made from has")
+@check("a Shapefile, a GeoPackage and a KMZ through the real ogr2ogr: the features of the files they were made from")
 def _():
     assert shutil.which("ogr2ogr"), "ogr2ogr is not installed (Debian gdal-bin)"
     csv = os.path.join(FIXTURES, "points.csv")
@@ -190,7 +191,45 @@ def _():
         assert got["format"] == "ogr" and got["features"] == want["features"], (got, want)
         assert all(abs(a - b) < 1e-6 for a, b in zip(got["bounds"], want["bounds"])), (got["bounds"], want["bounds"])
         out.append(f"{name}: {got['features']['Point']} points")
+    # A KMZ (a zipped KML, which termmap leaves to GDAL): the features termmap's own KML reader finds.
+    kml = os.path.join(FIXTURES, "places.kml")
+    kmz = os.path.join(WORK, "places.kmz")
+    with zipfile.ZipFile(kmz, "w") as z:
+        z.write(kml, "doc.kml")
+    got, want = state(kmz)["files"][0], state(kml)["files"][0]
+    assert got["format"] == "ogr" and got["features"] == want["features"] and got["skipped"]["count"] == want["skipped"]["count"], (got, want)
+    assert all(abs(a - b) < 1e-6 for a, b in zip(got["bounds"], want["bounds"])), (got["bounds"], want["bounds"])
+    out.append(f"places.kmz: {sum(got['features'].values())} features as places.kml has")
     return "; ".join(out)
+
+
+@check("a file that shrinks while it is read (another program truncating it): one line, exit 1, the terminal restored")
+def _():
+    path = os.path.join(WORK, "shrink.csv")
+
+    def write_big():
+        with open(path, "w") as f:
+            f.write("id,lat,lon\n")
+            for i in range(400_000):
+                f.write(f"{i},{(i % 1600) * 0.1 - 80:.4f},{(i // 1600) * 0.7 - 175:.4f}\n")
+    write_big()
+    render = subprocess.Popen([BINARY, "render", "--size", "80x24", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.05)
+    os.truncate(path, 1000)
+    _, err = render.communicate(timeout=60)
+    said = err.strip().splitlines()
+    # A reader faster than the truncation reads the whole file: then nothing is wrong.
+    shrank = render.returncode == 1
+    assert (shrank and said == [f"termmap: {path}: the file changed (it shrank) while it was read"]) or render.returncode == 0, (render.returncode, err)
+    write_big()
+    s = session(f"{BINARY} {path}; echo exit=$?")
+    s.wait_for(lambda x: "reading shrink.csv" in x or "exit=" in x, 20)
+    os.truncate(path, 1000)
+    screen = s.wait_for(lambda x: "exit=" in x, 20)
+    alternate = tmux("display", "-p", "-t", "m", "#{alternate_on} #{mouse_any_flag}").strip()
+    assert "the file changed (it shrank) while it was read" in screen and "exit=1" in screen, screen
+    assert alternate == "0 0", alternate
+    return ("render: one line, exit 1" if shrank else "render read it whole before the truncation") + "; viewer: one line, exit 1, alternate screen and mouse off"
 
 
 @check("ogr2ogr missing, failing, or silent for 30 s: one line each, exit 1")

@@ -31,6 +31,13 @@ void termmap_install_signal_handlers(void);
 // The signal recorded since the last call, or 0.
 int termmap_take_signal(void);
 
+// A file read through a mapping that shrinks under the reader raises SIGBUS: the handler restores
+// the terminal (when curses is on), says in one line that `name` changed while it was read, and
+// exits 1. Names the file being read from here on.
+void termmap_guard_mapped_file(const char *name);
+// Tells the SIGBUS handler whether curses holds the terminal.
+void termmap_set_curses_active(int active);
+
 // newterm on stdout/stdin (Swift cannot reference the stdio globals); NULL for an unknown terminal.
 SCREEN *termmap_newterm(const char *term);
 // Sends bytes to the terminal, in one write where the kernel allows.
