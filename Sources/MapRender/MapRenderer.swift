@@ -127,7 +127,17 @@ public enum MapRenderer {
                 frame.write("*", col: m.col, row: m.row, style: StyleTable.style(.city, mode: mode, theme: theme))
             }
         }
+        // A name a user's marker falls on gives way whole: pieces of a name between markers say nothing.
+        var markerCells = [Bool](repeating: false, count: c.labels.overlayMarkers.isEmpty ? 0 : cols * mapRows)
+        for m in c.labels.overlayMarkers where m.col >= 0 && m.row >= 0 && m.col < cols && m.row < mapRows {
+            markerCells[m.row * cols + m.col] = true
+        }
         for label in c.labels.labels {
+            if !markerCells.isEmpty, label.row >= 0, label.row < mapRows,
+                (label.col..<(label.col + label.text.count)).contains(where: { $0 >= 0 && $0 < cols && markerCells[label.row * cols + $0] })
+            {
+                continue
+            }
             frame.write(
                 Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row,
                 style: StyleTable.style(label.role, mode: mode, theme: theme))

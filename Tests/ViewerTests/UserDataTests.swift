@@ -246,6 +246,27 @@ struct UserLayerLabelAndColumnTests {
         }
     }
 
+    /// A name of the map that a user's marker falls on gives way whole: no pieces of it between markers.
+    @Test func aNameUnderAMarkerGivesWayWhole() throws {
+        let view = try MapView(center: Coordinate(latitude: 48, longitude: 10), zoom: 4, size: try ViewSize(cols: 120, rows: 40))
+        let before = MapRenderer.drawn(view: view, sources: bundledSources, layers: [PlacesLayer()]).labels
+        let name = try #require(before.labels.first { $0.text.count >= 5 })
+        // A point in the middle cell of that name.
+        let middle = name.col + name.text.count / 2
+        let point = view.coordinate(at: DotPoint(x: Double(middle * 2) + 1, y: Double(name.row * 4) + 2))
+        let text = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[\#(point.longitude),\#(point.latitude)]}}"#
+        let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "on.geojson")
+        let layer = UserDataLayer(file: UserFile(file: "on.geojson", format: .geojson, data: data), look: 0)
+        var frame = Frame(cols: 120, rows: 40)
+        _ = MapRenderer.render(into: &frame, view: view, overlays: [layer], sources: bundledSources, style: MapStyle(mode: .ansi256))
+        let row = String((0..<120).map { Character(frame[$0, name.row].glyph) })
+        let cells = Array(row)
+        #expect(cells[middle] == "●", "the marker is in its cell: \(row)")
+        let letters = Set(name.text.filter(\.isLetter))
+        let left = (name.col..<(name.col + name.text.count)).filter { $0 != middle && letters.contains(cells[$0]) }
+        #expect(left.isEmpty, "pieces of '\(name.text)' left: \(row)")
+    }
+
     /// At zoom 0 a line smaller than a dot is drawn as a dot of the file's ink, and the pick names it.
     @Test func aLineSmallerThanADotIsADotThePickNames() throws {
         let text = #"{"type":"Feature","properties":{"name":"tiny"},"geometry":{"type":"LineString","coordinates":[[30,10],[30.2,10.1]]}}"#
