@@ -75,11 +75,12 @@ enum UserFiles {
             return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (a folder, not a file)")
         }
         if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0, let mapped = MappedFile(fd: fd, count: Int(info.st_size)) {
-            MappedFileGuard.reading(file)
-            return read(file, mapped.bytes, progress: { share in
-                mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
-                progress?(share)
-            })
+            return MappedFileGuard.reading(file) {
+                read(file, mapped.bytes, progress: { share in
+                    mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
+                    progress?(share)
+                })
+            }
         }
         let bytes = readAll(fd: fd, expected: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0)
         return bytes.withUnsafeBufferPointer { read(file, $0, progress: progress) }
