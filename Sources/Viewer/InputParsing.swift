@@ -66,6 +66,23 @@ public enum InputParsing {
     }
 }
 
+extension InputParsing {
+    /// Where a `g` or `--center` text points: a pasted link (openstreetmap.org, `geo:`, Google Maps;
+    /// with its zoom when it has one) or a latitude and longitude as `coordinate` reads them.
+    public static func place(_ text: String) -> Result<LinkedPlace, InputError> {
+        if let p = LocationLinks.parse(text) { return .success(p) }
+        switch coordinate(text) {
+        case .success(let c): return .success(LinkedPlace(coordinate: c))
+        case .failure(let e):
+            let t = text.trimmedOfWhitespace.lowercased()
+            if t.hasPrefix("geo:") || t.hasPrefix("http") {
+                return .failure(InputError("a link termmap cannot read: give an openstreetmap.org #map= link, a geo: URI or a Google Maps @LAT,LON,Zz link"))
+            }
+            return .failure(e)
+        }
+    }
+}
+
 /// A refused input, with the one line to show.
 public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message.

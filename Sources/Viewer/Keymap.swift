@@ -124,7 +124,7 @@ public struct Keymap: Equatable, Sendable {
         Binding(keys: [.char("J")], command: .pageDown, help: "pan down a whole view"),
         Binding(keys: [.char("K")], command: .pageUp, help: "pan up a whole view"),
         Binding(keys: [.char("L")], command: .pageRight, help: "pan right a whole view"),
-        Binding(keys: [.char("g")], command: .goToPrompt, help: "go to a latitude, longitude"),
+        Binding(keys: [.char("g")], command: .goToPrompt, help: "go to a latitude, longitude or a pasted map link"),
         Binding(keys: [.char("/")], command: .search, help: "find a place or street (↑↓ choose a match, Enter goes)"),
         Binding(keys: [.char("0")], command: .world, help: "whole world"),
         Binding(keys: [.char("u")], command: .undo, help: "undo the last view change"),

@@ -447,9 +447,10 @@ extension ViewerState {
                 turnCircleOn(radius: meters, at: circle?.circle.center ?? view.center)
             }
         case .goTo:
-            switch InputParsing.coordinate(submitted.text) {
+            switch InputParsing.place(submitted.text) {
             case .failure(let e): setError(e.description + "; view unchanged")
-            case .success(let c): goTo(c, label: CoordinateFormat.hemispheres(c, decimals: 5))
+            case .success(let p):
+                goTo(p.coordinate, zoom: p.zoom, label: CoordinateFormat.hemispheres(p.coordinate, decimals: 5))
             }
         case .search:
             let query = submitted.text.trimmedOfWhitespace
@@ -493,6 +494,9 @@ extension ViewerState {
     }
 
     /// A search result framed: the view fitted to the place's extent, whatever the zoom was.
+    /// Shows a place found by name as `/` does (`--center NAME`).
+    public mutating func show(_ hit: SearchHit) { frame(hit) }
+
     private mutating func frame(_ hit: SearchHit) {
         let old = view
         do {
@@ -507,17 +511,18 @@ extension ViewerState {
         setMessage("\(what): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))")
     }
 
-    private mutating func goTo(_ c: Coordinate, label: String) {
+    /// Centres on `c`, at `zoom` when a link gave one (else the zoom stays).
+    private mutating func goTo(_ c: Coordinate, zoom: Double? = nil, label: String) {
         let old = view
         do {
-            try view.setCenter(c, zoomLevel: view.zoom)
+            try view.setCenter(c, zoomLevel: min(28, zoom ?? view.zoom))
         } catch {
             setError(error.description + "; view unchanged")
             return
         }
         commit(from: old, change: "go to")
         lastAction = LastAction(name: .goTo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
-        setMessage("go to \(label)")
+        setMessage("go to \(label)" + (zoom == nil ? "" : ", zoom \(Formatting.zoom(view.zoom))"))
     }
 
     // MARK: Mouse

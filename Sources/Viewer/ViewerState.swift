@@ -29,8 +29,8 @@ public struct Prompt: Equatable, Sendable {
     /// A search's matches while typing (up to `maxChoices`), and the one ↑/↓ chose.
     public var choices: [SearchHit] = []
     public var chosen = 0
-    /// Longest input kept (a long paste is cut, then refused as invalid).
-    public static let maxLength = 64
+    /// Longest input kept (a pasted link can be long; a longer paste is cut, then refused as invalid).
+    public static let maxLength = 2000
     /// Most matches listed while typing a search.
     public static let maxChoices = 5
 }

@@ -19,6 +19,8 @@ enum InteractiveCommand {
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes,
             folderTiles: !options.kiosk)
+        // A --center name that names nothing is said before the terminal is taken.
+        _ = try options.centerHit(sources)
         // The user's files, read before the terminal is taken: a failed one is listed, the others drawn.
         // A name that is no file is most likely a mistyped command: said before the terminal is taken.
         if let missing = options.files.first(where: { $0 != "-" && access($0, F_OK) != 0 }) {
@@ -60,6 +62,7 @@ enum InteractiveCommand {
         let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
         let size = screen.size
         var state = try options.initialState(cols: size.cols, rows: size.rows)
+        try options.showCenterName(&state, sources: sources)
         if !screen.unicode { state.glyphMode = .ascii }
         state.suggestsStreetData = !options.kiosk
         if let skipped, state.message.isEmpty {

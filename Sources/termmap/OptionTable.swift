@@ -28,7 +28,7 @@ struct OptionSpec: Equatable, Sendable {
 
 extension OptionSpec {
     static let center = OptionSpec(
-        name: "center", value: "LAT,LON", help: "start there (default 0,0)", commands: [.viewer, .render])
+        name: "center", value: "LAT,LON", help: "start there: LAT,LON, an openstreetmap.org, geo: or Google Maps link (with its zoom), or a place's name (default 0,0)", commands: [.viewer, .render])
     static let zoom = OptionSpec(
         name: "zoom", value: "Z", help: "start at zoom Z, 0–28, above 28 clamps (default 0)",
         commands: [.viewer, .render])

@@ -21,6 +21,7 @@ enum RenderCommand {
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)
+        try options.showCenterName(&state, sources: sources)
         // The user's files: one that cannot be read ends the render (one line, exit 1); left-out
         // features are said on stderr and the rest drawn.
         let files = UserFiles.readForRender(options.files)

@@ -11,6 +11,9 @@ struct StartupOptions {
     var cols = 100
     var rows = 30
     var center = Coordinate(latitude: 0, longitude: 0)
+    /// `--center NAME`: a place to find by name once the places are loaded.
+    var centerName: String?
+    var zoomGiven = false
     var zoom = 0.0
     var circle = false
     var radius = GeodesicCircle.defaultRadius
@@ -62,8 +65,23 @@ struct StartupOptions {
             cols = c
             rows = r
         }
-        if let s = p.value(.center) { center = try Self.value(s, of: .center, InputParsing.coordinate) }
-        if let s = p.value(.zoom) { zoom = try Self.value(s, of: .zoom, InputParsing.zoomLevel) }
+        if let s = p.value(.center) {
+            switch InputParsing.place(s) {
+            case .success(let place):
+                center = place.coordinate
+                if let z = place.zoom { zoom = z }
+            case .failure(let e):
+                // A name (no digit in it) is looked up as `/` would, once the places are loaded.
+                guard !s.contains(where: \.isNumber), s.contains(where: \.isLetter), !s.lowercased().hasPrefix("geo:"),
+                    !s.lowercased().hasPrefix("http")
+                else { throw UsageError("--center '\(InputParsing.excerpt(s))': \(e)") }
+                centerName = s
+            }
+        }
+        if let s = p.value(.zoom) {
+            zoom = try Self.value(s, of: .zoom, InputParsing.zoomLevel)
+            zoomGiven = true
+        }
         if let s = p.value(.radius) { radius = try Self.value(s, of: .radius, InputParsing.radius) }
         if let s = p.value(.keys) {
             switch KeyScript.parse(s) {
@@ -159,6 +177,23 @@ struct StartupOptions {
         case .success(let v): return v
         case .failure(let e): throw UsageError("--\(option.name) '\(text)': \(e)")
         }
+    }
+
+    /// `--center NAME`'s first match, as `/` finds it; nil without a name; a usage error when none.
+    func centerHit(_ sources: MapSources) throws(UsageError) -> SearchHit? {
+        guard let name = centerName else { return nil }
+        guard let hit = sources.search(name) else {
+            throw UsageError("--center '\(InputParsing.excerpt(name))': no place is called that (give LAT,LON, a link, or a place's name)")
+        }
+        return hit
+    }
+
+    /// Centres `state` on `--center NAME`'s first match, as `/` shows it (at `--zoom` when given).
+    func showCenterName(_ state: inout ViewerState, sources: MapSources) throws(UsageError) {
+        guard let hit = try centerHit(sources) else { return }
+        state.show(hit)
+        if zoomGiven { _ = try? state.view.setCenter(hit.coordinate, zoomLevel: min(zoom, 28)) }
+        state.message = ""
     }
 
     /// The viewer state these options start in (zoom above 28 clamps, as the seed does).
