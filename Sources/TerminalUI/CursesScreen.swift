@@ -172,6 +172,14 @@ public final class CursesScreen: Screen {
         (Int(getmaxx(termmap_stdscr())), Int(getmaxy(termmap_stdscr())))
     }
 
+    /// OSC 52 (xterm's "Manipulate Selection Data"): the terminal puts the base64 text on its
+    /// clipboard. It travels with the rest of the output, so it crosses SSH; tmux takes it with
+    /// `set-clipboard on`.
+    public func copyToClipboard(_ text: String) {
+        let bytes = Array(("\u{1B}]52;c;" + Base64.encode(text.utf8) + "\u{07}").utf8)
+        bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
+    }
+
     public func stopRequested() -> Bool { termmap_take_signal() != 0 || termmap_stdin_hung_up() != 0 }
 
     // MARK: Output

@@ -26,6 +26,8 @@ public protocol Screen: AnyObject {
     func takeShownAnswers() -> Int
     /// Shows a screen: its frame as `present` does (a screen that keeps what the map drew takes it).
     func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?)
+    /// Puts `text` on the clipboard of the terminal the person sits at (a screen without one ignores it).
+    func copyToClipboard(_ text: String)
     /// True when the input has run out for good (a script's): the terminal's never does.
     var inputEnded: Bool { get }
     /// False for a screen that shows only the last frame (`render`): nothing is drawn, and no tile is
@@ -35,6 +37,7 @@ public protocol Screen: AnyObject {
 
 extension Screen {
     public func askWhenShown() -> Bool { false }
+    public func copyToClipboard(_ text: String) {}
     public func takeShownAnswers() -> Int { 0 }
     public func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?) {
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
@@ -158,6 +161,7 @@ public enum EventLoop {
                 case .quit: quit = true
                 case .repaint: repaint = true
                 case .load(let batch): loader?.request(batch)
+                case .copy(let text): screen.copyToClipboard(text)
                 }
             }
         }

@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, resumeTour, help, quit, redraw
+    case goToPrompt, search, world, undo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, copyLink, resumeTour, help, quit, redraw
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -137,6 +137,9 @@ public struct Keymap: Equatable, Sendable {
         Binding(keys: [.char("#")], command: .toggleGrid, help: "latitude/longitude grid on/off"),
         Binding(keys: [.char("w")], command: .toggleLegend, help: "legend on/off: each kind of feature on screen and its look"),
         Binding(keys: [.char("o")], command: .toggleLayers, help: "your files: each one's format and counts; 1–9 shows or hides one"),
+        Binding(
+            keys: [.char("y")], command: .copyLink,
+            help: "copy this place to your terminal's clipboard: 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"),
         Binding(keys: [.char("t")], command: .resumeTour, help: "resume a tour a key paused (termmap --tour)"),
         Binding(keys: [.char("?")], command: .help, help: "this help"),
         Binding(keys: [.ctrlL], command: .redraw, help: "redraw the screen"),

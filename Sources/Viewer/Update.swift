@@ -61,6 +61,8 @@ public enum Effect: Equatable, Sendable {
     case repaint
     /// Load tiles a view lacks; their arrival comes back as `InputEvent.tilesArrived`.
     case load(TileBatch)
+    /// Put text on the clipboard of the person's own terminal (OSC 52: it crosses SSH and tmux).
+    case copy(String)
 }
 
 /// The viewer's logic: state and event in, new state and effects out, nothing else touched.
@@ -159,6 +161,16 @@ extension ViewerState {
                 }
                 return []
             }
+            if showCopyMenu {
+                // `y`'s menu: a digit copies, anything else closes it.
+                showCopyMenu = false
+                guard case .char(let c) = key, let n = c.wholeNumberValue, let text = copyText(n) else {
+                    setMessage("nothing copied")
+                    return []
+                }
+                setMessage("copied: \(text)")
+                return [.copy(text)]
+            }
             if showLayers, case .char(let c) = key, let n = c.wholeNumberValue, n >= 1, n <= min(9, userLayers.count) {
                 // With the layer list open a digit shows or hides that file.
                 toggleUserLayer(n - 1)
@@ -232,6 +244,9 @@ extension ViewerState {
         case .toggleLayers:
             showLayers.toggle()
             if showLayers && userLayers.isEmpty { setMessage("no files: give them on the command line (termmap FILE…)") }
+        case .copyLink:
+            showCopyMenu = true
+            setMessage("copy: 1 openstreetmap.org link · 2 geo: URI · 3 coordinates (Esc: nothing)")
         case .toggleGrid:
             showGrid.toggle()
             setMessage(showGrid ? "grid on" : "grid off")
@@ -494,6 +509,20 @@ extension ViewerState {
     }
 
     /// A search result framed: the view fitted to the place's extent, whatever the zoom was.
+    /// What `y` then `n` copies: the view as an openstreetmap.org link (1), the centre as a geo: URI
+    /// (2) or as coordinates (3); nil for another digit.
+    func copyText(_ n: Int) -> String? {
+        let c = view.center
+        switch n {
+        case 1: return LocationLinks.openStreetMap(center: c, zoom: view.zoom)
+        case 2: return LocationLinks.geoURI(c)
+        case 3:
+            let wrapped = Coordinate(latitude: c.latitude, longitude: WebMercator.wrapLongitude(c.longitude))
+            return "\(CoordinateFormat.fixed(wrapped.latitude, 6)), \(CoordinateFormat.fixed(wrapped.longitude, 6))"
+        default: return nil
+        }
+    }
+
     /// Shows a place found by name as `/` does (`--center NAME`).
     public mutating func show(_ hit: SearchHit) { frame(hit) }
 

@@ -164,6 +164,8 @@ public struct ViewerState: Equatable, Sendable {
     public var showLegend = false
     /// The layer list (`o`): the user's files.
     public var showLayers = false
+    /// `y`'s menu is open: the next digit copies.
+    public var showCopyMenu = false
     /// True while files read later decide the view (no --center or --zoom, and the user has not moved).
     public var fitsToFiles = false
     /// Bad lines of each stream said so far.

@@ -1,4 +1,5 @@
 import GeoCore
+import Support
 import Testing
 
 @testable import Viewer
@@ -59,5 +60,27 @@ struct LocationLinkTests {
         let link = "https://www.google.com/maps/place/Some+Rather+Long+Place+Name,+With+A+Street/@60.1699,24.9384,14z/data=!3m1!4b1!4m6!3m5"
         let s = try scripted(cols: 100, rows: 32, lat: 0, lon: 0, zoom: 2, keys: "g" + link + "<Enter>")
         #expect(link.count > 64 && abs(s.view.center.latitude - 60.1699) < 1e-9 && s.view.zoom == 14, "\(s.message)")
+    }
+
+    /// RFC 4648 §10's test vectors: what OSC 52 carries.
+    @Test func base64AsRFC4648() {
+        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        for (plain, coded) in vectors { #expect(Base64.encode(plain.utf8) == coded, "\(plain)") }
+    }
+
+    /// `y` then a digit copies (an effect for the terminal, the text on the message line); another key
+    /// copies nothing; the longitude is given within ±180.
+    @Test func yCopiesWhatItsMenuSays() throws {
+        var s = try scripted(cols: 100, rows: 32, lat: -33.856784, lon: 151.215297 + 360, zoom: 15.4)
+        s.update(.key(.char("y")))
+        #expect(s.showCopyMenu && s.message.hasPrefix("copy: 1 openstreetmap.org link"))
+        #expect(s.update(.key(.char("1"))) == [.copy("https://www.openstreetmap.org/#map=15/-33.856784/151.215297")])
+        #expect(s.message == "copied: https://www.openstreetmap.org/#map=15/-33.856784/151.215297" && !s.showCopyMenu)
+        s.update(.key(.char("y")))
+        #expect(s.update(.key(.char("2"))) == [.copy("geo:-33.856784,151.215297")])
+        s.update(.key(.char("y")))
+        #expect(s.update(.key(.char("3"))) == [.copy("-33.856784, 151.215297")])
+        s.update(.key(.char("y")))
+        #expect(s.update(.key(.escape)) == [] && s.message == "nothing copied")
     }
 }

@@ -182,6 +182,34 @@ def _():
     s.close()
 
 
+@check("y copies to the terminal's clipboard through OSC 52 (tmux set-clipboard on takes it), and a pasted link goes back there")
+def _():
+    s = Session("--center 60.16952,24.93545 --zoom 12.6 --no-animation")
+    tmux("set", "-g", "set-clipboard", "on")
+    copied = []
+    for digit, want in (("1", "https://www.openstreetmap.org/#map=13/60.169520/24.935450"),
+                        ("2", "geo:60.169520,24.935450"), ("3", "60.169520, 24.935450")):
+        s.keys("y", digit)
+        deadline = time.time() + 5
+        got = None
+        while time.time() < deadline:
+            got = tmux("show-buffer", check=False)
+            if got == want:
+                break
+            time.sleep(0.1)
+        assert got == want, (digit, got, s.lines()[-1])
+        assert s.lines()[-1].startswith("copied: " + want[:40]), s.lines()[-1]
+        copied.append(want)
+    # The link pasted into g: the same place, at the link's zoom.
+    s.keys("0")
+    s.keys("g")
+    s.literal(copied[0])
+    s.keys("Enter")
+    assert s.center() == "60.16952°N 24.93545°E" and abs(s.zoom() - 13) < 1e-9, (s.center(), s.zoom())
+    s.close()
+    return "; ".join(copied) + "; the link through g: back at 60.16952°N 24.93545°E, zoom 13"
+
+
 @check("resize to 80x24 and back keeps center and zoom at the new size")
 def _():
     s = Session(f"--center {GT} --zoom 13")
