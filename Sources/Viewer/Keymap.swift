@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, copyLink, resumeTour, help, quit, redraw
+    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, copyLink, resumeTour, help, quit, redraw
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -128,6 +128,7 @@ public struct Keymap: Equatable, Sendable {
         Binding(keys: [.char("/")], command: .search, help: "find a place or street (↑↓ choose a match, Enter goes)"),
         Binding(keys: [.char("0")], command: .world, help: "whole world"),
         Binding(keys: [.char("u")], command: .undo, help: "undo the last view change"),
+        Binding(keys: [.char("U")], command: .redo, help: "redo what undo took back"),
         Binding(keys: [.char("a")], command: .toggleAnimations, help: "animations on/off"),
         Binding(keys: [.char("m")], command: .toggleGlyphs, help: "glyphs braille ↔ ASCII"),
         Binding(keys: [.char("e")], command: .explain, help: "explain the last step (+ - z c r f): every number it computed"),

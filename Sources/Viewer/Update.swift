@@ -221,6 +221,7 @@ extension ViewerState {
         case .pageDown: pan(0, 1)
         case .world: world()
         case .undo: undo()
+        case .redo: redo()
         case .toggleAnimations:
             animationsEnabled.toggle()
             setMessage("animations " + (animationsEnabled ? "on" : "off"))
@@ -272,6 +273,8 @@ extension ViewerState {
         guard old != view else { return }
         history.append(HistoryEntry(view: old, change: change))
         if history.count > ViewerState.historyLimit { history.removeFirst() }
+        // A new change ends what undo gave back to redo.
+        redoHistory = []
         animation = animationsEnabled && animate ? ViewAnimation(from: old, progress: 0) : nil
     }
 
@@ -323,14 +326,30 @@ extension ViewerState {
             setError("nothing to undo")
             return
         }
+        redoHistory.append(HistoryEntry(view: view, change: entry.change))
+        step(to: entry, saying: "undo")
+    }
+
+    /// `U`: the view the last undo left, again.
+    private mutating func redo() {
+        guard let entry = redoHistory.popLast() else {
+            setError("nothing to redo")
+            return
+        }
+        history.append(HistoryEntry(view: view, change: entry.change))
+        step(to: entry, saying: "redo")
+    }
+
+    /// Goes to a kept view (undo, redo), saying what of the view it changed.
+    private mutating func step(to entry: HistoryEntry, saying verb: String) {
         let old = view
         var previous = entry.view
         previous.resize(to: view.size)
         view = previous
         animation = animationsEnabled ? ViewAnimation(from: old, progress: 0) : nil
-        lastAction = LastAction(name: .undo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+        lastAction = LastAction(name: verb == "undo" ? .undo : .redo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         // Say what was undone, and what of the view it gave back.
-        var text = "undo \(entry.change): back to"
+        var text = "\(verb) \(entry.change): \(verb == "undo" ? "back to" : "again at")"
         if old.zoom != view.zoom { text += " zoom \(Formatting.zoom(view.zoom)) (from \(Formatting.zoom(old.zoom)))" }
         if old.center != view.center {
             text += (old.zoom != view.zoom ? "," : "") + " \(CoordinateFormat.hemispheres(view.center, decimals: 5))"

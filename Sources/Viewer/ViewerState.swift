@@ -40,7 +40,7 @@ public typealias CircleOverlay = CircleLayer
 
 /// The view changes that `--json` reports as `lastAction.name`.
 public enum ActionName: String, Equatable, Sendable, Encodable {
-    case zoomIn, zoomOut, setZoom, fitCircle, pan, world, undo, goTo, wheelIn, wheelOut, drag, circle
+    case zoomIn, zoomOut, setZoom, fitCircle, pan, world, undo, redo, goTo, wheelIn, wheelOut, drag, circle
 }
 
 /// What the last key did to the view, for the status line and `--json`.
@@ -160,6 +160,8 @@ public struct ViewerState: Equatable, Sendable {
     }
     /// Earlier views, newest last (for `u`), each with what left it.
     public var history: [HistoryEntry] = []
+    /// Views undo left, for redo (`U`), the latest last; a new change empties it.
+    public var redoHistory: [HistoryEntry] = []
     /// The legend (`w`) is shown: each class on screen with its look.
     public var showLegend = false
     /// The layer list (`o`): the user's files.

@@ -63,6 +63,7 @@ enum InteractiveCommand {
         let size = screen.size
         var state = try options.initialState(cols: size.cols, rows: size.rows)
         try options.showCenterName(&state, sources: sources)
+        options.resumeLastView(&state, environment: environment)
         if !screen.unicode { state.glyphMode = .ascii }
         state.suggestsStreetData = !options.kiosk
         if let skipped, state.message.isEmpty {
@@ -85,6 +86,8 @@ enum InteractiveCommand {
             &state, sources: sources, screen: screen, now: monotonicSeconds,
             idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
             tourAfter: options.tourAfterSeconds, loader: loader, inbox: inbox, afterFirstFrame: loadGeodesics)
+        // The view it ended on, for --resume (a kiosk writes nothing but the shared tile cache).
+        if !options.kiosk { LastView.write(state.view, environment) }
         return 0
     }
 

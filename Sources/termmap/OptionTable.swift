@@ -66,6 +66,9 @@ extension OptionSpec {
         name: "follow", value: "FILE",
         help: "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
         commands: [.viewer])
+    static let resume = OptionSpec(
+        name: "resume", value: nil, help: "start at the view the viewer last ended on (--center, --zoom and files decide first)",
+        commands: [.viewer, .render])
     static let kiosk = OptionSpec(
         name: "kiosk", value: nil, help: "shared demo account: welcome line, 10 min idle timeout, data only from the command line",
         commands: [.viewer])
@@ -124,7 +127,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .follow, .kiosk,
+        .center, .zoom, .resume, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .follow, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 

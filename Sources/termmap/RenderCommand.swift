@@ -22,6 +22,7 @@ enum RenderCommand {
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)
         try options.showCenterName(&state, sources: sources)
+        options.resumeLastView(&state, environment: environment)
         // The user's files: one that cannot be read ends the render (one line, exit 1); left-out
         // features are said on stderr and the rest drawn.
         let files = UserFiles.readForRender(options.files)

@@ -32,6 +32,8 @@ struct StartupOptions {
     var tileCacheDiskBytes = TileDiskCache.defaultLimitBytes
     var animations = true
     var kiosk = false
+    /// `--resume`: start at the last view (unless --center or --zoom decide it).
+    var resume = false
     var idleTimeoutMinutes: Double?
     /// `--tour`: the tour to play.
     var tour: Tour?
@@ -124,6 +126,7 @@ struct StartupOptions {
             idleTimeoutMinutes = minutes
         }
         kiosk = p.has(.kiosk)
+        resume = p.has(.resume)
         if kiosk && idleTimeoutMinutes == nil { idleTimeoutMinutes = Self.kioskDefaultIdleMinutes }
         if let t = p.value(.tour) { tour = try Self.loadTour(t) }
         if let s = p.value(.tourAfter) {
@@ -186,6 +189,18 @@ struct StartupOptions {
             throw UsageError("--center '\(InputParsing.excerpt(name))': no place is called that (give LAT,LON, a link, or a place's name)")
         }
         return hit
+    }
+
+    /// `--resume`: the last view, unless --center or --zoom decide (files, applied later, fit over it);
+    /// without one, the message says why.
+    func resumeLastView(_ state: inout ViewerState, environment: [String: String]) {
+        guard resume, !viewGiven else { return }
+        switch LastView.read(environment) {
+        case .success(let (center, zoom)): _ = try? state.view.setCenter(center, zoomLevel: zoom)
+        case .failure(let e):
+            state.message = e.description
+            state.messageIsError = true
+        }
     }
 
     /// Centres `state` on `--center NAME`'s first match, as `/` shows it (at `--zoom` when given).

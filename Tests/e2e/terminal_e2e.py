@@ -6,6 +6,7 @@
 Each check drives the real binary with tmux send-keys and reads the screen with capture-pane
 (-e for colours). Prints one line per check and a closing 'N passed, N failed' line.
 """
+import json
 import math
 import os
 import re
@@ -208,6 +209,54 @@ def _():
     assert s.center() == "60.16952°N 24.93545°E" and abs(s.zoom() - 13) < 1e-9, (s.center(), s.zoom())
     s.close()
     return "; ".join(copied) + "; the link through g: back at 60.16952°N 24.93545°E, zoom 13"
+
+
+@check("the viewer keeps the view it ends on (a file renamed into place), --resume starts there, U redoes what u undid")
+def _():
+    state_home = tempfile.mkdtemp(prefix="termmap-state-")
+    env = f"TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME={state_home}"
+    last = os.path.join(state_home, "termmap", "last-view")
+    missing = subprocess.run([BINARY, "render", "--resume", "--json"], capture_output=True, text=True,
+                             env={**os.environ, "XDG_STATE_HOME": state_home})
+    said = json.loads(missing.stdout)["message"]
+    assert missing.returncode == 0 and "no last view to resume yet" in said, said
+    s = Session("--center 48.8584,2.2945 --zoom 9 --no-animation", env=env)
+    s.keys("l", "+", "u", "U")
+    center, zoom = s.center(), s.zoom()
+    assert "redo" in s.lines()[-1] and abs(zoom - 9) > 0.5, (s.lines()[-1], zoom)
+    s.keys("q")
+    deadline = time.time() + 5
+    while time.time() < deadline and not os.path.exists(last):
+        time.sleep(0.1)
+    s.close()
+    with open(last) as f:
+        kept = f.read()
+    lat, lon, z = (float(v) for v in kept.split("\t"))
+    resumed = json.loads(subprocess.run([BINARY, "render", "--resume", "--json"], capture_output=True, text=True,
+                                        env={**os.environ, "XDG_STATE_HOME": state_home}).stdout)
+    assert abs(resumed["center"]["lat"] - lat) < 1e-7 and abs(resumed["center"]["lon"] - lon) < 1e-7, (resumed["center"], kept)
+    assert abs(resumed["zoom"] - z) < 1e-4 and abs(z - zoom) < 0.006, (resumed["zoom"], z, zoom)
+    # --center decides over --resume.
+    given = json.loads(subprocess.run([BINARY, "render", "--resume", "--center", "10,10", "--json"], capture_output=True,
+                                      text=True, env={**os.environ, "XDG_STATE_HOME": state_home}).stdout)
+    assert given["center"] == {"lat": 10, "lon": 10}, given["center"]
+    # Written whole: a temporary file renamed over the last view.
+    traced = ""
+    if shutil.which("strace"):
+        trace = os.path.join(state_home, "trace")
+        s = Session(f"--center 1,2 --zoom 3", env=env)
+        pid = s.pid()
+        tracer = subprocess.Popen(["strace", "-f", "-qq", "-e", "trace=rename,renameat,renameat2", "-o", trace, "-p", str(pid)])
+        time.sleep(0.5)
+        s.keys("q")
+        tracer.wait(timeout=10)
+        s.close()
+        with open(trace) as f:
+            renames = [l for l in f if "last-view.tmp" in l]
+        assert renames and "= 0" in renames[-1], renames
+        traced = "; strace: " + renames[-1].split("(")[0].split()[-1] + " of last-view.tmp.PID"
+    shutil.rmtree(state_home)
+    return f"redo back at zoom {zoom:.2f}; kept {kept.strip()!r}; resumed there; --center wins" + traced
 
 
 @check("resize to 80x24 and back keeps center and zoom at the new size")
