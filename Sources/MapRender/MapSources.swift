@@ -1,6 +1,7 @@
 import GeoCore
 import MapData
 import Support
+import Glibc
 import Synchronization
 
 /// What `/` found: a place or a street, where it is, and how close to look.
@@ -33,11 +34,16 @@ public struct SearchHit: Equatable, Sendable {
 public protocol PlaceSearching {
     /// Up to `limit` places and streets for what was typed, best first (`PlaceSearch` says how they rank).
     func matches(_ query: String, limit: Int) -> [SearchHit]
+    /// The name of the place nearest `c` within `meters`, if any (a bookmark's proposed name).
+    func nearestName(to c: Coordinate, within meters: Double) -> String?
 }
 
 extension PlaceSearching {
     /// The best match, if any.
     public func search(_ query: String) -> SearchHit? { matches(query, limit: 1).first }
+
+    /// The name of the place nearest `c` within `meters`, if any (a bookmark's proposed name).
+    public func nearestName(to c: Coordinate, within meters: Double) -> String? { nil }
 }
 
 /// The map data the viewer draws from (MapData's `FeatureSources`: the bundled world, finer
@@ -179,6 +185,23 @@ public final class MapSources: PlaceSearching, Sendable {
         // Past the base's places: a street-level source's (the table holds them).
         guard let table = try? placeTable(), table.extras.indices.contains(id - table.base.count) else { return "" }
         return table.extras[id - table.base.count].name
+    }
+
+    /// The nearest of the gazetteer's places (by an equirectangular distance: enough to choose a name).
+    public func nearestName(to c: Coordinate, within meters: Double) -> String? {
+        guard let cities = try? features.base.places() else { return nil }
+        var best: (String, Double)?
+        let k = cos(c.latitude * .pi / 180)
+        for city in cities {
+            var dLon = (city.coordinate.longitude - c.longitude).truncatingRemainder(dividingBy: 360)
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            // 111,320 m a degree of longitude at the equator, 110,574 m a degree of latitude.
+            let dx = dLon * k * 111_320
+            let dy = (city.coordinate.latitude - c.latitude) * 110_574
+            let d = (dx * dx + dy * dy).squareRoot()
+            if d <= meters, d < (best?.1 ?? .infinity) { best = (city.name, d) }
+        }
+        return best?.0
     }
 
     public func matches(_ query: String, limit: Int) -> [SearchHit] {

@@ -123,7 +123,8 @@ public enum EventLoop {
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
         idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil, tourAfterInput: Double? = nil,
         endsWithTour: Bool = false, endWhenIdle: Double? = nil,
-        loader: TileLoading? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {}
+        loader: TileLoading? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {},
+        saveBookmarks: (String) -> Void = { _ in }
     ) -> LoopEnding {
         var lastFrame = now()
         var lastInput = lastFrame
@@ -162,6 +163,7 @@ public enum EventLoop {
                 case .repaint: repaint = true
                 case .load(let batch): loader?.request(batch)
                 case .copy(let text): screen.copyToClipboard(text)
+                case .saveBookmarks(let text): saveBookmarks(text)
                 }
             }
         }

@@ -82,6 +82,7 @@ public enum Renderer {
             drawLegend(&frame, map, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
         }
         if state.showLayers { drawLayers(&frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)) }
+        if state.showBookmarks { drawBookmarks(&frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)) }
         drawStatus(&frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
         return Screenful(frame: frame, map: map)
     }
@@ -184,6 +185,19 @@ public enum Renderer {
                 glyph: StyleTable.overlayMarker(layer.look, ascii: style.ascii).unicodeScalars.first ?? "o",
                 style: StyleTable.style(.overlay(layer.look), mode: style.mode, theme: style.theme))
         }
+    }
+
+    /// The bookmark list (`'`): the first nine, numbered, with where each is.
+    static func drawBookmarks(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, style: MapStyle) {
+        let all = state.bookmarks?.bookmarks ?? []
+        var lines = [state.deletingBookmark ? "delete which bookmark? (1–9; another key: none)" : "your bookmarks (1–9 goes there, d deletes, another key closes)"]
+        for (i, b) in all.prefix(9).enumerated() {
+            lines.append("\(i + 1) \(b.name)  \(CoordinateFormat.hemispheres(b.coordinate, decimals: 5)), zoom \(Formatting.zoom(b.zoom))")
+        }
+        if all.count > 9 { lines.append("(\(all.count - 9) more in the file)") }
+        if all.isEmpty { lines.append("none yet: b keeps this view") }
+        let shown = lines.map { Transliteration.screenText($0, ascii: style.ascii) }
+        drawPanel(&frame, shown, widest: shown.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme)
     }
 
     /// A box of lines centred on the map (or at its top right), `widest` characters inside; where it

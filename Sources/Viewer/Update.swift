@@ -17,6 +17,9 @@ public enum MouseEvent: Equatable, Sendable {
 /// Everything that can happen to the viewer.
 public enum InputEvent: Equatable, Sendable {
     case key(Key)
+    /// Something the program around the viewer could not do, said on the message line (a bookmarks
+    /// file it could not write).
+    case problem(String)
     /// A command by its name (a script's `<zoom-in>`): as its key would, whatever key the keymap binds.
     case command(Command)
     case mouse(MouseEvent)
@@ -63,6 +66,8 @@ public enum Effect: Equatable, Sendable {
     case load(TileBatch)
     /// Put text on the clipboard of the person's own terminal (OSC 52: it crosses SSH and tmux).
     case copy(String)
+    /// Write the bookmarks file's new text (whole: a temporary file renamed over it).
+    case saveBookmarks(String)
 }
 
 /// The viewer's logic: state and event in, new state and effects out, nothing else touched.
@@ -80,6 +85,9 @@ extension ViewerState {
             }
         }
         switch event {
+        case .problem(let text):
+            setError(text)
+            return []
         case .userFile(let update):
             showUserFile(update)
             return []
@@ -144,7 +152,9 @@ extension ViewerState {
             if pauseTour() { return [] }
             if prompt != nil {
                 handlePromptKey(key, places: places)
-                return []
+                // What the prompt's answer asks of the program (a bookmark to write), handed on now.
+                defer { pendingEffects = [] }
+                return pendingEffects
             }
             if showExplain {
                 // A key that closes the panel does nothing else.
@@ -159,6 +169,18 @@ extension ViewerState {
                     showHelp = false
                     helpPage = 0
                 }
+                return []
+            }
+            if showBookmarks {
+                return bookmarkListKey(key)
+            }
+            if keymap.command(for: key) == .bookmark {
+                // The name proposed: the nearest place's, where the gazetteer has one near.
+                guard bookmarks != nil else {
+                    setError(bookmarksOff)
+                    return []
+                }
+                prompt = Prompt(kind: .bookmarkName, text: places?.nearestName(to: view.center, within: view.region.span.latitudeDelta * 55_000) ?? "")
                 return []
             }
             if showCopyMenu {
@@ -245,6 +267,21 @@ extension ViewerState {
         case .toggleLayers:
             showLayers.toggle()
             if showLayers && userLayers.isEmpty { setMessage("no files: give them on the command line (termmap FILE…)") }
+        case .bookmark:
+            // (With the gazetteer: the key's path above proposes a name.)
+            if bookmarks == nil {
+                setError(bookmarksOff)
+            } else {
+                prompt = Prompt(kind: .bookmarkName, text: "")
+            }
+        case .bookmarks:
+            guard let list = bookmarks else {
+                setError(bookmarksOff)
+                return []
+            }
+            showBookmarks = true
+            deletingBookmark = false
+            if list.bookmarks.isEmpty { setMessage("no bookmarks yet: b keeps this view") }
         case .copyLink:
             showCopyMenu = true
             setMessage("copy: 1 openstreetmap.org link · 2 geo: URI · 3 coordinates (Esc: nothing)")
@@ -480,6 +517,16 @@ extension ViewerState {
             case .success(let meters):
                 turnCircleOn(radius: meters, at: circle?.circle.center ?? view.center)
             }
+        case .bookmarkName:
+            let name = submitted.text.trimmedOfWhitespace
+            guard !name.isEmpty, var list = bookmarks else {
+                setError("a bookmark needs a name; nothing kept")
+                return
+            }
+            list.save(Bookmark(name: name, coordinate: view.center, zoom: view.zoom))
+            bookmarks = list
+            setMessage("bookmark '\(name)' kept (\(list.bookmarks.count) in all; ' lists them)")
+            pendingEffects.append(.saveBookmarks(list.text))
         case .goTo:
             switch InputParsing.place(submitted.text) {
             case .failure(let e): setError(e.description + "; view unchanged")
@@ -528,6 +575,32 @@ extension ViewerState {
     }
 
     /// A search result framed: the view fitted to the place's extent, whatever the zoom was.
+    /// A key with the bookmark list open: a digit goes to that bookmark (or, after `d`, deletes it);
+    /// `d` arms the deletion; anything else closes the list.
+    private mutating func bookmarkListKey(_ key: Key) -> [Effect] {
+        guard var list = bookmarks else { return [] }
+        if key == .char("d") {
+            deletingBookmark = true
+            setMessage("delete which bookmark? (1–9)")
+            return []
+        }
+        defer { deletingBookmark = false }
+        guard case .char(let c) = key, let n = c.wholeNumberValue, n >= 1, n <= min(9, list.bookmarks.count) else {
+            showBookmarks = false
+            return []
+        }
+        let b = list.bookmarks[n - 1]
+        if deletingBookmark {
+            list.delete(n - 1)
+            bookmarks = list
+            setMessage("bookmark '\(b.name)' deleted")
+            return [.saveBookmarks(list.text)]
+        }
+        showBookmarks = false
+        goTo(b.coordinate, zoom: b.zoom, label: b.name)
+        return []
+    }
+
     /// What `y` then `n` copies: the view as an openstreetmap.org link (1), the centre as a geo: URI
     /// (2) or as coordinates (3); nil for another digit.
     func copyText(_ n: Int) -> String? {

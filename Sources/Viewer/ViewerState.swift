@@ -7,14 +7,15 @@ public enum GlyphMode: String, Sendable { case braille, ascii }
 
 /// A question on the message line; its text is edited key by key.
 public enum PromptKind: String, Sendable {
-    case zoomLevel, radius, goTo, search
+    case zoomLevel, radius, goTo, search, bookmarkName
 
     /// The question shown before the input.
     public var question: String {
         switch self {
         case .zoomLevel: return "zoom level (0–28): "
         case .radius: return "circle radius (e.g. 500, 2km, 1.5mi, 800ft): "
-        case .goTo: return "go to (lat, lon): "
+        case .goTo: return "go to (lat, lon, or a map link): "
+        case .bookmarkName: return "bookmark this view as: "
         case .search: return "search place or street: "
         }
     }
@@ -168,6 +169,14 @@ public struct ViewerState: Equatable, Sendable {
     public var showLayers = false
     /// `y`'s menu is open: the next digit copies.
     public var showCopyMenu = false
+    /// The bookmarks (`b`, `'`); nil where they are off (kiosk mode, no home), `bookmarksOff` saying why.
+    public var bookmarks: BookmarkList?
+    public var bookmarksOff = "bookmarks are off"
+    /// The bookmark list (`'`) is open; `d` was pressed in it (the next digit deletes).
+    public var showBookmarks = false
+    public var deletingBookmark = false
+    /// Effects a prompt's answer asked for, handed on by the same `update` (never kept past it).
+    var pendingEffects: [Effect] = []
     /// True while files read later decide the view (no --center or --zoom, and the user has not moved).
     public var fitsToFiles = false
     /// Bad lines of each stream said so far.

@@ -64,6 +64,7 @@ enum InteractiveCommand {
         var state = try options.initialState(cols: size.cols, rows: size.rows)
         try options.showCenterName(&state, sources: sources)
         options.resumeLastView(&state, environment: environment)
+        BookmarkFile.load(into: &state, environment: environment, kiosk: options.kiosk)
         if !screen.unicode { state.glyphMode = .ascii }
         state.suggestsStreetData = !options.kiosk
         if let skipped, state.message.isEmpty {
@@ -85,7 +86,12 @@ enum InteractiveCommand {
         EventLoop.run(
             &state, sources: sources, screen: screen, now: monotonicSeconds,
             idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
-            tourAfter: options.tourAfterSeconds, loader: loader, inbox: inbox, afterFirstFrame: loadGeodesics)
+            tourAfter: options.tourAfterSeconds, loader: loader, inbox: inbox, afterFirstFrame: loadGeodesics,
+            saveBookmarks: { text in
+                if !BookmarkFile.save(text, environment: environment) {
+                    inbox.post(.problem("bookmarks: cannot write \(BookmarkFile.path(environment) ?? "the file")"))
+                }
+            })
         // The view it ended on, for --resume (a kiosk writes nothing but the shared tile cache).
         if !options.kiosk { LastView.write(state.view, environment) }
         return 0

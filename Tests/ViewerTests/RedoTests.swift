@@ -25,3 +25,36 @@ struct RedoTests {
         #expect(s.message == "nothing to redo", "a new change ends the redo")
     }
 }
+
+@Suite("Bookmarks")
+struct BookmarkListTests {
+    /// A file a person edited: comments, blank lines, CRLF, and damaged lines are kept where they are;
+    /// saving replaces a bookmark of the same name in place; deleting takes only that line.
+    @Test func aFileKeepsWhatItDoesNotRead() {
+        let text = "# mine\nHome\t51.5\t-0.12\t11\n\nbad line\nWork\t60.1\t24.9\t15\r\nFar\t0\t200\t3\n"
+        var list = BookmarkList(text: text)
+        #expect(list.bookmarks.map(\.name) == ["Home", "Work"])
+        #expect(list.damagedLines == [4, 6])
+        list.save(Bookmark(name: "Home", coordinate: Coordinate(latitude: 52, longitude: 361), zoom: 9))
+        list.save(Bookmark(name: "new\tone", coordinate: Coordinate(latitude: -1, longitude: 2), zoom: 4.25))
+        list.delete(1)
+        #expect(list.text == "# mine\nHome\t52.0000000\t1.0000000\t9.0000\n\nbad line\nFar\t0\t200\t3\nnew one\t-1.0000000\t2.0000000\t4.2500\n")
+        #expect(BookmarkList(text: list.text).bookmarks.map(\.name) == ["Home", "new one"])
+    }
+
+    /// `b` in kiosk mode (bookmarks off) says why; with bookmarks, Enter keeps the view and asks for the
+    /// file to be written.
+    @Test func bKeepsTheViewOrSaysWhyNot() throws {
+        var off = try scripted(cols: 100, rows: 32, lat: 1, lon: 2, zoom: 3)
+        off.bookmarksOff = "bookmarks are off in kiosk mode"
+        off.update(.key(.char("b")))
+        #expect(off.prompt == nil && off.message == "bookmarks are off in kiosk mode")
+        var s = try scripted(cols: 100, rows: 32, lat: 1, lon: 2, zoom: 3)
+        s.bookmarks = BookmarkList()
+        s.update(.key(.char("b")))
+        for ch in "Spot" { s.update(.key(.char(ch))) }
+        let effects = s.update(.key(.enter))
+        #expect(effects == [.saveBookmarks("Spot\t1.0000000\t2.0000000\t3.0000\n")], "\(effects)")
+        #expect(s.bookmarks?.bookmarks.first?.name == "Spot")
+    }
+}

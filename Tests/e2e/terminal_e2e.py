@@ -259,6 +259,43 @@ def _():
     return f"redo back at zoom {zoom:.2f}; kept {kept.strip()!r}; resumed there; --center wins" + traced
 
 
+@check("b keeps the view under a name (the place's proposed), ' lists and goes there, d deletes; a damaged line is reported and kept")
+def _():
+    data_home = tempfile.mkdtemp(prefix="termmap-data-")
+    folder = os.path.join(data_home, "termmap")
+    os.makedirs(folder)
+    path = os.path.join(folder, "bookmarks.tsv")
+    with open(path, "w") as f:
+        f.write("# my places\nHome\t51.5\t-0.12\t11\nthis line is damaged\n")
+    env = f"TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME={data_home} XDG_STATE_HOME={data_home}"
+    s = Session("--center 60.1699,24.9384 --zoom 10 --no-animation", env=env)
+    said = s.lines()[-1]
+    assert "bookmarks.tsv:3: not a bookmark" in said, said
+    s.keys("b")
+    assert "bookmark this view as: Helsinki" in s.screen(), s.lines()[-1]
+    s.keys("Enter")
+    assert "bookmark 'Helsinki' kept (2 in all" in s.screen(), s.lines()[-1]
+    with open(path) as f:
+        text = f.read()
+    assert text == "# my places\nHome\t51.5000000\t-0.1200000\t11.0000\nthis line is damaged\nHelsinki\t60.1699000\t24.9384000\t10.0000\n", text
+    s.keys("'")
+    assert "1 Home" in s.screen() and "2 Helsinki" in s.screen(), s.screen()
+    s.keys("1")
+    assert s.center() == "51.50000°N 0.12000°W" and abs(s.zoom() - 11) < 1e-9, (s.center(), s.zoom())
+    s.keys("'", "d", "2")
+    assert "bookmark 'Helsinki' deleted" in s.screen(), s.lines()[-1]
+    with open(path) as f:
+        text = f.read()
+    assert text == "# my places\nHome\t51.5000000\t-0.1200000\t11.0000\nthis line is damaged\n", text
+    s.close()
+    k = Session("--kiosk --no-animation", env=env)
+    k.keys("b")
+    assert "bookmarks are off in kiosk mode" in k.screen(), k.lines()[-1]
+    k.close()
+    shutil.rmtree(data_home)
+    return "kept, listed, gone to, deleted; the damaged line reported and kept in place; off in kiosk mode"
+
+
 @check("resize to 80x24 and back keeps center and zoom at the new size")
 def _():
     s = Session(f"--center {GT} --zoom 13")
