@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
         .executableTarget(name: "termmap-bare"),
         .executableTarget(
-            name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "MapRender", "Raster", "Viewer"]),
+            name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "MapRender", "Raster", "Support", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(
             name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "TestSupport", "Viewer"]),

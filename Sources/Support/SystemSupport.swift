@@ -207,3 +207,18 @@ public func jsonQuoted(_ text: String) -> String {
     }
     return out + "\""
 }
+
+/// The allocator's settings for drawing frames: a frame makes arrays of a few hundred kilobytes (the
+/// pick's numbers, the markers of a million points), and glibc maps each one above 128 KB afresh and
+/// hands it back when freed, so that every frame faults in and clears those pages again (a third of a
+/// zoom-0 frame of a million points). Kept in the heap below 2 MB, and the heap's top kept up to 32 MB,
+/// frames reuse their memory; the large arrays of the user's data are still mapped and given back.
+/// (`mallopt` and its parameters are in glibc's malloc.h, which Swift's Glibc module leaves out:
+/// looked up by name, with M_TRIM_THRESHOLD −1 and M_MMAP_THRESHOLD −3 as malloc.h numbers them.)
+public func tuneAllocatorForFrames() {
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    guard let symbol = dlsym(nil, "mallopt") else { return }
+    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    _ = mallopt(-3, 2 << 20)
+    _ = mallopt(-1, 32 << 20)
+}

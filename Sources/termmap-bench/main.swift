@@ -3,6 +3,7 @@ import Foundation
 import GeoCore
 import MapData
 import MapRender
+import Support
 import Raster
 import Viewer
 
@@ -320,6 +321,8 @@ func terminalBytes(binary: String, dataArgs: [String], center: String = "50,10",
 // MARK: Main
 
 func main() throws {
+    // As termmap's own start does.
+    tuneAllocatorForFrames()
     var args = Array(CommandLine.arguments.dropFirst())
     let json = args.contains("--json")
     args.removeAll { $0 == "--json" }

@@ -66,4 +66,5 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
     }
 }
 
+tuneAllocatorForFrames()
 exit(runTermmap(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
