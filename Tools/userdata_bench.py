@@ -134,7 +134,7 @@ def main():
                 print(f"gj2ascii --width 200 {os.path.basename(path)}: failed")
             sys.stdout.flush()
     for path, _ in files:
-        out = subprocess.run([BENCH, "--frames", "60", "--user-file", path], capture_output=True, text=True)
+        out = subprocess.run([BENCH, "--frames", "300", "--user-file", path], capture_output=True, text=True)
         print(out.stdout.strip() or out.stderr.strip())
     shutil.rmtree(WORK)
 
