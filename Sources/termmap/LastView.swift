@@ -67,12 +67,14 @@ enum AtomicFile {
         return true
     }
 
-    /// Makes `folder` and those above it (mode 700, as the XDG spec asks of its folders).
+    /// Makes `folder` and those above it that are missing (mode 700, as the XDG spec asks of its
+    /// folders); folders that are there are not touched.
     static func makeFolders(_ folder: String) {
         var at = ""
         for part in folder.split(separator: "/") {
             at += "/" + part
-            _ = mkdir(at, 0o700)
+            var info = stat()
+            if stat(at, &info) != 0 { _ = mkdir(at, 0o700) }
         }
     }
 }

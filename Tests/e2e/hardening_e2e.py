@@ -273,7 +273,7 @@ def _():
     return f"a plain render opened {len(opened)} libraries, none of {len(unused)} unused ones; a circle loads PROJ"
 
 
-@check("recordings are the only other file output: render --cast and --record write their file and nothing else")
+@check("recordings are the only other file output: render --cast writes its file and nothing else, --record its file and the last view")
 def _():
     work, home, data, env = sandbox()
     r, text = strace(["render", "--tour", "builtin", "--size", "80x24", "--cast", "tour.cast"], env, work)
@@ -285,7 +285,13 @@ def _():
     r = subprocess.run(["script", "-qec", command, "/dev/null"], input="q", cwd=work, capture_output=True, text=True,
                        timeout=60, env={**env, "TERM": "xterm-256color"})
     text = open(log).read()
-    assert [p for p in writes(text) if not p.startswith("/dev/")] == ["live.cast"], writes(text)[:8]
+    # Besides the recording, the viewer keeps the view it ended on, in the XDG state folder (made as
+    # needed), through a temporary file renamed over it; nothing else.
+    state = os.path.join(home, ".local", "state", "termmap")
+    kept = [p for p in writes(text) if not p.startswith("/dev/") and p != "live.cast"]
+    made = [os.path.join(home, ".local"), os.path.join(home, ".local", "state"), state]
+    assert all(p in made or re.fullmatch(re.escape(os.path.join(state, "last-view")) + r"(\.tmp\.\d+)?", p) for p in kept), kept[:8]
+    assert "live.cast" in writes(text) and os.path.exists(os.path.join(state, "last-view")), writes(text)[:8]
     assert not re.search(r"\b(socket|connect)\(", text), "opened a socket"
     with open(os.path.join(work, "live.cast")) as f:
         lines = f.read().splitlines()

@@ -52,7 +52,7 @@ def termmap_processes():
 
 
 
-@check("over ssh -tt in tmux: the map and zoom readout appear, z/+/c work, q ends the session cleanly")
+@check("over ssh -tt in tmux: the map and zoom readout appear, z/+/c work, y copies to the client's clipboard, q ends the session cleanly")
 def _():
     status = tempfile.mktemp(prefix="termmap-ssh-status-")
     cmd = " ".join(sshd.ssh_command()) + f"; echo $? > {status}; sleep 600"
@@ -74,6 +74,15 @@ def _():
     assert "circle 500 m" in wait_for(lambda t: "circle 500 m" in t)
     colours = tmux("capture-pane", "-p", "-e", "-t", "m")
     assert "48;5;17" in colours, "no shade over ssh"
+    # y 1 in the kiosk: the link crosses ssh to the client's terminal (tmux, set-clipboard on) by OSC 52.
+    tmux("set", "-g", "set-clipboard", "on")
+    tmux("send-keys", "-t", "m", "y")
+    tmux("send-keys", "-t", "m", "1")
+    want = "https://www.openstreetmap.org/#map=6/0.000000/0.000000"
+    end = time.time() + 10
+    while time.time() < end and tmux("show-buffer", check=False) != want:
+        time.sleep(0.1)
+    assert tmux("show-buffer", check=False) == want, (tmux("show-buffer", check=False), screen()[-200:])
     tmux("send-keys", "-t", "m", "q")
     end = time.time() + 10
     code = None
@@ -86,7 +95,7 @@ def _():
     time.sleep(0.3)
     assert termmap_processes() == [], "termmap still running after q"
     os.unlink(status)
-    return f"ssh exit status 0, termmap ran as {DEMO_USER}"
+    return f"ssh exit status 0, termmap ran as {DEMO_USER}; y 1 put {want} on the client's clipboard"
 
 
 @check("closing the connection mid-animation leaves no termmap process behind")

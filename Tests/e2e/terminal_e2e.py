@@ -296,6 +296,47 @@ def _():
     return "kept, listed, gone to, deleted; the damaged line reported and kept in place; off in kiosk mode"
 
 
+@check("a bookmark save killed mid-way (kill -9 while strace holds its write or its rename) leaves the old file or the new, never half")
+def _():
+    if not shutil.which("strace"):
+        return "skipped: no strace"
+    data_home = tempfile.mkdtemp(prefix="termmap-data-")
+    folder = os.path.join(data_home, "termmap")
+    os.makedirs(folder)
+    path = os.path.join(folder, "bookmarks.tsv")
+    old = "Home\t51.5000000\t-0.1200000\t11.0000\n"
+    env = f"TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME={data_home} XDG_STATE_HOME={data_home}"
+    seen = []
+    for syscall in ("write", "rename"):
+        with open(path, "w") as f:
+            f.write(old)
+        # Mid-Atlantic: no place near to propose a name.
+        s = Session("--center 0,-30 --zoom 8 --no-animation", env=env)
+        pid = s.pid()
+        # The save's own calls slowed: 3 s before each write to the temporary file (fd ≥ 3 beyond the
+        # terminal's), or before the rename.
+        inject = "trace=rename,renameat,renameat2" if syscall == "rename" else "trace=write"
+        spec = ("inject=rename,renameat,renameat2:delay_enter=3000000" if syscall == "rename"
+                else "inject=write:delay_enter=3000000:when=1")
+        trace = os.path.join(data_home, f"trace-{syscall}")
+        s.keys("b", pause=0.5)
+        s.literal("Away")
+        tracer = subprocess.Popen(["strace", "-f", "-qq", "-e", inject, "-e", spec, "-o", trace, "-p", str(pid)])
+        time.sleep(0.8)
+        s.keys("Enter", pause=0.1)
+        time.sleep(1.0)
+        os.kill(pid, 9)
+        tracer.wait(timeout=10)
+        s.close()
+        with open(path) as f:
+            text = f.read()
+        new = old + "Away\t0.0000000\t-30.0000000\t8.0000\n"
+        assert text in (old, new), (syscall, text)
+        seen.append(f"killed in {syscall}: {'old' if text == old else 'new'} file whole")
+    shutil.rmtree(data_home)
+    return "; ".join(seen)
+
+
 @check("resize to 80x24 and back keeps center and zoom at the new size")
 def _():
     s = Session(f"--center {GT} --zoom 13")
