@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, copyLink, bookmark, bookmarks, resumeTour, help, quit, redraw
+    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, copyLink, bookmark, bookmarks, ruler, resumeTour, help, quit, redraw
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -141,6 +141,9 @@ public struct Keymap: Equatable, Sendable {
         Binding(
             keys: [.char("y")], command: .copyLink,
             help: "copy this place to your terminal's clipboard: 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"),
+        Binding(
+            keys: [.char("M")], command: .ruler,
+            help: "ruler: a vertex at the centre (near the first: closes it, with its area); Backspace takes one back, Esc ends it"),
         Binding(keys: [.char("b")], command: .bookmark, help: "bookmark this view under a name (the place's own proposed)"),
         Binding(keys: [.char("'")], command: .bookmarks, help: "your bookmarks: 1–9 goes there, d then 1–9 deletes one"),
         Binding(keys: [.char("t")], command: .resumeTour, help: "resume a tour a key paused (termmap --tour)"),

@@ -162,6 +162,20 @@ public enum StateJSON {
         }
     }
 
+    /// The geodesic ruler: its legs, total, and for a closed one the polygon's area and perimeter.
+    struct RulerState: Encodable {
+        struct Leg: Encodable {
+            var meters: Double
+            var bearing: Double
+        }
+        var vertices: [LatLon]
+        var closed: Bool
+        var legs: [Leg]
+        var totalMeters: Double
+        var areaSquareMeters: Double?
+        var perimeterMeters: Double?
+    }
+
     struct POIs: Encodable {
         var named: Int
         var omitted: Int
@@ -181,6 +195,7 @@ public enum StateJSON {
         var sources: [Source] = []
         var pois: POIs?
         var files: [FileEntry] = []
+        var ruler: RulerState?
 
         init(_ state: ViewerState) {
             let v = state.view
@@ -204,11 +219,17 @@ public enum StateJSON {
                     explain: Explanation.values($0))
             }
             message = state.message
+            ruler = state.ruler.map { r in
+                let polygon = r.polygon
+                return RulerState(
+                    vertices: r.vertices.map(LatLon.init), closed: r.closed, legs: r.legs.map { .init(meters: $0.meters, bearing: $0.bearing) },
+                    totalMeters: r.totalMeters, areaSquareMeters: polygon?.area, perimeterMeters: polygon?.perimeter)
+            }
         }
 
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources, poisInView,
-                poisOmitted, files
+                poisOmitted, files, ruler
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -229,6 +250,7 @@ public enum StateJSON {
             try c.encode(pois?.named ?? 0, forKey: .poisInView)
             try c.encode(pois?.omitted ?? 0, forKey: .poisOmitted)
             try c.encode(files, forKey: .files)
+            try c.encode(ruler, forKey: .ruler)
         }
     }
 }

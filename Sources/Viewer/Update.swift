@@ -174,6 +174,17 @@ extension ViewerState {
             if showBookmarks {
                 return bookmarkListKey(key)
             }
+            if var r = ruler, key == .backspace || key == .escape {
+                // With a ruler on, Backspace takes back its last vertex and Esc ends it.
+                if key == .escape || !r.removeLast() {
+                    ruler = nil
+                    setMessage("ruler off")
+                } else {
+                    ruler = r
+                    sayRuler(r)
+                }
+                return []
+            }
             if keymap.command(for: key) == .bookmark {
                 // The name proposed: the nearest place's, where the gazetteer has one near.
                 guard bookmarks != nil else {
@@ -282,6 +293,23 @@ extension ViewerState {
             showBookmarks = true
             deletingBookmark = false
             if list.bookmarks.isEmpty { setMessage("no bookmarks yet: b keeps this view") }
+        case .ruler:
+            let c = view.center
+            guard var r = ruler else {
+                ruler = Ruler(start: c)
+                setMessage("ruler from \(CoordinateFormat.hemispheres(c, decimals: 5)): move, then M adds a vertex")
+                return []
+            }
+            // Within a cell of the first vertex on screen: closed onto it exactly.
+            let first = view.transform.dot(for: r.vertices[0])
+            let here = view.transform.dot(for: c)
+            if r.vertices.count >= 3, abs(first.x - here.x) <= Double(ViewSize.dotsPerCellX), abs(first.y - here.y) <= Double(ViewSize.dotsPerCellY) {
+                r.close()
+            } else {
+                r.add(c)
+            }
+            ruler = r
+            sayRuler(r)
         case .copyLink:
             showCopyMenu = true
             setMessage("copy: 1 openstreetmap.org link · 2 geo: URI · 3 coordinates (Esc: nothing)")
@@ -575,6 +603,15 @@ extension ViewerState {
     }
 
     /// A search result framed: the view fitted to the place's extent, whatever the zoom was.
+    /// The ruler's numbers on the message line: legs, total, and a closed one's area and perimeter.
+    private mutating func sayRuler(_ r: Ruler) {
+        let units = imperialUnits
+        var text = "ruler: \(r.legs.count) leg\(r.legs.count == 1 ? "" : "s"), \(RulerFormat.length(r.totalMeters, imperial: units))"
+        if let last = r.legs.last { text += " (last \(RulerFormat.length(last.meters, imperial: units)) at \(RulerFormat.bearing(last.bearing)))" }
+        if let p = r.polygon { text = "ruler closed: area \(RulerFormat.area(p.area, imperial: units)), perimeter \(RulerFormat.length(p.perimeter, imperial: units))" }
+        setMessage(text)
+    }
+
     /// A key with the bookmark list open: a digit goes to that bookmark (or, after `d`, deletes it);
     /// `d` arms the deletion; anything else closes the list.
     private mutating func bookmarkListKey(_ key: Key) -> [Effect] {

@@ -167,6 +167,16 @@ public struct ViewerState: Equatable, Sendable {
     public var showLegend = false
     /// The layer list (`o`): the user's files.
     public var showLayers = false
+    /// The geodesic ruler (`M`), drawn as a layer over the map; nil when off.
+    public var ruler: Ruler? {
+        get { layers.layers.compactMap { $0 as? RulerLayer }.first?.ruler }
+        set {
+            let imperial = imperialUnits
+            layers.set(RulerLayer.self, newValue.map { RulerLayer(ruler: $0, legLabels: $0.legs.map { RulerFormat.leg($0, imperial: imperial) }) })
+        }
+    }
+    /// Lengths and areas in miles and feet (`--units imperial`).
+    public var imperialUnits = false
     /// `y`'s menu is open: the next digit copies.
     public var showCopyMenu = false
     /// The bookmarks (`b`, `'`); nil where they are off (kiosk mode, no home), `bookmarksOff` saying why.

@@ -66,6 +66,9 @@ extension OptionSpec {
         name: "follow", value: "FILE",
         help: "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
         commands: [.viewer])
+    static let units = OptionSpec(
+        name: "units", value: "SYSTEM", help: "the ruler's lengths and areas: metric (default) or imperial",
+        commands: [.viewer, .render])
     static let resume = OptionSpec(
         name: "resume", value: nil, help: "start at the view the viewer last ended on (--center, --zoom and files decide first)",
         commands: [.viewer, .render])
@@ -127,7 +130,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .resume, .circle, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .follow, .kiosk,
+        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .follow, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 

@@ -34,6 +34,8 @@ struct StartupOptions {
     var kiosk = false
     /// `--resume`: start at the last view (unless --center or --zoom decide it).
     var resume = false
+    /// `--units imperial`: the ruler in miles, feet and acres.
+    var imperial = false
     var idleTimeoutMinutes: Double?
     /// `--tour`: the tour to play.
     var tour: Tour?
@@ -127,6 +129,10 @@ struct StartupOptions {
         }
         kiosk = p.has(.kiosk)
         resume = p.has(.resume)
+        if let u = p.value(.units) {
+            guard ["metric", "imperial"].contains(u) else { throw UsageError("--units '\(InputParsing.excerpt(u))' must be metric or imperial") }
+            imperial = u == "imperial"
+        }
         if kiosk && idleTimeoutMinutes == nil { idleTimeoutMinutes = Self.kioskDefaultIdleMinutes }
         if let t = p.value(.tour) { tour = try Self.loadTour(t) }
         if let s = p.value(.tourAfter) {
@@ -216,6 +222,7 @@ struct StartupOptions {
         do {
             var state = try ViewerState(cols: cols, rows: rows, center: center, zoom: min(zoom, 28))
             state.radiusMeters = radius
+            state.imperialUnits = imperial
             state.glyphMode = ascii ? .ascii : .braille
             state.theme = theme
             state.animationsEnabled = animations

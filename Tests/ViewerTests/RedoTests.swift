@@ -1,3 +1,4 @@
+import Foundation
 import GeoCore
 import Testing
 
@@ -56,5 +57,32 @@ struct BookmarkListTests {
         let effects = s.update(.key(.enter))
         #expect(effects == [.saveBookmarks("Spot\t1.0000000\t2.0000000\t3.0000\n")], "\(effects)")
         #expect(s.bookmarks?.bookmarks.first?.name == "Spot")
+    }
+}
+
+@Suite("The ruler in the viewer")
+struct ViewerRulerTests {
+    /// M starts a ruler at the centre, M after a pan adds the centre, M within a cell of the first
+    /// vertex closes onto it exactly (area and perimeter on the message line), Backspace takes back the
+    /// closing leg and then vertices, Esc ends it; `render --json`'s `ruler` has the numbers.
+    @Test func mMeasuresClosesAndTakesBack() throws {
+        var s = try scripted(cols: 100, rows: 32, lat: 60.1699, lon: 24.9384, zoom: 10, keys: "MllMjjMhhkk")
+        let start = try #require(s.ruler?.vertices.first)
+        #expect(s.ruler?.vertices.count == 3 && s.ruler?.closed == false)
+        s.update(.key(.char("M")))
+        let r = try #require(s.ruler)
+        #expect(r.closed && r.vertices.count == 3 && r.vertices[0] == start)
+        #expect(s.message.hasPrefix("ruler closed: area ") && s.message.contains("perimeter"), "\(s.message)")
+        let json = try JSONSerialization.jsonObject(with: Data(StateJSON.encode(s).utf8)) as? [String: Any]
+        let ruler = try #require(json?["ruler"] as? [String: Any])
+        let legs = try #require(ruler["legs"] as? [[String: Any]])
+        #expect(legs.count == 3 && (ruler["areaSquareMeters"] as? Double ?? 0) > 1e6)
+        #expect(abs((ruler["totalMeters"] as? Double ?? 0) - (ruler["perimeterMeters"] as? Double ?? 0)) < 1e-6)
+        s.update(.key(.backspace))
+        #expect(s.ruler?.closed == false && s.ruler?.vertices.count == 3)
+        s.update(.key(.backspace))
+        #expect(s.ruler?.vertices.count == 2)
+        s.update(.key(.escape))
+        #expect(s.ruler == nil && s.message == "ruler off")
     }
 }

@@ -238,7 +238,7 @@ struct ViewerLogicTests {
         #expect(
             Set(object?.keys.map { $0 } ?? []) == [
                 "center", "zoom", "terminal", "map", "region", "bounds", "metersPerDot", "circle", "lastAction",
-                "message", "sources", "poisInView", "poisOmitted", "files",
+                "message", "sources", "poisInView", "poisOmitted", "files", "ruler",
             ])
         // Full precision: the printed numbers read back to the same Doubles.
         struct Numbers: Decodable {
