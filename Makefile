@@ -111,3 +111,4 @@ install: deps
 fixtures:
 	python3 -m pip install -q --target .pyref pyproj geographiclib mercantile
 	PYTHONPATH=.pyref python3 Tools/make_fixtures.py
+	PYTHONPATH=.pyref python3 Tools/make_ruler_fixtures.py
