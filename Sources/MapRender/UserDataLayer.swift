@@ -120,33 +120,23 @@ public struct UserDataLayer: MapLayer {
             let ox = t.originX(copy: copy)
             let oy = t.originY
             if let (rows, columns) = UserLayerDots.squares(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) {
-                // The dust: a dot each, in the file's look (or its own colour).
-                let dust = level.dust
-                for row in rows {
-                    for i in dust.dots(row: row, from: columns.lowerBound, to: columns.upperBound) {
-                        let (x, y) = (dust.x[i] * ws + ox, dust.y[i] * ws + oy)
-                        guard x >= 0, y >= 0, x < w, y < h else { continue }
-                        let f = Int(dust.feature[i])
-                        let own = file.data.strokeColors[f]
-                        c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
-                        c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
-                    }
-                }
-                // The points: a dot and a marker each, one a cell.
-                let points = level.points
-                for row in rows {
-                    for i in points.dots(row: row, from: columns.lowerBound, to: columns.upperBound) {
-                        let (x, y) = (points.x[i] * ws + ox, points.y[i] * ws + oy)
-                        guard x >= 0, y >= 0, x < w, y < h else { continue }
-                        let f = Int(points.feature[i])
-                        let own = file.data.strokeColors[f]
-                        c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
-                        c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
-                        let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
-                        if row * cols + col < marked.count, !marked[row * cols + col] {
-                            marked[row * cols + col] = true
-                            markers.append((col, row, own))
-                            markerNames.append((f, true, col, row))
+                // The dust (lines and areas that fit in a dot) a dot each, the points a dot and a marker
+                // each (one a cell), in the file's look or their own colour.
+                for (dots, marks) in [(level.dust, false), (level.points, true)] {
+                    for row in rows {
+                        for i in dots.dots(row: row, from: columns.lowerBound, to: columns.upperBound) {
+                            let (x, y) = (dots.x[i] * ws + ox, dots.y[i] * ws + oy)
+                            guard x >= 0, y >= 0, x < w, y < h else { continue }
+                            let f = Int(dots.feature[i])
+                            let own = file.data.strokeColors[f]
+                            c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
+                            c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
+                            let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
+                            if marks, row * cols + col < marked.count, !marked[row * cols + col] {
+                                marked[row * cols + col] = true
+                                markers.append((col, row, own))
+                                markerNames.append((f, true, col, row))
+                            }
                         }
                     }
                 }
