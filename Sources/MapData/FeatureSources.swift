@@ -88,6 +88,9 @@ public protocol FeatureSource: AnyObject, Sendable {
     /// True when it draws the shore itself within its coverage, so that coarser coastlines and lake
     /// shores stay out of it: street-level data (OpenStreetMap has coastline ways and water areas).
     var claimsShorelines: Bool { get }
+    /// What it knows of feature `feature` of a chunk it gave (its object, its properties), nil when
+    /// nothing beyond the class and name.
+    func identity(of hit: ChunkHit, feature: Int) -> FeatureIdentity?
 }
 
 extension FeatureSource {
@@ -103,6 +106,7 @@ extension FeatureSource {
     public var placeCredits: [Credit] { credits }
     public var placeCount: Int { (try? places().count) ?? 0 }
     public var claimsShorelines: Bool { classes.contains { $0.isRoad || ($0.isArea && !$0.isFillOnly) } }
+    public func identity(of hit: ChunkHit, feature: Int) -> FeatureIdentity? { FeatureIdentity(chunk: hit.chunk, feature: feature) }
 }
 
 extension MapAsset: FeatureSource {

@@ -65,6 +65,9 @@ public struct DecodedChunk: Sendable {
     public var osm: [UInt64] = []
     public var details: [UInt32] = []
     public var tags: [String] = []
+    /// For a tile's chunk: each feature's layer (its place among the layers read) in the high 32 bits
+    /// and its place in that layer in the low (`TileSource.noOrigin` for the tile's own land square).
+    public var tileFeatures: [UInt64] = []
 
     /// The detail of feature `f` (0 when the chunk has none).
     public func detail(_ f: Int) -> UInt32 { details.indices.contains(f) ? details[f] : 0 }

@@ -62,8 +62,8 @@ struct FeatureLayer {
                 guard let row = StyleTable.row(.feature(featureClass)), view.zoom >= row.minZoom, view.zoom < row.maxZoom
                 else { continue }
                 drawn = true
-                let pickChunk = c.pick.register(chunk: hit, source: result.index)
                 let clip = excluded[featureClass] ?? []
+                let pickChunk = c.pick.register(chunk: hit, source: result.index, excluded: clip)
                 if featureClass.isPoint {
                     Self.collectPoints(hit, t, source: result.source, pickChunk: pickChunk, &c)
                     continue

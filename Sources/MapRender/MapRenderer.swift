@@ -224,7 +224,7 @@ public enum MapRenderer {
         // The tints where nothing is drawn: land and sea, as the compositor shows them.
         let pick = Pick(
             cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick,
-            seaRows: c.showsSea ? world : 0..<0, sources: c.sources)
+            seaRows: c.showsSea ? world : 0..<0, sources: c.sources, transform: c.transform)
         let names = SourceNames.distinct(all.map { SourceNames.display($0.label) })
         var reports = zip(all, names).map { source, name in
             SourceReport(name: name, kind: source.kind, credits: source.credits, inView: false, detail: nil, status: SourceStatus())

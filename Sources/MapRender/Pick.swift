@@ -1,3 +1,4 @@
+import GeoCore
 import MapData
 import Raster
 
@@ -59,6 +60,11 @@ public struct PickBuffer {
     /// The chunks the base map drew, with their sources.
     var chunks: [ChunkHit] = []
     var chunkSources: [Int] = []
+    /// Per chunk, the boxes (in dots) where finer sources draw its class instead.
+    var chunkExclusions: [[DotRect]] = []
+    /// The user's files drawn whole (not a level of them), with their class in words: what-is-here
+    /// answers look at every feature.
+    var ownFiles: [(data: UserLayerData, className: String)] = []
     /// The chunk features drawn: chunk index in the high 32 bits, feature index in the low; tag
     /// `chunkFlag | n` is entry n.
     var chunkFeatures: [UInt64] = []
@@ -109,9 +115,10 @@ public struct PickBuffer {
     }
 
     /// Registers a chunk the base map draws; its features' tags are `tag(chunk:feature:)`.
-    mutating func register(chunk: ChunkHit, source: Int) -> Int {
+    mutating func register(chunk: ChunkHit, source: Int, excluded: [DotRect] = []) -> Int {
         chunks.append(chunk)
         chunkSources.append(source)
+        chunkExclusions.append(excluded)
         return chunks.count - 1
     }
 
@@ -136,6 +143,8 @@ public struct Pick {
     /// The rows of the sea where the world's land is drawn (its cells with no area are sea).
     let seaRows: Range<Int>
     let sources: MapSources?
+    /// The view's transform, for asking what lies near a cell.
+    let transform: ViewTransform
 
     /// The feature under a map cell, or nil.
     public func feature(col: Int, row: Int) -> PickedFeature? {

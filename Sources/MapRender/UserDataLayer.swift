@@ -110,6 +110,7 @@ public struct UserDataLayer: MapLayer {
         let className = "file \(file.displayName)"
         let level = file.detail(zoom: c.view.zoom)
         let data = level.data
+        c.pick.ownFiles.append((file.data, className))
         let pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)
         let pickDust = level.dust.count + level.points.count > 0 ? c.pick.register(layer: file.data, feature: nil, className: className) : 0
         // The view's rectangle in the unit square, and the world copies it shows.

@@ -185,7 +185,8 @@ public enum EventLoop {
                 .rendered(
                     missing: screenful.map?.missing ?? [],
                     streetDataEnds: screen.showsEveryFrame && screenful.map?.streetDataEnds == true,
-                    streetDataInView: !screen.showsEveryFrame || screenful.map?.streetDataInView != false))
+                    streetDataInView: !screen.showsEveryFrame || screenful.map?.streetDataInView != false,
+                    infoScrollLimit: screenful.infoScrollLimit))
             repaint = false
             drawn = state
             drawnAt = lastFrame

@@ -42,6 +42,19 @@ public enum CoordinateFormat {
         return "\(fixed(abs(c.latitude), decimals))°\(ns) \(fixed(abs(lon), decimals))°\(ew)"
     }
 
+    /// `60°10′11.60″N 24°56′27.40″E`: degrees, minutes and seconds to a hundredth of a second (30 cm).
+    public static func degreesMinutesSeconds(_ c: Coordinate) -> String {
+        func dms(_ value: Double, _ positive: String, _ negative: String) -> String {
+            // In hundredths of a second, rounded once, so that 59.999″ carries into the minute.
+            let hundredths = Int((abs(value) * 360_000).rounded())
+            let (degrees, rest) = hundredths.quotientAndRemainder(dividingBy: 360_000)
+            let (minutes, centiseconds) = rest.quotientAndRemainder(dividingBy: 6_000)
+            let seconds = "\(centiseconds / 100)." + String(String(centiseconds % 100 + 100).dropFirst())
+            return "\(degrees)°\(minutes)′\(seconds)″" + (value < 0 && hundredths > 0 ? negative : positive)
+        }
+        return dms(c.latitude, "N", "S") + " " + dms(WebMercator.wrapLongitude(c.longitude), "E", "W")
+    }
+
     /// A number with a fixed count of decimals, without Foundation's locale.
     public static func fixed(_ value: Double, _ decimals: Int) -> String { fixedDecimals(value, decimals) }
 }

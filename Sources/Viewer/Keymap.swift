@@ -32,7 +32,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, copyLink, bookmark, bookmarks, ruler, resumeTour, help, quit, redraw
+    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, whatIsHere, copyLink, bookmark, bookmarks, ruler, resumeTour, help, quit, redraw
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -138,6 +138,9 @@ public struct Keymap: Equatable, Sendable {
         Binding(keys: [.char("#")], command: .toggleGrid, help: "latitude/longitude grid on/off"),
         Binding(keys: [.char("w")], command: .toggleLegend, help: "legend on/off: each kind of feature on screen and its look"),
         Binding(keys: [.char("o")], command: .toggleLayers, help: "your files: each one's format and counts; 1–9 shows or hides one"),
+        Binding(
+            keys: [.char("i")], command: .whatIsHere,
+            help: "what is here: the features under the crosshair (the centre), their ids and tags; ↑↓ scroll, Esc closes"),
         Binding(
             keys: [.char("y")], command: .copyLink,
             help: "copy this place to your terminal's clipboard: 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"),

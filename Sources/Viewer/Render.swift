@@ -22,11 +22,17 @@ public struct Screenful {
     public var frame: Frame
     /// What the map drew, to be asked what is where.
     public var map: MapRendering?
+    /// The what-is-here panel's content, when it is open.
+    public var info: InfoReport?
+    /// How far that panel can scroll (nil when it is closed).
+    public var infoScrollLimit: Int?
 
     /// A screen.
-    public init(frame: Frame, map: MapRendering?) {
+    public init(frame: Frame, map: MapRendering?, info: InfoReport? = nil, infoScrollLimit: Int? = nil) {
         self.frame = frame
         self.map = map
+        self.info = info
+        self.infoScrollLimit = infoScrollLimit
     }
 }
 
@@ -83,8 +89,12 @@ public enum Renderer {
         }
         if state.showLayers { drawLayers(&frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)) }
         if state.showBookmarks { drawBookmarks(&frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)) }
+        let panelStyle = MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)
+        if state.showsCrosshair { drawCrosshair(&frame, view, style: panelStyle) }
+        let info = InfoReport.of(state, map: map)
+        let infoScrollLimit = info.map { drawInfo(&frame, $0, scroll: state.infoScroll, mapRows: mapRows, style: panelStyle) }
         drawStatus(&frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
-        return Screenful(frame: frame, map: map)
+        return Screenful(frame: frame, map: map, info: info, infoScrollLimit: infoScrollLimit)
     }
 
     // MARK: Overlays
@@ -93,8 +103,8 @@ public enum Renderer {
     /// not fit at once, each page ends in a line saying that more follows.
     static func helpLayout(_ keymap: Keymap, mapRows: Int) -> (perPage: Int, pages: Int) {
         let count = keymap.helpLines.count
-        // Two border rows and the title.
-        let room = max(1, mapRows - 3)
+        // Two border rows (the title is written into the top one).
+        let room = max(1, mapRows - 2)
         if count <= room { return (count, 1) }
         let perPage = max(1, room - 1)
         return (perPage, (count + perPage - 1) / perPage)
@@ -112,14 +122,17 @@ public enum Renderer {
         let page = min(max(0, page), layout.pages - 1)
         let keys = keymap.helpLines
         let shown = Array(keys[(page * layout.perPage)..<min(keys.count, (page + 1) * layout.perPage)])
-        var lines: [String]
+        var lines = shown
+        let title: String
         if layout.pages == 1 {
-            lines = ["termmap keys (any key closes)"] + shown
+            title = "termmap keys (any key closes)"
         } else {
-            lines = ["termmap keys, page \(page + 1) of \(layout.pages)"] + shown
+            title = "termmap keys, page \(page + 1) of \(layout.pages)"
             lines.append(page + 1 < layout.pages ? "Space: more · any other key closes" : "end · any key closes")
         }
-        drawPanel(&frame, lines, widest: (keys + lines).map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: theme)
+        drawPanel(
+            &frame, lines, widest: (keys + lines + [title]).map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode,
+            theme: theme, title: title)
     }
 
     /// The explain panel (`e`): the last step's numbers, or a line saying there are none yet.
@@ -205,7 +218,7 @@ public enum Renderer {
     @discardableResult
     static func drawPanel(
         _ frame: inout Frame, _ lines: [String], widest: Int, mapRows: Int, ascii: Bool, mode: ColorMode, theme: Theme,
-        topRight: Bool = false
+        topRight: Bool = false, title: String? = nil
     ) -> (left: Int, top: Int, height: Int)? {
         let width = min(frame.cols - 2, widest + 4)
         let height = min(mapRows, lines.count + 2)
@@ -214,7 +227,11 @@ public enum Renderer {
         let top = topRight ? 0 : max(0, (mapRows - height) / 2)
         for r in 0..<height {
             let text: String
-            if r == 0 || r == height - 1 {
+            if r == 0, let title {
+                // `┌ title ───┐`: a title in the top border costs no row.
+                let head = "┌ " + String(title.prefix(width - 4)) + " "
+                text = head + String(repeating: "─", count: max(0, width - 1 - head.count)) + "┐"
+            } else if r == 0 || r == height - 1 {
                 text = (r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘")
             } else {
                 let body = r - 1 < lines.count ? lines[r - 1] : ""

@@ -16,6 +16,7 @@ public enum StateJSON {
         document.files = state.userLayers.map(FileEntry.init)
         document.sources = map?.sources.map(Source.init) ?? []
         document.pois = map.map { POIs(named: $0.poisNamed, omitted: $0.poisOmitted) }
+        document.info = InfoReport.of(state, map: map).map(Info.init)
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
@@ -176,6 +177,46 @@ public enum StateJSON {
         var perimeterMeters: Double?
     }
 
+    /// The what-is-here panel's content: the crosshair's place and zoom, and each feature in its cell
+    /// (the topmost first) with its class, name, id (`way 23894011`, a tile feature's id, a user's
+    /// feature's number in its file), vector tile layer and properties; null while the panel is closed.
+    struct Info: Encodable {
+        struct Feature: Encodable {
+            var className: String
+            var name: String?
+            var id: String?
+            var layer: String?
+            var properties: [String: String]
+
+            enum Key: String, CodingKey { case className = "class", name, id, layer, properties }
+
+            // Written out so that a feature without a name or an id says `null`.
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: Key.self)
+                try c.encode(className, forKey: .className)
+                try c.encode(name, forKey: .name)
+                try c.encode(id, forKey: .id)
+                try c.encode(layer, forKey: .layer)
+                try c.encode(properties, forKey: .properties)
+            }
+        }
+        var lat: Double
+        var lon: Double
+        var zoom: Double
+        var features: [Feature]
+
+        init(_ report: InfoReport) {
+            lat = report.coordinate.latitude
+            lon = WebMercator.wrapLongitude(report.coordinate.longitude)
+            zoom = report.zoom
+            features = report.features.map { f in
+                Feature(
+                    className: f.className, name: f.name, id: f.identity?.id, layer: f.identity?.layer,
+                    properties: Dictionary((f.identity?.properties ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+            }
+        }
+    }
+
     struct POIs: Encodable {
         var named: Int
         var omitted: Int
@@ -196,6 +237,7 @@ public enum StateJSON {
         var pois: POIs?
         var files: [FileEntry] = []
         var ruler: RulerState?
+        var info: Info?
 
         init(_ state: ViewerState) {
             let v = state.view
@@ -229,7 +271,7 @@ public enum StateJSON {
 
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources, poisInView,
-                poisOmitted, files, ruler
+                poisOmitted, files, ruler, info
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -251,6 +293,7 @@ public enum StateJSON {
             try c.encode(pois?.omitted ?? 0, forKey: .poisOmitted)
             try c.encode(files, forKey: .files)
             try c.encode(ruler, forKey: .ruler)
+            try c.encode(info, forKey: .info)
         }
     }
 }

@@ -29,7 +29,7 @@ public enum InputEvent: Equatable, Sendable {
     /// No input for `seconds` (the kiosk's idle timeout ran out).
     case idleTimeout(seconds: Double)
     /// A frame was drawn, and its view lacked these tiles (the render reports, the update asks).
-    case rendered(missing: [TileBatch], streetDataEnds: Bool = false, streetDataInView: Bool = true)
+    case rendered(missing: [TileBatch], streetDataEnds: Bool = false, streetDataInView: Bool = true, infoScrollLimit: Int? = nil)
     /// Tiles a load asked for have arrived (or could not be read: the next frame counts them).
     case tilesArrived(TileBatch)
     /// A file of the user's has been read, or a stream has new features: its layer shows them.
@@ -102,7 +102,9 @@ extension ViewerState {
         case .idleTimeout(let seconds):
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")
             return [.quit]
-        case .rendered(let missing, let streetDataEnds, let streetDataInView):
+        case .rendered(let missing, let streetDataEnds, let streetDataInView, let infoScrollLimit):
+            // The panel scrolls no further than its last line (only the frame knows how many it has).
+            if let limit = infoScrollLimit { infoScroll = min(infoScroll, limit) }
             // Said once, the first time a view shows where the street data stops.
             // (Not over another message: said at the next view then.)
             if streetDataEnds && !saidStreetDataEnds && message.isEmpty {
@@ -173,6 +175,15 @@ extension ViewerState {
             }
             if showBookmarks {
                 return bookmarkListKey(key)
+            }
+            if showInfo, key == .up || key == .down || key == .escape {
+                // The open panel takes ↑ ↓ (it scrolls) and Esc (it closes); hjkl still move the crosshair.
+                if key == .escape {
+                    showInfo = false
+                } else {
+                    infoScroll = max(0, infoScroll + (key == .down ? 1 : -1))
+                }
+                return []
             }
             if var r = ruler, key == .backspace || key == .escape {
                 // With a ruler on, Backspace takes back its last vertex and Esc ends it.
@@ -310,6 +321,9 @@ extension ViewerState {
             }
             ruler = r
             sayRuler(r)
+        case .whatIsHere:
+            showInfo.toggle()
+            infoScroll = 0
         case .copyLink:
             showCopyMenu = true
             setMessage("copy: 1 openstreetmap.org link · 2 geo: URI · 3 coordinates (Esc: nothing)")

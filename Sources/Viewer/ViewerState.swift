@@ -177,6 +177,12 @@ public struct ViewerState: Equatable, Sendable {
     }
     /// Lengths and areas in miles and feet (`--units imperial`).
     public var imperialUnits = false
+    /// The what-is-here panel (`i`) is open, scrolled down by `infoScroll` lines: it answers for the
+    /// crosshair's cell of every frame, so a pan asks the next cell.
+    public var showInfo = false
+    public var infoScroll = 0
+    /// The crosshair marks the centre: while something asks of it (the panel, the ruler, `y`'s menu).
+    public var showsCrosshair: Bool { showInfo || ruler != nil || showCopyMenu }
     /// `y`'s menu is open: the next digit copies.
     public var showCopyMenu = false
     /// The bookmarks (`b`, `'`); nil where they are off (kiosk mode, no home), `bookmarksOff` saying why.

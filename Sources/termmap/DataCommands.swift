@@ -166,6 +166,10 @@ enum DataCommands {
                 covers = Self.covers(archive.info.bounds)
             } else if !isTileset, let asset = try? MapAsset(path: path) {
                 source = asset.metadata["source"] ?? asset.label
+                // An OpenStreetMap import before format version 5 kept no objects or tags for `i`.
+                if asset.metadata["licence"] == "ODbL 1.0", asset.version < 5 {
+                    source += " (format \(asset.version): no OSM ids or tags; import it again)"
+                }
                 covers = Self.covers(asset.coverage)
             } else {
                 source = "(damaged: not used)"

@@ -215,6 +215,15 @@ struct CLITests {
         #expect(list.status == 0)
         #expect(list.out.contains("town") && list.out.contains("town-dense-zlib.osm.pbf"))
         #expect(list.out.contains("60.1690, 24.9390 → 60.1760, 24.9460"))
+        #expect(!list.out.contains("no OSM ids"), "a version 5 import keeps them")
+        // An import of an earlier format version says it lacks what `i` shows.
+        let old = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapDataTests/Fixtures/helsinki-v4.tmap")
+        try FileManager.default.copyItem(at: old, to: dir.appendingPathComponent("old.tmap"))
+        let older = try runTermmap(["data", "list", "--data", dir.path])
+        let oldLine = older.out.split(separator: "\n").first { $0.hasPrefix("old ") }
+        #expect(oldLine?.contains("(format 4: no OSM ids or tags; import it again)") == true, "\(older.out)")
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("old.tmap"))
         // Sizes are the files' own (the bundled world is megabytes, not 0 KB).
         let world = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("assets/world.tmap").path

@@ -62,6 +62,8 @@ public struct MVTLayerTables: Sendable {
 /// layer's tables) and its geometry commands, decoded on demand.
 public struct MVTRawFeature {
     public var type: MVTGeometryType
+    /// Its id (field 1), when the tile gives one.
+    public var id: UInt64?
     let tags: [UInt32]
     let geometry: [UInt32]
 
@@ -74,6 +76,19 @@ public struct MVTRawFeature {
             i += 2
         }
         return nil
+    }
+
+    /// Every property in the tile's order (a key given twice: its last value), for what-is-here answers.
+    public func orderedProperties(in layer: MVTLayerTables) -> [(key: String, value: MVTValue)] {
+        var out: [(key: String, value: MVTValue)] = []
+        var i = 0
+        while i + 1 < tags.count {
+            let key = layer.keys[Int(tags[i])]
+            let value = layer.values[Int(tags[i + 1])]
+            if let j = out.firstIndex(where: { $0.key == key }) { out[j].value = value } else { out.append((key, value)) }
+            i += 2
+        }
+        return out
     }
 
     /// Every property (a dictionary: for tests and tools, not the drawing path).
@@ -223,8 +238,12 @@ public enum MVTDecoder {
         var tags: [UInt32] = []
         var type = MVTGeometryType.unknown
         var geometry: [UInt32] = []
+        var id: UInt64?
         while let (field, wire) = r.field() {
             switch (field, wire) {
+            case (1, 0):
+                guard let v = r.varint() else { return nil }
+                id = v
             case (2, 2):
                 guard let p = r.lengthDelimited(), let all = ProtobufReader.packed(p, { $0 }) else { return nil }
                 // An odd count leaves a key without a value: that one is dropped, the feature kept
@@ -248,7 +267,7 @@ public enum MVTDecoder {
             }
         }
         guard r.atEnd else { return nil }
-        return MVTRawFeature(type: type, tags: tags, geometry: geometry)
+        return MVTRawFeature(type: type, id: id, tags: tags, geometry: geometry)
     }
 
     /// The command stream: each command integer is (count << 3 | id); MoveTo starts a part, LineTo

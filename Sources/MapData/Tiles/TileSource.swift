@@ -206,8 +206,19 @@ public final class TileSource: FeatureSource {
         var points = 0
         var skipped = 0
         var ocean = false
+        // Each feature's layer (its place among the visited ones) and place in it: what-is-here answers
+        // read its id and properties from the tile again (`identity`), nothing is kept for them here.
+        var layerOrdinal = -1
+        var featureOrdinal = -1
         let valid = bytes.withUnsafeBytes { raw in
-            MVTDecoder.visit(raw, wanted: TileSchema.drawnLayers.contains) { layer, feature in
+            MVTDecoder.visit(
+                raw, wanted: TileSchema.drawnLayers.contains,
+                layer: { _ in
+                    layerOrdinal += 1
+                    featureOrdinal = -1
+                }
+            ) { layer, feature in
+                featureOrdinal += 1
                 let property = { (key: String) in feature.value(key, in: layer) }
                 if !ocean, layer.name == "water", property("class")?.text == "ocean" || property("kind")?.text == "ocean" {
                     ocean = true
@@ -226,8 +237,8 @@ public final class TileSource: FeatureSource {
                 }
                 let key = Int(m.featureClass.rawValue) * 2 + (m.namesOnly ? 1 : 0)
                 builders[key, default: ChunkBuilder(featureClass: m.featureClass, level: tile.z)].add(
-                    parts, name: name, detail: m.detail, originX: square.minX, originY: square.minY,
-                    scale: square.size / Double(layer.extent))
+                    parts, name: name, detail: m.detail, origin: UInt64(layerOrdinal) << 32 | UInt64(featureOrdinal),
+                    originX: square.minX, originY: square.minY, scale: square.size / Double(layer.extent))
             }
         }
         guard valid else { return nil }
@@ -236,7 +247,7 @@ public final class TileSource: FeatureSource {
         let extent = Int64(4096)
         var land = ChunkBuilder(featureClass: .land, level: tile.z)
         land.add(
-            [[(0, 0), (extent, 0), (extent, extent), (0, extent), (0, 0)]], name: -1, originX: square.minX,
+            [[(0, 0), (extent, 0), (extent, extent), (0, extent), (0, 0)]], name: -1, origin: Self.noOrigin, originX: square.minX,
             originY: square.minY, scale: square.size / Double(extent))
         builders[Int(FeatureClass.land.rawValue) * 2] = land
         var chunks: [(DecodedChunk, Bool)] = []
@@ -247,6 +258,46 @@ public final class TileSource: FeatureSource {
             bytesUsed += 16 * chunk.pointCount + 8 * chunk.polylineCount + 48 * chunk.featureCount + 256
         }
         return DecodedTile(chunks: chunks, bytes: bytesUsed, skipped: skipped)
+    }
+
+    /// What stands for "no feature of the tile" in a chunk's `tileFeatures` (the tile's land square).
+    static let noOrigin = UInt64.max
+
+    /// A tile feature's id and properties, read from the tile again (its bytes kept for a remote
+    /// archive, else read from the archive: a local file is mapped, a remote one cached on disk).
+    public func identity(of hit: ChunkHit, feature f: Int) -> FeatureIdentity? {
+        guard let square = hit.tile, let tile = TileID(unitSquare: square), hit.chunk.tileFeatures.indices.contains(f)
+        else { return nil }
+        let origin = hit.chunk.tileFeatures[f]
+        guard origin != Self.noOrigin else { return nil }
+        let bytes: [UInt8]
+        if let kept = state.withLock({ $0.raw.get(tile) }) {
+            bytes = kept
+        } else if case .success(let read?)? = archive.tiles([tile])[tile] {
+            bytes = read
+        } else {
+            return nil
+        }
+        let (wantedLayer, wantedFeature) = (Int(origin >> 32), Int(origin & 0xFFFF_FFFF))
+        var layerOrdinal = -1
+        var featureOrdinal = -1
+        var found: FeatureIdentity?
+        _ = bytes.withUnsafeBytes { raw in
+            MVTDecoder.visit(
+                raw, wanted: TileSchema.drawnLayers.contains,
+                layer: { _ in
+                    layerOrdinal += 1
+                    featureOrdinal = -1
+                }
+            ) { layer, feature in
+                featureOrdinal += 1
+                guard found == nil, layerOrdinal == wantedLayer, featureOrdinal == wantedFeature else { return }
+                found = FeatureIdentity(
+                    id: feature.id.map { String($0) }, layer: layer.name,
+                    properties: feature.orderedProperties(in: layer).map { FeatureProperty($0.key, $0.value.text) })
+            }
+        }
+        return found
     }
 
     /// The index of a name in this source's name table (added when new).
@@ -300,6 +351,7 @@ struct ChunkBuilder {
     var names: [Int32] = []
     var details: [UInt32] = []
     var boxes: [Double] = []
+    var origins: [UInt64] = []
 
     init(featureClass: FeatureClass, level: Int) {
         self.featureClass = featureClass
@@ -308,7 +360,8 @@ struct ChunkBuilder {
 
     /// Adds a feature's parts (tile units) at `origin + unit · scale`; parts too short to draw are dropped.
     mutating func add(
-        _ parts: [[(x: Int64, y: Int64)]], name: Int32, detail: UInt32 = 0, originX: Double, originY: Double, scale: Double
+        _ parts: [[(x: Int64, y: Int64)]], name: Int32, detail: UInt32 = 0, origin: UInt64, originX: Double, originY: Double,
+        scale: Double
     ) {
         let minPoints = featureClass.isArea ? 4 : featureClass.isPoint ? 1 : 2
         var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
@@ -327,6 +380,7 @@ struct ChunkBuilder {
         featureStarts.append(starts.count - 1)
         names.append(name)
         details.append(detail)
+        origins.append(origin)
         boxes += [box.0, box.1, box.2, box.3]
     }
 
@@ -339,6 +393,6 @@ struct ChunkBuilder {
             maxX: 0, maxY: 0, offset: 0, length: 0, featureCount: names.count, checksum: 0)
         return DecodedChunk(
             info: info, unitsPerDegree: 1, lon: [], lat: [], x: x, y: y, starts: starts, featureStarts: featureStarts,
-            nameIndex: names, featureBoxes: boxes, details: details)
+            nameIndex: names, featureBoxes: boxes, details: details, tileFeatures: origins)
     }
 }

@@ -1,0 +1,207 @@
+import GeoCore
+import MapData
+import Support
+
+/// One answer to "what is here": a feature at a cell, in words, with what its data says of it.
+public struct FeatureDetails: Equatable, Sendable {
+    /// Its class in words (`primary road`, `building`; `file NAME` for a user's file).
+    public var className: String
+    /// Its name, when it has one.
+    public var name: String?
+    /// How its data names it and its properties (an import's OSM object and tags, a tile feature's id
+    /// and properties, a user's feature's number and every property); nil when the data says nothing.
+    public var identity: FeatureIdentity?
+    /// Which feature it is.
+    public var reference: FeatureReference
+
+    /// An answer.
+    public init(className: String, name: String? = nil, identity: FeatureIdentity? = nil, reference: FeatureReference) {
+        self.className = className
+        self.name = name
+        self.identity = identity
+        self.reference = reference
+    }
+}
+
+extension Pick {
+    /// What is at map cell (`col`, `row`): the topmost feature there first (`feature(col:row:)`), then
+    /// every other feature the render's data has within the cell: the user's files, then the map's
+    /// points, lines and areas as they are stacked (a road over the park it crosses, over the land). A
+    /// line or a point is within the cell when some of it lies in the cell's square, an area when its
+    /// edge crosses the square or the square's centre is inside it (even–odd, as it is filled). The
+    /// chunks asked are the ones the view drew, each where its source drew it: a tile's inside its own
+    /// square, a coarse source's not where a finer one draws the class. At most `limit` answers.
+    public func features(atCol col: Int, row: Int, limit: Int = 40) -> [FeatureDetails] {
+        guard col >= 0, row >= 0, col < cols, row < rows else { return [] }
+        // The cell's square, a millionth of a dot wider each way: a line through its corner (the view's
+        // centre, on an even-sized map) meets it whatever the projection's last bit says.
+        let e = 1e-6
+        let cell = (
+            x0: Double(col * ViewSize.dotsPerCellX) - e, y0: Double(row * ViewSize.dotsPerCellY) - e,
+            x1: Double((col + 1) * ViewSize.dotsPerCellX) + e, y1: Double((row + 1) * ViewSize.dotsPerCellY) + e
+        )
+        var out: [FeatureDetails] = []
+        var seen = Set<FeatureReference>()
+        var seenObjects = Set<String>()
+        if let top = feature(col: col, row: row) {
+            let d = details(top)
+            out.append(d)
+            seen.insert(top.reference)
+            if let id = d.identity?.id, d.identity?.layer == nil, let s = top.reference.source { seenObjects.insert("\(s) \(id)") }
+        }
+        var found: [(stack: Int, details: FeatureDetails)] = []
+        for (data, className) in buffer.ownFiles {
+            for f in Self.ownFeatures(data, near: cell, transform) {
+                let reference = FeatureReference(source: nil, feature: .own(f))
+                guard seen.insert(reference).inserted else { continue }
+                found.append((Int.max, ownDetails(data, f, className: className)))
+            }
+        }
+        let all = sources?.features.all ?? []
+        for (i, hit) in buffer.chunks.enumerated() {
+            let featureClass = hit.chunk.info.featureClass
+            // Each cell's land or sea tint is the first answer's business; a land square says nothing.
+            guard featureClass != .land, buffer.chunkSources.indices.contains(i), all.indices.contains(buffer.chunkSources[i])
+            else { continue }
+            let place = ChunkPlacement(hit, transform)
+            let middle = (x: (cell.x0 + cell.x1) / 2, y: (cell.y0 + cell.y1) / 2)
+            if let r = place.clip, !(middle.x >= r.x0 && middle.x < r.x1 && middle.y >= r.y0 && middle.y < r.y1) { continue }
+            if buffer.chunkExclusions[i].contains(where: { middle.x >= $0.x0 && middle.x < $0.x1 && middle.y >= $0.y0 && middle.y < $0.y1 }) {
+                continue
+            }
+            let source = all[buffer.chunkSources[i]]
+            let stack = Int(StyleTable.ink(.feature(featureClass)))
+            for f in Self.chunkFeatures(hit.chunk, near: cell, place) {
+                let reference = FeatureReference(source: buffer.chunkSources[i], feature: chunkID(hit, f))
+                guard seen.insert(reference).inserted else { continue }
+                let n = hit.chunk.nameIndex[f]
+                let identity = source.identity(of: hit, feature: f)
+                // A way cut where chunks meet is one answer, not one a piece.
+                if let id = identity?.id, identity?.layer == nil, !seenObjects.insert("\(buffer.chunkSources[i]) \(id)").inserted { continue }
+                found.append(
+                    (stack,
+                     FeatureDetails(
+                        className: StyleTable.className(featureClass), name: n >= 0 ? source.featureName(n) : nil,
+                        identity: identity, reference: reference)))
+            }
+        }
+        // Stable: within a class, the data's order.
+        let stacked = found.enumerated().sorted { a, b in
+            a.element.stack != b.element.stack ? a.element.stack > b.element.stack : a.offset < b.offset
+        }
+        out += stacked.map(\.element.details)
+        return Array(out.prefix(limit))
+    }
+
+    /// A picked feature with what its data says of it.
+    func details(_ picked: PickedFeature) -> FeatureDetails {
+        var d = FeatureDetails(className: picked.className, name: picked.name, reference: picked.reference)
+        switch picked.reference.feature {
+        case .own(let f):
+            if let file = buffer.ownFiles.first(where: { $0.className == picked.className }), f < file.data.count {
+                d = ownDetails(file.data, f, className: file.className)
+            }
+        case .chunk, .tile:
+            let all = sources?.features.all ?? []
+            if let s = picked.reference.source, all.indices.contains(s),
+                let i = buffer.chunks.indices.first(where: { buffer.chunkSources[$0] == s && chunkMatches(buffer.chunks[$0], picked.reference.feature) })
+            {
+                if case .chunk(_, let f) = picked.reference.feature { d.identity = all[s].identity(of: buffer.chunks[i], feature: f) }
+                if case .tile(_, _, let f) = picked.reference.feature { d.identity = all[s].identity(of: buffer.chunks[i], feature: f) }
+            }
+        case .place, .tint:
+            break
+        }
+        return d
+    }
+
+    /// Feature `f` of a user's file: its number in the file (from 1) and every property.
+    func ownDetails(_ data: UserLayerData, _ f: Int, className: String) -> FeatureDetails {
+        FeatureDetails(
+            className: className, name: data.name(of: f),
+            identity: FeatureIdentity(id: String(f + 1), properties: data.properties(of: f).map { FeatureProperty($0.0, $0.1) }),
+            reference: FeatureReference(source: nil, feature: .own(f)))
+    }
+
+    /// How the pick names feature `f` of a chunk.
+    func chunkID(_ hit: ChunkHit, _ f: Int) -> FeatureID {
+        if let square = hit.tile, let tile = TileID(unitSquare: square) {
+            return .tile(tile, chunk: Int(hit.chunk.info.featureClass.rawValue), index: f)
+        }
+        return .chunk(hit.chunk.info.offset, index: f)
+    }
+
+    /// True when `id` names a feature of `hit`.
+    func chunkMatches(_ hit: ChunkHit, _ id: FeatureID) -> Bool {
+        switch id {
+        case .chunk(let offset, _): return hit.tile == nil && hit.chunk.info.offset == offset
+        case .tile(let tile, let c, _):
+            return hit.tile.flatMap { TileID(unitSquare: $0) } == tile && Int(hit.chunk.info.featureClass.rawValue) == c
+        default: return false
+        }
+    }
+
+    typealias CellSquare = (x0: Double, y0: Double, x1: Double, y1: Double)
+
+    /// The features of a chunk within a cell's square (in dots).
+    static func chunkFeatures(_ chunk: DecodedChunk, near cell: CellSquare, _ place: ChunkPlacement) -> [Int] {
+        let (ws, ox, oy) = (place.ws, place.offsetX, place.offsetY)
+        var out: [Int] = []
+        for f in 0..<chunk.featureCount {
+            let b = 4 * f
+            guard chunk.featureBoxes[b + 2] * ws + ox >= cell.x0, chunk.featureBoxes[b] * ws + ox <= cell.x1,
+                chunk.featureBoxes[b + 3] * ws + oy >= cell.y0, chunk.featureBoxes[b + 1] * ws + oy <= cell.y1
+            else { continue }
+            let parts = chunk.featureStarts[f]..<chunk.featureStarts[f + 1]
+            let rings = parts.map { p in (chunk.starts[p]..<chunk.starts[p + 1]) }
+            let point = { (i: Int) in (chunk.x[i] * ws + ox, chunk.y[i] * ws + oy) }
+            if meets(rings, point, cell, area: chunk.info.kind == .areas) { out.append(f) }
+        }
+        return out
+    }
+
+    /// The features of a user's file within a cell's square, on any world copy in view.
+    static func ownFeatures(_ data: UserLayerData, near cell: CellSquare, _ t: ViewTransform) -> [Int] {
+        let ws = t.worldSize
+        let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
+        var out: [Int] = []
+        for copy in Int(vx0.rounded(.down))...Int(vx1.rounded(.down)) {
+            let (ox, oy) = (t.originX(copy: copy), t.originY)
+            for f in 0..<data.count {
+                let (minX, minY, maxX, maxY) = data.box(f)
+                guard maxX * ws + ox >= cell.x0, minX * ws + ox <= cell.x1, maxY * ws + oy >= cell.y0, minY * ws + oy <= cell.y1
+                else { continue }
+                let point = { (i: Int) in (data.x[i] * ws + ox, data.y[i] * ws + oy) }
+                for piece in data.featurePieces[f]..<data.featurePieces[f + 1] {
+                    let rings = (data.pieceRings[piece]..<data.pieceRings[piece + 1]).map { r in data.ringStarts[r]..<data.ringStarts[r + 1] }
+                    if meets(rings, point, cell, area: data.pieceTypes[piece] == .polygon) {
+                        out.append(f)
+                        break
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// True when the parts (point ranges; `point` gives a point in dots) meet a cell's square: a point
+    /// in it, a segment through it, or for an area the square's centre inside (even–odd).
+    static func meets(_ parts: [Range<Int>], _ point: (Int) -> (Double, Double), _ cell: CellSquare, area: Bool) -> Bool {
+        let middle = ((cell.x0 + cell.x1) / 2, (cell.y0 + cell.y1) / 2)
+        var inside = false
+        for part in parts where !part.isEmpty {
+            var (px, py) = point(part.lowerBound)
+            if px >= cell.x0, px <= cell.x1, py >= cell.y0, py <= cell.y1 { return true }
+            for i in part.dropFirst() {
+                let (qx, qy) = point(i)
+                if LineClipper.clip(px, py, qx, qy, minX: cell.x0, minY: cell.y0, maxX: cell.x1, maxY: cell.y1) != nil { return true }
+                // The crossing rule of a ray from the middle to the right (Shimrat 1962, as the fills count).
+                if area, (py > middle.1) != (qy > middle.1), middle.0 < px + (middle.1 - py) * (qx - px) / (qy - py) {
+                    inside.toggle()
+                }
+                (px, py) = (qx, qy)
+            }
+        }
+        return area && inside
+    }
+}

@@ -1,0 +1,84 @@
+import GeoCore
+import MapData
+import MapRender
+import Raster
+
+/// What the what-is-here panel (`i`) says: where the crosshair is, at which zoom, and the features the
+/// drawn map has in its cell (the topmost first).
+public struct InfoReport: Equatable, Sendable {
+    /// The crosshair's place: the view's centre.
+    public var coordinate: Coordinate
+    public var zoom: Double
+    public var features: [FeatureDetails]
+
+    /// The report for the map drawn for `state`; nil while the panel is closed or nothing was drawn.
+    public static func of(_ state: ViewerState, map: MapRendering?) -> InfoReport? {
+        guard state.showInfo, let map else { return nil }
+        let view = state.displayedView
+        let cell = crosshairCell(view.size)
+        return InfoReport(coordinate: view.center, zoom: view.zoom, features: map.pick.features(atCol: cell.col, row: cell.row))
+    }
+
+    /// The cell holding the view's centre (its dot `widthDots / 2`, `heightDots / 2`).
+    public static func crosshairCell(_ size: ViewSize) -> (col: Int, row: Int) { (size.cols / 2, size.rows / 2) }
+
+    /// The panel's fixed lines (where and how to use it), then its lines that scroll (each feature: its
+    /// class and name, its id, then a property a line).
+    func lines() -> (header: [String], body: [String]) {
+        let header = [
+            "what is here (↑↓ scroll, i or Esc closes)",
+            "\(CoordinateFormat.fixed(coordinate.latitude, 6)), \(CoordinateFormat.fixed(WebMercator.wrapLongitude(coordinate.longitude), 6))"
+                + " at zoom \(Formatting.zoom(zoom))",
+            CoordinateFormat.degreesMinutesSeconds(coordinate),
+        ]
+        guard !features.isEmpty else { return (header, ["nothing here"]) }
+        var body: [String] = []
+        for f in features {
+            body.append(f.className + (f.name.map { "  " + $0 } ?? ""))
+            if let identity = f.identity {
+                if let id = identity.id {
+                    switch f.reference.feature {
+                    case .tile: body.append("  feature \(id)" + (identity.layer.map { " of layer \($0)" } ?? ""))
+                    case .own: body.append("  feature \(id) of the file")
+                    default: body.append("  " + id)
+                    }
+                } else if let layer = identity.layer {
+                    body.append("  layer \(layer)")
+                }
+                for p in identity.properties { body.append("  \(p.key)=\(p.value)") }
+            }
+        }
+        return (header, body)
+    }
+}
+
+extension Renderer {
+    /// The crosshair over the centre cell, over whatever the map drew there.
+    static func drawCrosshair(_ frame: inout Frame, _ view: MapView, style: MapStyle) {
+        let cell = InfoReport.crosshairCell(view.size)
+        guard cell.col < frame.cols, cell.row < view.size.rows else { return }
+        frame.write(
+            style.ascii ? "+" : "┼", col: cell.col, row: cell.row,
+            style: StyleTable.style(.circleOutline, mode: style.mode, theme: style.theme))
+    }
+
+    /// The what-is-here panel at the top right, in the right half (clear of the crosshair), scrolled
+    /// down by the state's `infoScroll`; the furthest it can scroll.
+    static func drawInfo(_ frame: inout Frame, _ report: InfoReport, scroll: Int, mapRows: Int, style: MapStyle) -> Int {
+        let (header, body) = report.lines()
+        // The first header line is the title, in the top border.
+        let room = max(1, min(mapRows, frame.rows) - 2 - (header.count - 1))
+        let limit = max(0, body.count - room)
+        let first = min(scroll, limit)
+        var shown = Array(body[first..<min(body.count, first + room)])
+        if first + room < body.count, !shown.isEmpty { shown[shown.count - 1] = "… \(body.count - first - room + 1) more lines (↓)" }
+        let widest = min((header + body).map(\.count).max() ?? 0, frame.cols / 2 - 6)
+        let lines = (header.dropFirst() + shown).map { line in
+            Transliteration.screenText(line.count > widest ? String(line.prefix(max(0, widest - 1))) + "…" : line, ascii: style.ascii)
+        }
+        drawPanel(
+            &frame, lines, widest: widest, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme, topRight: true,
+            title: Transliteration.screenText(header[0], ascii: style.ascii))
+        return limit
+    }
+}
