@@ -53,12 +53,13 @@ public struct InfoReport: Equatable, Sendable {
 }
 
 extension Renderer {
-    /// The crosshair over the centre cell, over whatever the map drew there.
+    /// The crosshair over the centre cell, over whatever the map drew there (`X` in ASCII, whose lines
+    /// are drawn with `+`).
     static func drawCrosshair(_ frame: inout Frame, _ view: MapView, style: MapStyle) {
         let cell = InfoReport.crosshairCell(view.size)
         guard cell.col < frame.cols, cell.row < view.size.rows else { return }
         frame.write(
-            style.ascii ? "+" : "┼", col: cell.col, row: cell.row,
+            style.ascii ? "X" : "┼", col: cell.col, row: cell.row,
             style: StyleTable.style(.circleOutline, mode: style.mode, theme: style.theme))
     }
 

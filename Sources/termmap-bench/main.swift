@@ -19,6 +19,8 @@ struct Scene {
     var needsHighResolution = false
     /// Drawn from the tile fixture (`.pmtiles`) over the world instead of the bundled city.
     var tiles = false
+    /// With the what-is-here panel open (`i`): every frame asks what is in the crosshair's cell.
+    var whatIsHere = false
 }
 
 let scenes = [
@@ -36,6 +38,12 @@ let scenes = [
     Scene(name: "Helsinki demo city z18", lat: 60.16878, lon: 24.94164, zoom: 18, circleMeters: nil),
     Scene(name: "Helsinki .pmtiles z14", lat: 60.1690, lon: 24.9420, zoom: 14, circleMeters: nil, tiles: true),
     Scene(name: "Helsinki .pmtiles z17", lat: 60.1690, lon: 24.9420, zoom: 17, circleMeters: nil, tiles: true),
+    Scene(name: "Helsinki demo city z17", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil),
+    Scene(name: "Helsinki demo city z17 + what is here", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil, whatIsHere: true),
+    Scene(name: "Helsinki .pmtiles z17 at Simonkatu", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil, tiles: true),
+    Scene(
+        name: "Helsinki .pmtiles z17 + what is here", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil, tiles: true,
+        whatIsHere: true),
     Scene(
         name: "GSHHG full z12 (Oslofjord)", lat: 59.7, lon: 10.6, zoom: 12, circleMeters: nil, needsHighResolution: true
     ),
@@ -109,6 +117,7 @@ func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frame
     var state = try ViewerState(
         cols: cols, rows: rows, center: Coordinate(latitude: scene.lat, longitude: scene.lon), zoom: scene.zoom)
     state.animationsEnabled = false
+    state.showInfo = scene.whatIsHere
     if let r = scene.circleMeters {
         state.circle = CircleOverlay(
             circle: try GeodesicCircle(center: state.view.center, radiusMeters: r), ratio: CircleFit.defaultRatio)

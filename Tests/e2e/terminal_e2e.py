@@ -99,6 +99,25 @@ def _():
     return ", ".join(streets)
 
 
+@check("i on Simonkatu names the way (way 30287785, pyosmium's) with its crosshair; a pan asks the next cell; Esc closes")
+def _():
+    # A point on Simonkatu from Tests/ViewerTests/Fixtures/info.json (Tools/make_info_fixtures.py).
+    s = Session("--center 60.16903355,24.93599245 --zoom 17 --no-animation", cols=120, rows=40)
+    s.keys("i")
+    screen = s.wait_for(lambda t: "what is here" in t and "way 30287785" in t)
+    assert "Simonkatu" in screen and "highway=tertiary" in screen, screen
+    assert "60°10′8.52″N 24°56′9.57″E" in screen, screen
+    centre = s.lines()[19]
+    assert centre[60] == "┼", f"crosshair in the centre cell: {centre!r}"
+    s.keys("l")
+    s.wait_for(lambda t: "way 30287785" not in t or "24.936" not in t, 5)
+    s.keys("Escape")
+    gone = s.wait_for(lambda t: "what is here" not in t, 5)
+    s.close()
+    assert "┼" not in gone.splitlines()[19], "the crosshair goes with the panel"
+    return "panel, crosshair, pan, Esc"
+
+
 @check("mouse: a click right after a wheel zoom, its release mid-animation, ends where it said; a drag moves the map")
 def _():
     s = Session("--center 51,0 --zoom 6", cols=100, rows=30)

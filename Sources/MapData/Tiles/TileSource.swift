@@ -33,6 +33,9 @@ public final class TileSource: FeatureSource {
         var nameIndex: [String: Int32] = [:]
         /// True once a tile had sea (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
         var sawOcean = false
+        /// The tile what-is-here last asked of, and the answers given for it: the panel asks of the
+        /// same cell frame after frame.
+        var identities: (tile: TileID, answers: [UInt64: FeatureIdentity?])?
     }
 
     /// A tile's features, grouped into one chunk per class (and names-only lines apart).
@@ -163,6 +166,7 @@ public final class TileSource: FeatureSource {
                 s.cache.removeAll()
                 s.raw.removeAll()
                 s.failed.removeAll()
+                s.identities = nil
             }
             results = archive.tiles(tiles)
         }
@@ -270,6 +274,17 @@ public final class TileSource: FeatureSource {
         else { return nil }
         let origin = hit.chunk.tileFeatures[f]
         guard origin != Self.noOrigin else { return nil }
+        if let known = state.withLock({ s in s.identities?.tile == tile ? s.identities?.answers[origin] : nil }) { return known }
+        let found = readIdentity(tile, origin)
+        state.withLock { s in
+            if s.identities?.tile != tile { s.identities = (tile, [:]) }
+            s.identities?.answers[origin] = .some(found)
+        }
+        return found
+    }
+
+    /// Feature `origin` (`tileFeatures`' layer and place) of `tile`, read from the tile's bytes.
+    private func readIdentity(_ tile: TileID, _ origin: UInt64) -> FeatureIdentity? {
         let bytes: [UInt8]
         if let kept = state.withLock({ $0.raw.get(tile) }) {
             bytes = kept
