@@ -112,3 +112,5 @@ fixtures:
 	python3 -m pip install -q --target .pyref pyproj geographiclib mercantile
 	PYTHONPATH=.pyref python3 Tools/make_fixtures.py
 	PYTHONPATH=.pyref python3 Tools/make_ruler_fixtures.py
+	python3 -m pip install -q --target .pyref osmium==4.3.2 mapbox-vector-tile shapely
+	PYTHONPATH=.pyref python3 Tools/make_info_fixtures.py

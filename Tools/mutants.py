@@ -193,6 +193,12 @@ MUTANTS = [
      "a lane taken as 3.5 m, not the README's 3.25"),
     ("Sources/MapData/FeatureSources.swift", "guard let text = unclaimed else { return nil }", "guard let text = unclaimed, text.isEmpty else { return nil }",
      "an import claims the stretches it could not tell land from sea in"),
+    ("Sources/MapRender/WhatIsHere.swift", "        return area && inside\n", "        return false\n",
+     "what is here finds an area only by its edge, not a cell inside a building"),
+    ("Sources/MapData/Tiles/TileSource.swift", "                featureOrdinal += 1\n                guard found == nil",
+     "                guard found == nil", "a tile feature's properties read from the feature before it"),
+    ("Sources/Viewer/Formatting.swift", "let (minutes, centiseconds) = rest.quotientAndRemainder(dividingBy: 6_000)",
+     "let (minutes, centiseconds) = rest.quotientAndRemainder(dividingBy: 3_600)", "seconds of arc counted as if a minute had 36"),
 ]
 
 

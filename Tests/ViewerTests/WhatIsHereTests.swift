@@ -153,6 +153,30 @@ struct WhatIsHereTests {
         #expect(s.view.center.longitude > before.longitude && s.showInfo)
     }
 
+    /// The rule for "within the cell": a point in its square, a segment through it, an area whose edge
+    /// crosses it or whose inside (even–odd: a hole is outside) holds its centre.
+    @Test func withinTheCell() {
+        let cell: Pick.CellSquare = (10, 10, 12, 14)
+        func ring(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [(Double, Double)] { [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)] }
+        func meets(_ rings: [[(Double, Double)]], area: Bool) -> Bool {
+            let points = rings.flatMap { $0 }
+            var ranges: [Range<Int>] = []
+            var start = 0
+            for r in rings {
+                ranges.append(start..<(start + r.count))
+                start += r.count
+            }
+            return Pick.meets(ranges, { points[$0] }, cell, area: area)
+        }
+        #expect(meets([ring(0, 0, 100, 100)], area: true), "a cell deep inside a building")
+        #expect(!meets([ring(0, 0, 100, 100)], area: false), "the same ring as a line passes far from it")
+        #expect(!meets([ring(0, 0, 100, 100), ring(5, 5, 20, 20)], area: true), "a cell in a courtyard")
+        #expect(meets([ring(11, 0, 30, 30)], area: true), "an edge through the cell")
+        #expect(!meets([ring(20, 20, 30, 30)], area: true), "an area beside it")
+        #expect(meets([[(0, 12), (50, 12)]], area: false), "a street across it")
+        #expect(meets([[(11, 11)]], area: false) && !meets([[(13, 11)]], area: false), "a point in it, one beside")
+    }
+
     /// Degrees, minutes and seconds read back through `g`'s parser to the hundredth of a second.
     @Test(arguments: [(60.169889, 24.940944), (-33.8688, 151.2093), (0.0, -0.000001), (89.999999, -179.999999), (-12.5, 179.99999)])
     func degreesMinutesSecondsReadBack(_ lat: Double, _ lon: Double) throws {

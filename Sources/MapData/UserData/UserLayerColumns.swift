@@ -37,9 +37,6 @@ public struct UserOffsets: Sendable, Equatable {
         count += 1
     }
 
-    /// Makes room for `n` more entries (once stored).
-    public mutating func reserve(_ n: Int) { stored?.reserveCapacity(count + n) }
-
     /// The largest entry these offsets hold.
     public static let limit = Int(Int32.max)
 }
