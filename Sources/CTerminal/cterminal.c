@@ -38,6 +38,13 @@ int termmap_cursor_addressing_is_ansi(void) {
 // No BUTTON1_CLICKED: asked for clicks, ncurses holds a release back (waiting to make it a click)
 // until more input comes, and an animation started by the press stops on screen until then.
 // Presses, releases and motion (for dragging) are reported as they come; termmap makes clicks itself.
+int termmap_key_code(const char *name) {
+    char *sequence = tigetstr((char *)name);
+    if (sequence == NULL || sequence == (char *)-1) return -1;
+    int code = key_defined(sequence);
+    return code > 0 ? code : -1;
+}
+
 mmask_t termmap_mouse_mask(void) {
     return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
 }

@@ -2,12 +2,17 @@
 /// sends one unit at a time (a character, or a key a curses library has decoded), it says whether the
 /// unit is input, part of a reply still coming, or ends a reply. Today's reply is Primary Device
 /// Attributes (`ESC [ ? 6 2 ; 2 2 c`, ECMA-48 DA), the answer to the question a frame asks when it has
-/// been shown; background-colour reports and modified keys would be further cases.
+/// been shown; and arrows with modifiers (`ESC [ 1 ; 2 D`), which a terminfo entry may not list,
+/// are keys. Background-colour reports would be a further case.
 public struct TerminalReplies: Sendable {
     /// What a terminal sends: a character, or a key code its curses library decoded.
     public enum Unit: Equatable, Sendable {
         case char(UInt32)
         case keyCode(Int32)
+        /// An arrow with Shift, Ctrl or Alt held (`ESC [ 1 ; 2 D`, xterm's modifier form, which
+        /// terminfo entries such as screen-256color do not list): its final letter, `A` up, `B` down,
+        /// `C` right, `D` left.
+        case modifiedArrow(UInt8)
     }
 
     /// A reply recognised.
@@ -53,11 +58,16 @@ public struct TerminalReplies: Sendable {
         case 1:
             guard c == 0x5B else { return flush(unit) }  // [
         case 2:
-            guard c == 0x3F else { return flush(unit) }  // ?
+            // `?`: a device attributes answer; a digit: a key's parameters (`1;5D`).
+            guard c == 0x3F || (0x30...0x39).contains(c) else { return flush(unit) }  // ?
         default:
-            if c == 0x63 {  // c: the answer's end
+            let isAnswer = held[2] == .char(0x3F)
+            if isAnswer, c == 0x63 {  // c: the answer's end
                 held = []
                 return .reply(.deviceAttributes)
+            }
+            if !isAnswer, (0x41...0x44).contains(c) {  // A–D: an arrow's end
+                return arrow(final: UInt8(c), unit)
             }
             guard (0x30...0x39).contains(c) || c == 0x3B, held.count < Self.longest else { return flush(unit) }
         }
@@ -69,6 +79,18 @@ public struct TerminalReplies: Sendable {
     public mutating func timeout() -> [Unit] {
         defer { held = [] }
         return held
+    }
+
+    /// `ESC [ 1 ; M` then `final`: an arrow with modifiers when M (1 + the modifier bits: 2 Shift, 5
+    /// Ctrl…, xterm's ctlseqs "PC-Style Function Keys") is 2 or more; anything else is input.
+    private mutating func arrow(final: UInt8, _ unit: Unit) -> Outcome {
+        let parameters = String(held.dropFirst(2).compactMap { u -> Character? in
+            if case .char(let c) = u, let s = Unicode.Scalar(c) { return Character(s) }
+            return nil
+        }).split(separator: ";", omittingEmptySubsequences: false)
+        guard parameters.count == 2, parameters[0] == "1", let m = Int(parameters[1]), m >= 2, m <= 16 else { return flush(unit) }
+        held = []
+        return .input([.modifiedArrow(final)])
     }
 
     private mutating func flush(_ unit: Unit) -> Outcome {

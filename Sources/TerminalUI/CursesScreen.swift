@@ -28,6 +28,9 @@ public final class CursesScreen: Screen {
     /// The terminal's replies taken out of its input, and what the filter gave back as input.
     private var replies = TerminalReplies()
     private var queued: [TerminalReplies.Unit] = []
+    /// The codes curses gives arrows with Ctrl or Alt held, where the terminfo entry lists them
+    /// (xterm's `kLFT3`…`kDN7`; Shift-arrows have codes of their own).
+    private var modifiedArrowCodes: [Int32: Key] = [:]
     /// A self-pipe: events from other threads (tiles arriving) write to it, so that a wait for a key
     /// ends at once.
     private let wake: WakePipe
@@ -93,6 +96,12 @@ public final class CursesScreen: Screen {
         noecho()
         nonl()
         keypad(termmap_stdscr(), true)
+        for (cap, key) in [("kLFT", Key.modifiedLeft), ("kRIT", .modifiedRight), ("kUP", .modifiedUp), ("kDN", .modifiedDown)] {
+            for modifier in 3...7 {
+                let code = termmap_key_code("\(cap)\(modifier)")
+                if code > 0 { modifiedArrowCodes[code] = key }
+            }
+        }
         set_escdelay(25)
         curs_set(0)
         mousemask(termmap_mouse_mask(), nil)
@@ -298,6 +307,10 @@ public final class CursesScreen: Screen {
         switch unit {
         case .keyCode(let code):
             switch code {
+            case KEY_SLEFT: return .key(.modifiedLeft)
+            case KEY_SRIGHT: return .key(.modifiedRight)
+            case KEY_SR: return .key(.modifiedUp)  // "scroll reverse": Shift-↑ in xterm's terminfo
+            case KEY_SF: return .key(.modifiedDown)
             case KEY_LEFT: return .key(.left)
             case KEY_RIGHT: return .key(.right)
             case KEY_UP: return .key(.up)
@@ -321,8 +334,11 @@ public final class CursesScreen: Screen {
                 guard let report else { return nil }
                 return gestures.next(report, col: col, row: row).map { .mouse($0) }
             default:
-                return nil
+                // Ctrl- and Alt-arrows a terminfo entry lists (`kLFT5`…) decode to codes of their own.
+                return modifiedArrowCodes[code].map { .key($0) }
             }
+        case .modifiedArrow(let final):
+            return .key(final == 0x41 ? .modifiedUp : final == 0x42 ? .modifiedDown : final == 0x43 ? .modifiedRight : .modifiedLeft)
         case .char(let ch):
             switch ch {
             case 3: return .key(.ctrlC)

@@ -3,13 +3,17 @@ import Support
 public enum Key: Hashable, Sendable {
     case char(Character)
     case enter, escape, backspace, left, right, up, down, ctrlC, ctrlL
+    /// An arrow with Shift, Ctrl or Alt held (terminals tell them apart; the viewer does not).
+    case modifiedLeft, modifiedRight, modifiedUp, modifiedDown
 
     /// The keys with names: how the help writes each, and the names `--keys` scripts and tours take
     /// for it between `<` and `>` (any case; the first is the one to write). One table for both.
     static let named: [(key: Key, label: String, names: [String])] = [
         (.enter, "Enter", ["enter", "cr"]), (.escape, "Esc", ["esc", "escape"]), (.backspace, "BS", ["bs", "backspace"]),
         (.left, "←", ["left"]), (.right, "→", ["right"]), (.up, "↑", ["up"]), (.down, "↓", ["down"]),
-        (.ctrlC, "Ctrl-C", ["c-c"]), (.ctrlL, "Ctrl-L", ["c-l"]), (.char(" "), "Space", ["space"]),
+        (.ctrlC, "Ctrl-C", ["c-c"]), (.ctrlL, "Ctrl-L", ["c-l"]),
+        (.modifiedLeft, "Shift-←", ["s-left", "c-left"]), (.modifiedRight, "Shift-→", ["s-right", "c-right"]),
+        (.modifiedUp, "Shift-↑", ["s-up", "c-up"]), (.modifiedDown, "Shift-↓", ["s-down", "c-down"]), (.char(" "), "Space", ["space"]),
         (.char("<"), "<", ["lt"]),
     ]
 
@@ -120,10 +124,10 @@ public struct Keymap: Equatable, Sendable {
         Binding(keys: [.down, .char("j")], command: .panDown, help: "pan down a quarter view"),
         Binding(keys: [.up, .char("k")], command: .panUp, help: "pan up a quarter view"),
         Binding(keys: [.right, .char("l")], command: .panRight, help: "pan right a quarter view"),
-        Binding(keys: [.char("H")], command: .pageLeft, help: "pan left a whole view"),
-        Binding(keys: [.char("J")], command: .pageDown, help: "pan down a whole view"),
-        Binding(keys: [.char("K")], command: .pageUp, help: "pan up a whole view"),
-        Binding(keys: [.char("L")], command: .pageRight, help: "pan right a whole view"),
+        Binding(keys: [.char("H"), .modifiedLeft], command: .pageLeft, help: "pan left a whole view"),
+        Binding(keys: [.char("J"), .modifiedDown], command: .pageDown, help: "pan down a whole view"),
+        Binding(keys: [.char("K"), .modifiedUp], command: .pageUp, help: "pan up a whole view"),
+        Binding(keys: [.char("L"), .modifiedRight], command: .pageRight, help: "pan right a whole view"),
         Binding(keys: [.char("g")], command: .goToPrompt, help: "go to a latitude, longitude or a pasted map link"),
         Binding(keys: [.char("/")], command: .search, help: "find a place or street (↑↓ choose a match, Enter goes)"),
         Binding(keys: [.char("0")], command: .world, help: "whole world"),

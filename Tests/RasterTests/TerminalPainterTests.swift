@@ -235,6 +235,28 @@ struct TerminalRepliesTests {
 }
 
 extension TerminalRepliesTests {
+    /// Arrows with modifiers in xterm's form (`ESC [ 1 ; M` then A–D, M = 1 + 1 Shift + 2 Alt + 4 Ctrl)
+    /// are one key each; without a modifier, or in another form, they are given back as they came.
+    @Test func modifiedArrowsAreKeys() {
+        func outcome(_ text: String) -> [TerminalReplies.Outcome] {
+            var r = TerminalReplies()
+            return units(text).map { r.feed($0) }
+        }
+        for (text, final) in [("\u{1B}[1;2D", 0x44), ("\u{1B}[1;5C", 0x43), ("\u{1B}[1;3A", 0x41), ("\u{1B}[1;6B", 0x42)] {
+            let o = outcome(text)
+            #expect(o.last == .input([.modifiedArrow(UInt8(final))]) && o.dropLast().allSatisfy { $0 == .pending }, "\(text.debugDescription)")
+        }
+        for text in ["\u{1B}[1;1D", "\u{1B}[2D", "\u{1B}[1;2;3D", "\u{1B}[1;99A"] {
+            let given = outcome(text).flatMap { (o: TerminalReplies.Outcome) -> [Unit] in
+                if case .input(let u) = o { return u }
+                return []
+            }
+            #expect(given == units(text), "\(text.debugDescription) is given back")
+        }
+        // The device attributes answer still is one.
+        #expect(outcome("\u{1B}[?62;22c").last == .reply(.deviceAttributes))
+    }
+
     /// An Esc key with a reply right behind it: the Esc is a key, the reply is a reply.
     @Test func anEscKeyThenAReply() {
         var r = TerminalReplies()

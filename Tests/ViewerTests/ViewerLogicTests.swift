@@ -221,6 +221,19 @@ struct ViewerLogicTests {
         #expect(prompt.prompt == nil && prompt.view.zoom > 5)
     }
 
+    /// Shift- and Ctrl-arrows pan a whole view, as H J K L do; `--keys` names them `<s-left>`, `<c-up>`.
+    @Test func modifiedArrowsPanAWholeView() throws {
+        for (key, letter) in [(Key.modifiedLeft, "H"), (.modifiedRight, "L"), (.modifiedUp, "K"), (.modifiedDown, "J")] {
+            let start = try scripted(cols: 80, rows: 24, lat: 20, lon: 10, zoom: 5)
+            var a = start
+            var b = start
+            a.update(.key(key))
+            b.update(.key(.char(Character(letter))))
+            #expect(a.view.center == b.view.center && a.view.center != start.view.center)
+        }
+        #expect(Key.named("s-left") == .modifiedLeft && Key.named("C-Up") == .modifiedUp)
+    }
+
     /// The keymap is a value: a state given another one runs what it binds.
     @Test func theKeymapIsAValue() throws {
         var s = try scripted(cols: 80, rows: 24, lat: 50, lon: 10, zoom: 5)

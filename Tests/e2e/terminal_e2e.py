@@ -99,6 +99,30 @@ def _():
     return ", ".join(streets)
 
 
+@check("Shift- and Ctrl-arrows pan a whole view, as H and K do: ESC [ 1 ; 2 D under screen-256color (its terminfo lacks it), tmux's C-Up under xterm-256color")
+def _():
+    out = []
+    for term, send, letter in (("screen-256color", "\x1b[1;2D", "H"), ("xterm-256color", "C-Up", "K")):
+        env = f"TERM={term} LANG=C.UTF-8"
+        a = Session("--center 20,10 --zoom 5 --no-animation", cols=100, rows=30, env=env)
+        if send.startswith("\x1b"):
+            a.literal(send)
+        else:
+            a.keys(send)
+        time.sleep(0.5)
+        moved, screen = a.center(), a.screen()
+        a.close()
+        b = Session("--center 20,10 --zoom 5 --no-animation", cols=100, rows=30, env=env)
+        b.keys(letter)
+        time.sleep(0.5)
+        expected = b.center()
+        b.close()
+        assert "no command on key" not in screen, screen[-200:]
+        assert moved == expected and moved != "20.00000°N 10.00000°E", (term, moved, expected)
+        out.append(f"{term}: {moved}")
+    return "; ".join(out)
+
+
 @check("i on Simonkatu names the way (way 30287785, pyosmium's) with its crosshair; a pan asks the next cell; Esc closes")
 def _():
     # A point on Simonkatu from Tests/ViewerTests/Fixtures/info.json (Tools/make_info_fixtures.py).

@@ -18,6 +18,9 @@ int termmap_cursor_addressing_is_ansi(void);
 
 // The mouse events termmap asks for, and what an event was.
 mmask_t termmap_mouse_mask(void);
+/* The key code curses decodes the terminfo string capability `name` to (`kLFT5`: Ctrl-←), or -1
+   when the terminal's entry lacks it. */
+int termmap_key_code(const char *name);
 int termmap_is_press(mmask_t state);
 int termmap_is_release(mmask_t state);
 int termmap_is_motion(mmask_t state);
