@@ -184,6 +184,11 @@ public final class CursesScreen: Screen {
     /// OSC 52 (xterm's "Manipulate Selection Data"): the terminal puts the base64 text on its
     /// clipboard. It travels with the rest of the output, so it crosses SSH; tmux takes it with
     /// `set-clipboard on`.
+    public func captureMouse(_ on: Bool) {
+        // A mask of nothing makes curses send the terminal's mouse-off sequence.
+        mousemask(on ? termmap_mouse_mask() : 0, nil)
+    }
+
     public func copyToClipboard(_ text: String) {
         let bytes = Array(("\u{1B}]52;c;" + Base64.encode(text.utf8) + "\u{07}").utf8)
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }

@@ -28,6 +28,8 @@ public protocol Screen: AnyObject {
     func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?)
     /// Puts `text` on the clipboard of the terminal the person sits at (a screen without one ignores it).
     func copyToClipboard(_ text: String)
+    /// Takes the mouse's reports, or leaves the mouse to the terminal (a screen without one ignores it).
+    func captureMouse(_ on: Bool)
     /// True when the input has run out for good (a script's): the terminal's never does.
     var inputEnded: Bool { get }
     /// False for a screen that shows only the last frame (`render`): nothing is drawn, and no tile is
@@ -38,6 +40,7 @@ public protocol Screen: AnyObject {
 extension Screen {
     public func askWhenShown() -> Bool { false }
     public func copyToClipboard(_ text: String) {}
+    public func captureMouse(_ on: Bool) {}
     public func takeShownAnswers() -> Int { 0 }
     public func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?) {
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
@@ -164,6 +167,7 @@ public enum EventLoop {
                 case .load(let batch): loader?.request(batch)
                 case .copy(let text): screen.copyToClipboard(text)
                 case .saveBookmarks(let text): saveBookmarks(text)
+                case .captureMouse(let on): screen.captureMouse(on)
                 }
             }
         }

@@ -36,7 +36,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, whatIsHere, copyLink, bookmark, bookmarks, ruler, resumeTour, help, quit, redraw
+    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, whatIsHere, toggleMouse, copyLink, bookmark, bookmarks, ruler, resumeTour, help, quit, redraw
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -146,6 +146,9 @@ public struct Keymap: Equatable, Sendable {
             keys: [.char("i")], command: .whatIsHere,
             help: "what is here: the features under the crosshair (the centre), their ids and tags; ↑↓ scroll, Esc closes"),
         Binding(
+            keys: [.char("p")], command: .toggleMouse,
+            help: "mouse on/off: off, the terminal selects text (--no-mouse starts so)"),
+        Binding(
             keys: [.char("y")], command: .copyLink,
             help: "copy this place to your terminal's clipboard: 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"),
         Binding(
@@ -164,9 +167,43 @@ public struct Keymap: Equatable, Sendable {
 
     /// The help overlay's lines.
     public var helpLines: [String] {
-        let width = bindings.map { Self.keyList($0).count }.max() ?? 0
-        return bindings.map { Self.keyList($0).padded(to: width) + "  " + $0.help }
+        let rows = Self.groupedByDirection(bindings)
+        // Padded to the widest single binding's keys (a group's longer keys push only their own row).
+        let width = bindings.map { Self.keyList($0).count }.filter { $0 <= 9 }.max() ?? 0
+        return rows.map { ($0.keys.count > width ? $0.keys : $0.keys.padded(to: width)) + "  " + $0.help }
             + ["mouse wheel  zoom step around the pointer; click: center there; drag: move the map"]
+    }
+
+    /// The help's rows: bindings one a row, but a run of four whose help differs only in its direction
+    /// (`pan left a quarter view` … `pan right …`) one row (`h j k l ← ↓ ↑ →  pan left, down, up,
+    /// right a quarter view`), so that the help stays on one page of a common terminal.
+    static func groupedByDirection(_ bindings: [Binding]) -> [(keys: String, help: String)] {
+        let directions = ["left", "down", "up", "right"]
+        func split(_ help: String) -> (before: String, direction: String, after: String)? {
+            let words = help.split(separator: " ").map(String.init)
+            guard let i = words.firstIndex(where: directions.contains) else { return nil }
+            return (words[..<i].joined(separator: " "), words[i], words[(i + 1)...].joined(separator: " "))
+        }
+        var rows: [(keys: String, help: String)] = []
+        var i = 0
+        while i < bindings.count {
+            let run = bindings[i..<min(bindings.count, i + 4)].map { split($0.help) }
+            if run.count == 4, let first = run[0], run.allSatisfy({ $0?.before == first.before && $0?.after == first.after }),
+                run.compactMap({ $0?.direction }) == directions
+            {
+                let group = bindings[i..<(i + 4)]
+                // The first keys, then the others; `Shift-←`… written `Shift-←↓↑→`.
+                let others = group.flatMap { $0.keys.dropFirst().map(\.label) }
+                let shift = others.count == 4 && others.allSatisfy { $0.hasPrefix("Shift-") }
+                let keys = group.map { $0.keys.first.map(\.label) ?? "" } + (shift ? ["Shift-" + others.map { String($0.dropFirst(6)) }.joined()] : others)
+                rows.append((keys.joined(separator: " "), "\(first.before) left, down, up, right \(first.after)"))
+                i += 4
+            } else {
+                rows.append((keyList(bindings[i]), bindings[i].help))
+                i += 1
+            }
+        }
+        return rows
     }
 
     /// The README's key table (Markdown), generated from the same bindings, with each command's name.

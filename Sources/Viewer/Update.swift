@@ -68,6 +68,8 @@ public enum Effect: Equatable, Sendable {
     case copy(String)
     /// Write the bookmarks file's new text (whole: a temporary file renamed over it).
     case saveBookmarks(String)
+    /// Capture the mouse (wheel, clicks, drags) or leave it to the terminal, which then selects text.
+    case captureMouse(Bool)
 }
 
 /// The viewer's logic: state and event in, new state and effects out, nothing else touched.
@@ -321,6 +323,10 @@ extension ViewerState {
             }
             ruler = r
             sayRuler(r)
+        case .toggleMouse:
+            mouseCaptured.toggle()
+            setMessage(mouseCaptured ? "mouse on: wheel zooms, click centres, drag moves" : "mouse off: the terminal selects text; p turns it back on")
+            return [.captureMouse(mouseCaptured)]
         case .whatIsHere:
             showInfo.toggle()
             infoScroll = 0

@@ -177,6 +177,8 @@ public struct ViewerState: Equatable, Sendable {
     }
     /// Lengths and areas in miles and feet (`--units imperial`).
     public var imperialUnits = false
+    /// The viewer takes the mouse (`p` and `--no-mouse` leave it to the terminal, to select text).
+    public var mouseCaptured = true
     /// The what-is-here panel (`i`) is open, scrolled down by `infoScroll` lines: it answers for the
     /// crosshair's cell of every frame, so a pan asks the next cell.
     public var showInfo = false

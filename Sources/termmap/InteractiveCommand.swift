@@ -66,6 +66,7 @@ enum InteractiveCommand {
         options.resumeLastView(&state, environment: environment)
         BookmarkFile.load(into: &state, environment: environment, kiosk: options.kiosk)
         if !screen.unicode { state.glyphMode = .ascii }
+        if !state.mouseCaptured { screen.captureMouse(false) }
         state.suggestsStreetData = !options.kiosk
         if let skipped, state.message.isEmpty {
             state.message = skipped.message

@@ -62,6 +62,9 @@ extension OptionSpec {
         commands: [.viewer, .render])
     static let noAnimation = OptionSpec(
         name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer])
+    static let noMouse = OptionSpec(
+        name: "no-mouse", value: nil, help: "leave the mouse to the terminal, to select text (the p key toggles it)",
+        commands: [.viewer])
     static let follow = OptionSpec(
         name: "follow", value: "FILE",
         help: "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
@@ -130,7 +133,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .follow, .kiosk,
+        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .noMouse, .follow, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .help, .version, .about,
     ]
 

@@ -31,6 +31,8 @@ struct StartupOptions {
     /// `--tile-cache-disk`, in bytes (0: no disk cache).
     var tileCacheDiskBytes = TileDiskCache.defaultLimitBytes
     var animations = true
+    /// False with `--no-mouse`.
+    var mouse = true
     var kiosk = false
     /// `--resume`: start at the last view (unless --center or --zoom decide it).
     var resume = false
@@ -155,6 +157,7 @@ struct StartupOptions {
         if json && pick { throw UsageError("--json and --pick print different things: give one") }
         ascii = p.has(.ascii)
         animations = !p.has(.noAnimation)
+        mouse = !p.has(.noMouse)
     }
 
     /// Seconds without a key before a kiosk plays its tour.
@@ -226,6 +229,7 @@ struct StartupOptions {
             state.glyphMode = ascii ? .ascii : .braille
             state.theme = theme
             state.animationsEnabled = animations
+            state.mouseCaptured = mouse
             if circle {
                 state.circle = CircleOverlay(
                     circle: try GeodesicCircle(center: state.view.center, radiusMeters: radius),

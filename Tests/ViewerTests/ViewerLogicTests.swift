@@ -167,7 +167,17 @@ struct ViewerLogicTests {
     }
 
     @Test func keymapDrivesHelpAndReadme() throws {
-        #expect(Keymap.standard.helpLines.count == Keymap.standard.bindings.count + 1)
+        // Every binding is in the help: its own row, or one of four pans in a row of their directions.
+        let help = Keymap.standard.helpLines
+        #expect(help.count == Keymap.standard.bindings.count + 1 - 2 * 3)
+        for b in Keymap.standard.bindings {
+            let row = help.first { $0.contains(b.help) } ?? help.first { line in
+                let words = b.help.split(separator: " ")
+                return line.contains("left, down, up, right " + words.drop { !["left", "down", "up", "right"].contains(String($0)) }.dropFirst().joined(separator: " "))
+                    && line.hasPrefix(b.keys[0].label + " ") || line.contains(" \(b.keys[0].label) ")
+            }
+            #expect(row != nil, "\(b.command.name) is in the help")
+        }
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(Keymap.standard.markdownTable), "README key table is out of date: paste Keymap.standard.markdownTable")
         // Every command has a key.
@@ -232,6 +242,14 @@ struct ViewerLogicTests {
             #expect(a.view.center == b.view.center && a.view.center != start.view.center)
         }
         #expect(Key.named("s-left") == .modifiedLeft && Key.named("C-Up") == .modifiedUp)
+    }
+
+    /// `p` leaves the mouse to the terminal and takes it back, saying so.
+    @Test func pTogglesTheMouse() throws {
+        var s = try scripted(cols: 80, rows: 24, lat: 20, lon: 10, zoom: 5)
+        #expect(s.mouseCaptured)
+        #expect(s.update(.key(.char("p"))) == [.captureMouse(false)] && !s.mouseCaptured && s.message.contains("mouse off"))
+        #expect(s.update(.key(.char("p"))) == [.captureMouse(true)] && s.mouseCaptured && s.message.contains("mouse on"))
     }
 
     /// The keymap is a value: a state given another one runs what it binds.

@@ -99,6 +99,27 @@ def _():
     return ", ".join(streets)
 
 
+@check("p leaves the mouse to the terminal and takes it back (tmux's mouse flags); --no-mouse starts without it")
+def _():
+    def flags():
+        return tmux("display-message", "-p", "-t", "m", "#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}").strip()
+    s = Session("--center 20,10 --zoom 5 --no-animation", cols=100, rows=30)
+    on = flags()
+    s.keys("p")
+    s.wait_for(lambda t: "mouse off" in t)
+    off = flags()
+    s.keys("p")
+    s.wait_for(lambda t: "mouse on" in t)
+    again = flags()
+    s.close()
+    t = Session("--center 20,10 --zoom 5 --no-mouse", cols=100, rows=30)
+    time.sleep(0.3)
+    started = flags()
+    t.close()
+    assert "1" in on and off == "000" and again == on and started == "000", (on, off, again, started)
+    return f"flags {on} → {off} → {again}; --no-mouse {started}"
+
+
 @check("Shift- and Ctrl-arrows pan a whole view, as H and K do: ESC [ 1 ; 2 D under screen-256color (its terminfo lacks it), tmux's C-Up under xterm-256color")
 def _():
     out = []
