@@ -11,9 +11,10 @@ public enum Key: Hashable, Sendable {
     static let named: [(key: Key, label: String, names: [String])] = [
         (.enter, "Enter", ["enter", "cr"]), (.escape, "Esc", ["esc", "escape"]), (.backspace, "BS", ["bs", "backspace"]),
         (.left, "←", ["left"]), (.right, "→", ["right"]), (.up, "↑", ["up"]), (.down, "↓", ["down"]),
-        (.ctrlC, "Ctrl-C", ["c-c"]), (.ctrlL, "Ctrl-L", ["c-l"]),
-        (.modifiedLeft, "Shift-←", ["s-left", "c-left"]), (.modifiedRight, "Shift-→", ["s-right", "c-right"]),
-        (.modifiedUp, "Shift-↑", ["s-up", "c-up"]), (.modifiedDown, "Shift-↓", ["s-down", "c-down"]), (.char(" "), "Space", ["space"]),
+        (.ctrlC, "Ctrl-C", ["c-c", "ctrl-c"]), (.ctrlL, "Ctrl-L", ["c-l", "ctrl-l"]),
+        (.modifiedLeft, "Shift-←", ["s-left", "c-left", "shift-left"]),
+        (.modifiedRight, "Shift-→", ["s-right", "c-right", "shift-right"]),
+        (.modifiedUp, "Shift-↑", ["s-up", "c-up", "shift-up"]), (.modifiedDown, "Shift-↓", ["s-down", "c-down", "shift-down"]), (.char(" "), "Space", ["space"]),
         (.char("<"), "<", ["lt"]),
     ]
 
@@ -24,8 +25,20 @@ public enum Key: Hashable, Sendable {
         return "?"
     }
 
+    /// The key as a `--keys` script writes it: `+`, `<Enter>`, `<Ctrl-L>`, `<left>`, `<lt>`.
+    public var scriptText: String {
+        if let entry = Self.named.first(where: { $0.key == self }) {
+            // The label when it is a name (`Enter`, `Ctrl-L`), else the longest name in capitals (`Shift-Left`).
+            if entry.names.contains(entry.label.lowercased()) { return "<" + entry.label + ">" }
+            let name = entry.names.max { $0.count < $1.count } ?? entry.names[0]
+            return "<" + name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-") + ">"
+        }
+        if case .char(let c) = self { return String(c) }
+        return "?"
+    }
+
     /// The key a script's name (`enter`, `Left`, `c-l`) stands for.
-    static func named(_ name: String) -> Key? {
+    public static func named(_ name: String) -> Key? {
         let lower = name.lowercased()
         return named.first { $0.names.contains(lower) }?.key
     }
@@ -109,6 +122,17 @@ public struct Keymap: Equatable, Sendable {
 
     /// The first key bound to a command, if any.
     public func key(for command: Command) -> Key? { bindings.first { $0.command == command }?.keys.first }
+
+    /// This keymap with `changes` applied, as a configuration file's `[keys]` gives them: a command listed
+    /// gets exactly its listed keys (none: only its `<name>` runs it); a key it takes from another
+    /// command's bindings leaves that command. Two commands listing one key is the caller's error to find.
+    public func rebinding(_ changes: [Command: [Key]]) -> Keymap {
+        let taken = Set(changes.values.joined())
+        return Keymap(
+            bindings: bindings.map { b in
+                Binding(keys: changes[b.command] ?? b.keys.filter { !taken.contains($0) }, command: b.command, help: b.help)
+            })
+    }
 
     /// The standard keymap.
     public static let standard = Keymap(bindings: [

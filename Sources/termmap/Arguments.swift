@@ -4,10 +4,25 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Where a setting in effect comes from (`termmap config` says).
+enum SettingOrigin: Equatable, CustomStringConvertible {
+    case commandLine
+    case file(path: String, line: Int)
+
+    var description: String {
+        switch self {
+        case .commandLine: return "command line"
+        case .file(let path, let line): return "\(path):\(line)"
+        }
+    }
+}
+
 /// Options after the subcommand: `--flag`, `--name value` or `--name=value`, and plain operands.
 struct ParsedArguments {
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// Where each option given comes from: the command line, or a line of the configuration file.
+    private(set) var origins: [String: SettingOrigin] = [:]
     /// The arguments that are not options.
     private(set) var operands: [String] = []
 
@@ -17,6 +32,27 @@ struct ParsedArguments {
     func allValues(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
     /// True when the flag `option` was given.
     func has(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
+
+    /// Takes the file's settings of the options `command` takes that the command line does not give: the
+    /// command line wins, and a list it gives (`--tiles`) replaces the file's list.
+    mutating func fill(from config: ConfigFile, for command: CommandName) {
+        let taken = Set(OptionTable.options(of: command).map(\.name))
+        for setting in config.settings where taken.contains(setting.option.name) && origins[setting.option.name] == nil {
+            if setting.option.value == nil {
+                guard setting.values == ["true"] else { continue }
+                flags.insert(setting.option.name)
+            } else {
+                values[setting.option.name] = setting.values
+            }
+            origins[setting.option.name] = .file(path: config.path, line: setting.line)
+        }
+    }
+
+    /// The arguments a setting stands for (`--theme light`; a flag set to false: none).
+    static func arguments(of option: OptionSpec, values: [String]) -> [String] {
+        if option.value == nil { return values == ["true"] ? ["--" + option.name] : [] }
+        return values.flatMap { ["--" + option.name, $0] }
+    }
 
     /// Parses `args` against the options `command` takes (`OptionTable`).
     init(_ args: [String], for command: CommandName) throws(UsageError) {
@@ -60,10 +96,12 @@ struct ParsedArguments {
                     throw UsageError("option --\(name) is given twice")
                 }
                 values[name, default: []].append(value)
+                origins[name] = .commandLine
             } else if allowedFlags.contains(name) {
                 guard inline == nil else { throw UsageError("option --\(name) takes no value") }
                 guard !flags.contains(name) else { throw UsageError("option --\(name) is given twice") }
                 flags.insert(name)
+                origins[name] = .commandLine
             } else {
                 throw UsageError("unknown option '--\(name)' (see --help)")
             }

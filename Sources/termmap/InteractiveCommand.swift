@@ -10,7 +10,7 @@ import Viewer
 /// `termmap [options]`: the interactive viewer in the terminal.
 enum InteractiveCommand {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let parsed = try ParsedArguments(args, for: .viewer)
+        let (parsed, keymap, _) = try ConfigLocation.arguments(args, for: .viewer, environment: environment)
         let options = try StartupOptions(parsed)
         // Load the data before touching the terminal, so that a data error is a plain line.
         // Kiosk mode reads tiles named on its command line only (a shared account's data folder is not the
@@ -62,6 +62,7 @@ enum InteractiveCommand {
         let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
         let size = screen.size
         var state = try options.initialState(cols: size.cols, rows: size.rows)
+        state.keymap = keymap
         try options.showCenterName(&state, sources: sources)
         options.resumeLastView(&state, environment: environment)
         BookmarkFile.load(into: &state, environment: environment, kiosk: options.kiosk)

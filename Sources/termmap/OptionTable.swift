@@ -1,7 +1,10 @@
+import MapData
 import Support
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
     case viewer, render, importGSHHG, importOSM, list, remove, pack, info, get
+    /// `termmap config`: the viewer's options, and `--check`.
+    case config
     /// `--help`, `--version`, `--about`: given alone.
     case general
 }
@@ -21,6 +24,16 @@ struct OptionSpec: Equatable, Sendable {
     var repeatable = false
     /// The value taken when none follows (`--tour` alone is `--tour builtin`); nil: a value is required.
     var implicitValue: String? = nil
+    /// True when the configuration file may set it (`theme = light`).
+    var inConfig = false
+    /// What `termmap config` shows when neither the file nor the command line sets it.
+    var configDefault = ""
+    /// The values it takes, when they are few: for completions and the file's suggestions.
+    var choices: [String] = []
+    /// The files a shell completes for its value: their extensions ([] any file); nil: none.
+    var fileExtensions: [String]? = nil
+    /// True when its value is a folder (shells complete folders).
+    var directoryValue = false
 
     /// `--size COLSxROWS`.
     var usage: String { "--" + name + (value.map { " " + $0 } ?? "") }
@@ -28,68 +41,68 @@ struct OptionSpec: Equatable, Sendable {
 
 extension OptionSpec {
     static let center = OptionSpec(
-        name: "center", value: "LAT,LON", help: "start there: LAT,LON, an openstreetmap.org, geo: or Google Maps link (with its zoom), or a place's name (default 0,0)", commands: [.viewer, .render])
+        name: "center", value: "LAT,LON", help: "start there: LAT,LON, an openstreetmap.org, geo: or Google Maps link (with its zoom), or a place's name (default 0,0)", commands: [.viewer, .render], inConfig: true, configDefault: "0,0")
     static let zoom = OptionSpec(
         name: "zoom", value: "Z", help: "start at zoom Z, 0–28, above 28 clamps (default 0)",
-        commands: [.viewer, .render])
+        commands: [.viewer, .render], inConfig: true, configDefault: "0")
     static let circle = OptionSpec(
         name: "circle", value: nil, help: "start with the inverted circle on", commands: [.viewer, .render])
     static let radius = OptionSpec(
         name: "radius", value: "R", help: "circle radius: 500, 2km, 1.5mi, 800ft (default 500 m, the seed's)",
-        commands: [.viewer, .render])
+        commands: [.viewer, .render], inConfig: true, configDefault: "500")
     static let ascii = OptionSpec(
-        name: "ascii", value: nil, help: "ASCII glyphs instead of braille", commands: [.viewer, .render])
+        name: "ascii", value: nil, help: "ASCII glyphs instead of braille", commands: [.viewer, .render], inConfig: true, configDefault: "false")
     static let color = OptionSpec(
-        name: "color", value: "WHEN", help: "never, always, 8 (bright as bold), 16 or 256 (default: as the terminal and NO_COLOR say)",
-        commands: [.viewer, .render])
+        name: "color", value: "WHEN", help: "auto (as the terminal and NO_COLOR say: the default), never, always, 8 (bright as bold), 16 or 256",
+        commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "never", "always", "8", "16", "256"])
     static let theme = OptionSpec(
         name: "theme", value: "NAME", help: "dark or light: colours for the terminal's background (default dark)",
-        commands: [.viewer, .render])
+        commands: [.viewer, .render], inConfig: true, configDefault: "dark", choices: ["dark", "light"])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
-        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get])
+        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get], inConfig: true, directoryValue: true)
     static let tiles = OptionSpec(
         name: "tiles", value: "PATH|URL|NAME",
         help: "vector tiles: a .pmtiles or .mbtiles file, a .pmtiles or TileJSON URL, an https://host/{z}/{x}/{y}.pbf "
             + "template, or a named source (termmap data sources) (repeatable)", commands: [.viewer, .render, .get],
-        repeatable: true)
+        repeatable: true, inConfig: true, choices: NamedTileSource.all.map(\.name), fileExtensions: ["pmtiles", "mbtiles"])
     static let tileCacheDisk = OptionSpec(
         name: "tile-cache-disk", value: "MB",
         help: "disk kept for remote tiles, all sources together, in $XDG_CACHE_HOME/termmap (default 512; 0: none)",
-        commands: [.viewer, .render])
+        commands: [.viewer, .render], inConfig: true, configDefault: "512")
     static let tileCache = OptionSpec(
         name: "tile-cache", value: "MB", help: "memory for decoded tiles, per tile source (default 64)",
-        commands: [.viewer, .render])
+        commands: [.viewer, .render], inConfig: true, configDefault: "64")
     static let noAnimation = OptionSpec(
-        name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer])
+        name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer], inConfig: true, configDefault: "false")
     static let noMouse = OptionSpec(
         name: "no-mouse", value: nil, help: "leave the mouse to the terminal, to select text (the p key toggles it)",
-        commands: [.viewer])
+        commands: [.viewer], inConfig: true, configDefault: "false")
     static let follow = OptionSpec(
         name: "follow", value: "FILE",
         help: "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
-        commands: [.viewer])
+        commands: [.viewer], fileExtensions: [])
     static let units = OptionSpec(
         name: "units", value: "SYSTEM", help: "the ruler's lengths and areas: metric (default) or imperial",
-        commands: [.viewer, .render])
+        commands: [.viewer, .render], inConfig: true, configDefault: "metric", choices: ["metric", "imperial"])
     static let resume = OptionSpec(
         name: "resume", value: nil, help: "start at the view the viewer last ended on (--center, --zoom and files decide first)",
-        commands: [.viewer, .render])
+        commands: [.viewer, .render], inConfig: true, configDefault: "false")
     static let kiosk = OptionSpec(
         name: "kiosk", value: nil, help: "shared demo account: welcome line, 10 min idle timeout, data only from the command line",
         commands: [.viewer])
     static let idleTimeout = OptionSpec(
-        name: "idle-timeout", value: "M", help: "quit after M minutes without a key", commands: [.viewer])
+        name: "idle-timeout", value: "M", help: "quit after M minutes without a key", commands: [.viewer], inConfig: true)
     static let tour = OptionSpec(
         name: "tour", value: "[FILE]",
         help: "play a tour: lines of KEYS<TAB>SECONDS<TAB>CAPTION, or the built-in one when no file follows",
-        commands: [.viewer, .render], implicitValue: "builtin")
+        commands: [.viewer, .render], implicitValue: "builtin", fileExtensions: [])
     static let tourAfter = OptionSpec(
         name: "tour-after", value: "S", help: "start the tour after S seconds without a key and loop it (kiosk: 60)",
         commands: [.viewer])
     static let record = OptionSpec(
         name: "record", value: "FILE.cast", help: "record the session as an asciicast v2 file (asciinema's)",
-        commands: [.viewer])
+        commands: [.viewer], fileExtensions: ["cast"])
     static let size = OptionSpec(
         name: "size", value: "COLSxROWS", help: "screen size (default 100x30)", commands: [.render])
     static let keys = OptionSpec(
@@ -103,7 +116,7 @@ extension OptionSpec {
         commands: [.render])
     static let cast = OptionSpec(
         name: "cast", value: "FILE", help: "write the keys' or tour's screens as an asciicast v2 recording",
-        commands: [.render])
+        commands: [.render], fileExtensions: ["cast"])
     static let bbox = OptionSpec(
         name: "bbox", value: "W,S,E,N", help: "the area to download, in degrees", commands: [.get])
     static let around = OptionSpec(
@@ -120,9 +133,16 @@ extension OptionSpec {
         name: "name", value: "NAME", help: "the imported file's name (default: the extract's, e.g. helsinki)",
         commands: [.importOSM])
     static let lines = OptionSpec(
-        name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack])
-    static let cities = OptionSpec(name: "cities", value: "FILE", help: "places to pack (TSV)", commands: [.pack])
-    static let out = OptionSpec(name: "out", value: "FILE", help: "the data file to write", commands: [.pack])
+        name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack], fileExtensions: [])
+    static let cities = OptionSpec(name: "cities", value: "FILE", help: "places to pack (TSV)", commands: [.pack], fileExtensions: [])
+    static let out = OptionSpec(name: "out", value: "FILE", help: "the data file to write", commands: [.pack], fileExtensions: [])
+    static let config = OptionSpec(
+        name: "config", value: "FILE", help: "read this configuration file (default $XDG_CONFIG_HOME/termmap/config, or $TERMMAP_CONFIG)",
+        commands: [.viewer, .render, .config], fileExtensions: [])
+    static let noConfig = OptionSpec(
+        name: "no-config", value: nil, help: "read no configuration file", commands: [.viewer, .render, .config])
+    static let check = OptionSpec(
+        name: "check", value: nil, help: "check the configuration file: nothing printed when it is right", commands: [.config])
     static let help = OptionSpec(name: "help", value: nil, help: "this text", commands: [.general])
     static let version = OptionSpec(name: "version", value: nil, help: "the version", commands: [.general])
     static let about = OptionSpec(
@@ -134,29 +154,53 @@ extension OptionSpec {
 enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .noMouse, .follow, .kiosk,
-        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .help, .version, .about,
+        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .config, .noConfig, .check, .help, .version, .about,
     ]
 
     /// The options `command` takes.
-    static func options(of command: CommandName) -> [OptionSpec] { all.filter { $0.commands.contains(command) } }
+    static func options(of command: CommandName) -> [OptionSpec] {
+        // `termmap config --theme light` shows what the viewer would take: it takes the viewer's options.
+        all.filter { $0.commands.contains(command) || (command == .config && $0.commands.contains(.viewer)) }
+    }
+
+    /// The commands, each with what it does: `--help`'s usage lines and the manual's synopsis.
+    static let commands: [(synopsis: String, what: String)] = [
+        ("termmap [options] [FILE...]", "open the interactive viewer (FILE: GeoJSON, GPX, KML, CSV, or what ogr2ogr reads; - is standard input, one JSON object a line, live)"),
+        ("termmap render [options] [FILE...]", "print the screen (or --json state) without a terminal"),
+        ("termmap data import-osm FILE.osm.pbf", "import an OpenStreetMap extract (streets, water, names)"),
+        ("termmap data list | remove NAME", "the map data installed; remove an import or tileset"),
+        ("termmap data info FILE|URL", "what a .pmtiles or .mbtiles tileset holds"),
+        ("termmap data get NAME (--bbox W,S,E,N | --around PLACE) [--zooms 0-14] [--from SOURCE]", "download an area's tiles as NAME.pmtiles"),
+        ("termmap data sources", "the named public tile sources (--tiles NAME)"),
+        ("termmap data import-gshhg PATH", "import GSHHG shorelines into the user data folder"),
+        ("termmap data pack --lines F --out F [--cities F]", "build a data file"),
+        ("termmap config [--check]", "the settings in effect and where each comes from; --check checks the file"),
+        ("termmap help keys | help options", "the key or option table as Markdown"),
+        ("termmap help man", "this manual page, in roff"),
+        ("termmap help completions bash|zsh|fish", "the completions for a shell"),
+        ("termmap [--data DIR] [--tiles SOURCE]... --about | --help | --version", "the data's sources and licences; this help; the version"),
+    ]
+
+    /// The first words a command line can start with, and the words after `data` and `help`.
+    static let commandWords = ["render", "data", "config", "help"]
+    static let dataWords = ["import-osm", "list", "remove", "info", "get", "sources", "import-gshhg", "pack"]
+    static let helpWords = ["keys", "options", "man", "completions"]
 
     /// The usage text of `--help`.
     static var helpText: String {
-        var lines = [
-            "usage: termmap [options] [FILE...]       open the interactive viewer (FILE: GeoJSON, GPX, KML, CSV, or what",
-            "                                         ogr2ogr reads; - is standard input, one JSON object a line, live)",
-            "       termmap render [options] [FILE...]  print the screen (or --json state) without a terminal",
-            "       termmap data import-osm FILE.osm.pbf  import an OpenStreetMap extract (streets, water, names)",
-            "       termmap data list | remove NAME   the map data installed; remove an import or tileset",
-            "       termmap data info FILE|URL        what a .pmtiles or .mbtiles tileset holds",
-            "       termmap data get NAME (--bbox W,S,E,N | --around PLACE) [--zooms 0-14] [--from SOURCE]",
-            "                                         download an area's tiles as NAME.pmtiles",
-            "       termmap data sources              the named public tile sources (--tiles NAME)",
-            "       termmap data import-gshhg PATH    import GSHHG shorelines into the user data folder",
-            "       termmap data pack --lines F --out F [--cities F]   build a data file",
-            "       termmap help keys | help options  the key or option table as Markdown",
-            "       termmap [--data DIR] [--tiles SOURCE]... --about | --help | --version",
-        ]
+        var lines: [String] = []
+        let column = 41
+        for (i, command) in commands.enumerated() {
+            let lead = (i == 0 ? "usage: " : "       ") + command.synopsis
+            let what = wrap(command.what, width: 110 - column)
+            if lead.count < column {
+                lines.append(lead.padded(to: column) + " " + what[0])
+            } else {
+                lines.append(lead)
+                lines.append(String(repeating: " ", count: column + 1) + what[0])
+            }
+            lines += what.dropFirst().map { String(repeating: " ", count: column + 1) + $0 }
+        }
         let width = all.map(\.usage.count).max() ?? 0
         var group: [CommandName]?
         for option in all {
@@ -178,6 +222,20 @@ enum OptionTable {
         return lines.joined(separator: "\n")
     }
 
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
+    }
+
     /// `viewer and render`, `render only`, `data import-gshhg`…
     static func groupTitle(_ commands: [CommandName]) -> String {
         func title(_ c: CommandName) -> String {
@@ -191,6 +249,7 @@ enum OptionTable {
             case .pack: return "data pack"
             case .info: return "data info"
             case .get: return "data get"
+            case .config: return "config"
             case .general: return "general"
             }
         }

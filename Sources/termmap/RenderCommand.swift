@@ -8,7 +8,7 @@ import Viewer
 /// `termmap render`: the screen or the state, printed without a terminal.
 enum RenderCommand {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let parsed = try ParsedArguments(args, for: .render)
+        let (parsed, keymap, _) = try ConfigLocation.arguments(args, for: .render, environment: environment)
         let options = try StartupOptions(parsed)
         // A terminal can shrink below a map's size (the viewer then says so on screen); a size asked for
         // cannot: that is a usage error.
@@ -18,6 +18,7 @@ enum RenderCommand {
                     + "\(ViewerState.minimumCols)x\(ViewerState.minimumRows)")
         }
         var state = try options.initialState(cols: options.cols, rows: options.rows)
+        state.keymap = keymap
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)

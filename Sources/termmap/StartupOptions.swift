@@ -95,9 +95,9 @@ struct StartupOptions {
             case .failure(let e): throw UsageError(e.description)
             }
         }
-        if let c = p.value(.color) {
+        if let c = p.value(.color), c != "auto" {
             guard ["never", "always", "8", "16", "256"].contains(c) else {
-                throw UsageError("--color '\(c)' must be never, always, 8, 16 or 256")
+                throw UsageError("--color '\(c)' must be auto, never, always, 8, 16 or 256")
             }
             color = c
         }

@@ -17,8 +17,20 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         }
         switch first {
         case "help" where args.dropFirst().first == "keys":
-            print(Keymap.standard.markdownTable)
+            // The keys in effect: the configuration's `[keys]` applied.
+            print(try ConfigLocation.arguments(Array(args.dropFirst(2)), for: .viewer, environment: environment).keymap.markdownTable)
             return 0
+        case "help" where args.dropFirst().first == "man":
+            print(ManPage.roff)
+            return 0
+        case "help" where args.dropFirst().first == "completions":
+            guard args.count == 3, let shell = Completions.Shell(rawValue: args[2]) else {
+                throw UsageError("help completions takes one shell: bash, zsh or fish")
+            }
+            print(Completions.script(for: shell), terminator: "")
+            return 0
+        case "config":
+            return try ConfigCommand.run(Array(args.dropFirst()), environment: environment)
         case "help" where args.dropFirst().first == "options":
             print(OptionTable.markdownTable)
             return 0
@@ -31,7 +43,7 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         case _ where first.hasPrefix("--") && args.contains("--about"):
             // The run's sources as the viewer would load them, with the data and tiles its options name
             // (`termmap --data DIR --tiles FILE --about`); without them, the data folders'.
-            let parsed = try ParsedArguments(args.filter { $0 != "--about" }, for: .viewer)
+            let parsed = try ConfigLocation.arguments(args.filter { $0 != "--about" }, for: .viewer, environment: environment).parsed
             let options = try StartupOptions(parsed)
             let named = options.dataDir != nil || !options.tiles.isEmpty
             let load = {

@@ -17,6 +17,9 @@ func runTermmap(_ args: [String], environment: [String: String] = [:]) throws ->
     p.executableURL = exe
     p.arguments = args
     var env = ProcessInfo.processInfo.environment
+    // No configuration file of the person running the tests: a test that wants one names it.
+    env["XDG_CONFIG_HOME"] = "/nonexistent-termmap-test-config"
+    env["TERMMAP_CONFIG"] = nil
     for (k, v) in environment { env[k] = v }
     p.environment = env
     let out = Pipe()
