@@ -2,7 +2,7 @@
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libexpat1-dev
-TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool gdal-bin
+TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool gdal-bin mandoc man-db lintian bash-completion zsh fish binutils
 # From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with.
 TEST_PYPI := pmtiles==3.8.1
 # GNU time measures each process's own peak memory for the benchmark.
@@ -13,7 +13,7 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
-.PHONY: run test deps test-deps build bench bench-ssh bench-remote fixtures install mutants conformance
+.PHONY: run test deps test-deps build bench bench-ssh bench-remote fixtures install deb mutants conformance
 
 run: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
@@ -34,6 +34,7 @@ test: deps test-deps
 	PYTHONPATH=.pytest python3 Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/userdata_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a
 # folder laid out as README, Conformance says; differences not in Tests/conformance/known-differences.tsv fail.
@@ -101,11 +102,24 @@ apt-install:
 	  fi; \
 	fi
 
-# The binary and every bundled file: PREFIX/bin/termmap finds PREFIX/share/termmap/world.tmap.
+# The binary, every bundled file (PREFIX/bin/termmap finds PREFIX/share/termmap/world.tmap), the man
+# page and the completions where man and each shell look for them, written by the binary itself.
+STATIC_BUILD := .build/static
 install: deps
-	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
-	install -D -m 755 "$$(swift build -c release --show-bin-path)/termmap" "$(DESTDIR)$(PREFIX)/bin/termmap"
-	for f in assets/*; do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/termmap/$$(basename "$$f")"; done
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap --scratch-path $(STATIC_BUILD)
+	install -D -m 755 $(STATIC_BUILD)/release/termmap "$(DESTDIR)$(PREFIX)/bin/termmap"
+	for f in assets/*.tmap; do install -D -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/termmap/$$(basename "$$f")"; done
+	install -d "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	$(STATIC_BUILD)/release/termmap help man > "$(DESTDIR)$(PREFIX)/share/man/man1/termmap.1"
+	$(STATIC_BUILD)/release/termmap help completions bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/termmap"
+	$(STATIC_BUILD)/release/termmap help completions zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_termmap"
+	$(STATIC_BUILD)/release/termmap help completions fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/termmap.fish"
+
+# termmap_VERSION_ARCH.deb in this folder (Tools/make_deb.py: what it holds and depends on).
+deb: deps
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap --scratch-path $(STATIC_BUILD)
+	python3 Tools/make_deb.py $(STATIC_BUILD)/release/termmap assets .
 
 # Regenerate the reference fixtures from pyproj, GeographicLib and mercantile (needs PyPI).
 fixtures:

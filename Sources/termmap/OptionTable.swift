@@ -142,7 +142,7 @@ extension OptionSpec {
     static let noConfig = OptionSpec(
         name: "no-config", value: nil, help: "read no configuration file", commands: [.viewer, .render, .config])
     static let check = OptionSpec(
-        name: "check", value: nil, help: "check the configuration file: nothing printed when it is right", commands: [.config])
+        name: "check", value: nil, help: "check the configuration file: ok and what it sets, or its first mistake (exit 2)", commands: [.config])
     static let help = OptionSpec(name: "help", value: nil, help: "this text", commands: [.general])
     static let version = OptionSpec(name: "version", value: nil, help: "the version", commands: [.general])
     static let about = OptionSpec(
