@@ -121,6 +121,17 @@ public final class CursesScreen: Screen {
         termmap_refresh_cleared()
         let win = termmap_stdscr()
         painter = TerminalPainter(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)), abilities: abilities)
+        Self.buttonEventTracking(true)
+    }
+
+    /// Button-event tracking (xterm's mode 1002): motion is reported while a button is held, so that a
+    /// drag moves the map as it goes, and not otherwise (mode 1003, which curses turns on for
+    /// `REPORT_MOUSE_POSITION`, reports every move of an idle pointer too: bytes over SSH for nothing).
+    /// xterm's terminfo says nothing of either mode: the sequences are sent here.
+    private static func buttonEventTracking(_ on: Bool) {
+        let text = on ? "\u{1B}[?1003l\u{1B}[?1002h" : "\u{1B}[?1002l\u{1B}[?1003l"
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
     }
 
     deinit { close() }
@@ -132,6 +143,7 @@ public final class CursesScreen: Screen {
         // No attributes, and the cursor where ncurses last left it (home), which endwin moves from.
         let bytes = painter.finish()
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
+        Self.buttonEventTracking(false)
         curs_set(1)
         termmap_set_curses_active(0)
         endwin()
@@ -187,6 +199,7 @@ public final class CursesScreen: Screen {
     public func captureMouse(_ on: Bool) {
         // A mask of nothing makes curses send the terminal's mouse-off sequence.
         mousemask(on ? termmap_mouse_mask() : 0, nil)
+        Self.buttonEventTracking(on)
     }
 
     public func copyToClipboard(_ text: String) {

@@ -120,6 +120,26 @@ def _():
     return f"flags {on} → {off} → {again}; --no-mouse {started}"
 
 
+@check("a drag moves the map while the button is held: button-event tracking (mode 1002) on, not every motion")
+def _():
+    s = Session("--center 51,0 --zoom 6 --no-animation", cols=100, rows=30)
+    button = tmux("display-message", "-p", "-t", "m", "#{mouse_button_flag}#{mouse_standard_flag}").strip()
+    before = s.center()
+    s.literal("\x1b[<0;60;10M")  # press, then motion with the button held (SGR: 32 + button)
+    time.sleep(0.1)
+    s.literal("\x1b[<32;55;10M")
+    held = s.wait_for(lambda t: s.center() != before, 3) and s.center()
+    s.literal("\x1b[<0;55;10m")
+    s.keys("q")
+    status = s.exit_status()
+    off = tmux("display-message", "-p", "-t", "m", "#{mouse_any_flag}").strip()
+    s.close()
+    assert button == "10", f"tmux's mouse_button_flag, mouse_standard_flag: {button}"
+    assert held and held != before, (before, held)
+    assert status == 0 and off == "0", (status, off)
+    return f"{before} → {held} before the release"
+
+
 @check("Shift- and Ctrl-arrows pan a whole view, as H and K do: ESC [ 1 ; 2 D under screen-256color (its terminfo lacks it), tmux's C-Up under xterm-256color")
 def _():
     out = []
