@@ -98,29 +98,30 @@ EXPECTED = {
 }
 
 
-@check("bash: Debian's bash-completion completes options, values, data's commands and .pmtiles files")
-def _():
+def check_completions(shell, complete):
+    """Writes the shell's completion script and asks `complete(script, line, folder)` for each line of
+    EXPECTED: the words offered (a folder's trailing / dropped) must be exactly those expected."""
     folder = completion_folder()
-    script = os.path.join(folder, "..", os.path.basename(folder) + ".bash")
+    script = os.path.join(folder, "..", os.path.basename(folder) + "." + shell)
     with open(script, "w") as f:
-        f.write(termmap("help", "completions", "bash"))
+        f.write(termmap("help", "completions", shell))
     for line, want in EXPECTED.items():
-        got = [w.rstrip("/") for w in bash_complete(script, line, folder)]
+        got = sorted(w.rstrip("/") for w in complete(script, line, folder))
         assert got == want, f"{line!r}: {got} != {want}"
     return f"{len(EXPECTED)} command lines"
+
+
+@check("bash: Debian's bash-completion completes options, values, data's commands and .pmtiles files")
+def _():
+    return check_completions("bash", bash_complete)
 
 
 @check("fish: complete -C completes the same command lines")
 def _():
-    folder = completion_folder()
-    script = os.path.join(folder, "..", os.path.basename(folder) + ".fish")
-    with open(script, "w") as f:
-        f.write(termmap("help", "completions", "fish"))
-    for line, want in EXPECTED.items():
+    def fish_complete(script, line, folder):
         out = run(["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"], cwd=folder).stdout
-        got = sorted(w.split("\t")[0].rstrip("/") for w in out.splitlines())
-        assert got == want, f"{line!r}: {got} != {want}"
-    return f"{len(EXPECTED)} command lines"
+        return [w.split("\t")[0] for w in out.splitlines()]
+    return check_completions("fish", fish_complete)
 
 
 @check("zsh: the completion parses (zsh -n) and defines _termmap")
