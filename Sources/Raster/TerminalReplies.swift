@@ -1,9 +1,10 @@
 /// Takes the terminal's replies out of what it sends, for the whole session: fed what the terminal
 /// sends one unit at a time (a character, or a key a curses library has decoded), it says whether the
-/// unit is input, part of a reply still coming, or ends a reply. Today's reply is Primary Device
+/// unit is input, part of a reply still coming, or ends a reply. The replies are Primary Device
 /// Attributes (`ESC [ ? 6 2 ; 2 2 c`, ECMA-48 DA), the answer to the question a frame asks when it has
-/// been shown; and arrows with modifiers (`ESC [ 1 ; 2 D`), which a terminfo entry may not list,
-/// are keys. Background-colour reports would be a further case.
+/// been shown, and operating system commands (`ESC ] 11 ; rgb:ffff/ffff/ffff` ended by BEL or by
+/// `ESC \`, xterm's ctlseqs "Operating System Commands"), the background colour asked at the start;
+/// arrows with modifiers (`ESC [ 1 ; 2 D`), which a terminfo entry may not list, are keys.
 public struct TerminalReplies: Sendable {
     /// What a terminal sends: a character, or a key code its curses library decoded.
     public enum Unit: Equatable, Sendable {
@@ -19,6 +20,10 @@ public struct TerminalReplies: Sendable {
     public enum Reply: Equatable, Sendable {
         /// Primary Device Attributes: the terminal has shown what came before the question.
         case deviceAttributes
+        /// The background colour (OSC 11's answer), each component 0…1.
+        case backgroundColor(TerminalColor)
+        /// Another operating system command's answer (not a key, and nothing asked for).
+        case otherCommand
     }
 
     /// What a unit turned out to be.
@@ -45,6 +50,7 @@ public struct TerminalReplies: Sendable {
     /// Takes the next unit the terminal sent.
     public mutating func feed(_ unit: Unit) -> Outcome {
         guard case .char(let c) = unit else { return flush(unit) }
+        if held.count >= 2, held[1] == .char(0x5D) { return command(c, unit) }
         // An Esc while one is held may start the reply (an Esc key, then a reply close behind it): what
         // was held is input, and the new Esc is held.
         if c == 0x1B, !held.isEmpty {
@@ -56,7 +62,7 @@ public struct TerminalReplies: Sendable {
         case 0:
             guard c == 0x1B else { return .input([unit]) }
         case 1:
-            guard c == 0x5B else { return flush(unit) }  // [
+            guard c == 0x5B || c == 0x5D else { return flush(unit) }  // [ or ]
         case 2:
             // `?`: a device attributes answer; a digit: a key's parameters (`1;5D`).
             guard c == 0x3F || (0x30...0x39).contains(c) else { return flush(unit) }  // ?
@@ -71,6 +77,23 @@ public struct TerminalReplies: Sendable {
             }
             guard (0x30...0x39).contains(c) || c == 0x3B, held.count < Self.longest else { return flush(unit) }
         }
+        held.append(unit)
+        return .pending
+    }
+
+    /// A unit after `ESC ]`: printable text up to BEL or the string terminator `ESC \\` (ECMA-48 8.3.143),
+    /// which ends the reply; anything else, or a reply too long, is input.
+    private mutating func command(_ c: UInt32, _ unit: Unit) -> Outcome {
+        let afterEsc = held.count > 2 && held.last == .char(0x1B)
+        if c == 0x07 || (afterEsc && c == 0x5C) {
+            let body = String(decoding: held.dropFirst(2).dropLast(afterEsc ? 1 : 0).compactMap { u -> UInt8? in
+                if case .char(let c) = u, c < 0x80 { return UInt8(c) }
+                return nil
+            }, as: UTF8.self)
+            held = []
+            return .reply(TerminalColor.backgroundReport(body).map { .backgroundColor($0) } ?? .otherCommand)
+        }
+        guard !afterEsc, c == 0x1B || (0x20...0x7E).contains(c), held.count < Self.longest else { return flush(unit) }
         held.append(unit)
         return .pending
     }
@@ -97,4 +120,46 @@ public struct TerminalReplies: Sendable {
         defer { held = [] }
         return .input(held + [unit])
     }
+}
+
+/// A colour a terminal reported, each component 0…1.
+public struct TerminalColor: Equatable, Sendable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+
+    /// A colour of components 0…1.
+    public init(red: Double, green: Double, blue: Double) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// The colour of an OSC 11 answer's text (`11;rgb:RRRR/GGGG/BBBB`; `rgba:` with a fourth part):
+    /// each part 1 to 4 hex digits, scaled by its own width, as X11's XParseColor reads `rgb:` (xterm's
+    /// ctlseqs: "the control sequence returns the color as XParseColor accepts it"); nil for any other.
+    public static func backgroundReport(_ text: String) -> TerminalColor? {
+        guard text.hasPrefix("11;") else { return nil }
+        let spec = text.dropFirst(3)
+        let parts: [Substring]
+        if spec.hasPrefix("rgb:") {
+            parts = spec.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3 else { return nil }
+        } else if spec.hasPrefix("rgba:") {
+            parts = spec.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 4 else { return nil }
+        } else {
+            return nil
+        }
+        var values: [Double] = []
+        for part in parts.prefix(3) {
+            guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit), let v = UInt32(part, radix: 16) else { return nil }
+            values.append(Double(v) / Double((1 << (4 * part.count)) - 1))
+        }
+        return TerminalColor(red: values[0], green: values[1], blue: values[2])
+    }
+
+    /// True for a light colour: its luma (ITU-R BT.709's weights on the components as sent) is above
+    /// half, as terminal-light and vim's `background` detection decide.
+    public var isLight: Bool { 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 }
 }

@@ -25,6 +25,10 @@ public final class CursesScreen: Screen {
     private var gestures = PointerGestures()
     /// Answers to `askWhenShown` read since the last `takeShownAnswers`.
     private var shownAnswers = 0
+    /// Device attributes answers still to come for the question asked at the start (not `askWhenShown`'s).
+    private var startAnswersDue = 0
+    /// The background colour the terminal reported when asked at the start (nil: not asked, or no answer).
+    public private(set) var background: TerminalColor?
     /// The terminal's replies taken out of its input, and what the filter gave back as input.
     private var replies = TerminalReplies()
     private var queued: [TerminalReplies.Unit] = []
@@ -39,8 +43,11 @@ public final class CursesScreen: Screen {
     private var castFile: Int32 = -1
 
     /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours; with
-    /// `recordPath`, everything sent to the terminal is also written there as an asciicast v2 recording.
-    public init(colorOption: String?, environment: [String: String], recordPath: String? = nil) throws(TerminalError) {
+    /// `recordPath`, everything sent to the terminal is also written there as an asciicast v2 recording;
+    /// with `askBackground`, the terminal is asked its background colour (`background`).
+    public init(
+        colorOption: String?, environment: [String: String], recordPath: String? = nil, askBackground: Bool = false
+    ) throws(TerminalError) {
         setlocale(LC_ALL, "")
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(description: "not a terminal: use 'termmap render' to print the screen from a script")
@@ -121,7 +128,46 @@ public final class CursesScreen: Screen {
         termmap_refresh_cleared()
         let win = termmap_stdscr()
         painter = TerminalPainter(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)), abilities: abilities)
+        if askBackground {
+            background = askBackgroundColor(waitingAtMost: Self.backgroundWait)
+            // A terminal that shows a question it does not know: cleared again.
+            termmap_refresh_cleared()
+            painter.cleared(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)))
+        }
         Self.buttonEventTracking(true)
+    }
+
+    /// How long the start waits for a terminal that answers neither question (one that answers device
+    /// attributes ends the wait as soon as its answer arrives: one round trip over SSH).
+    static let backgroundWait = 1.0
+
+    /// Asks for the background colour (OSC 11, xterm's ctlseqs "Operating System Commands": `ESC ] 11 ; ?`)
+    /// and right behind it for device attributes (`ESC [ c`): a terminal answers in order, so its
+    /// device attributes answer says that no colour is coming, at once (the way terminal-colorsaurus
+    /// asks). Keys typed meanwhile are kept for `nextEvent`; answers that come after the wait are taken
+    /// out of the keys there.
+    private func askBackgroundColor(waitingAtMost seconds: Double) -> TerminalColor? {
+        let query = Array("\u{1B}]11;?\u{07}\u{1B}[c".utf8)
+        guard query.withUnsafeBytes({ write(STDOUT_FILENO, $0.baseAddress, $0.count) }) == query.count else { return nil }
+        let deadline = monotonicSeconds() + seconds
+        var color: TerminalColor?
+        var typed: [TerminalReplies.Unit] = []
+        defer { queued += typed }
+        while case let left = deadline - monotonicSeconds(), left > 0 {
+            switch read(waiting: replies.isPending ? 30 : max(1, Int(left * 1000))) {
+            case .unit(let unit):
+                switch replies.feed(unit) {
+                case .reply(.deviceAttributes): return color
+                case .reply(.backgroundColor(let c)): color = c
+                case .reply(.otherCommand), .pending: continue
+                case .input(let units): typed += units
+                }
+            case .nothing where replies.isPending: typed += replies.timeout()
+            case .nothing, .woken: continue
+            }
+        }
+        startAnswersDue += 1
+        return color
     }
 
     /// Button-event tracking (xterm's mode 1002): motion is reported while a button is held, so that a
@@ -279,9 +325,16 @@ public final class CursesScreen: Screen {
                 // A reply comes in one write, and ncurses has already waited ESCDELAY after the Esc; a
                 // little more for a link that split it.
                 wait = 30
+            case .reply(.deviceAttributes) where startAnswersDue > 0:
+                // The start's question answered after its wait: not a frame shown.
+                startAnswersDue -= 1
+                return nil
             case .reply(.deviceAttributes):
                 // An answer to `askWhenShown` (or a late one) is not a key: nothing came this time.
                 shownAnswers += 1
+                return nil
+            case .reply(.backgroundColor), .reply(.otherCommand):
+                // The start's background colour after its wait, or another answer: not keys.
                 return nil
             case .input(let units):
                 queued = units

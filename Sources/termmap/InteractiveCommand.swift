@@ -50,7 +50,9 @@ enum InteractiveCommand {
         }
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(colorOption: options.color, environment: environment, recordPath: options.castPath)
+            screen = try CursesScreen(
+                colorOption: options.color, environment: environment, recordPath: options.castPath,
+                askBackground: options.theme == nil)
         } catch {
             throw UsageError(error.description)
         }
@@ -61,7 +63,9 @@ enum InteractiveCommand {
         let inbox = screen.makeInbox()
         let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
         let size = screen.size
-        var state = try options.initialState(cols: size.cols, rows: size.rows)
+        var state = try options.initialState(
+            cols: size.cols, rows: size.rows,
+            theme: options.chosenTheme(background: screen.background, environment: environment))
         state.keymap = keymap
         try options.showCenterName(&state, sources: sources)
         options.resumeLastView(&state, environment: environment)

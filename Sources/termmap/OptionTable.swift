@@ -56,8 +56,8 @@ extension OptionSpec {
         name: "color", value: "WHEN", help: "auto (as the terminal and NO_COLOR say: the default), never, always, 8 (bright as bold), 16 or 256",
         commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "never", "always", "8", "16", "256"])
     static let theme = OptionSpec(
-        name: "theme", value: "NAME", help: "dark or light: colours for the terminal's background (default dark)",
-        commands: [.viewer, .render], inConfig: true, configDefault: "dark", choices: ["dark", "light"])
+        name: "theme", value: "NAME", help: "auto (the default: as the terminal reports its background, else COLORFGBG, else dark), dark or light",
+        commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "dark", "light"])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
         commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get], inConfig: true, directoryValue: true)

@@ -17,7 +17,8 @@ enum RenderCommand {
                 "--size \(options.cols)x\(options.rows) is too small: a map needs at least "
                     + "\(ViewerState.minimumCols)x\(ViewerState.minimumRows)")
         }
-        var state = try options.initialState(cols: options.cols, rows: options.rows)
+        var state = try options.initialState(
+            cols: options.cols, rows: options.rows, theme: options.chosenTheme(background: nil, environment: environment))
         state.keymap = keymap
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,

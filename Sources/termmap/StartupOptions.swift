@@ -3,6 +3,7 @@ import Glibc
 import GeoCore
 import MapData
 import MapRender
+import Raster
 import Support
 import Viewer
 
@@ -22,7 +23,8 @@ struct StartupOptions {
     var pick = false
     var ascii = false
     var color: String?
-    var theme = Theme.dark
+    /// `--theme dark|light`; nil for `auto`, which the terminal's answer or COLORFGBG decides.
+    var theme: Theme?
     var dataDir: String?
     /// `--tiles` sources, in the order given.
     var tiles: [String] = []
@@ -101,8 +103,8 @@ struct StartupOptions {
             }
             color = c
         }
-        if let t = p.value(.theme) {
-            guard let chosen = Theme(rawValue: t) else { throw UsageError("--theme '\(t)' must be dark or light") }
+        if let t = p.value(.theme), t != "auto" {
+            guard let chosen = Theme(rawValue: t) else { throw UsageError("--theme '\(t)' must be auto, dark or light") }
             theme = chosen
         }
         if let d = p.value(.data) {
@@ -220,8 +222,14 @@ struct StartupOptions {
         state.message = ""
     }
 
-    /// The viewer state these options start in (zoom above 28 clamps, as the seed does).
-    func initialState(cols: Int, rows: Int) throws(UsageError) -> ViewerState {
+    /// The theme to start in: the one given, or for `auto` the terminal's reported `background` (nil:
+    /// none, as for `render`, which never asks), then `COLORFGBG`, then dark.
+    func chosenTheme(background: TerminalColor?, environment: [String: String]) -> Theme {
+        theme ?? Theme.auto(background: background, colorFGBG: environment["COLORFGBG"])
+    }
+
+    /// The viewer state these options start in (zoom above 28 clamps, as the seed does), in `theme`.
+    func initialState(cols: Int, rows: Int, theme: Theme) throws(UsageError) -> ViewerState {
         do {
             var state = try ViewerState(cols: cols, rows: rows, center: center, zoom: min(zoom, 28))
             state.radiusMeters = radius

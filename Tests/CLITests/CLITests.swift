@@ -20,6 +20,8 @@ func runTermmap(_ args: [String], environment: [String: String] = [:]) throws ->
     // No configuration file of the person running the tests: a test that wants one names it.
     env["XDG_CONFIG_HOME"] = "/nonexistent-termmap-test-config"
     env["TERMMAP_CONFIG"] = nil
+    // Nor the theme its terminal implies (`--theme auto` reads COLORFGBG).
+    env["COLORFGBG"] = nil
     for (k, v) in environment { env[k] = v }
     p.environment = env
     let out = Pipe()

@@ -100,7 +100,7 @@ struct ConfigTests {
             """)
         let r = try runTermmap(["config", "--config", config])
         #expect(r.status == 2)
-        #expect(r.err == "termmap: \(config):5: theme 'light#not a comment start, so part of the value' must be dark or light\n")
+        #expect(r.err == "termmap: \(config):5: theme 'light#not a comment start, so part of the value' must be auto, dark or light\n")
         let good = try writeConfig("center = \"https://www.openstreetmap.org/#map=15/60.17/24.94\"   # after a space\n")
         let json = try runTermmap(["render", "--config", good, "--json", "--size", "40x12"]).out
         #expect(json.contains("\"zoom\":15"))
@@ -109,7 +109,7 @@ struct ConfigTests {
     /// Every kind of bad line: one line naming the file and the line, and exit 2.
     @Test(arguments: [
         ("colour = 256", "1: unknown option 'colour' (did you mean 'color'?)"),
-        ("theme = purple", "1: theme 'purple' must be dark or light"),
+        ("theme = purple", "1: theme 'purple' must be auto, dark or light"),
         ("zoom = 3\nzoom = 4", "2: 'zoom' is set twice (line 1 too)"),
         ("size = 80x24", "1: option 'size' is for the command line only"),
         ("ascii = yes", "1: 'ascii' is true or false"),
@@ -168,5 +168,23 @@ struct ConfigTests {
         #expect(table.contains("|  | `<redraw>` |"))
         let help = try runTermmap(["render", "--config", config, "--size", "100x40", "--keys", "?"]).out
         #expect(help.contains("x Ctrl-L"))
+    }
+}
+
+/// `render` never asks the terminal: `--theme auto` (the default) is COLORFGBG's theme, then dark.
+@Suite("theme auto in render")
+struct RenderThemeTests {
+    @Test func colorFGBGThenDark() throws {
+        func screen(_ args: [String], _ env: [String: String] = [:]) throws -> String {
+            try runTermmap(["render", "--color", "256", "--size", "60x20"] + args, environment: env).out
+        }
+        let light = try screen(["--theme", "light"])
+        let dark = try screen(["--theme", "dark"])
+        #expect(light != dark)
+        #expect(try screen([], ["COLORFGBG": "0;15"]) == light)
+        #expect(try screen(["--theme", "auto"], ["COLORFGBG": "0;default;7"]) == light)
+        #expect(try screen([], ["COLORFGBG": "15;0"]) == dark)
+        #expect(try screen([]) == dark)
+        #expect(try screen(["--theme", "dark"], ["COLORFGBG": "0;15"]) == dark)
     }
 }

@@ -267,3 +267,73 @@ extension TerminalRepliesTests {
         #expect(!outcomes.contains { if case .input(let u) = $0 { u.count > 1 } else { false } })
     }
 }
+
+extension TerminalRepliesTests {
+    /// Fed one character at a time (the answer split across reads at every point), an OSC 11 answer
+    /// ended by BEL or by ST is one reply with its colour, and nothing of it is input.
+    @Test func backgroundColourAnswersAreReplies() {
+        let cases: [(String, TerminalColor)] = [
+            ("\u{1B}]11;rgb:ffff/ffff/ffff\u{07}", TerminalColor(red: 1, green: 1, blue: 1)),
+            ("\u{1B}]11;rgb:2020/2020/2020\u{1B}\\", TerminalColor(red: 0x2020 / 65535.0, green: 0x2020 / 65535.0, blue: 0x2020 / 65535.0)),
+            ("\u{1B}]11;rgb:f/8/0\u{07}", TerminalColor(red: 1, green: 8 / 15.0, blue: 0)),
+            ("\u{1B}]11;rgb:ff/80/00\u{07}", TerminalColor(red: 1, green: 128 / 255.0, blue: 0)),
+            ("\u{1B}]11;rgba:fff/000/000/fff\u{1B}\\", TerminalColor(red: 1, green: 0, blue: 0)),
+        ]
+        for (text, colour) in cases {
+            var r = TerminalReplies()
+            let outcomes = units(text).map { r.feed($0) }
+            #expect(outcomes.last == .reply(.backgroundColor(colour)), "\(text.debugDescription)")
+            #expect(outcomes.dropLast().allSatisfy { $0 == .pending } && !r.isPending, "\(text.debugDescription)")
+        }
+        // Another command's answer, or a colour not in rgb: form, is no key either.
+        for text in ["\u{1B}]10;rgb:0/0/0\u{07}", "\u{1B}]11;#ffffff\u{07}", "\u{1B}]11;rgb:fffff/0/0\u{07}", "\u{1B}]11;rgb:+f/0/0\u{07}"] {
+            var r = TerminalReplies()
+            #expect(units(text).map { r.feed($0) }.last == .reply(.otherCommand), "\(text.debugDescription)")
+        }
+    }
+
+    /// An answer that comes late, between keys and before a device attributes answer, leaves the keys
+    /// as they were typed: `]11;rgb:…` never types r, g, b.
+    @Test func aLateAnswerIsNotTyped() {
+        var r = TerminalReplies()
+        var given: [Unit] = []
+        var replies: [TerminalReplies.Reply] = []
+        for u in units("j\u{1B}]11;rgb:0000/0000/0000\u{07}k\u{1B}[?62;22cl") {
+            switch r.feed(u) {
+            case .input(let i): given += i
+            case .reply(let reply): replies.append(reply)
+            case .pending: break
+            }
+        }
+        #expect(given == units("jkl"))
+        #expect(replies == [.backgroundColor(TerminalColor(red: 0, green: 0, blue: 0)), .deviceAttributes])
+    }
+
+    /// Alt-] (Esc then `]`) and what follows a moment later are keys: the wait for the rest ends, or a
+    /// character no answer has (a control character, an Esc not ending it) gives everything back.
+    @Test func altBracketIsAKey() {
+        var r = TerminalReplies()
+        #expect(r.feed(.char(0x1B)) == .pending && r.feed(.char(0x5D)) == .pending)
+        #expect(r.timeout() == units("\u{1B}]"))
+        for text in ["\u{1B}]1\u{0D}", "\u{1B}]1\u{1B}x"] {
+            var s = TerminalReplies()
+            let outcomes = units(text).map { s.feed($0) }
+            let given = outcomes.flatMap { (o: TerminalReplies.Outcome) -> [Unit] in
+                if case .input(let u) = o { return u }
+                return []
+            }
+            #expect(given + s.timeout() == units(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// The luma rule: white, tmux's `white` (c0c0c0) and a light yellow are light; black, 2020 grey and
+    /// xterm's blue are dark.
+    @Test func lightAndDarkBackgrounds() {
+        #expect(TerminalColor(red: 1, green: 1, blue: 1).isLight)
+        #expect(TerminalColor(red: 0.75, green: 0.75, blue: 0.75).isLight)
+        #expect(TerminalColor(red: 1, green: 1, blue: 0.8).isLight)
+        #expect(!TerminalColor(red: 0, green: 0, blue: 0).isLight)
+        #expect(!TerminalColor(red: 0x20 / 255.0, green: 0x20 / 255.0, blue: 0x20 / 255.0).isLight)
+        #expect(!TerminalColor(red: 0, green: 0, blue: 0.93).isLight)
+    }
+}

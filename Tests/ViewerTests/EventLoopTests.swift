@@ -182,3 +182,22 @@ struct EventLoopTests {
         #expect(screen.shifts == [nil, ScreenShift(columns: -20, rows: 0, mapRows: 0..<22), nil])
     }
 }
+
+/// `--theme auto`: the terminal's answer first, then COLORFGBG (read as vim reads it), then dark.
+@Suite("Theme auto")
+struct ThemeAutoTests {
+    @Test func answerThenColorFGBGThenDark() {
+        let white = TerminalColor(red: 1, green: 1, blue: 1)
+        let black = TerminalColor(red: 0, green: 0, blue: 0)
+        #expect(Theme.auto(background: white, colorFGBG: "15;0") == .light)
+        #expect(Theme.auto(background: black, colorFGBG: "0;15") == .dark)
+        #expect(Theme.auto(background: nil, colorFGBG: "0;15") == .light)
+        #expect(Theme.auto(background: nil, colorFGBG: "0;default;7") == .light)
+        #expect(Theme.auto(background: nil, colorFGBG: "15;0") == .dark)
+        #expect(Theme.auto(background: nil, colorFGBG: "7;8") == .dark)
+        #expect(Theme.auto(background: nil, colorFGBG: "0;12") == .light)
+        for nothing in [nil, "", "15", "0;default", "0;16", "0;-1", "0;+7", "0; 7"] as [String?] {
+            #expect(Theme.auto(background: nil, colorFGBG: nothing) == .dark, "\(nothing ?? "nil")")
+        }
+    }
+}

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import harness
 from harness import Checks, Tmux
@@ -89,7 +90,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 
 EXPECTED = {
     "termmap --th": ["--theme"],
-    "termmap --theme ": ["dark", "light"],
+    "termmap --theme ": ["auto", "dark", "light"],
     "termmap data ": ["get", "import-gshhg", "import-osm", "info", "list", "pack", "remove", "sources"],
     "termmap --tiles ": ["city.pmtiles", "openfreemap", "sub"],
     "termmap --units i": ["imperial"],
@@ -153,6 +154,67 @@ def _():
     assert s.exit_status(1.0) is None, "q still quits"
     s.keys("Q")
     assert s.exit_status() == 0
+
+
+def land_backgrounds(screen):
+    """The 256-colour backgrounds of land the pane shows: 235 in the dark theme, 230 in the light."""
+    found = set(re.findall(r"48;5;(235|230)m", screen))
+    return {"235": "dark", "230": "light"}.get(found.pop()) if len(found) == 1 else sorted(found)
+
+
+def themed_session(window_style="default", env="", args=""):
+    """termmap in a tmux whose panes have `window-style` (set before termmap asks)."""
+    tmux.with_options(window_style=window_style)
+    return harness.Session(tmux, BINARY, f"--no-animation {args}", 100, 30,
+                           f"TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=/nonexistent {env}")
+
+
+@check("--theme auto: tmux answers OSC 11 with its window-style's background: white is light, default dark")
+def _():
+    seen = {}
+    for style in ["bg=colour231", "bg=white", "bg=#202020", "default"]:
+        s = themed_session(style)
+        seen[style] = land_backgrounds(s.screen(colours=True))
+        s.close()
+    assert seen == {"bg=colour231": "light", "bg=white": "light", "bg=#202020": "dark", "default": "dark"}, seen
+    return ", ".join(f"{k} {v}" for k, v in seen.items())
+
+
+@check("--theme auto: no OSC 11 answer (tmux's default style) and COLORFGBG=0;15 is light; 15;0 dark; --theme wins")
+def _():
+    seen = {}
+    for env, args in [("COLORFGBG='0;15'", ""), ("COLORFGBG='15;0'", ""), ("COLORFGBG='0;15'", "--theme dark")]:
+        s = themed_session(env=env, args=args)
+        seen[f"{env} {args}".strip()] = land_backgrounds(s.screen(colours=True))
+        s.close()
+    assert list(seen.values()) == ["light", "dark", "dark"], seen
+    return ", ".join(f"{k}: {v}" for k, v in seen.items())
+
+
+@check("--theme auto on a terminal that answers nothing: 1 s wait, COLORFGBG=0;15 light; a late answer types no keys")
+def _():
+    os.environ["COLORFGBG"] = "0;15"
+    session = harness.PtySession([BINARY, "--no-animation", "--no-config"], cols=100, rows=30)
+    os.environ.pop("COLORFGBG")
+    try:
+        start = time.time()
+        first = b""
+        # The start's question, then the first frame and its question, none answered.
+        while first.count(b"\x1b[c") < 2 and time.time() - start < 5:
+            first += session.collect(None, 0.2)
+        waited = time.time() - start
+        asked = first.find(b"\x1b]11;?\x07\x1b[c")
+        assert 0 <= asked < first.find(b"zoom 0.00"), first[:80]
+        assert b"48;5;230m" in first and b"48;5;235m" not in first, first[-300:]
+        # The answers arrive late: the colour (r, g, b, f would act as keys), then both DA answers.
+        late = session.collect("\x1b]11;rgb:ffff/ffff/ffff\x07\x1b[?62;22c\x1b[?62;22c", 0.6)
+        after = session.collect("+", 1.0, answer=b"\x1b[?62;22c").decode("utf-8", "replace")
+    finally:
+        session.quit()
+    assert b"go to" not in late and "go to" not in after, (late, after[-300:])
+    assert "zoom 0.00 → " in after, after[-300:]
+    assert 0.9 < waited < 2.5, waited
+    return f"first frame after {waited:.2f} s; the late answer typed nothing and + zoomed in"
 
 
 @check("make install puts the man page and the three completions where each system looks")

@@ -31,6 +31,17 @@ class Tmux:
             time.sleep(0.1)
         raise RuntimeError("tmux would not start a session")
 
+    def with_options(self, **options):
+        """Starts the server with global options (`window_style="bg=white"`), for the sessions that come
+        after: a session of its own keeps it running."""
+        for _ in range(30):  # the previous check's server may still be shutting down
+            if subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s",
+                               "setup"]).returncode == 0:
+                break
+            time.sleep(0.1)
+        for name, value in options.items():
+            self("set", "-g", name.replace("_", "-"), value)
+
     def kill(self):
         self(*["kill-server"], check=False)
 

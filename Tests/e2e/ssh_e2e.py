@@ -98,6 +98,19 @@ def _():
     return f"ssh exit status 0, termmap ran as {DEMO_USER}; y 1 put {want} on the client's clipboard"
 
 
+@check("over ssh: --theme auto asks the client's terminal (tmux, window-style bg=colour231): the light theme")
+def _():
+    tmux.with_options(window_style="bg=colour231")
+    tmux.new_session(f"env TERM=xterm-256color LANG=C.UTF-8 {' '.join(sshd.ssh_command())}; sleep 600")
+    s = wait_for(lambda t: "zoom 0.00" in t)
+    assert "zoom 0.00" in s, s[-500:]
+    colours = tmux("capture-pane", "-p", "-e", "-t", "m")
+    assert "48;5;230m" in colours and "48;5;235m" not in colours, "not the light theme's land"
+    assert "no command" not in s and "go to" not in s, s[-200:]
+    tmux("send-keys", "-t", "m", "q")
+    return "land drawn on the light theme's 230 over ssh"
+
+
 @check("closing the connection mid-animation leaves no termmap process behind")
 def _():
     tmux.new_session("env TERM=xterm-256color LANG=C.UTF-8 " + " ".join(sshd.ssh_command()) + "; sleep 600")
