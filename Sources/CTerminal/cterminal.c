@@ -57,6 +57,8 @@ int termmap_is_wheel_down(mmask_t s) { return (s & BUTTON5_PRESSED) != 0; }
 // One flag for the whole program: the handler only records which signal arrived.
 static volatile sig_atomic_t pending_signal = 0;
 static void record_signal(int sig) { pending_signal = sig; }
+static volatile sig_atomic_t pending_stop = 0;
+static void record_stop(int sig) { (void)sig; pending_stop = 1; }
 
 void termmap_install_signal_handlers(void) {
     struct sigaction sa;
@@ -68,6 +70,62 @@ void termmap_install_signal_handlers(void) {
     sigaction(SIGINT, &sa, 0);
     sigaction(SIGQUIT, &sa, 0);
     signal(SIGPIPE, SIG_IGN);
+    // In place of ncurses' own SIGTSTP handler, which would redraw its copy of the screen, not ours.
+    sa.sa_handler = record_stop;
+    sigaction(SIGTSTP, &sa, 0);
+}
+
+int termmap_take_stop_request(void) {
+    int s = pending_stop;
+    pending_stop = 0;
+    return s;
+}
+
+// The parent of `pid` from /proc/PID/stat ("pid (comm) state ppid ..."; comm may hold spaces and
+// parentheses: the last ')' ends it), or -1.
+static pid_t parent_of(pid_t pid) {
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (!f) return -1;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    char *close = strrchr(text, ')');
+    int ppid = -1;
+    if (!close || sscanf(close + 1, " %*c %d", &ppid) != 1) return -1;
+    return (pid_t)ppid;
+}
+
+int termmap_job_control(void) {
+    pid_t group = getpgrp(), session = getsid(0);
+    if (group == session || tcgetpgrp(STDIN_FILENO) != group) return 0;
+    pid_t p = getppid();
+    for (int depth = 0; depth < 64 && p > 1; depth++) {
+        pid_t theirs = getpgid(p);
+        if (theirs < 0) return 0;
+        if (theirs != group) return getsid(p) == session;
+        p = parent_of(p);
+    }
+    return 0;
+}
+
+void termmap_stop_self(void) {
+    struct sigaction dfl, ours;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &ours);
+    sigset_t tstp, before;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &tstp, &before);
+    // The whole group, as the terminal's Ctrl-Z would: a shell waits for the job, not for one process.
+    kill(0, SIGTSTP);
+    // Here once continued.
+    pthread_sigmask(SIG_SETMASK, &before, 0);
+    sigaction(SIGTSTP, &ours, 0);
+    pending_stop = 0;
 }
 
 int termmap_take_signal(void) {

@@ -41,6 +41,8 @@ public final class CursesScreen: Screen {
 
     /// The recording's file, while recording.
     private var castFile: Int32 = -1
+    /// True while the mouse's reports are taken (`captureMouse`).
+    private var mouseCaptured = true
 
     /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours; with
     /// `recordPath`, everything sent to the terminal is also written there as an asciicast v2 recording;
@@ -246,6 +248,47 @@ public final class CursesScreen: Screen {
         // A mask of nothing makes curses send the terminal's mouse-off sequence.
         mousemask(on ? termmap_mouse_mask() : 0, nil)
         Self.buttonEventTracking(on)
+        mouseCaptured = on
+    }
+
+    /// True when a stop (Ctrl-Z) can be continued by a shell (see `termmap_job_control`).
+    public var hasJobControl: Bool { termmap_job_control() != 0 }
+
+    /// Ctrl-Z: the terminal restored as at the end (attributes, mouse modes, cursor, the normal screen),
+    /// the process group stopped; on `fg`, the alternate screen, the mouse modes and the cursor taken
+    /// again, the screen cleared, and the painter's copy of it blank, so that the next frame is whole.
+    /// Answers and keys half read before the stop are dropped.
+    public func suspend() {
+        guard !closed else { return }
+        let bytes = painter.finish()
+        bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
+        if mouseCaptured {
+            Self.buttonEventTracking(false)
+            mousemask(0, nil)
+        }
+        curs_set(1)
+        termmap_set_curses_active(0)
+        endwin()
+        termmap_stop_self()
+        termmap_set_curses_active(1)
+        // The terminal may have changed size meanwhile (SIGWINCH went to the stopped process).
+        var cols: Int32 = 0
+        var rows: Int32 = 0
+        termmap_terminal_size(&cols, &rows)
+        if cols > 0, rows > 0, (cols, rows) != (getmaxx(termmap_stdscr()), getmaxy(termmap_stdscr())) {
+            resize_term(rows, cols)
+        }
+        // The first refresh after endwin puts the terminal back in the program's modes.
+        termmap_refresh_cleared()
+        curs_set(0)
+        if mouseCaptured {
+            mousemask(termmap_mouse_mask(), nil)
+            Self.buttonEventTracking(true)
+        }
+        painter.cleared(cols: size.cols, rows: size.rows)
+        replies = TerminalReplies()
+        queued = []
+        shownAnswers = 0
     }
 
     public func copyToClipboard(_ text: String) {
@@ -303,6 +346,8 @@ public final class CursesScreen: Screen {
         termmap_record_sync_size()
         var wait = timeoutMilliseconds
         while true {
+            // `kill -TSTP` from outside: as Ctrl-Z.
+            if termmap_take_stop_request() != 0 { return .command(.suspend) }
             // What the reply filter gave back as input comes first.
             if !queued.isEmpty {
                 if let event = event(queued.removeFirst()) { return event }
@@ -414,6 +459,7 @@ public final class CursesScreen: Screen {
             switch ch {
             case 3: return .key(.ctrlC)
             case 12: return .key(.ctrlL)
+            case 26: return .key(.ctrlZ)
             case 10, 13: return .key(.enter)
             case 27: return .key(.escape)
             case 8, 127: return .key(.backspace)

@@ -30,6 +30,9 @@ public protocol Screen: AnyObject {
     func copyToClipboard(_ text: String)
     /// Takes the mouse's reports, or leaves the mouse to the terminal (a screen without one ignores it).
     func captureMouse(_ on: Bool)
+    /// Restores the terminal, stops until continued (`fg`), and takes the terminal again, blank: the
+    /// next frame is drawn whole (a screen without a terminal ignores it).
+    func suspend()
     /// True when the input has run out for good (a script's): the terminal's never does.
     var inputEnded: Bool { get }
     /// False for a screen that shows only the last frame (`render`): nothing is drawn, and no tile is
@@ -41,6 +44,7 @@ extension Screen {
     public func askWhenShown() -> Bool { false }
     public func copyToClipboard(_ text: String) {}
     public func captureMouse(_ on: Bool) {}
+    public func suspend() {}
     public func takeShownAnswers() -> Int { 0 }
     public func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?) {
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
@@ -168,7 +172,25 @@ public enum EventLoop {
                 case .copy(let text): screen.copyToClipboard(text)
                 case .saveBookmarks(let text): saveBookmarks(text)
                 case .captureMouse(let on): screen.captureMouse(on)
+                case .suspend:
+                    screen.suspend()
+                    resumed()
                 }
+            }
+        }
+        // Back from a stop: the screen is blank (and knows it: the next frame draws what it shows, not a
+        // move of the last), what was asked of the terminal before is forgotten, and the time stopped is
+        // not idle time.
+        func resumed() {
+            drawn = nil
+            askedAt = nil
+            skipped = true
+            keysInFlight = false
+            burstHoldSince = nil
+            lastInput = now()
+            let size = screen.size
+            if size.cols != state.terminalCols || size.rows != state.terminalRows {
+                apply(.resize(cols: size.cols, rows: size.rows))
             }
         }
         func draw() {

@@ -2,7 +2,7 @@ import Support
 /// A key press as the viewer sees it, whatever terminal it came from.
 public enum Key: Hashable, Sendable {
     case char(Character)
-    case enter, escape, backspace, left, right, up, down, ctrlC, ctrlL
+    case enter, escape, backspace, left, right, up, down, ctrlC, ctrlL, ctrlZ
     /// An arrow with Shift, Ctrl or Alt held (terminals tell them apart; the viewer does not).
     case modifiedLeft, modifiedRight, modifiedUp, modifiedDown
 
@@ -11,7 +11,7 @@ public enum Key: Hashable, Sendable {
     static let named: [(key: Key, label: String, names: [String])] = [
         (.enter, "Enter", ["enter", "cr"]), (.escape, "Esc", ["esc", "escape"]), (.backspace, "BS", ["bs", "backspace"]),
         (.left, "←", ["left"]), (.right, "→", ["right"]), (.up, "↑", ["up"]), (.down, "↓", ["down"]),
-        (.ctrlC, "Ctrl-C", ["c-c", "ctrl-c"]), (.ctrlL, "Ctrl-L", ["c-l", "ctrl-l"]),
+        (.ctrlC, "Ctrl-C", ["c-c", "ctrl-c"]), (.ctrlL, "Ctrl-L", ["c-l", "ctrl-l"]), (.ctrlZ, "Ctrl-Z", ["c-z", "ctrl-z"]),
         (.modifiedLeft, "Shift-←", ["s-left", "c-left", "shift-left"]),
         (.modifiedRight, "Shift-→", ["s-right", "c-right", "shift-right"]),
         (.modifiedUp, "Shift-↑", ["s-up", "c-up", "shift-up"]), (.modifiedDown, "Shift-↓", ["s-down", "c-down", "shift-down"]), (.char(" "), "Space", ["space"]),
@@ -49,7 +49,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, whatIsHere, toggleMouse, copyLink, bookmark, bookmarks, ruler, resumeTour, help, quit, redraw
+    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, whatIsHere, toggleMouse, copyLink, bookmark, bookmarks, ruler, resumeTour, help, suspend, quit, redraw
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -183,6 +183,7 @@ public struct Keymap: Equatable, Sendable {
         Binding(keys: [.char("t")], command: .resumeTour, help: "resume a tour a key paused (termmap --tour)"),
         Binding(keys: [.char("?")], command: .help, help: "this help"),
         Binding(keys: [.ctrlL], command: .redraw, help: "redraw the screen"),
+        Binding(keys: [.ctrlZ], command: .suspend, help: "suspend to the shell (fg comes back)"),
         Binding(keys: [.char("q"), .ctrlC], command: .quit, help: "quit"),
     ])
 

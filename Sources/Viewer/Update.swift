@@ -70,6 +70,8 @@ public enum Effect: Equatable, Sendable {
     case saveBookmarks(String)
     /// Capture the mouse (wheel, clicks, drags) or leave it to the terminal, which then selects text.
     case captureMouse(Bool)
+    /// Give the terminal back to the shell until it continues the program (Ctrl-Z, then `fg`).
+    case suspend
 }
 
 /// The viewer's logic: state and event in, new state and effects out, nothing else touched.
@@ -338,6 +340,12 @@ extension ViewerState {
             setMessage(showGrid ? "grid on" : "grid off")
         case .help: showHelp = true
         case .redraw: return [.repaint]
+        case .suspend:
+            if let refusal = suspendRefusal {
+                setMessage("Ctrl-Z: \(refusal)")
+                return []
+            }
+            return [.suspend]
         case .quit: return [.quit]
         }
         return []

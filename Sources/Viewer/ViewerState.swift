@@ -205,6 +205,8 @@ public struct ViewerState: Equatable, Sendable {
     public var saidNoStreetData = false
     /// False in kiosk mode: a shared demo account's visitor cannot add data.
     public var suggestsStreetData = true
+    /// Why Ctrl-Z cannot suspend here (kiosk mode, no job control), said instead; nil: it suspends.
+    public var suspendRefusal: String?
     /// The zoom from which a view without street data says how to get some.
     public static let streetZoom = 12.0
     /// What it says.

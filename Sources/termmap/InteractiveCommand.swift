@@ -73,6 +73,12 @@ enum InteractiveCommand {
         if !screen.unicode { state.glyphMode = .ascii }
         if !state.mouseCaptured { screen.captureMouse(false) }
         state.suggestsStreetData = !options.kiosk
+        // A stop no shell can continue would leave the visitor with a frozen terminal: said instead.
+        if options.kiosk {
+            state.suspendRefusal = "not in kiosk mode (q leaves)"
+        } else if !screen.hasJobControl {
+            state.suspendRefusal = "no job control here (no shell to come back to; q quits)"
+        }
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true

@@ -252,6 +252,18 @@ struct ViewerLogicTests {
         #expect(s.update(.key(.char("p"))) == [.captureMouse(true)] && s.mouseCaptured && s.message.contains("mouse on"))
     }
 
+    /// Ctrl-Z suspends (the screen does it), or says why it cannot and changes nothing else.
+    @Test func ctrlZSuspendsOrSaysWhyNot() throws {
+        var s = try scripted(cols: 80, rows: 24, lat: 20, lon: 10, zoom: 5)
+        let before = s.view
+        #expect(s.update(.key(.ctrlZ)) == [.suspend])
+        #expect(s.update(.command(.suspend)) == [.suspend])
+        s.suspendRefusal = "not in kiosk mode (q leaves)"
+        #expect(s.update(.key(.ctrlZ)) == [] && s.message == "Ctrl-Z: not in kiosk mode (q leaves)")
+        #expect(s.view == before)
+        #expect(Key.named("c-z") == .ctrlZ && Key.ctrlZ.scriptText == "<Ctrl-Z>")
+    }
+
     /// The keymap is a value: a state given another one runs what it binds.
     @Test func theKeymapIsAValue() throws {
         var s = try scripted(cols: 80, rows: 24, lat: 50, lon: 10, zoom: 5)

@@ -11,6 +11,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -512,6 +513,86 @@ def _():
     s.keys("+")
     assert s.zoom() > 2
     s.close()
+
+
+def shell_session(cols=100, rows=30):
+    """An interactive bash in tmux (job control on), its prompt `prompt$ `."""
+    tmux.new_session("env TERM=xterm-256color LANG=C.UTF-8 XDG_CONFIG_HOME=/nonexistent PS1='prompt$ ' "
+                     "bash --norc --noprofile -i", cols, rows)
+    s = harness.Session.__new__(harness.Session)
+    s.tmux, s.status_file, s.pid_file = tmux, "/nonexistent", "/nonexistent"
+    return s
+
+
+def process_state(name):
+    """The ps state letters of the termmap processes running `name` (T: stopped)."""
+    out = subprocess.run(["ps", "-eo", "stat=,args="], capture_output=True, text=True).stdout
+    return [line.split()[0] for line in out.splitlines() if BINARY in line and name in line]
+
+
+@check("Ctrl-Z in bash: the shell's prompt, termmap stopped, modes off; fg: alternate screen, mouse, a full redraw")
+def _():
+    s = shell_session()
+    args = "--no-animation --center 50,10 --zoom 4 --theme dark"
+    s.literal(f"{BINARY} {args}")
+    s.keys("Enter")
+    s.wait_for(lambda t: "zoom 4.00" in t, 10)
+    s.keys("+", "l")
+    s.wait_for(lambda t: "zoom 5.3" in t)
+    s.keys("C-z")
+    stopped = s.wait_for(lambda t: "Stopped" in t and t.rstrip().endswith("prompt$"))
+    assert "Stopped" in stopped and stopped.rstrip().endswith("prompt$"), stopped[-300:]
+    modes = tmux("display-message", "-p", "-t", "m", "#{alternate_on} #{cursor_flag} #{mouse_button_flag} #{mouse_any_flag}")
+    assert modes.split() == ["0", "1", "0", "0"], f"alternate, cursor, mouse while stopped: {modes}"
+    assert process_state("--zoom 4") == ["T"] or process_state("--zoom 4")[0].startswith("T"), process_state("--zoom 4")
+    # The shell has the terminal: what is typed is the shell's, and writes over its screen.
+    s.literal("echo typed at the shell")
+    s.keys("Enter")
+    s.literal("fg")
+    s.keys("Enter")
+    back = s.wait_for(lambda t: "zoom 5.3" in t)
+    time.sleep(0.4)
+    modes = tmux("display-message", "-p", "-t", "m", "#{alternate_on} #{cursor_flag} #{mouse_button_flag}")
+    assert modes.split() == ["1", "0", "1"], f"alternate, cursor, mouse after fg: {modes}"
+    shown = [line.rstrip() for line in s.lines()]
+    r = subprocess.run([BINARY, "render", "--no-config", "--size", "100x30", *args.split()[1:], "--keys", "+l",
+                        "--color", "256"], capture_output=True, text=True, check=True)
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", r.stdout)
+    expected = [line.rstrip() for line in plain.rstrip("\n").split("\n")]
+    wrong = [i for i, (a, b) in enumerate(zip(shown, expected)) if a != b]
+    assert len(shown) == len(expected) and not wrong, f"rows differ after fg: {wrong[:8]}\n" + "\n".join(shown[-3:])
+    # Keys are the map's again, and a stop from outside (kill -TSTP) suspends too.
+    s.keys("-")
+    s.wait_for(lambda t: "zoom out" in t)
+    assert "zoom out" in s.screen(), s.screen()[-200:]
+    pid = int(subprocess.run(["pgrep", "-f", f"{BINARY} {args}"], capture_output=True, text=True).stdout.split()[0])
+    os.kill(pid, signal.SIGTSTP)
+    assert "Stopped" in s.wait_for(lambda t: t.count("Stopped") == 2), s.screen()[-300:]
+    s.literal("fg")
+    s.keys("Enter")
+    s.wait_for(lambda t: "zoom out" in t)
+    s.keys("q")
+    done = s.wait_for(lambda t: t.rstrip().endswith("prompt$") and "fg" in t.rstrip().split("\n")[-2])
+    assert done.rstrip().endswith("prompt$"), done[-300:]
+    assert process_state("--zoom 4") == [], process_state("--zoom 4")
+    return f"stopped (ps T), modes off; after fg all {len(expected)} rows equal termmap render; kill -TSTP too"
+
+
+@check("Ctrl-Z with no job control (sh -c exec, as a ForceCommand) and in kiosk mode: said, and the map stays")
+def _():
+    said = []
+    for args, want in [("--no-animation", "Ctrl-Z: no job control here"), ("--kiosk --no-animation", "Ctrl-Z: not in kiosk mode")]:
+        s = Session(args)
+        s.keys("C-z")
+        screen = s.wait_for(lambda t: want in t, 3)
+        assert want in screen, screen[-300:]
+        s.literal("fg")
+        time.sleep(0.4)
+        assert "go to" in s.screen(), "g still opens the prompt here (the map has the keys)"
+        assert s.exit_status(0.2) is None
+        said.append(screen.strip().split("\n")[-1].split("  ")[0].strip())
+        s.close()
+    return "; ".join(said)
 
 
 def background_layer(text):

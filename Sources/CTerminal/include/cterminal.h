@@ -33,6 +33,17 @@ int termmap_is_wheel_down(mmask_t state);
 void termmap_install_signal_handlers(void);
 // The signal recorded since the last call, or 0.
 int termmap_take_signal(void);
+// SIGTSTP from outside (`kill -TSTP`; Ctrl-Z itself is a key in raw mode) is recorded too, apart:
+// 1 when one came since the last call. The viewer suspends as for Ctrl-Z.
+int termmap_take_stop_request(void);
+// 1 when a stop would reach a shell that can continue it: the process group is a job of its own in
+// the foreground, and an ancestor outside it is in the same session (POSIX: the group is not
+// orphaned; Linux discards a SIGTSTP to an orphaned group). 0 under `sh -c` as a session leader, an
+// sshd ForceCommand's `exec`, or no terminal.
+int termmap_job_control(void);
+// Stops the process group as the terminal's SIGTSTP would (the default action, for the shell to see),
+// and returns once it is continued (SIGCONT: `fg`).
+void termmap_stop_self(void);
 
 // A file read through a mapping that shrinks under the reader raises SIGBUS: the handler restores
 // the terminal (when curses is on), says in one line that `name` changed while it was read, and
