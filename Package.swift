@@ -63,7 +63,7 @@ let package = Package(
             exclude: ["Snapshots", "Fixtures"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
-        .testTarget(name: "CLITests", dependencies: ["termmap"]),
+        .testTarget(name: "CLITests", dependencies: ["termmap", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

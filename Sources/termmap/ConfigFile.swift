@@ -34,10 +34,13 @@ struct ConfigFile {
     init(parsing text: String, path: String) throws(UsageError) {
         self.path = path
         var section = ""
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines end at each LF (a CR before it is dropped): split by scalars, since a String's
+        // characters make CR LF one.
+        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = index + 1
-            func fail(_ why: String) -> UsageError { UsageError("\(path):\(line): \(why)") }
-            let text = Self.withoutComment(raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw))
+            func fail(_ why: String) -> UsageError { UsageError("\(path):\(line): \(Self.printable(why))") }
+            let scalars = raw.last == "\r" ? raw.dropLast() : raw[...]
+            let text = Self.withoutComment(String(String.UnicodeScalarView(scalars)))
             guard !text.isEmpty else { continue }
             if text.hasPrefix("[") {
                 guard text.hasSuffix("]") else { throw fail("a section is written [keys]") }
@@ -119,6 +122,21 @@ struct ConfigFile {
     /// The standard keymap with the file's `[keys]` applied.
     var keymap: Keymap {
         Keymap.standard.rebinding(Dictionary(keys.map { ($0.command, $0.keys) }) { a, _ in a })
+    }
+
+    /// `text` with its control characters written as escapes (`\r`, `\u{1B}`): a message quoting a
+    /// damaged line stays one line, and sends the terminal nothing but text.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7F..<0xA0: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// `text` without its comment: from a `#` at its start or after a space or tab, outside quotes.
