@@ -58,7 +58,7 @@ int termmap_is_wheel_down(mmask_t s) { return (s & BUTTON5_PRESSED) != 0; }
 static volatile sig_atomic_t pending_signal = 0;
 static void record_signal(int sig) { pending_signal = sig; }
 static volatile sig_atomic_t pending_stop = 0;
-static void record_stop(int sig) { (void)sig; pending_stop = 1; }
+static void record_stop(int sig) { (void)sig; __atomic_store_n(&pending_stop, 1, __ATOMIC_SEQ_CST); }
 
 void termmap_install_signal_handlers(void) {
     struct sigaction sa;
@@ -75,11 +75,7 @@ void termmap_install_signal_handlers(void) {
     sigaction(SIGTSTP, &sa, 0);
 }
 
-int termmap_take_stop_request(void) {
-    int s = pending_stop;
-    pending_stop = 0;
-    return s;
-}
+int termmap_take_stop_request(void) { return __atomic_exchange_n(&pending_stop, 0, __ATOMIC_SEQ_CST); }
 
 // The parent of `pid` from /proc/PID/stat ("pid (comm) state ppid ..."; comm may hold spaces and
 // parentheses: the last ')' ends it), or -1.
@@ -122,10 +118,11 @@ void termmap_stop_self(void) {
     pthread_sigmask(SIG_UNBLOCK, &tstp, &before);
     // The whole group, as the terminal's Ctrl-Z would: a shell waits for the job, not for one process.
     kill(0, SIGTSTP);
-    // Here once continued.
+    // Here once continued. A stop asked before it (a SIGTSTP recorded meanwhile) is done; one that
+    // comes from here on is recorded by the handler again.
+    __atomic_store_n(&pending_stop, 0, __ATOMIC_SEQ_CST);
     pthread_sigmask(SIG_SETMASK, &before, 0);
     sigaction(SIGTSTP, &ours, 0);
-    pending_stop = 0;
 }
 
 int termmap_take_signal(void) {
@@ -362,6 +359,17 @@ void termmap_terminal_size(int *cols, int *rows) {
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 && size.ws_row > 0) {
         *cols = size.ws_col;
         *rows = size.ws_row;
+    }
+}
+
+void termmap_write_terminal(const unsigned char *bytes, size_t len) {
+    int fd = rec.running ? rec.real_out : STDOUT_FILENO;
+    size_t sent = 0;
+    while (sent < len) {
+        ssize_t w = write(fd, bytes + sent, len - sent);
+        if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (w <= 0) break;
+        sent += (size_t)w;
     }
 }
 

@@ -85,6 +85,14 @@ public struct TerminalReplies: Sendable {
     /// which ends the reply; anything else, or a reply too long, is input.
     private mutating func command(_ c: UInt32, _ unit: Unit) -> Outcome {
         let afterEsc = held.count > 2 && held.last == .char(0x1B)
+        if afterEsc, c != 0x5C {
+            // The Esc did not end the answer: what came before it was input (Alt-], then text), and the
+            // Esc may start a reply of its own (a device attributes answer behind an Alt-]).
+            let before = Array(held.dropLast())
+            held = [.char(0x1B)]
+            if case .input(let more) = feed(unit) { return .input(before + more) }
+            return .input(before)
+        }
         if c == 0x07 || (afterEsc && c == 0x5C) {
             let body = String(decoding: held.dropFirst(2).dropLast(afterEsc ? 1 : 0).compactMap { u -> UInt8? in
                 if case .char(let c) = u, c < 0x80 { return UInt8(c) }
@@ -93,7 +101,7 @@ public struct TerminalReplies: Sendable {
             held = []
             return .reply(TerminalColor.backgroundReport(body).map { .backgroundColor($0) } ?? .otherCommand)
         }
-        guard !afterEsc, c == 0x1B || (0x20...0x7E).contains(c), held.count < Self.longest else { return flush(unit) }
+        guard c == 0x1B || (0x20...0x7E).contains(c), held.count < Self.longest else { return flush(unit) }
         held.append(unit)
         return .pending
     }

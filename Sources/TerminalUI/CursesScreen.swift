@@ -27,6 +27,8 @@ public final class CursesScreen: Screen {
     private var shownAnswers = 0
     /// Device attributes answers still to come for the question asked at the start (not `askWhenShown`'s).
     private var startAnswersDue = 0
+    /// Device attributes questions sent and not answered yet (the start's and `askWhenShown`'s).
+    private var questionsOutstanding = 0
     /// The background colour the terminal reported when asked at the start (nil: not asked, or no answer).
     public private(set) var background: TerminalColor?
     /// The terminal's replies taken out of its input, and what the filter gave back as input.
@@ -149,8 +151,10 @@ public final class CursesScreen: Screen {
     /// asks). Keys typed meanwhile are kept for `nextEvent`; answers that come after the wait are taken
     /// out of the keys there.
     private func askBackgroundColor(waitingAtMost seconds: Double) -> TerminalColor? {
+        // To the terminal itself: a recording shows frames, not questions.
         let query = Array("\u{1B}]11;?\u{07}\u{1B}[c".utf8)
-        guard query.withUnsafeBytes({ write(STDOUT_FILENO, $0.baseAddress, $0.count) }) == query.count else { return nil }
+        query.withUnsafeBufferPointer { termmap_write_terminal($0.baseAddress, $0.count) }
+        questionsOutstanding += 1
         let deadline = monotonicSeconds() + seconds
         var color: TerminalColor?
         var typed: [TerminalReplies.Unit] = []
@@ -159,7 +163,9 @@ public final class CursesScreen: Screen {
             switch read(waiting: replies.isPending ? 30 : max(1, Int(left * 1000))) {
             case .unit(let unit):
                 switch replies.feed(unit) {
-                case .reply(.deviceAttributes): return color
+                case .reply(.deviceAttributes):
+                    questionsOutstanding -= 1
+                    return color
                 case .reply(.backgroundColor(let c)): color = c
                 case .reply(.otherCommand), .pending: continue
                 case .input(let units): typed += units
@@ -260,6 +266,17 @@ public final class CursesScreen: Screen {
     /// Answers and keys half read before the stop are dropped.
     public func suspend() {
         guard !closed else { return }
+        // Answers on their way would reach the shell (its prompt would show `[?62;22c`): waited for, a
+        // moment at most.
+        let deadline = monotonicSeconds() + Self.answersBeforeStop
+        while questionsOutstanding > 0, case let left = deadline - monotonicSeconds(), left > 0 {
+            switch read(waiting: replies.isPending ? 30 : max(1, Int(left * 1000))) {
+            case .unit(let unit):
+                if case .reply(.deviceAttributes) = replies.feed(unit) { questionsOutstanding -= 1 }
+            case .nothing where replies.isPending: _ = replies.timeout()
+            case .nothing, .woken: continue
+            }
+        }
         let bytes = painter.finish()
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
         if mouseCaptured {
@@ -289,7 +306,12 @@ public final class CursesScreen: Screen {
         replies = TerminalReplies()
         queued = []
         shownAnswers = 0
+        startAnswersDue = 0
+        questionsOutstanding = 0
     }
+
+    /// How long a stop waits for the answers to questions already sent.
+    static let answersBeforeStop = 0.5
 
     public func copyToClipboard(_ text: String) {
         let bytes = Array(("\u{1B}]52;c;" + Base64.encode(text.utf8) + "\u{07}").utf8)
@@ -331,7 +353,9 @@ public final class CursesScreen: Screen {
         guard !closed else { return false }
         // `present` has written the frame in one write: this comes after it.
         let query: [UInt8] = [0x1B, 0x5B, 0x63]
-        return query.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) } == query.count
+        guard query.withUnsafeBytes({ write(STDOUT_FILENO, $0.baseAddress, $0.count) }) == query.count else { return false }
+        questionsOutstanding += 1
+        return true
     }
 
     public func takeShownAnswers() -> Int {
@@ -373,10 +397,12 @@ public final class CursesScreen: Screen {
             case .reply(.deviceAttributes) where startAnswersDue > 0:
                 // The start's question answered after its wait: not a frame shown.
                 startAnswersDue -= 1
+                questionsOutstanding = max(0, questionsOutstanding - 1)
                 return nil
             case .reply(.deviceAttributes):
                 // An answer to `askWhenShown` (or a late one) is not a key: nothing came this time.
                 shownAnswers += 1
+                questionsOutstanding = max(0, questionsOutstanding - 1)
                 return nil
             case .reply(.backgroundColor), .reply(.otherCommand):
                 // The start's background colour after its wait, or another answer: not keys.

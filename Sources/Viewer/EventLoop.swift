@@ -188,6 +188,7 @@ public enum EventLoop {
             keysInFlight = false
             burstHoldSince = nil
             lastInput = now()
+            tourClock = lastInput
             let size = screen.size
             if size.cols != state.terminalCols || size.rows != state.terminalRows {
                 apply(.resize(cols: size.cols, rows: size.rows))

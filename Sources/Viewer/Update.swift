@@ -144,6 +144,9 @@ extension ViewerState {
             if pauseTour() { return [] }
             handleMouse(m)
             return []
+        case .command(.suspend):
+            // Whatever is open (a prompt, a panel, a tour): a stop asked from outside is not a key.
+            return suspendOrSayWhyNot()
         case .command(let command):
             // Never typed into a prompt: the prompt is left first, as with Esc.
             prompt = nil
@@ -151,6 +154,9 @@ extension ViewerState {
             animation = nil
             if pauseTour() { return [] }
             return run(command)
+        case .key(let key) where keymap.command(for: key) == .suspend:
+            // Ctrl-Z suspends whatever is open (a prompt, a panel, a tour), which is there on `fg`.
+            return suspendOrSayWhyNot()
         case .key(let key):
             // A key during an animation finishes it at once, then applies.
             animation = nil
@@ -340,14 +346,16 @@ extension ViewerState {
             setMessage(showGrid ? "grid on" : "grid off")
         case .help: showHelp = true
         case .redraw: return [.repaint]
-        case .suspend:
-            if let refusal = suspendRefusal {
-                setMessage("Ctrl-Z: \(refusal)")
-                return []
-            }
-            return [.suspend]
+        case .suspend: return suspendOrSayWhyNot()
         case .quit: return [.quit]
         }
+        return []
+    }
+
+    /// Suspends, or says on the message line why it cannot here.
+    private mutating func suspendOrSayWhyNot() -> [Effect] {
+        guard let refusal = suspendRefusal else { return [.suspend] }
+        setMessage("Ctrl-Z: \(refusal)")
         return []
     }
 

@@ -76,6 +76,9 @@ enum InteractiveCommand {
         // A stop no shell can continue would leave the visitor with a frozen terminal: said instead.
         if options.kiosk {
             state.suspendRefusal = "not in kiosk mode (q leaves)"
+        } else if options.castPath != nil {
+            // The recording's pseudo-terminal holds the terminal's modes: a stop would leave them off.
+            state.suspendRefusal = "not while recording (q ends the recording)"
         } else if !screen.hasJobControl {
             state.suspendRefusal = "no job control here (no shell to come back to; q quits)"
         }

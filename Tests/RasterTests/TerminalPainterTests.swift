@@ -324,6 +324,20 @@ extension TerminalRepliesTests {
             }
             #expect(given + s.timeout() == units(text), "\(text.debugDescription)")
         }
+        // Alt-] with answers close behind it: the key is given back, the answers are still answers.
+        for (text, reply) in [
+            ("\u{1B}]\u{1B}[?62;22c", TerminalReplies.Reply.deviceAttributes),
+            ("\u{1B}]x\u{1B}]11;rgb:0/0/0\u{07}", .backgroundColor(TerminalColor(red: 0, green: 0, blue: 0))),
+        ] {
+            var s = TerminalReplies()
+            let outcomes = units(text).map { s.feed($0) }
+            let given = outcomes.flatMap { (o: TerminalReplies.Outcome) -> [Unit] in
+                if case .input(let u) = o { return u }
+                return []
+            }
+            #expect(outcomes.last == .reply(reply), "\(text.debugDescription)")
+            #expect(given == units(text.hasPrefix("\u{1B}]x") ? "\u{1B}]x" : "\u{1B}]"), "\(text.debugDescription)")
+        }
     }
 
     /// The luma rule: white, tmux's `white` (c0c0c0) and a light yellow are light; black, 2020 grey and

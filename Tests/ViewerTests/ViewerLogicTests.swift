@@ -262,6 +262,14 @@ struct ViewerLogicTests {
         #expect(s.update(.key(.ctrlZ)) == [] && s.message == "Ctrl-Z: not in kiosk mode (q leaves)")
         #expect(s.view == before)
         #expect(Key.named("c-z") == .ctrlZ && Key.ctrlZ.scriptText == "<Ctrl-Z>")
+        // Whatever is open stays open for `fg`, and a stop from outside is not a key that closes it.
+        s.suspendRefusal = nil
+        s.update(.key(.char("?")))
+        #expect(s.showHelp && s.update(.key(.ctrlZ)) == [.suspend] && s.showHelp)
+        #expect(s.update(.command(.suspend)) == [.suspend] && s.showHelp)
+        s.update(.key(.escape))
+        s.update(.key(.char("g")))
+        #expect(s.prompt != nil && s.update(.command(.suspend)) == [.suspend] && s.prompt != nil)
     }
 
     /// The keymap is a value: a state given another one runs what it binds.

@@ -578,10 +578,12 @@ def _():
     return f"stopped (ps T), modes off; after fg all {len(expected)} rows equal termmap render; kill -TSTP too"
 
 
-@check("Ctrl-Z with no job control (sh -c exec, as a ForceCommand) and in kiosk mode: said, and the map stays")
+@check("Ctrl-Z with no job control (sh -c exec, as a ForceCommand), in kiosk mode and while recording: said, and the map stays")
 def _():
     said = []
-    for args, want in [("--no-animation", "Ctrl-Z: no job control here"), ("--kiosk --no-animation", "Ctrl-Z: not in kiosk mode")]:
+    cast = tempfile.mktemp(suffix=".cast")
+    for args, want in [("--no-animation", "Ctrl-Z: no job control here"), ("--kiosk --no-animation", "Ctrl-Z: not in kiosk mode"),
+                       (f"--no-animation --record {cast}", "Ctrl-Z: not while recording")]:
         s = Session(args)
         s.keys("C-z")
         screen = s.wait_for(lambda t: want in t, 3)
@@ -591,8 +593,14 @@ def _():
         assert "go to" in s.screen(), "g still opens the prompt here (the map has the keys)"
         assert s.exit_status(0.2) is None
         said.append(screen.strip().split("\n")[-1].split("  ")[0].strip())
+        s.keys("Escape", "q")
+        s.exit_status()
         s.close()
-    return "; ".join(said)
+    # The theme's question went to the terminal, not into the recording.
+    recorded = open(cast).read()
+    os.unlink(cast)
+    assert "zoom 0.00" in recorded and "]11;?" not in recorded, recorded[:300]
+    return "; ".join(said) + "; the recording holds no OSC 11 question"
 
 
 def background_layer(text):

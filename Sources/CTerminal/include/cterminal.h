@@ -56,6 +56,9 @@ void termmap_set_curses_active(int active);
 SCREEN *termmap_newterm(const char *term);
 // Sends bytes to the terminal, in one write where the kernel allows.
 void termmap_write_stdout(const unsigned char *bytes, size_t len);
+// Writes to the terminal itself, past a recording's pseudo-terminal: a question (OSC 11) that is not
+// part of what the recording shows.
+void termmap_write_terminal(const unsigned char *bytes, size_t len);
 
 // --record: from here on stdout is a pseudo-terminal of the terminal's size and modes, and a
 // thread copies its output to the terminal and, as asciicast v2 event lines, to `cast_fd` (whose
