@@ -248,7 +248,7 @@ public struct TerminalEncoder: Sendable {
                         p[i] = lastPen
                         b[i] = cell.glyph == " "
                     }
-                    BlankStyling.lend(p, isBlank: UnsafeBufferPointer(b), look: { $0 & blankLook })
+                    BlankStyling.lend(p, isBlank: UnsafeBufferPointer(b), combine: { lent, own in own & blankLook | lent & ~blankLook })
                 }
             }
         }

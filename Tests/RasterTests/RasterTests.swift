@@ -190,17 +190,19 @@ struct BlankStylingTests {
         #expect(!Cell(glyph: "x").looksLike(Cell(glyph: "x", style: CellStyle(foreground: PaletteColor(1)))))
     }
 
-    @Test func blanksBorrowAGlyphsStyleOnlyWhereABlankLooksTheSame() {
-        // Styles 0–9 have the default background, 10 and up the shade's: the look is the tens digit.
-        let look: (Int) -> Int = { $0 / 10 }
+    @Test func blanksKeepTheirLookAndBorrowTheRestFromAGlyph() {
+        // Styles 0–9 have the default background, 10 and up the shade's: the look is the tens digit,
+        // the foreground the units.
+        let combine: (Int, Int) -> Int = { lent, own in own / 10 * 10 + lent % 10 }
         let styles = [0, 0, 3, 0, 0, 5, 0, 16, 0, 10, 7]
         let blank = [true, true, false, true, true, false, true, false, true, true, false]
         // Leading blanks take the first glyph's style; a plain blank after the shaded glyph 16 keeps its
-        // own; a shaded blank after it takes 16.
-        let expected = [3, 3, 3, 3, 3, 5, 5, 16, 0, 16, 7]
-        #expect(BlankStyling.resolve(styles, isBlank: blank, look: look) == expected)
-        #expect(BlankStyling.resolve([10, 0], isBlank: [true, true], look: look) == [10, 0])
-        #expect(BlankStyling.resolve([Int](), isBlank: [], look: look) == [])
+        // plain background with 16's foreground (6: no foreground change is sent for it); a shaded
+        // blank after it takes 16.
+        let expected = [3, 3, 3, 3, 3, 5, 5, 16, 6, 16, 7]
+        #expect(BlankStyling.resolve(styles, isBlank: blank, combine: combine) == expected)
+        #expect(BlankStyling.resolve([10, 0], isBlank: [true, true], combine: combine) == [10, 0])
+        #expect(BlankStyling.resolve([Int](), isBlank: [], combine: combine) == [])
     }
 
     @Test func dottedLinePhaseAndSnap() {
