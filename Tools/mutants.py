@@ -52,6 +52,13 @@ MUTANTS = [
      "painter.moveColumns(by: -columns, rows: mapRows)",
      "columns moved the wrong way (the cells after the move repair the picture; only the bytes show it)",
      ["Tests/e2e/terminal_e2e.py"]),
+    ("Sources/Raster/TerminalReplies.swift", "return .reply(TerminalColor.backgroundReport(body).map { .backgroundColor($0) } ?? .otherCommand)",
+     "return .reply(.otherCommand)", "the background colour's answer is taken out of the keys but not read"),
+    ("Sources/MapRender/ThemeChoice.swift", "return bg <= 6 || bg == 8 ? .dark : .light", "return bg <= 7 || bg == 8 ? .dark : .light",
+     "COLORFGBG's background 7 (light grey) taken for dark"),
+    ("Sources/TerminalUI/CursesScreen.swift", "        painter.cleared(cols: size.cols, rows: size.rows)\n        replies = TerminalReplies()",
+     "        replies = TerminalReplies()", "after fg the painter believes the cleared screen still shows the last frame",
+     ["Tests/e2e/terminal_e2e.py"]),
     # Ones the suite already killed, kept so that it goes on killing them.
     ("Sources/GeoCore/ZoomButton.swift", "self == .zoomIn ? 0.4 : 3", "self == .zoomIn ? 0.5 : 3",
      "zoom factor: in ×0.5 instead of the seed's ×0.4"),
