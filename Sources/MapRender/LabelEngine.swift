@@ -79,20 +79,27 @@ public struct LabelEngine {
         overlayMarkers.append((col, row, glyph, role))
     }
 
-    /// Where a place's name may go around its marker cell, in the order ties are broken.
-    static func candidates(markerCol m: Int, markerRow r: Int, width w: Int) -> [(col: Int, row: Int)] {
-        [(m + 1, r), (m - w, r), (m - w / 2, r - 1), (m - w / 2, r + 1)]
+    /// Cells kept blank between a point of interest's sign and its name (drawn as spaces over the map).
+    public private(set) var gaps: [(col: Int, row: Int)] = []
+
+    /// Where a place's name may go around its marker cell, in the order ties are broken; with `gap`, a
+    /// cell between the marker and a name beside it (a point of interest's letter sign would otherwise
+    /// read as the name's first letter, `HHotel`: MapLibre's `text-offset` beside an icon).
+    static func candidates(markerCol m: Int, markerRow r: Int, width w: Int, gap: Bool = false) -> [(col: Int, row: Int)] {
+        let g = gap ? 1 : 0
+        return [(m + 1 + g, r), (m - w - g, r), (m - w / 2, r - 1), (m - w / 2, r + 1)]
     }
 
     /// Places a place's name beside its marker (which it then takes too): the free candidate over the
     /// fewest drawn dots. Nil when none is free; the marker is then not taken.
     mutating func placeBeside(
-        _ text: String, role: StyleRole, markerCol m: Int, markerRow r: Int, drawsMarker: Bool, canvas: BrailleCanvas
+        _ text: String, role: StyleRole, markerCol m: Int, markerRow r: Int, drawsMarker: Bool, canvas: BrailleCanvas,
+        gap: Bool = false
     ) -> MapLabel? {
         guard m >= 0, r >= 0, m < cols, r < rows, !taken[r * cols + m] else { return nil }
         let w = text.count
         var best: (col: Int, row: Int, dots: Int)?
-        for c in Self.candidates(markerCol: m, markerRow: r, width: w) {
+        for c in Self.candidates(markerCol: m, markerRow: r, width: w, gap: gap) {
             // Beside the marker its own cell may be the margin, never a cell of the text.
             guard isFree(col: c.col, row: c.row, width: w), !(c.row == r && (c.col...(c.col + w - 1)).contains(m))
             else { continue }
@@ -104,6 +111,8 @@ public struct LabelEngine {
         let label = MapLabel(text: text, col: b.col, row: b.row, role: role)
         take(col: b.col, row: b.row, width: w)
         taken[r * cols + m] = true
+        // The gap is the label's margin on the marker's side (taken with it).
+        if gap, b.row == r { gaps.append((b.col > m ? m + 1 : m - 1, r)) }
         labels.append(label)
         if drawsMarker { markers.append((m, r)) }
         return label

@@ -142,6 +142,9 @@ public enum MapRenderer {
                 Transliteration.screenText(label.text, ascii: ascii), col: label.col, row: label.row,
                 style: StyleTable.style(label.role, mode: mode, theme: theme))
         }
+        for g in c.labels.gaps where !markerCells.isEmpty ? !markerCells[g.row * cols + g.col] : true {
+            frame.write(" ", col: g.col, row: g.row, style: StyleTable.style(.poiLabel, mode: mode, theme: theme))
+        }
         for m in c.labels.overlayMarkers {
             frame[m.col, m.row] = Cell(glyph: m.glyph.unicodeScalars.first ?? "o", style: StyleTable.style(m.role, mode: mode, theme: theme))
         }

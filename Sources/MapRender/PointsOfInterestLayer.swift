@@ -52,8 +52,8 @@ public struct PointsOfInterestLayer: MapLayer, Equatable {
             if let name = poi.name, !name.isEmpty {
                 c.report.poisNamed += 1
                 let text = Transliteration.screenText(name, ascii: c.ascii)
-                if c.labels.placeBeside(text, role: .poiLabel, markerCol: poi.col, markerRow: poi.row, drawsMarker: false, canvas: c.canvas)
-                    != nil
+                if c.labels.placeBeside(
+                    text, role: .poiLabel, markerCol: poi.col, markerRow: poi.row, drawsMarker: false, canvas: c.canvas, gap: true) != nil
                 {
                     c.labels.nameLast(poi.feature)
                     c.labels.addSign(sign, feature: poi.feature)
