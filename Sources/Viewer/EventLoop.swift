@@ -245,6 +245,10 @@ public enum EventLoop {
         }
         if mayDraw() { draw() } else { skipped = true }
         afterFirstFrame()
+        // The first frame's answer is timed from here: what `afterFirstFrame` took (PROJ's libraries,
+        // 12 ms here, far more on a loaded machine) is this program's time, not the link's, and would
+        // otherwise make the first animation jump to its end as if the link were slow.
+        if askedAt != nil { askedAt = now() }
         while !quit {
             if screen.stopRequested() { return .stopRequested }
             if let over = tourOver, state.animation == nil || now() - over > 10 { break }

@@ -105,6 +105,23 @@ struct EventLoopTests {
         #expect(slow.presented.last.flatMap(zoomShown) == "zoom 4.32" && quick.presented.last.flatMap(zoomShown) == "zoom 4.32")
     }
 
+    /// The first frame's answer is timed from the end of the work done after it (loading PROJ): a
+    /// second of that on a loaded machine is not a slow link, and the first zoom still animates.
+    @Test func workAfterTheFirstFrameIsNotTheLinksTime() throws {
+        var state = try start(animations: true)
+        let screen = FakeScreen(Array(repeating: nil, count: 10) + [.key(.char("+"))] + Array(repeating: nil, count: 60))
+        screen.answers = .afterReads(1)
+        var clock = 0.0
+        EventLoop.run(
+            &state, sources: nil, screen: screen,
+            now: {
+                clock += 0.011
+                return clock
+            }, afterFirstFrame: { clock += 1.0 })
+        #expect(screen.presented.count > 3, "the zoom animated: \(screen.presented.count) frames")
+        #expect(screen.presented.last.flatMap(zoomShown) == "zoom 4.32")
+    }
+
     /// Keys' frames wait too once the terminal is known to answer: over a slow link a run of pans is
     /// drawn in fewer frames, the last one the last pan's; a terminal that never answers gets them all.
     @Test func keyFramesWaitForATerminalThatAnswers() throws {
