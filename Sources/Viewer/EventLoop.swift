@@ -178,6 +178,13 @@ public enum EventLoop {
                 }
             }
         }
+        // The state takes the screen's size when it differs (at the start, and after a stop).
+        func followScreenSize() {
+            let size = screen.size
+            if size.cols != state.terminalCols || size.rows != state.terminalRows {
+                apply(.resize(cols: size.cols, rows: size.rows))
+            }
+        }
         // Back from a stop: the screen is blank (and knows it: the next frame draws what it shows, not a
         // move of the last), what was asked of the terminal before is forgotten, and the time stopped is
         // not idle time.
@@ -189,10 +196,7 @@ public enum EventLoop {
             burstHoldSince = nil
             lastInput = now()
             tourClock = lastInput
-            let size = screen.size
-            if size.cols != state.terminalCols || size.rows != state.terminalRows {
-                apply(.resize(cols: size.cols, rows: size.rows))
-            }
+            followScreenSize()
         }
         func draw() {
             // A screen that shows only its last frame has the tiles of that frame loaded before it is
@@ -239,10 +243,7 @@ public enum EventLoop {
             if case .playing = state.tour { return false }
             return true
         }
-        let size = screen.size
-        if size.cols != state.terminalCols || size.rows != state.terminalRows {
-            apply(.resize(cols: size.cols, rows: size.rows))
-        }
+        followScreenSize()
         if mayDraw() { draw() } else { skipped = true }
         afterFirstFrame()
         // The first frame's answer is timed from here: what `afterFirstFrame` took (PROJ's libraries,
