@@ -54,14 +54,14 @@ let package = Package(
             dependencies: ["CSQLite", "CZlib", "GeoCore", "MapData", "MapRender", "TestSupport", "Viewer"]),
 
         // What tests and fuzzers share: the seeded generator and the fake screen.
-        .target(name: "TestSupport", dependencies: ["MapRender", "Raster", "Viewer"]),
+        .target(name: "TestSupport", dependencies: ["MapRender", "Raster", "Support", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "ViewerTests", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "TestSupport", "Viewer"],
+            name: "ViewerTests", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support", "TestSupport", "Viewer"],
             exclude: ["Snapshots", "Fixtures"]),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "Support", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
         .testTarget(name: "CLITests", dependencies: ["termmap", "TestSupport"]),
     ],

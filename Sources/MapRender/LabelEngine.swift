@@ -1,4 +1,5 @@
 import Raster
+import Support
 
 /// Text placed on the map: a grid label, a place or street name, from its first cell.
 public struct MapLabel: Equatable, Sendable {
@@ -61,8 +62,9 @@ public struct LabelEngine {
     /// Places `label` where it is, if it fits there.
     @discardableResult
     public mutating func place(_ label: MapLabel) -> Bool {
-        guard isFree(col: label.col, row: label.row, width: label.text.count) else { return false }
-        take(col: label.col, row: label.row, width: label.text.count)
+        let width = label.text.columns
+        guard isFree(col: label.col, row: label.row, width: width) else { return false }
+        take(col: label.col, row: label.row, width: width)
         labels.append(label)
         return true
     }
@@ -97,7 +99,7 @@ public struct LabelEngine {
         gap: Bool = false
     ) -> MapLabel? {
         guard m >= 0, r >= 0, m < cols, r < rows, !taken[r * cols + m] else { return nil }
-        let w = text.count
+        let w = text.columns
         var best: (col: Int, row: Int, dots: Int)?
         for c in Self.candidates(markerCol: m, markerRow: r, width: w, gap: gap) {
             // Beside the marker its own cell may be the margin, never a cell of the text.

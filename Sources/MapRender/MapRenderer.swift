@@ -134,7 +134,7 @@ public enum MapRenderer {
         }
         for label in c.labels.labels {
             if !markerCells.isEmpty, label.row >= 0, label.row < mapRows,
-                (label.col..<(label.col + label.text.count)).contains(where: { $0 >= 0 && $0 < cols && markerCells[label.row * cols + $0] })
+                (label.col..<(label.col + label.text.columns)).contains(where: { $0 >= 0 && $0 < cols && markerCells[label.row * cols + $0] })
             {
                 continue
             }

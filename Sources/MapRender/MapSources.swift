@@ -63,6 +63,9 @@ public final class MapSources: PlaceSearching, Sendable {
         var tiers: [Int: RankedPlaces] = [:]
         /// Display texts made so far by place id, per glyph mode (only for places a view has tried to label).
         var labels: [Bool: [Int: String]] = [:]
+        /// Per street-level source (by its place in `features.details`), its named features with their
+        /// search keys, made on the first search.
+        var streets: [Int: [(key: [UInt8], place: NamedPlace)]] = [:]
     }
     private let cache = Mutex(Cache())
 
@@ -215,11 +218,10 @@ public final class MapSources: PlaceSearching, Sendable {
         }
         guard hits.count < limit else { return hits }
         // Then streets of the street-level sources, names starting with what was typed.
-        let key = PlaceSearch.key(query)
+        let key = Array(PlaceSearch.key(query).utf8)
         guard !key.isEmpty else { return hits }
-        for source in features.details {
-            guard let names = try? source.namedFeatures() else { continue }
-            for street in names where PlaceSearch.key(street.name).hasPrefix(key) {
+        for (i, source) in features.details.enumerated() {
+            for (streetKey, street) in streets(of: source, at: i) where streetKey.starts(with: key) {
                 guard !hits.contains(where: { $0.name == street.name }) else { continue }
                 let kind = street.kind.words
                 hits.append(
@@ -230,6 +232,22 @@ public final class MapSources: PlaceSearching, Sendable {
             }
         }
         return hits
+    }
+
+    /// True when no query that extends `query` matches more than it does (matches are prefixes, words,
+    /// substrings and one typo from a prefix; a typo counts from 4 letters): a search whose query matches
+    /// nothing need not run again as a paste goes on.
+    public static func longerQueriesMatchNoMore(than query: String) -> Bool {
+        PlaceSearch.key(query).utf8.count >= PlaceSearch.minimumTypoLength
+    }
+
+    /// The named features of street-level source `i` with their search keys (made once: a key a name
+    /// each keystroke cost a search milliseconds).
+    func streets(of source: any FeatureSource, at i: Int) -> [(key: [UInt8], place: NamedPlace)] {
+        if let kept = cache.withLock({ $0.streets[i] }) { return kept }
+        let made = ((try? source.namedFeatures()) ?? []).map { (key: Array(PlaceSearch.key($0.name).utf8), place: $0) }
+        cache.withLock { $0.streets[i] = made }
+        return made
     }
 
     /// A place as a search result: framed by its kind and size, labelled with region and country.

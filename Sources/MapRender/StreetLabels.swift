@@ -172,7 +172,7 @@ enum StreetLabels {
         let k = Double(anchorDots)
         for s in all where !named.contains(s.name) {
             let text = Transliteration.screenText(s.name, ascii: ascii)
-            let width = text.count
+            let width = text.columns
             // Horizontal: the text about fits the stretch (two dots a cell; it may pass each end by two dots).
             // Vertical: the text stands beside it, and the stretch is at least two rows long.
             let half = s.vertical ? 4.0 : Double(width)

@@ -1,10 +1,11 @@
 import MapData
+import Support
 
-/// Transliteration of text into what a cell can show: one column per character, and ASCII stand-ins
-/// (accents dropped, `→` written `->`, `°` written `d` before minutes and dropped before a
-/// hemisphere: `24d56'10"E`, `60.1699N`) for terminals without UTF-8. The width table is written
-/// here rather than asked of glibc's `wcwidth`, which depends on the locale: `render` must print the
-/// same screen whatever `LANG` is.
+/// Transliteration of text into what cells can show: each character safe and of a known width
+/// (`SafeText`, `CharacterWidth`: a two-column one keeps its two columns), and ASCII stand-ins (accents
+/// dropped, `→` written `->`, `°` written `d` before minutes and dropped before a hemisphere:
+/// `24d56'10"E`, `60.1699N`) for terminals without UTF-8, where anything unsafe or without a stand-in
+/// is `?`.
 public enum Transliteration {
     static let asciiReplacements: [Character: String] = [
         "′": "'", "″": "\"", "×": "x", "→": "->", "–": "-", "—": "-", "│": "|", "├": "|",
@@ -14,36 +15,30 @@ public enum Transliteration {
 
     /// `text` as the glyph mode can show it; in ASCII mode accents are dropped and others become `?`.
     public static func screenText(_ text: String, ascii: Bool) -> String {
+        guard ascii else { return SafeText.forScreen(text) }
         var out = ""
         // A degree sign is written once the next character says which form reads.
         var degree = false
         for ch in text {
-            if ascii {
-                if degree {
-                    degree = false
-                    if ch.isASCII && ch.isNumber { out += "d" }
-                }
-                if ch == "°" {
-                    degree = true
-                } else if ch.isASCII {
-                    out.append(ch)
-                } else if let r = asciiReplacements[ch] {
-                    out += r
-                } else {
-                    let folded = NameFolding.fold(String(ch))
-                    out += folded.allSatisfy(\.isASCII) && !folded.isEmpty ? folded : "?"
-                }
+            if degree {
+                degree = false
+                if ch.isASCII && ch.isNumber { out += "d" }
+            }
+            if ch == "°" {
+                degree = true
+            } else if let first = ch.unicodeScalars.first, SafeText.isUnsafe(first, leading: true) {
+                out += "?"
+            } else if ch.isASCII {
+                out.append(ch)
+            } else if let r = asciiReplacements[ch] {
+                out += r
             } else {
-                out.append(isNarrow(ch) ? ch : "?")
+                // Accents dropped; what folding leaves must be printable ASCII too.
+                let folded = NameFolding.fold(String(ch))
+                let printable = folded.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }
+                out += printable && !folded.isEmpty ? folded : "?"
             }
         }
         return out
-    }
-
-    /// True for characters a terminal shows one column wide (Latin, Greek, Cyrillic, box drawing…).
-    static func isNarrow(_ ch: Character) -> Bool {
-        guard let first = ch.unicodeScalars.first else { return false }
-        let v = first.value
-        return v >= 0x20 && (v < 0x1100 || (0x1E00...0x1FFF).contains(v) || (0x2000...0x2BFF).contains(v))
     }
 }

@@ -194,13 +194,13 @@ public struct UserDataLayer: MapLayer {
                 }
                 // The feature's extent in cells: a name is counted only where one could fit.
                 let extent = max((box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX), (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
-                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f), extent >= Double(name.count) {
+                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f), extent >= Double(name.columns) {
                     // A line's or area's name at the middle of its box, where it is on screen, when the
                     // feature is at least as long as its name.
                     let mx = (box.0 + box.2) / 2 * ws + ox
                     let my = (box.1 + box.3) / 2 * ws + oy
                     if mx >= 0, my >= 0, mx < w, my < h {
-                        let col = Int(mx) / ViewSize.dotsPerCellX - name.count / 2
+                        let col = Int(mx) / ViewSize.dotsPerCellX - name.columns / 2
                         labels.append(PendingLabel(text: name, col: max(0, col), row: Int(my) / ViewSize.dotsPerCellY))
                     }
                 }
@@ -223,7 +223,7 @@ public struct UserDataLayer: MapLayer {
         // The points' names first (beside their markers), then the lines' and areas'.
         for l in pointLabels + labels {
             let text = Transliteration.screenText(l.text, ascii: c.ascii)
-            for (col, row) in [(l.col + 1, l.row), (l.col - text.count, l.row), (l.col, l.row - 1), (l.col, l.row + 1)]
+            for (col, row) in [(l.col + 1, l.row), (l.col - text.columns, l.row), (l.col, l.row - 1), (l.col, l.row + 1)]
             where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
                 break
             }

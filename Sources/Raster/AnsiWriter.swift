@@ -15,7 +15,7 @@ public enum AnsiWriter {
             TerminalEncoder.rowPens(frame.cells[start..<(start + cols)], mode, into: &pens, blank: &blank)
             frame.cells.withUnsafeBufferPointer { cells in
                 pens.withUnsafeBufferPointer { p in
-                    for col in 0..<cols {
+                    for col in 0..<cols where !cells[start + col].isContinuation {
                         out.setPen(p[col])
                         out.scalar(cells[start + col].glyph.value)
                     }

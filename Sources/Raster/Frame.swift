@@ -1,3 +1,5 @@
+import Support
+
 /// A colour of the xterm palette: 0–7 the ANSI colours, 8–15 their bright forms, 16–255 the
 /// 256-colour cube and greys.
 public struct PaletteColor: Hashable, Sendable {
@@ -70,9 +72,10 @@ public struct CellStyle: Hashable, Sendable {
 }
 
 /// One terminal cell: a glyph and its style. A plain value (no reference inside), so frames are cheap
-/// to make and copy.
+/// to make and copy. A glyph two columns wide (CJK, most emoji) is in the first of its two cells, and
+/// the second holds `Cell.continuation`.
 public struct Cell: Equatable, Sendable {
-    /// The character shown: one scalar, one column wide.
+    /// The character shown: one scalar (U+0000 in the second cell of a wide one).
     public var glyph: Unicode.Scalar
     /// How it looks.
     public var style: CellStyle
@@ -82,6 +85,13 @@ public struct Cell: Equatable, Sendable {
         self.glyph = glyph
         self.style = style
     }
+
+    /// The glyph of the second cell of a two-column glyph: the terminal draws nothing there of its own.
+    public static let continuationGlyph: Unicode.Scalar = "\u{0}"
+
+    /// True in the second cell of a two-column glyph.
+    @inlinable
+    public var isContinuation: Bool { glyph.value == 0 }
 
     /// True when the terminal shows `self` and `other` alike: the same glyph, and the same style, or for
     /// two blanks the same `blankLook`.
@@ -109,21 +119,37 @@ public struct Frame: Equatable, Sendable {
         storage = Array(repeating: Cell(), count: self.cols * self.rows)
     }
 
-    /// The cell at a position (a blank cell outside the frame).
+    /// The cell at a position (a blank cell outside the frame). A cell set over half of a two-column
+    /// glyph blanks its other half: a frame never holds half a glyph.
     @inlinable
     public subscript(col: Int, row: Int) -> Cell {
         get { contains(col: col, row: row) ? storage[row * cols + col] : Cell() }
-        set { if contains(col: col, row: row) { storage[row * cols + col] = newValue } }
+        set {
+            guard contains(col: col, row: row) else { return }
+            let i = row * cols + col
+            if storage[i].isContinuation || (col + 1 < cols && storage[i + 1].isContinuation) { splitWide(at: col, row: row) }
+            storage[i] = newValue
+        }
+    }
+
+    /// Blanks the two-column glyph that the cell at (col, row) is half of (keeping each cell's style).
+    @usableFromInline
+    mutating func splitWide(at col: Int, row: Int) {
+        let i = row * cols + col
+        if storage[i].isContinuation, col > 0 { storage[i - 1].glyph = " " }
+        if col + 1 < cols, storage[i + 1].isContinuation { storage[i + 1].glyph = " " }
+        storage[i].glyph = " "
     }
 
     /// True inside the frame.
     @inlinable
     public func contains(col: Int, row: Int) -> Bool { col >= 0 && row >= 0 && col < cols && row < rows }
 
-    /// Writes text from a position, one cell a character (its first scalar: the text must already be
-    /// one column a character), clipped at the right edge; returns the columns written. With
-    /// `keepBackground`, a style without a background keeps the background already there (a label
-    /// over the circle's shade stays shaded).
+    /// Writes text from a position, clipped at the right edge; returns the columns written. Every
+    /// character goes through `SafeText.shown` (the last gate before the terminal): one that must not
+    /// reach it, or whose width is unknown, is a placeholder; a two-column one takes two cells (a space
+    /// where only one is left). With `keepBackground`, a style without a background keeps the background
+    /// already there (a label over the circle's shade stays shaded).
     @discardableResult
     public mutating func write(_ text: String, col: Int, row: Int, style: CellStyle, keepBackground: Bool = true)
         -> Int
@@ -131,12 +157,18 @@ public struct Frame: Equatable, Sendable {
         var c = col
         for ch in text {
             guard c < cols else { break }
-            if c >= 0, let scalar = ch.unicodeScalars.first {
-                var s = style
-                if keepBackground, s.background == nil { s.background = self[c, row].style.background }
-                self[c, row] = Cell(glyph: scalar, style: s)
+            var (scalar, width) = SafeText.shown(ch)
+            // Half a glyph at the left or right edge: a blank in its place.
+            if width == 2, c < 0 || c + 1 >= cols {
+                scalar = " "
+                width = c + 1 >= cols ? 1 : 2
             }
-            c += 1
+            for k in 0..<width where c + k >= 0 {
+                var s = style
+                if keepBackground, s.background == nil { s.background = self[c + k, row].style.background }
+                self[c + k, row] = Cell(glyph: k == 0 ? scalar : (width == 2 && scalar != " " ? Cell.continuationGlyph : " "), style: s)
+            }
+            c += width
         }
         return c - col
     }
@@ -157,10 +189,10 @@ public struct Frame: Equatable, Sendable {
         }
     }
 
-    /// One line of glyphs.
+    /// One line of glyphs (a two-column glyph once).
     public func line(_ row: Int) -> String {
         var out = String.UnicodeScalarView()
-        out.append(contentsOf: cells[(row * cols)..<((row + 1) * cols)].lazy.map(\.glyph))
+        out.append(contentsOf: cells[(row * cols)..<((row + 1) * cols)].lazy.filter { !$0.isContinuation }.map(\.glyph))
         return String(out)
     }
 
@@ -171,7 +203,9 @@ public struct Frame: Equatable, Sendable {
         bytes.reserveCapacity(cells.count * 3 + rows)
         for row in 0..<rows {
             if row > 0 { bytes.append(0x0A) }
-            for cell in cells[(row * cols)..<((row + 1) * cols)] { TerminalEncoder.utf8(cell.glyph.value, into: &bytes) }
+            for cell in cells[(row * cols)..<((row + 1) * cols)] where !cell.isContinuation {
+                TerminalEncoder.utf8(cell.glyph.value, into: &bytes)
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -1,3 +1,5 @@
+import Support
+
 /// The bytes that take a terminal from the frame it shows to the next one, the way ratatui and
 /// bubbletea draw: a copy of what the screen shows is compared cell by cell with each new frame, and
 /// only the cells that look different are sent.
@@ -107,6 +109,7 @@ public struct TerminalPainter: Sendable {
                 shift(from: start, to: start + n, count: cols - n, blanks: start..<(start + n))
             }
         }
+        forgetCutGlyphs(rows: rowRange)
         pending += out.bytes
     }
 
@@ -148,6 +151,46 @@ public struct TerminalPainter: Sendable {
         }
     }
 
+    /// After a move: a two-column glyph the move cut in half (terminals blank what is left of it, each
+    /// its own way) is not known any more, so that it is drawn again.
+    private mutating func forgetCutGlyphs(rows rowRange: Range<Int>) {
+        for row in rowRange {
+            let start = row * cols
+            for col in 0..<cols where shown[start + col] >> 32 == 0 {
+                // A second half without its first (the first column has none to its left).
+                if col == 0 || shown[start + col - 1] >> 32 == 0 || shown[start + col - 1] == Self.unknown {
+                    shown[start + col] = Self.unknown
+                }
+            }
+            // A first half in the last column lost its second.
+            let last = start + cols - 1
+            if cols > 0, shown[last] != Self.unknown, Self.isWide(UInt32(truncatingIfNeeded: shown[last] >> 32)) {
+                shown[last] = Self.unknown
+            }
+        }
+    }
+
+    /// A cell of the copy whose content is not known (never equal to a cell of a frame): drawn again.
+    static let unknown = UInt64.max
+
+    /// True for a glyph two columns wide.
+    static func isWide(_ glyph: UInt32) -> Bool {
+        guard let s = Unicode.Scalar(glyph) else { return false }
+        return CharacterWidth.of(s) == 2
+    }
+
+    /// Before cells `col ..< col + width` of `row` are written: a two-column glyph the terminal shows
+    /// across their edge loses its other half (the terminal blanks it), so that half is not known any
+    /// more and is drawn again if the frame has something there.
+    private mutating func forgetHalves(row: Int, col: Int, width: Int) {
+        let start = row * cols
+        // The first cell is the second half of a glyph to its left.
+        if col > 0, shown[start + col] >> 32 == 0, shown[start + col] != Self.unknown { shown[start + col - 1] = Self.unknown }
+        // The cell after the last is the second half of a glyph being overwritten.
+        let after = col + width
+        if after < cols, shown[start + after] >> 32 == 0, shown[start + after] != Self.unknown { shown[start + after] = Self.unknown }
+    }
+
     // MARK: Frames
 
     /// The bytes that make the terminal show `frame` (with the moves made since the last one first);
@@ -180,9 +223,28 @@ public struct TerminalPainter: Sendable {
                 TerminalEncoder.rowPens(frame.cells[start..<(start + cols)], mode, into: &resolved, blank: &isBlank)
                 for col in 0..<cols {
                     var glyph = cells[start + col].glyph.value
+                    // The second cell of a two-column glyph is drawn with its first.
+                    if glyph == 0, abilities.unicode, col > 0 { continue }
+                    let wide = abilities.unicode && col + 1 < cols && cells[start + col + 1].glyph.value == 0
+                    // Nothing that acts on a terminal is written as a glyph, whatever reached the frame.
+                    if glyph < 0x20 || (0x7F...0x9F).contains(glyph) { glyph = glyph == 0 ? 0x20 : 0x3F }
                     if glyph >= 0x80, !abilities.unicode { glyph = 0x3F }  // ?
                     let want = UInt64(glyph) << 32 | UInt64(resolved[col])
                     let has = shown[start + col]
+                    if wide {
+                        // Both cells or neither: the glyph covers the two.
+                        let pair = UInt64(resolved[col])
+                        if want == has, shown[start + col + 1] == pair { continue }
+                        if row == rows - 1, col + 1 == cols - 1, !abilities.lastCellSafe { continue }
+                        forgetHalves(row: row, col: col, width: 2)
+                        moveCursor(row: row, col: col, &out)
+                        setPen(resolved[col], &out)
+                        out.scalar(glyph)
+                        shown[start + col] = want
+                        shown[start + col + 1] = pair
+                        cursor = col + 2 < cols ? (row, col + 2) : nil
+                        continue
+                    }
                     if want == has { continue }
                     // Two blanks that look the same: the foreground of neither can be seen.
                     if isBlank[col], has >> 32 == 0x20, (Pen(truncatingIfNeeded: has ^ want) & TerminalEncoder.blankLook) == 0 {
@@ -190,6 +252,7 @@ public struct TerminalPainter: Sendable {
                     }
                     // A run of blanks alike: erased in one sequence where that is shorter than spaces.
                     if isBlank[col], let end = erasableRun(from: col, pens: resolved, isBlank: isBlank) {
+                        forgetHalves(row: row, col: col, width: end - col)
                         moveCursor(row: row, col: col, &out)
                         setPen(resolved[col], &out)
                         if end == cols, abilities.eraseLine {
@@ -202,6 +265,7 @@ public struct TerminalPainter: Sendable {
                     }
                     // Some terminals scroll the screen after writing its last cell: leave it.
                     if row == rows - 1, col == cols - 1, !abilities.lastCellSafe { continue }
+                    forgetHalves(row: row, col: col, width: 1)
                     moveCursor(row: row, col: col, &out)
                     setPen(resolved[col], &out)
                     out.scalar(glyph)
@@ -276,6 +340,9 @@ public struct TerminalPainter: Sendable {
         for i in (row * cols + start)..<(row * cols + end) {
             let cell = shown[i]
             let glyph = UInt32(truncatingIfNeeded: cell >> 32)
+            // Only one-column glyphs known to be there are written again.
+            guard cell != Self.unknown, glyph != 0, i + 1 >= shown.count || shown[i + 1] >> 32 != 0 || (i + 1) % cols == 0
+            else { return false }
             let difference = Pen(truncatingIfNeeded: cell) ^ pen
             guard difference == 0 || (glyph == 0x20 && difference & TerminalEncoder.blankLook == 0) else { return false }
             bytes += glyph < 0x80 ? 1 : glyph < 0x800 ? 2 : glyph < 0x10000 ? 3 : 4

@@ -81,45 +81,33 @@ public func monotonicSeconds() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, every piece of outside text in it made visible (`SafeText.forLine`).
 public func printError(_ line: String) {
-    // Control characters a file name or a tour file brought in are shown, not obeyed by the terminal.
-    let bytes = Array((line.withVisibleControls + "\n").utf8)
+    let bytes = Array((SafeText.forLine(line) + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
-extension StringProtocol {
-    /// The text with control characters in caret notation (`ESC` is `^[`, DEL `^?`) and C1 controls as
-    /// `\u{9b}`: what a message may quote of a file or a command line cannot move the cursor or
-    /// recolour the terminal.
-    public var withVisibleControls: String {
-        guard unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            return String(self)
-        }
-        var out = ""
-        for s in unicodeScalars {
-            switch s.value {
-            case 0..<0x20: out += "^" + String(Unicode.Scalar(UInt8(s.value + 0x40)))
-            case 0x7F: out += "^?"
-            case 0x80...0x9F: out += "\\u{" + String(s.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(s)
-            }
-        }
-        return out
-    }
+/// Writes text to standard output, line by line as `SafeText.forLines` makes it visible: what a command
+/// prints of a file's, a server's or a configuration's text cannot act on the terminal. Every command
+/// prints through this (or `printError`); only bytes termmap composed itself, escape sequences and
+/// all (`render`'s screen), go out through `printComposed`.
+public func printComposed(_ text: String) {
+    let bytes = Array((text + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
 
+/// Writes text to standard output made visible (`SafeText.forLines`).
+public func printLine(_ text: String, terminator: String = "\n") {
+    let bytes = Array((SafeText.forLines(text) + terminator).utf8)
+    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
+
+extension StringProtocol {
     /// The text without white space at either end.
     public var trimmedOfWhitespace: String {
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return String(self[first...last])
-    }
-}
-
-extension String {
-    /// The text cut or padded with spaces to `width` characters.
-    public func padded(to width: Int) -> String {
-        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
     }
 }
 
@@ -184,8 +172,9 @@ public func fixedDecimals(_ value: Double, _ decimals: Int) -> String {
     return (negative ? "-" : "") + text
 }
 
-/// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped, the rest
-/// as is.
+/// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control characters escaped, and so
+/// the other characters no terminal should be sent raw (`SafeText`: C1, bidirectional controls,
+/// zero-width spaces), so that JSON printed to a terminal is as safe as termmap's own lines; the rest as is.
 public func jsonQuoted(_ text: String) -> String {
     var out = "\""
     out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 2)
@@ -197,7 +186,7 @@ public func jsonQuoted(_ text: String) -> String {
         case "\r": out += "\\r"
         case "\t": out += "\\t"
         default:
-            if s.value < 0x20 || s.value == 0x7F {
+            if SafeText.isUnsafe(s, leading: false) {
                 let hex = String(s.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             } else {

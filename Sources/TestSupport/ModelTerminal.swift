@@ -1,9 +1,11 @@
 import Raster
+import Support
 
 /// A terminal in memory that understands the ECMA-48 subset `TerminalPainter` sends (CUP, CUF, SGR,
 /// ED, EL, ECH, ICH, DCH, DECSTBM, IND, RI, CR, LF and UTF-8 text) the way xterm does, erased cells
 /// taking the current background (terminfo's `bce`), and records anything else as an error: so that a
-/// test can check what a real terminal would show after the bytes.
+/// test can check what a real terminal would show after the bytes. A two-column glyph takes two cells
+/// (the second holds U+0000), and writing over either half blanks the other, as xterm does.
 public struct ModelTerminal {
     /// One cell: its glyph and what it was drawn with.
     public struct Cell: Equatable, Sendable {
@@ -49,6 +51,11 @@ public struct ModelTerminal {
     public func firstDifference(_ frame: Frame, mode: ColorMode) -> (col: Int, row: Int)? {
         for r in 0..<rows {
             for c in 0..<cols {
+                // The second half of a two-column glyph is drawn with the first, in its pen.
+                if frame[c, r].isContinuation {
+                    if self[c, r].glyph.value != 0 { return (c, r) }
+                    continue
+                }
                 let want = Self.look(frame[c, r], mode)
                 let has = self[c, r]
                 let same =
@@ -146,10 +153,41 @@ public struct ModelTerminal {
                 row += 1
             }
         }
+        // A character that acts on a terminal, or hides, is never written as text.
+        if SafeText.isUnsafe(glyph, leading: true) { errors.append("U+\(String(glyph.value, radix: 16)) written as text") }
+        let width = CharacterWidth.of(glyph) == 2 ? 2 : 1
+        if width == 2, col == cols - 1 {
+            errors.append("a two-column glyph in the last column")
+        }
         var cell = pen
         cell.glyph = glyph
+        blankHalves(col: col, width: min(width, cols - col))
         cells[row * cols + col] = cell
-        if col == cols - 1 { wrapPending = true } else { col += 1 }
+        if width == 2, col + 1 < cols {
+            cell.glyph = "\u{0}"
+            cells[row * cols + col + 1] = cell
+        }
+        if col + width >= cols { wrapPending = true } else { col += width }
+    }
+
+    /// Before `width` cells from `col` of the cursor's row are written: a two-column glyph across
+    /// their edges is blanked whole (xterm's way).
+    private mutating func blankHalves(col: Int, width: Int) {
+        let start = row * cols
+        if cells[start + col].glyph.value == 0, col > 0 { cells[start + col - 1].glyph = " " }
+        let after = col + width
+        if after < cols, cells[start + after].glyph.value == 0 { cells[start + after].glyph = " " }
+    }
+
+    /// After characters moved along row `r`: halves of two-column glyphs cut apart are blanks.
+    private mutating func blankCutHalves(row r: Int) {
+        let start = r * cols
+        for c in 0..<cols where cells[start + c].glyph.value == 0 {
+            if c == 0 || CharacterWidth.of(cells[start + c - 1].glyph) != 2 { cells[start + c].glyph = " " }
+        }
+        if cols > 0, CharacterWidth.of(cells[start + cols - 1].glyph) == 2, cells[start + cols - 1].glyph.value != 0 {
+            cells[start + cols - 1].glyph = " "
+        }
     }
 
     private var blank: Cell {
@@ -193,16 +231,20 @@ public struct ModelTerminal {
             let start = row * cols
             cells.removeSubrange((start + col)..<(start + col + k))
             cells.insert(contentsOf: repeatElement(blank, count: k), at: start + cols - k)
+            blankCutHalves(row: row)
         case 0x40:  // ICH
             let k = min(n(0, default: 1), cols - col)
             let start = row * cols
             cells.removeSubrange((start + cols - k)..<(start + cols))
             cells.insert(contentsOf: repeatElement(blank, count: k), at: start + col)
+            blankCutHalves(row: row)
         case 0x58:  // ECH
             let k = min(n(0, default: 1), cols - col)
+            blankHalves(col: col, width: k)
             let start = row * cols + col
             cells.replaceSubrange(start..<(start + k), with: repeatElement(blank, count: k))
         case 0x4B where params.isEmpty || params == "0":  // EL, to the end
+            blankHalves(col: col, width: cols - col)
             let start = row * cols + col
             cells.replaceSubrange(start..<(row * cols + cols), with: repeatElement(blank, count: cols - col))
         case 0x72:  // DECSTBM

@@ -131,7 +131,7 @@ public enum Renderer {
             lines.append(page + 1 < layout.pages ? "Space: more · any other key closes" : "end · any key closes")
         }
         drawPanel(
-            &frame, lines, widest: (keys + lines + [title]).map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode,
+            &frame, lines, widest: (keys + lines + [title]).map(\.columns).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode,
             theme: theme, title: title)
     }
 
@@ -139,7 +139,7 @@ public enum Renderer {
     static func drawExplain(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, ascii: Bool, mode: ColorMode) {
         let lines = (state.lastAction.flatMap { Explanation.lines($0, latitude: state.view.center.latitude) } ?? ["nothing to explain yet: press + -, z, c, r or f"])
             + ["any key closes"]
-        drawPanel(&frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: state.theme)
+        drawPanel(&frame, lines, widest: lines.map(\.columns).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: state.theme)
     }
 
     /// The legend (`w`): a box at the map's top right listing each class on screen with three cells of
@@ -210,38 +210,37 @@ public enum Renderer {
         if all.count > 9 { lines.append("(\(all.count - 9) more in the file)") }
         if all.isEmpty { lines.append("none yet: b keeps this view") }
         let shown = lines.map { Transliteration.screenText($0, ascii: style.ascii) }
-        drawPanel(&frame, shown, widest: shown.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme)
+        drawPanel(&frame, shown, widest: shown.map(\.columns).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme)
     }
 
-    /// A box of lines centred on the map (or at its top right), `widest` characters inside; where it
-    /// went, nil when it does not fit.
+    /// A box of lines centred on the map (or at its top right), at least `widest` columns inside (as
+    /// many as its widest line takes once shown); where it went, nil when it does not fit. The lines and
+    /// the title are made screen text here, then measured and padded in columns: a border never shifts.
     @discardableResult
     static func drawPanel(
         _ frame: inout Frame, _ lines: [String], widest: Int, mapRows: Int, ascii: Bool, mode: ColorMode, theme: Theme,
         topRight: Bool = false, title: String? = nil
     ) -> (left: Int, top: Int, height: Int)? {
-        let width = min(frame.cols - 2, widest + 4)
+        let shown = lines.map { Transliteration.screenText($0, ascii: ascii) }
+        let width = min(frame.cols - 2, max(widest, shown.map(\.columns).max() ?? 0) + 4)
         let height = min(mapRows, lines.count + 2)
         guard width > 4, height > 2 else { return nil }
         let left = topRight ? frame.cols - width - 1 : (frame.cols - width) / 2
         let top = topRight ? 0 : max(0, (mapRows - height) / 2)
+        func border(_ text: String) -> String { Transliteration.screenText(text, ascii: ascii) }
         for r in 0..<height {
             let text: String
             if r == 0, let title {
                 // `┌ title ───┐`: a title in the top border costs no row.
-                let head = "┌ " + String(title.prefix(width - 4)) + " "
-                text = head + String(repeating: "─", count: max(0, width - 1 - head.count)) + "┐"
+                let head = border("┌ ") + Transliteration.screenText(title, ascii: ascii).prefix(columns: width - 4) + " "
+                text = head + border(String(repeating: "─", count: max(0, width - 1 - head.columns)) + "┐")
             } else if r == 0 || r == height - 1 {
-                text = (r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘")
+                text = border((r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘"))
             } else {
-                let body = r - 1 < lines.count ? lines[r - 1] : ""
-                text =
-                    "│ " + String(body.prefix(width - 4)).padded(to: width - 4)
-                    + " │"
+                let body = r - 1 < shown.count ? shown[r - 1] : ""
+                text = border("│ ") + body.padded(to: width - 4) + border(" │")
             }
-            frame.write(
-                Transliteration.screenText(text, ascii: ascii), col: left, row: top + r,
-                style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
+            frame.write(text, col: left, row: top + r, style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
         }
         return (left, top, height)
     }
@@ -332,16 +331,16 @@ public enum Renderer {
         frame.write(line.left, col: 0, row: statusRow, style: StyleTable.style(.status, mode: mode, theme: state.theme))
         if let text = line.credit {
             frame.write(
-                text, col: max(0, frame.cols - text.count), row: statusRow, style: StyleTable.style(.credit, mode: mode, theme: state.theme)
+                text, col: max(0, frame.cols - text.columns), row: statusRow, style: StyleTable.style(.credit, mode: mode, theme: state.theme)
             )
         }
         if let prompt = state.prompt {
             drawChoices(&frame, prompt, bottom: statusRow, ascii: ascii, mode: mode, theme: state.theme)
             let text = prompt.kind.question + prompt.text + "_"
             // Keep the end of a long input visible.
-            let shown = text.count > frame.cols ? String(text.suffix(frame.cols)) : text
+            let screen = Transliteration.screenText(text, ascii: ascii)
             frame.write(
-                Transliteration.screenText(shown, ascii: ascii), col: 0, row: messageRow,
+                screen.columns > frame.cols ? screen.suffix(columns: frame.cols) : screen, col: 0, row: messageRow,
                 style: StyleTable.style(.prompt, mode: mode, theme: state.theme))
         } else if let dataError {
             frame.write(
@@ -355,9 +354,9 @@ public enum Renderer {
                 style: StyleTable.style(role, mode: mode, theme: state.theme))
             // The short attribution at the bottom right, where the message leaves room for it.
             let names = Transliteration.screenText("© " + dataNames.joined(separator: " · "), ascii: ascii)
-            if !dataNames.isEmpty, text.count + 2 + names.count <= frame.cols {
+            if !dataNames.isEmpty, Transliteration.screenText(text, ascii: ascii).columns + 2 + names.columns <= frame.cols {
                 frame.write(
-                    names, col: frame.cols - names.count, row: messageRow, style: StyleTable.style(.attribution, mode: mode, theme: state.theme))
+                    names, col: frame.cols - names.columns, row: messageRow, style: StyleTable.style(.attribution, mode: mode, theme: state.theme))
             }
         }
     }
@@ -373,13 +372,11 @@ public enum Renderer {
             : prompt.choices.enumerated().map { i, hit in
                 (i == prompt.chosen ? "> " : "  ") + Transliteration.screenText(hit.label, ascii: ascii) + " "
             }
-        let width = min(frame.cols, lines.map(\.count).max() ?? 0)
+        let width = min(frame.cols, lines.map(\.columns).max() ?? 0)
         let top = max(0, bottom - lines.count)
         for (i, line) in lines.enumerated() where top + i < bottom {
-            let cut = String(line.prefix(width))
-            let padded = cut + String(repeating: " ", count: max(0, width - cut.count))
             frame.write(
-                padded, col: 0, row: top + i, style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
+                line.padded(to: width), col: 0, row: top + i, style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
         }
     }
 

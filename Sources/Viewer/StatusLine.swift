@@ -1,4 +1,6 @@
 import MapRender
+import Support
+
 /// The status line's fields, ranked: on a narrow screen the least important go first, whole, and no
 /// field is ever cut in half. Zoom first, then the circle's radius, the credit the data on screen
 /// requires, the center, the view's size, the scale bar, tiles loading, and the data sources.
@@ -24,13 +26,13 @@ struct StatusLine {
     {
         guard cols >= narrowCols else {
             let kept = fields.filter { $0.rank <= 1 }.map(\.text).joined(separator: " │ ")
-            return StatusLine(left: kept.count <= cols ? kept : String(compact.prefix(cols)), credit: nil)
+            return StatusLine(left: kept.columns <= cols ? kept : compact.prefix(columns: cols), credit: nil)
         }
         func fit(_ creditText: String?) -> (shown: [Field], credit: String?) {
-            var budget = cols - (creditText.map { $0.count + 1 } ?? 0)
+            var budget = cols - (creditText.map { $0.columns + 1 } ?? 0)
             var shown: [Field] = []
             for f in fields.sorted(by: { $0.rank < $1.rank }) {
-                let cost = f.text.count + (shown.isEmpty ? 0 : f.separator.count)
+                let cost = f.text.columns + (shown.isEmpty ? 0 : f.separator.columns)
                 // Strictly by rank: once a field does not fit, none ranked below it is shown.
                 guard cost <= budget else { break }
                 budget -= cost

@@ -543,12 +543,14 @@ extension ViewerState {
             }
         case .char(let c):
             // Keep printable characters only; a long paste is cut (and then refused when submitted).
-            if edited.text.count < Prompt.maxLength + 1,
+            // Past the cap nothing changes: no search again (a 20,000-character paste cost 18 s so).
+            guard edited.text.utf8.count <= Prompt.maxLength * 4, edited.text.count <= Prompt.maxLength,
                 c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
-            {
-                edited.text.append(c)
-            }
-            prompt = Self.withChoices(edited, places: places)
+            else { return }
+            // What matched nothing matches nothing longer: a paste that has stopped matching searches no more.
+            let stillNothing = edited.kind == .search && edited.choices.isEmpty && MapSources.longerQueriesMatchNoMore(than: edited.text)
+            edited.text.append(c)
+            prompt = stillNothing ? edited : Self.withChoices(edited, places: places)
         default:
             break
         }

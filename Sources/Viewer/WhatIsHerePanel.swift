@@ -73,13 +73,16 @@ extension Renderer {
         let first = min(scroll, limit)
         var shown = Array(body[first..<min(body.count, first + room)])
         if first + room < body.count, !shown.isEmpty { shown[shown.count - 1] = "… \(body.count - first - room + 1) more lines (↓)" }
-        let widest = min((header + body).map(\.count).max() ?? 0, frame.cols / 2 - 6)
+        func screen(_ line: String) -> String { Transliteration.screenText(line, ascii: style.ascii) }
+        let widest = min((header + body).map { screen($0).columns }.max() ?? 0, frame.cols / 2 - 6)
+        let ellipsis = screen("…")
         let lines = (header.dropFirst() + shown).map { line in
-            Transliteration.screenText(line.count > widest ? String(line.prefix(max(0, widest - 1))) + "…" : line, ascii: style.ascii)
+            let text = screen(line)
+            return text.columns > widest ? text.prefix(columns: max(0, widest - ellipsis.columns)) + ellipsis : text
         }
         drawPanel(
             &frame, lines, widest: widest, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme, topRight: true,
-            title: Transliteration.screenText(header[0], ascii: style.ascii))
+            title: screen(header[0]))
         return limit
     }
 }

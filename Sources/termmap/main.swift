@@ -12,33 +12,33 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         }
         // `termmap render --help` and the like: help wherever it is asked for, not an error.
         if args.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
-            print(OptionTable.helpText)
+            printLine(OptionTable.helpText)
             return 0
         }
         switch first {
         case "help" where args.dropFirst().first == "keys":
             // The keys in effect: the configuration's `[keys]` applied.
-            print(try ConfigLocation.arguments(Array(args.dropFirst(2)), for: .viewer, environment: environment).keymap.markdownTable)
+            printLine(try ConfigLocation.arguments(Array(args.dropFirst(2)), for: .viewer, environment: environment).keymap.markdownTable)
             return 0
         case "help" where args.dropFirst().first == "man":
-            print(ManPage.roff)
+            printLine(ManPage.roff)
             return 0
         case "help" where args.dropFirst().first == "completions":
             guard args.count == 3, let shell = Completions.Shell(rawValue: args[2]) else {
                 throw UsageError("help completions takes one shell: bash, zsh or fish")
             }
-            print(Completions.script(for: shell), terminator: "")
+            printLine(Completions.script(for: shell), terminator: "")
             return 0
         case "config":
             return try ConfigCommand.run(Array(args.dropFirst()), environment: environment)
         case "help" where args.dropFirst().first == "options":
-            print(OptionTable.markdownTable)
+            printLine(OptionTable.markdownTable)
             return 0
         case "--help", "-h", "help":
-            print(OptionTable.helpText)
+            printLine(OptionTable.helpText)
             return 0
         case "--version":
-            print(About.version)
+            printLine(About.version)
             return 0
         case _ where first.hasPrefix("--") && args.contains("--about"):
             // The run's sources as the viewer would load them, with the data and tiles its options name
@@ -52,7 +52,7 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
                     dataDir: options.dataDir, environment: environment, tiles: options.tiles, skipped: &skipped)
             }
             // What the options name must load (or say why not); the folders' data is credited whatever fails.
-            print(About.attribution(named ? try load() : try? load()))
+            printLine(About.attribution(named ? try load() : try? load()))
             return 0
         case "render":
             return try RenderCommand.run(Array(args.dropFirst()), environment: environment)

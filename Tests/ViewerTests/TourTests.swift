@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import Support
 import TestSupport
 import Testing
 
@@ -40,8 +41,8 @@ struct TourTests {
         guard case .failure(let e) = Tour.parse("+\t\(long)\tcaption\n") else { Issue.record("accepted"); return }
         #expect(e.description == "line 1: seconds '\(String(long.prefix(32)))…' must be a number from 0 to 3600")
         guard case .failure(let esc) = Tour.parse("+\t\u{1B}[2J\tc\n") else { Issue.record("accepted"); return }
-        #expect(esc.description.withVisibleControls == "line 1: seconds '^[[2J' must be a number from 0 to 3600")
-        #expect("a\tb\u{7F}\u{9B}c".withVisibleControls == "a^Ib^?\\u{9b}c" && "plain ⣿".withVisibleControls == "plain ⣿")
+        #expect(SafeText.forLine(esc.description) == "line 1: seconds '\\u{1b}[2J' must be a number from 0 to 3600")
+        #expect(SafeText.forLine("a\tb\u{7F}\u{9B}c") == "a\\u{9}b\\u{7f}\\u{9b}c" && SafeText.forLine("plain ⣿") == "plain ⣿")
     }
 
     @Test func theBuiltInTourParsesAndItsCaptionsFitEightyColumns() {
