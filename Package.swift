@@ -63,7 +63,7 @@ let package = Package(
             exclude: ["Snapshots", "Fixtures"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Support", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
-        .testTarget(name: "CLITests", dependencies: ["termmap", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["GeoCore", "MapData", "Support", "termmap", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

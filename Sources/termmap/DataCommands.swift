@@ -177,8 +177,10 @@ enum DataCommands {
             let name = Self.listName(file)
             rows.append([name, source, covers, "\(size / 1024) KB", date, folder])
         }
-        let widths = (0..<6).map { i in rows.map { $0[i].count }.max() ?? 0 }
-        for row in rows {
+        // Made visible first (a file's name or metadata is outside text), then measured in columns.
+        let shown = rows.map { $0.map { SafeText.forLine($0) } }
+        let widths = (0..<6).map { i in shown.map { $0[i].columns }.max() ?? 0 }
+        for row in shown {
             printLine(
                 zip(row, widths).map { $0.padded(to: $1) }.joined(separator: "  ")
                     .trimmedOfWhitespace)
