@@ -33,6 +33,7 @@ test: deps test-deps
 	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
 	PYTHONPATH=.pytest python3 Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/userdata_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/hostile_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
 

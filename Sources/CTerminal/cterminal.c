@@ -383,26 +383,97 @@ void termmap_write_stdout(const unsigned char *bytes, size_t len) {
     }
 }
 
-// MARK: Bus errors from a mapped file that shrank.
+// MARK: Bus errors from a mapped file that shrank, and crashes.
 
 static char mapped_file[1024] = "a mapped file";
 static volatile sig_atomic_t curses_active = 0;
+// The terminal's modes before curses changed them (saved when the crash handlers are installed, at
+// start), restored by the crash handler with tcsetattr, which is async-signal-safe (POSIX.1-2017 2.4.3).
+static struct termios shell_modes;
+static volatile sig_atomic_t have_shell_modes = 0;
 
 static void write_text(int fd, const char *s) { write_all(fd, s, strlen(s)); }
 
+// Leaves the terminal as the shell had it, with async-signal-safe calls only (write, tcsetattr):
+// mouse reports off, attributes reset, the cursor shown, the alternate screen left, the saved modes back.
+static void restore_terminal_from_handler(void) {
+    if (!curses_active) return;
+    curses_active = 0;
+    write_text(STDOUT_FILENO, "\033[?1006l\033[?1002l\033[?1000l\033[0m\033[?25h\033[?1049l\r\n");
+    if (have_shell_modes) tcsetattr(STDIN_FILENO, TCSANOW, &shell_modes);
+}
+
 static void on_bus_error(int sig) {
     (void)sig;
-    if (curses_active) {
-        // Mouse reports off, cursor shown, attributes reset; endwin leaves the alternate screen and
-        // restores the modes (not async-signal-safe in general, as in ncurses' own handlers: the
-        // process ends right after).
-        write_text(STDOUT_FILENO, "\033[?1006l\033[?1002l\033[?1000l\033[0m\033[?25h");
-        endwin();
-    }
+    restore_terminal_from_handler();
     write_text(STDERR_FILENO, "termmap: ");
     write_text(STDERR_FILENO, mapped_file);
     write_text(STDERR_FILENO, ": the file changed (it shrank) while it was read\n");
     _exit(1);
+}
+
+// The crash signals, what was installed for each before (Swift's backtracer, when it runs), and
+// whether a crash says one line and ends (kiosk mode: no backtrace at all).
+static const int crash_signals[] = {SIGSEGV, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS};
+#define CRASH_SIGNALS (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction before_crash[CRASH_SIGNALS];
+static volatile sig_atomic_t crash_quietly = 0;
+
+static void decimal(char *out, int n) {
+    char digits[12];
+    int k = 0;
+    do { digits[k++] = (char)('0' + n % 10); n /= 10; } while (n > 0 && k < 11);
+    for (int i = 0; i < k; i++) out[i] = digits[k - 1 - i];
+    out[k] = 0;
+}
+
+static void on_crash(int sig, siginfo_t *info, void *context) {
+    restore_terminal_from_handler();
+    size_t i = 0;
+    while (i < CRASH_SIGNALS && crash_signals[i] != sig) i++;
+    struct sigaction *before = i < CRASH_SIGNALS ? &before_crash[i] : 0;
+    int chained = before && (before->sa_flags & SA_SIGINFO ? before->sa_sigaction != 0
+                                                          : before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN);
+    if (crash_quietly || !chained) {
+        char number[12];
+        decimal(number, sig);
+        write_text(STDERR_FILENO, "termmap: internal error (signal ");
+        write_text(STDERR_FILENO, number);
+        write_text(STDERR_FILENO, "); the terminal is restored\n");
+    }
+    if (!crash_quietly && chained) {
+        // What was there before (Swift's backtracer, told at start never to wait for a key), called as
+        // the kernel would have; a signal sent from outside (kill -SEGV) returns from it.
+        if (before->sa_flags & SA_SIGINFO) before->sa_sigaction(sig, info, context);
+        else before->sa_handler(sig);
+    }
+    if (crash_quietly) _exit(128 + sig);
+    // Then the default action, so that the end is the crash's, whatever the handler before did.
+    signal(sig, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    pthread_sigmask(SIG_UNBLOCK, &only, 0);
+    raise(sig);
+    _exit(128 + sig);
+}
+
+int termmap_crash_handler_installed_before(void) {
+    struct sigaction old;
+    if (sigaction(SIGSEGV, 0, &old) != 0) return 0;
+    return old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN;
+}
+
+void termmap_install_crash_handlers(int quietly) {
+    crash_quietly = quietly;
+    if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &shell_modes) == 0) have_shell_modes = 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_crash;
+    sigemptyset(&sa.sa_mask);
+    // On the signal's own stack where the runtime made one (a stack overflow leaves none).
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
+    for (size_t i = 0; i < CRASH_SIGNALS; i++) sigaction(crash_signals[i], &sa, &before_crash[i]);
 }
 
 void termmap_guard_mapped_file(const char *name) {

@@ -10,7 +10,7 @@ import Viewer
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
 // Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in
 // format versions 1 and 2; section and chunk bytes changed behind checksums made to match), of the OSM PBF reader and importer, and of the PMTiles, MBTiles and MVT
-// readers, of TileJSON documents, download journals and the disk cache of remote sources, and of the user's own files (GeoJSON, CSV, GPX, KML). Same seed, same cases.
+// readers, of TileJSON documents, download journals and the disk cache of remote sources, of the user's own files (GeoJSON, CSV, GPX, KML), and of the sanitiser and the width function (random outside text on screen). Same seed, same cases.
 //   termmap-fuzz [--events N] [--mutations N] [--seed S]
 // Prints the counts tried and a closing 'N passed, N failed' line; exits 1 on any failure.
 
@@ -686,6 +686,95 @@ func fuzzTours(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slowes
     return (mutations, parsed, slowest)
 }
 
+// MARK: Outside text
+
+/// Random text of the characters that trouble terminals: C0, DEL, C1, bidirectional and zero-width
+/// controls, combining marks, joiners, CJK and emoji, unassigned and private-use code points, pieces of
+/// the hostile corpus, plain letters.
+func randomOutsideText(_ r: inout SeededRandom) -> String {
+    let ranges: [ClosedRange<UInt32>] = [
+        0...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0x0300...0x036F, 0xFE00...0xFE0F,
+        0x1100...0x115F, 0x2E80...0x9FFF, 0xAC00...0xD7A3, 0x1F300...0x1FAFF, 0xE0000...0xE007F, 0xE000...0xF8FF,
+        0x0378...0x0379, 0x0041...0x007A, 0x00A0...0x024F, 0x2190...0x2BFF, 0x30000...0x3134A, 0xFFF0...0xFFFF,
+    ]
+    var out = ""
+    for _ in 0..<r.below(40) {
+        if r.below(8) == 0 {
+            let piece = HostileText.corpus[r.below(HostileText.corpus.count)]
+            out += String(piece.prefix(r.below(piece.count + 1)))
+            continue
+        }
+        let range = ranges[r.below(ranges.count)]
+        let v = range.lowerBound + UInt32(r.below(Int(range.upperBound - range.lowerBound) + 1))
+        if let scalar = Unicode.Scalar(v) { out.unicodeScalars.append(scalar) }
+    }
+    return out
+}
+
+/// `wcwidth` of the C library in C.UTF-8 (looked up by name: Swift's Glibc module leaves it out).
+typealias WCWidth = @convention(c) (Int32) -> Int32
+let cWidth: WCWidth? = dlsym(nil, "wcwidth").map { unsafeBitCast($0, to: WCWidth.self) }
+nonisolated(unsafe) let utf8Locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+
+/// The sanitiser and the width function: random outside text made screen text and lines (nothing left
+/// that acts on a terminal, and once made safe it stays as it is), written into frames at random
+/// columns over random earlier text, painted with random abilities and moves through a terminal in
+/// memory: every row is the screen's width by the C library's `wcwidth`, the painter sends nothing
+/// foreign, and the terminal shows the frame.
+func fuzzOutsideText(cases: Int, seed: UInt64) -> Int {
+    var r = SeededRandom(state: seed &+ 43)
+    var checked = 0
+    let old = uselocale(utf8Locale)
+    defer { uselocale(old) }
+    for round in 0..<cases / 50 {
+        let (cols, rows) = (5 + r.below(60), 1 + r.below(6))
+        let mode = [ColorMode.ansi256, .ansi16, .monochrome][r.below(3)]
+        let unicode = r.below(4) != 0
+        let abilities = TerminalPainter.Abilities(
+            colorMode: mode, unicode: unicode, scrollRegion: r.below(2) == 0, insertDelete: r.below(3) != 0, lastCellSafe: r.below(3) != 0,
+            eraseCharacters: r.below(2) == 0, eraseLine: r.below(2) == 0, backgroundErase: r.below(2) == 0)
+        var painter = TerminalPainter(cols: cols, rows: rows, abilities: abilities)
+        var terminal = ModelTerminal(cols: cols, rows: rows)
+        var frame = Frame(cols: cols, rows: rows)
+        for step in 0..<50 {
+            let text = randomOutsideText(&r)
+            let screen = SafeText.forScreen(text)
+            let line = SafeText.forLine(text)
+            if screen.unicodeScalars.contains(where: HostileText.actsOnTerminal) || line.unicodeScalars.contains(where: HostileText.actsOnTerminal)
+            {
+                fail("sanitiser \(round)/\(step): \(SafeText.forLine(screen))")
+            }
+            if SafeText.forScreen(screen) != screen || SafeText.forLine(line) != line { fail("sanitiser \(round)/\(step): not idempotent") }
+            let style = CellStyle(foreground: PaletteColor(UInt8(r.below(256))), background: r.below(2) == 0 ? nil : PaletteColor(UInt8(r.below(256))))
+            let row = r.below(rows)
+            let written = frame.write(r.below(2) == 0 ? text : screen, col: r.below(cols + 10) - 5, row: row, style: style)
+            if written < 0 { fail("width \(round)/\(step): wrote \(written) columns") }
+            if r.below(4) == 0 { frame[r.below(cols), r.below(rows)] = Cell(glyph: "x", style: style) }
+            for row in 0..<rows {
+                var columns = 0
+                for s in frame.line(row).unicodeScalars {
+                    let w = Int(cWidth?(Int32(bitPattern: s.value)) ?? 1)
+                    // Where glibc does not know a character, Unicode 15's width (the table's, for wide and combining ones).
+                    columns += w >= 0 ? w : (CharacterWidth.of(s) ?? 99)
+                }
+                if columns != cols { fail("width \(round)/\(step): row \(row) is \(columns) columns, not \(cols): \(SafeText.forLine(frame.line(row)))") }
+                if frame[0, row].isContinuation { fail("width \(round)/\(step): row \(row) starts with a second half") }
+            }
+            if r.below(3) == 0 { painter.moveColumns(by: r.below(2 * cols) - cols, rows: 0..<rows) }
+            let bytes = painter.paint(frame, fullRepaint: r.below(30) == 0)
+            if let foreign = HostileText.foreignSequence(in: bytes) { fail("painter \(round)/\(step): \(foreign)") }
+            terminal.feed(bytes)
+            if !terminal.errors.isEmpty { fail("painter \(round)/\(step): \(terminal.errors.prefix(3))") }
+            if unicode, abilities.lastCellSafe, let wrong = terminal.firstDifference(frame, mode: mode) {
+                fail("painter \(round)/\(step): cell \(wrong) not shown")
+            }
+            if !failures.isEmpty { return checked }
+            checked += 1
+        }
+    }
+    return checked
+}
+
 /// Frames the viewer draws, with cells mutated and pan hints that may not match, through
 /// `TerminalPainter` into a terminal in memory: after each the screen shows the frame, the painter
 /// sends nothing the terminal does not understand, and leaves no attributes set.
@@ -865,6 +954,9 @@ do {
     let t2 = now()
     let n = fuzzTerminalPainter(steps: 2_000, seed: seed)
     print("painter: \(n) frames shown right through a terminal in memory, \(CoordinateFormat.fixed(now() - t2, 1)) s")
+    let t3 = now()
+    let o = fuzzOutsideText(cases: 20_000, seed: seed)
+    print("outside text: \(o) random texts made safe, written at random columns and painted: every row the screen's width by wcwidth, \(CoordinateFormat.fixed(now() - t3, 1)) s")
 }
 print("peak RSS: \(CoordinateFormat.fixed(peakRSSMegabytes(), 1)) MB")
 if peakRSSMegabytes() > 1024 { fail("peak RSS above 1 GB") }

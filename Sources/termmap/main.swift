@@ -78,5 +78,6 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
     }
 }
 
+CrashSettings.prepare(CommandLine.arguments)
 tuneAllocatorForFrames()
 exit(runTermmap(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -49,7 +49,13 @@ void termmap_stop_self(void);
 // the terminal (when curses is on), says in one line that `name` changed while it was read, and
 // exits 1. Names the file being read from here on.
 void termmap_guard_mapped_file(const char *name);
-// Tells the SIGBUS handler whether curses holds the terminal.
+// Crashes (SIGSEGV, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS) restore the terminal first, from the
+// handler, with async-signal-safe calls only (the modes saved here, at start); then, `quietly` (kiosk
+// mode), one line and the end, else what was installed before runs (Swift's backtracer, or the default).
+void termmap_install_crash_handlers(int quietly);
+// 1 when something (Swift's backtracer) handles SIGSEGV already, before termmap installs anything.
+int termmap_crash_handler_installed_before(void);
+// Tells the SIGBUS and crash handlers whether curses holds the terminal.
 void termmap_set_curses_active(int active);
 
 // newterm on stdout/stdin (Swift cannot reference the stdio globals); NULL for an unknown terminal.
