@@ -36,31 +36,74 @@ enum StreamInput {
         }
     }
 
+    /// Standard input read to its end in this thread (`render -`), as the viewer reads it: lines of live
+    /// points, or a document (GeoJSON over many lines, GPX, KML, CSV) read whole, at most
+    /// `ReadLimits.wholeInputBytes`; a line at most `ReadLimits.lineBytes`. Memory holds the live
+    /// features and one line, not the input.
+    static func readToEnd(fd: Int32, name: String) -> UserFile {
+        var reader = LineReader(name: name, inbox: nil)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while reader.wants {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && (errno == EINTR || errno == EAGAIN) {
+                if errno == EAGAIN {
+                    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&p, 1, 1000)
+                }
+                continue
+            }
+            guard n > 0 else { break }
+            reader.feed(buffer[0..<n])
+        }
+        reader.finish()
+        return reader.file(ended: true)
+    }
+
     /// Follows `path`: reads what is there, then what is appended; starts again from the top after a
-    /// truncation (the file shrank) or a rotation (the name is another file now). Never ends.
+    /// truncation (the file shrank) or a rotation (the name is another file now); a named pipe is read
+    /// as it comes. Never ends. At most `followBytes` are read a turn (then the features are posted), so
+    /// that a file growing without end is shown as it grows; a device or a socket is refused once (it
+    /// may never end: `/dev/zero`), and followed when the name is a file again.
     static func follow(path: String, inbox: EventInbox) {
         DispatchQueue(label: "termmap.follow").async {
             var reader = LineReader(name: path, inbox: inbox)
             var fd: Int32 = -1
             var inode: ino_t = 0
+            var device: dev_t = 0
             var offset: off_t = 0
+            var isPipe = false
+            var refused: String?
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 var st = stat()
-                if stat(path, &st) == 0, fd < 0 || st.st_ino != inode || st.st_size < offset {
+                if stat(path, &st) == 0, fd < 0 || st.st_ino != inode || st.st_dev != device || (!isPipe && st.st_size < offset) {
                     // New, rotated or truncated: read it from the start.
                     if fd >= 0 { close(fd) }
-                    fd = open(path, O_RDONLY | O_CLOEXEC)
+                    fd = -1
+                    let kind = st.st_mode & S_IFMT
                     inode = st.st_ino
+                    device = st.st_dev
+                    if kind == S_IFREG || kind == S_IFIFO {
+                        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+                        isPipe = kind == S_IFIFO
+                        refused = nil
+                    } else if let what = UserFiles.notAFile(st.st_mode), refused != what {
+                        refused = what
+                        reader.refuse("\(path): \(what), not a file to follow")
+                    }
                     offset = 0
                     reader.restartLine()
                 }
                 var progressed = false
                 if fd >= 0 {
-                    while true {
-                        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+                    var taken = 0
+                    while taken < followBytes {
+                        let n = buffer.withUnsafeMutableBytes {
+                            isPipe ? Glibc.read(fd, $0.baseAddress, $0.count) : pread(fd, $0.baseAddress, $0.count, offset)
+                        }
                         guard n > 0 else { break }
                         offset += off_t(n)
+                        taken += n
                         reader.feed(buffer[0..<n])
                         progressed = true
                     }
@@ -71,32 +114,71 @@ enum StreamInput {
         }
     }
 
-    /// Lines into live features, posted as they change.
+    /// The most `--follow` reads before the features are posted (a turn of 33 ms).
+    static let followBytes = 8 << 20
+
+    /// Lines into live features, posted as they change; or, when the input is a document over many
+    /// lines (a pretty-printed FeatureCollection, GPX, KML, CSV), the document, read whole when it ends.
     struct LineReader {
         let name: String
-        let inbox: EventInbox
+        let inbox: EventInbox?
         var live = LiveFeatures()
         var line: [UInt8] = []
         var tooLong = false
         var changed = false
         var lastPost = 0.0
-        /// A document over many lines, kept until the input ends.
+        /// A document read whole, kept until the input ends, and its format.
         var whole: [UInt8]?
-        var wholeError: String?
+        var wholeFormat = UserDataFormat.geojson
+        /// Why the input is no longer read (a ceiling), or was refused.
+        var stopped: String?
+        var wholeData: UserLayerData?
+        /// Bytes seen so far (the first ones decide what the input is).
+        var seen = 0
 
-        init(name: String, inbox: EventInbox) {
+        init(name: String, inbox: EventInbox?) {
             self.name = name
             self.inbox = inbox
         }
 
+        /// True while more input is wanted (not past a ceiling).
+        var wants: Bool { stopped == nil }
+
+        var displayName: String { name == "-" ? "<stdin>" : name }
+
         mutating func feed(_ bytes: ArraySlice<UInt8>) {
+            guard stopped == nil else { return }
+            if seen == 0 {
+                // XML or a table: a document, read whole (GeoJSON decides by its first line).
+                if let format = UserDataReader.format(of: Array(bytes.prefix(4096)), file: "-"), format != .geojson {
+                    whole = []
+                    wholeFormat = format
+                }
+            }
+            seen += bytes.count
+            if whole != nil, line.isEmpty, live.lines == 0 || wholeFormat != .geojson {
+                appendWhole(bytes)
+                return
+            }
             var start = bytes.startIndex
             while let nl = bytes[start...].firstIndex(of: 0x0A) {
                 append(bytes[start..<nl])
                 take()
                 start = nl + 1
+                if whole != nil {
+                    appendWhole(bytes[start...])
+                    return
+                }
             }
             append(bytes[start...])
+        }
+
+        mutating func appendWhole(_ bytes: ArraySlice<UInt8>) {
+            guard (whole?.count ?? 0) + bytes.count <= ReadLimits.wholeInputBytes else {
+                stop("\(displayName): more than \(ReadLimits.wholeInputBytes >> 30) GB to read whole; the rest is not read")
+                return
+            }
+            whole? += bytes
         }
 
         mutating func append(_ part: ArraySlice<UInt8>) {
@@ -110,19 +192,34 @@ enum StreamInput {
         }
 
         mutating func take() {
-            if whole != nil {
-                whole? += line + [0x0A]
-            } else if tooLong {
-                live.take([0xFF])  // not JSON: counted as a bad line
+            if tooLong {
+                live.takeTooLong()
             } else if !live.take(line), live.lines == 1, line.contains(UInt8(ascii: "{")) {
                 // A first line that is no whole object: a document over many lines (a pretty-printed
                 // FeatureCollection), read whole when the input ends.
                 whole = line + [0x0A]
+                wholeFormat = .geojson
                 live = LiveFeatures()
             }
             line.removeAll(keepingCapacity: true)
             tooLong = false
             changed = true
+            if live.count > ReadLimits.features {
+                stop("\(displayName): more than \(ReadLimits.features) features; the rest is not read")
+            }
+        }
+
+        mutating func stop(_ why: String) {
+            stopped = why
+            whole = nil
+            changed = true
+        }
+
+        /// The input cannot be read (a device followed): said once, on the message line.
+        mutating func refuse(_ why: String) {
+            stopped = nil
+            wholeData = nil
+            inbox?.post(.userFile(UserFileUpdate(file: UserFile(file: name, format: .stream, data: live.features, error: why), ended: false)))
         }
 
         /// A line cut short by a truncation is dropped.
@@ -131,28 +228,35 @@ enum StreamInput {
             tooLong = false
         }
 
-        /// The last line, when the input ends without a line break.
+        /// The last line, when the input ends without a line break; a document read whole.
         mutating func finish() {
             if !line.isEmpty { take() }
             if let whole {
                 do {
-                    let data = try UserDataReader.read(whole, format: .geojson, file: name == "-" ? "<stdin>" : name)
-                    wholeData = data
+                    wholeData = try UserDataReader.read(whole, format: wholeFormat, file: displayName)
                 } catch {
-                    wholeError = error.description
+                    stopped = error.description
                 }
+                self.whole = nil
                 changed = true
             }
         }
-        var wholeData: UserLayerData?
+
+        /// The layer as it stands; at the end of an input of no feature, why its first bad line is bad.
+        func file(ended: Bool) -> UserFile {
+            let data = wholeData ?? live.features
+            var error = wholeData == nil ? stopped : nil
+            // An input none of whose lines was a feature is said as the GeoJSON reader says its first.
+            if ended, error == nil, wholeData == nil, live.badLines > 0, live.badLines == live.lines { error = live.firstBadLineReason }
+            return UserFile(file: name, format: .stream, data: data, error: error)
+        }
 
         /// Posts the features when they changed and a frame's time has passed (or `force`).
         mutating func post(ended: Bool, force: Bool) {
             let t = monotonicSeconds()
-            guard changed || ended, force || t - lastPost >= StreamInput.postEvery else { return }
+            guard let inbox, changed || ended, force || t - lastPost >= StreamInput.postEvery else { return }
             if whole != nil && !ended { return }
-            let file = UserFile(file: name, format: .stream, data: wholeData ?? live.features, error: wholeError)
-            inbox.post(.userFile(UserFileUpdate(file: file, ended: ended, badLines: live.badLines)))
+            inbox.post(.userFile(UserFileUpdate(file: file(ended: ended), ended: ended, badLines: live.badLines)))
             lastPost = t
             changed = false
         }

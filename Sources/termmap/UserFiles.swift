@@ -60,21 +60,30 @@ enum UserFiles {
     }
 
     /// One file read: a regular file through a read-only mapping whose pages are given back as the
-    /// reader passes them (a 100 MB file costs a few megabytes of memory while read, not 100), anything
-    /// else (standard input, a pipe) read whole.
+    /// reader passes them (a 100 MB file costs a few megabytes of memory while read, not 100), standard
+    /// input as a stream (`StreamInput.readToEnd`). A device, a pipe or a socket named as a file is
+    /// refused: it has no end to read to (`/dev/zero`), or no size to map.
     static func readOne(_ file: String, progress: ReadProgress? = nil) -> UserFile {
-        if file == "-" { return readStandardInput(readAll(fd: STDIN_FILENO)) }
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        if file == "-" { return StreamInput.readToEnd(fd: STDIN_FILENO, name: "-") }
+        // Without blocking: opening a named pipe would wait for a writer.
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let why = errno == ENOENT ? "no such file" : systemErrorReason()
             return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (\(why))")
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else {
-            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (a folder, not a file)")
+        guard fstat(fd, &info) == 0 else {
+            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (\(systemErrorReason()))")
         }
-        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0, let mapped = MappedFile(fd: fd, count: Int(info.st_size)) {
+        if let kind = notAFile(info.st_mode) {
+            let hint = kind == "a folder" ? "" : " (give it as standard input, termmap - < \(file), or follow it with --follow)"
+            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): \(kind), not a file\(hint)")
+        }
+        guard info.st_size > 0 else {
+            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): an empty file")
+        }
+        if let mapped = MappedFile(fd: fd, count: Int(info.st_size)) {
             return MappedFileGuard.reading(file) {
                 read(file, mapped.bytes, progress: { share in
                     mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
@@ -82,8 +91,22 @@ enum UserFiles {
                 })
             }
         }
-        let bytes = readAll(fd: fd, expected: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0)
+        let bytes = readAll(fd: fd, expected: Int(info.st_size))
         return bytes.withUnsafeBufferPointer { read(file, $0, progress: progress) }
+    }
+
+    /// What a file's mode says it is when it is not a regular file (`a folder`, `a character device`),
+    /// nil for a regular file.
+    static func notAFile(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
     }
 
     /// `file`'s `bytes` read by their format (GDAL's for one termmap does not read itself).
@@ -97,35 +120,6 @@ enum UserFiles {
         } catch {
             return UserFile(file: file, format: format, data: UserLayerData(), error: error.description)
         }
-    }
-
-    /// Standard input read whole (`render -`): a GeoJSON document, or lines of live points as the viewer
-    /// reads them (the last state of each id).
-    static func readStandardInput(_ bytes: [UInt8]) -> UserFile {
-        let name = "<stdin>"
-        let format = UserDataReader.format(of: bytes, file: "-")
-        if format == .geojson, let data = try? UserDataReader.read(bytes, format: .geojson, file: name) {
-            return UserFile(file: "-", format: .stream, data: data)
-        }
-        if let format, format != .geojson {
-            do {
-                return UserFile(file: "-", format: .stream, data: try UserDataReader.read(bytes, format: format, file: name))
-            } catch {
-                return UserFile(file: "-", format: .stream, data: UserLayerData(), error: error.description)
-            }
-        }
-        var live = LiveFeatures()
-        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) { live.take(Array(line)) }
-        let data = live.features
-        if data.count == 0 {
-            // Neither: the GeoJSON reader's own line and column.
-            do {
-                _ = try UserDataReader.read(bytes, format: .geojson, file: name)
-            } catch {
-                return UserFile(file: "-", format: .stream, data: data, error: error.description)
-            }
-        }
-        return UserFile(file: "-", format: .stream, data: data)
     }
 
     /// A regular file mapped read-only, its pages given back behind the reader. Sendable: the mapping

@@ -342,6 +342,86 @@ try:
         finally:
             server.shutdown()
 
+    @check("devices, pipes and sockets named as files: one line each, exit 1, at once (render and the viewer)")
+    def _():
+        link = os.path.join(WORK, "zero.geojson")
+        if not os.path.lexists(link):
+            os.symlink("/dev/zero", link)
+        fifo = os.path.join(WORK, "fifo.geojson")
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        said = []
+        for path in ("/dev/zero", "/dev/null", link, fifo):
+            t = time.time()
+            r = subprocess.run([BINARY, "render", path], capture_output=True, text=True, timeout=20)
+            lines = r.stderr.strip().split("\n")
+            assert r.returncode == 1 and len(lines) == 1 and "not a file" in lines[0], (path, r.returncode, r.stderr)
+            assert time.time() - t < 5, f"{path}: {time.time() - t:.1f} s"
+            said.append(lines[0].split(": ", 1)[1].split(",")[0])
+        # The viewer lists it as failed and answers keys.
+        tmux.new_session(f"env TERM=xterm-256color LANG=C.UTF-8 {BINARY} --no-animation {link}; sleep 600", 120, 40)
+        s = harness.Session.__new__(harness.Session)
+        s.tmux = tmux
+        screen = s.wait_for(lambda x: "not a file" in x, 10)
+        assert "character device" in screen, screen[-400:]
+        tmux("send-keys", "-t", "m", "q")
+        time.sleep(0.5)
+        assert tmux("display-message", "-p", "-t", "m", "#{alternate_on}").strip() == "0", "q did not quit"
+        return "; ".join(sorted(set(said)))
+
+    @check("yes '{\"id\":1,…}' | termmap render - holds one feature and one line, not the input (RSS after 4 s)")
+    def _():
+        yes = subprocess.Popen(["yes", '{"id":1,"lat":60,"lon":24}'], stdout=subprocess.PIPE)
+        p = subprocess.Popen([BINARY, "render", "-"], stdin=yes.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        yes.stdout.close()
+        peaks = []
+        for _ in range(8):
+            time.sleep(0.5)
+            with open(f"/proc/{p.pid}/status") as f:
+                peaks += [int(l.split()[1]) // 1024 for l in f if l.startswith("VmHWM:")]
+        p.kill()
+        yes.kill()
+        p.wait()
+        yes.wait()
+        assert max(peaks) < 100, f"peak {max(peaks)} MB"
+        return f"peak {max(peaks)} MB after 4 s"
+
+    @check("--follow /dev/zero, and a followed file swapped for a link to it: said once, no core spun, keys answered")
+    def _():
+        followed = os.path.join(WORK, "followed.jsonl")
+        with open(followed, "w") as f:
+            f.write(json.dumps({"id": 1, "lat": CENTER[0], "lon": CENTER[1], "label": "here"}) + "\n")
+        spent = []
+        for target, swap in (("/dev/zero", False), (followed, True)):
+            pid_file = os.path.join(WORK, f"follow-pid-{swap}")
+            tmux.new_session(f"env TERM=xterm-256color LANG=C.UTF-8 sh -c 'echo $$ > {pid_file}; exec {BINARY} --no-animation "
+                             f"--center {CENTER[0]},{CENTER[1]} --zoom 14 --follow {target}'; sleep 600", 120, 40)
+            s = harness.Session.__new__(harness.Session)
+            s.tmux = tmux
+            time.sleep(1.5)
+            pid = int(open(pid_file).read())
+            if swap:
+                os.unlink(followed)
+                os.symlink("/dev/zero", followed)
+            screen = s.wait_for(lambda x: "not a file to follow" in x, 5)
+            assert "character device, not a file to follow" in screen, screen[-400:]
+            def cpu():
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            before = cpu()
+            time.sleep(3)
+            used = cpu() - before
+            assert used < 0.6, f"{used:.2f} s of CPU in 3 s"
+            spent.append(f"{used:.2f} s")
+            t = time.time()
+            tmux("send-keys", "-t", "m", "q")
+            while time.time() - t < 3 and tmux("display-message", "-p", "-t", "m", "#{alternate_on}").strip() != "0":
+                time.sleep(0.02)
+            assert tmux("display-message", "-p", "-t", "m", "#{alternate_on}").strip() == "0", "q did not quit"
+            tmux("kill-session", "-t", "m", check=False)
+        return "CPU in 3 s: " + ", ".join(spent)
+
     for kiosk in (False, True):
         @check(f"a crash (SIGSEGV){' in kiosk mode' if kiosk else ''}: the terminal restored (modes, alternate screen, cursor), "
                + ("one line and no backtrace" if kiosk else "a backtrace that waits for no key"))

@@ -67,7 +67,7 @@ public struct JSONScanner {
     public let bytes: UnsafeBufferPointer<UInt8>
     public var at: Int
     public var depth = 0
-    public static let maxDepth = 512
+    public static let maxDepth = ReadLimits.nesting
 
     /// A scanner over `bytes` from `start`.
     public init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) {

@@ -9,7 +9,7 @@ public struct LiveFeatures: Sendable {
     /// Lines taken.
     public private(set) var lines = 0
     /// The longest line taken (a longer one is a bad line: 256 MB).
-    public static let maxLineBytes = 256 << 20
+    public static let maxLineBytes = ReadLimits.lineBytes
 
     /// No features yet.
     public init() {}
@@ -20,6 +20,7 @@ public struct LiveFeatures: Sendable {
         lines += 1
         guard line.count <= Self.maxLineBytes else {
             badLines += 1
+            if firstBadLine == nil { firstBadLine = (lines, nil) }
             return false
         }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return true }
@@ -51,9 +52,19 @@ public struct LiveFeatures: Sendable {
             if let label { properties.append(("label", label)) }
             return builder.endFeature(id: id, name: label, properties: properties)
         }
-        if !ok { badLines += 1 }
+        if !ok {
+            badLines += 1
+            if firstBadLine == nil { firstBadLine = (lines, Array(line.prefix(1 << 20))) }
+        }
         compactIfNeeded()
         return ok
+    }
+
+    /// Counts a line over `maxLineBytes` (not kept, only counted) as a bad line.
+    public mutating func takeTooLong() {
+        lines += 1
+        badLines += 1
+        if firstBadLine == nil { firstBadLine = (lines, nil) }
     }
 
     /// An id as the GeoJSON reader keys it (strings and numbers apart).
@@ -72,4 +83,26 @@ public struct LiveFeatures: Sendable {
 
     /// The live features.
     public var features: UserLayerData { builder.finished() }
+
+    /// How many features are live.
+    public var count: Int { builder.count }
+
+    /// The first line that was not a feature (its number from 1, and its first megabyte), to say why.
+    public private(set) var firstBadLine: (number: Int, bytes: [UInt8]?)?
+
+    /// Why the first bad line is bad, as the GeoJSON reader says it (its line and column in the input),
+    /// or nil when there was none or it is read as a feature on its own.
+    public var firstBadLineReason: String? {
+        guard let (number, line) = firstBadLine else { return nil }
+        guard let bytes = line else { return "<stdin>:\(number): a line over \(Self.maxLineBytes >> 20) MB" }
+        do {
+            _ = try GeoJSONReader.read(bytes, file: "<stdin>")
+        } catch {
+            if case .syntax(let line, let column, let why) = error.kind {
+                return MapDataError(file: error.file, .syntax(line: line + number - 1, column: column, why)).description
+            }
+            return "<stdin>:\(number): " + String(error.description.dropFirst("<stdin>: ".count))
+        }
+        return "<stdin>:\(number): not a GeoJSON object nor a {\"lat\", \"lon\"} point"
+    }
 }
