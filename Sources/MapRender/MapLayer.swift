@@ -80,6 +80,8 @@ public struct LayerContext {
     public var labels: LabelEngine
     /// Which feature drew each cell.
     public var pick: PickBuffer
+    /// A level of detail of a user's file the view lacks is made while drawing (else reported).
+    public var makesDetailAtOnce = true
 
     // What the base map found, for the layers after it and the compositor.
     /// Named streets in view (for the street names).

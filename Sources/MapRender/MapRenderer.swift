@@ -33,10 +33,15 @@ public enum MapRenderer {
     ]
 
     /// Draws `baseLayers` then `overlays` into rows 0 ..< the view's rows of `frame`.
+    /// `makesDetailAtOnce`: a level of detail of a user's file that the view lacks is made here (a
+    /// script's frames, tests); else it is reported (`MapRendering.missingDetail`) and the nearest made
+    /// is drawn (the viewer's, whose keys never wait for one).
     public static func render(
-        into frame: inout Frame, view: MapView, overlays: [any MapLayer] = [], sources: MapSources?, style: MapStyle
+        into frame: inout Frame, view: MapView, overlays: [any MapLayer] = [], sources: MapSources?, style: MapStyle,
+        makesDetailAtOnce: Bool = true
     ) -> MapRendering {
         var context = LayerContext(view: view, sources: sources, ascii: style.ascii)
+        context.makesDetailAtOnce = makesDetailAtOnce
         for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
         for layer in overlays { layer.draw(into: &context) }
         let shown = compose(&frame, context, style)
@@ -240,6 +245,7 @@ public enum MapRenderer {
         var rendering = MapRendering(
             placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
             dataError: c.report.dataError)
+        rendering.missingDetail = c.report.missingDetail
         rendering.streetDataEnds = c.report.streetDataEnds
         rendering.streetDataInView = c.report.streetDataInView
         rendering.poisNamed = c.report.poisNamed

@@ -52,6 +52,8 @@ struct SourceReports {
     var credits: [Credit] = []
     /// Tiles views lack, per source.
     var missing: [TileBatch] = []
+    /// Levels of detail of the user's files the view wants and lacks.
+    var missingDetail: [DetailRequest] = []
     /// Why the data could not be drawn, if it could not.
     var dataError: String?
     /// The view shows where a street-level source's data ends.
@@ -102,6 +104,8 @@ public struct MapRendering {
     public var sources: [SourceReport]
     /// Tiles the view lacked, per source (a program loads them and draws again).
     public var missing: [TileBatch]
+    /// Levels of detail of the user's files the view lacked (a program makes them and draws again).
+    public var missingDetail: [DetailRequest] = []
     /// Why the data could not be drawn, if it could not.
     public var dataError: String?
     /// The view shows where a street-level source's data ends (its box's side, drawn faint).

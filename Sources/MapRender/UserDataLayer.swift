@@ -26,28 +26,71 @@ public final class UserFile: Sendable {
         self.progress = progress
     }
 
-    /// What a view at a zoom draws of the file: a level of detail below zoom 12 (made on first use and
-    /// kept), the whole file from 12 on, each with its index.
-    public func detail(zoom: Double) -> UserLayerLevel {
-        let level = zoom < Double(Self.finestLevel) ? max(0, Int(zoom.rounded(.down))) : Self.finestLevel
-        if let kept = levels.withLock({ $0[level] }) { return kept }
+    /// The level a view at `zoom` draws: an integer zoom below 12 (a level of detail), 12 from there on
+    /// (the whole file).
+    public static func level(forZoom zoom: Double) -> Int {
+        zoom < Double(finestLevel) ? max(0, Int(zoom.rounded(.down))) : finestLevel
+    }
+
+    /// The level `level` when it has been made (`prepare`), else nil: drawing never makes one (a
+    /// million-point ring took seconds to simplify; keys wait for no level).
+    public func readyLevel(_ level: Int) -> UserLayerLevel? { levels.withLock { $0.made[level] } }
+
+    /// What a view at `zoom` can draw now: its level when made, else the nearest level made (coarser
+    /// first), else nil; and the level it wants when that one is not made yet.
+    public func detail(zoom: Double) -> (level: UserLayerLevel?, wanted: Int?) {
+        let wanted = Self.level(forZoom: zoom)
+        return levels.withLock { l in
+            if let level = l.made[wanted] { return (level, nil) }
+            let nearest = l.made.keys.min { (abs($0 - wanted), $0 > wanted ? 1 : 0) < (abs($1 - wanted), $1 > wanted ? 1 : 0) }
+            return (nearest.flatMap { l.made[$0] }, wanted)
+        }
+    }
+
+    /// Makes level `level` (in the caller's thread; once: a level made or being made is not made again)
+    /// and keeps it; true when this call made it.
+    @discardableResult
+    public func prepare(_ level: Int) -> Bool {
+        let start = levels.withLock { l in l.made[level] == nil && l.preparing.insert(level).inserted }
+        guard start else { return false }
         let made: UserLayerLevel
-        if level == Self.finestLevel {
+        if level >= Self.finestLevel {
             made = UserLayerLevel(data: data, feature: nil, index: UserLayerIndex(data), dust: UserLayerDots(), points: UserLayerDots())
         } else {
             let d = UserLayerDetail(data, dotSize: 1 / WebMercator.worldSize(zoom: Double(level)))
             made = UserLayerLevel(data: d.data, feature: d.feature, index: UserLayerIndex(d.data), dust: d.dust, points: d.points)
         }
-        levels.withLock { $0[level] = made }
-        return made
+        levels.withLock { l in
+            l.made[level] = made
+            l.preparing.remove(level)
+        }
+        return true
     }
 
     /// The zoom from which the whole file is drawn.
     static let finestLevel = 12
-    private let levels = Mutex<[Int: UserLayerLevel]>([:])
+    /// The levels made, and those being made.
+    private let levels = Mutex<(made: [Int: UserLayerLevel], preparing: Set<Int>)>(([:], []))
 
     /// The file's name without its folders (for the layer list and labels).
     public var displayName: String { file == "-" ? "standard input" : file.split(separator: "/").last.map(String.init) ?? file }
+}
+
+/// A level of detail of a user's file that a view wants and that is not made yet: the program makes it
+/// (in the background for the viewer) and draws again.
+public struct DetailRequest: Equatable, Sendable {
+    /// The file.
+    public let file: UserFile
+    /// The level (`UserFile.level(forZoom:)`).
+    public let level: Int
+
+    /// A request.
+    public init(file: UserFile, level: Int) {
+        self.file = file
+        self.level = level
+    }
+
+    public static func == (a: DetailRequest, b: DetailRequest) -> Bool { a.file === b.file && a.level == b.level }
 }
 
 /// A name a layer will place once its features are drawn and its markers placed.
@@ -108,7 +151,14 @@ public struct UserDataLayer: MapLayer {
         var markerNames: [(feature: Int, whole: Bool, col: Int, row: Int)] = []
         let markerGlyph = StyleTable.overlayMarker(look, ascii: c.ascii)
         let className = "file \(file.displayName)"
-        let level = file.detail(zoom: c.view.zoom)
+        var (ready, wanted) = file.detail(zoom: c.view.zoom)
+        if let w = wanted, c.makesDetailAtOnce {
+            file.prepare(w)
+            ready = file.readyLevel(w)
+            wanted = nil
+        }
+        if let wanted { c.report.missingDetail.append(DetailRequest(file: file, level: wanted)) }
+        guard let level = ready else { return }
         let data = level.data
         c.pick.ownFiles.append((file.data, className))
         let pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)

@@ -118,8 +118,8 @@ public enum EventLoop {
     /// A `tour` plays at once, or with `tourAfter` once that many seconds pass without input, and then
     /// loops. Its steps are not input: the idle timeout still counts from the last key.
     /// `afterFirstFrame` runs once the first frame is on its way (work the first frame does not need).
-    /// Tiles a frame lacks go to `loader`, whose arrivals come back through `inbox` (posted from any
-    /// thread).
+    /// Tiles a frame lacks go to `loader`, and levels of detail of the user's files to `preparer`; their
+    /// arrivals come back through `inbox` (posted from any thread).
     ///
     /// Scripts (`render`, recordings) run through the same loop with a screen of their own and its
     /// clock: `tourAfterInput` starts the tour that long after the input has run out (its keys first),
@@ -130,7 +130,7 @@ public enum EventLoop {
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
         idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil, tourAfterInput: Double? = nil,
         endsWithTour: Bool = false, endWhenIdle: Double? = nil,
-        loader: TileLoading? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {},
+        loader: TileLoading? = nil, preparer: DetailPreparing? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {},
         saveBookmarks: (String) -> Void = { _ in }
     ) -> LoopEnding {
         var lastFrame = now()
@@ -169,6 +169,7 @@ public enum EventLoop {
                 case .quit: quit = true
                 case .repaint: repaint = true
                 case .load(let batch): loader?.request(batch)
+                case .prepare(let request): preparer?.request(request)
                 case .copy(let text): screen.copyToClipboard(text)
                 case .saveBookmarks(let text): saveBookmarks(text)
                 case .captureMouse(let on): screen.captureMouse(on)
@@ -208,7 +209,9 @@ public enum EventLoop {
                     _ = tilesArrived()
                 }
             }
-            let screenful = Renderer.draw(state, sources: sources, options: RenderOptions(mode: screen.colorMode))
+            // With a preparer, what a file's level of detail lacks is made there, away from the keys.
+            let screenful = Renderer.draw(
+                state, sources: sources, options: RenderOptions(mode: screen.colorMode, makesDetailAtOnce: preparer == nil))
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
             screen.present(screenful, fullRepaint: repaint, shift: shift)
             // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.
@@ -217,7 +220,7 @@ public enum EventLoop {
                     missing: screenful.map?.missing ?? [],
                     streetDataEnds: screen.showsEveryFrame && screenful.map?.streetDataEnds == true,
                     streetDataInView: !screen.showsEveryFrame || screenful.map?.streetDataInView != false,
-                    infoScrollLimit: screenful.infoScrollLimit))
+                    infoScrollLimit: screenful.infoScrollLimit, detail: screenful.map?.missingDetail ?? []))
             repaint = false
             drawn = state
             drawnAt = lastFrame

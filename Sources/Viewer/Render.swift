@@ -11,9 +11,14 @@ import Support
 public struct RenderOptions: Equatable, Sendable {
     /// What the screen shows of styles.
     public var mode: ColorMode
+    /// Levels of detail of the user's files are made while drawing (else reported, and made elsewhere).
+    public var makesDetailAtOnce: Bool
 
     /// Options.
-    public init(mode: ColorMode) { self.mode = mode }
+    public init(mode: ColorMode, makesDetailAtOnce: Bool = true) {
+        self.mode = mode
+        self.makesDetailAtOnce = makesDetailAtOnce
+    }
 }
 
 /// A screen and what its map drew (nil when the screen is too small for a map).
@@ -77,7 +82,8 @@ public enum Renderer {
         let mapRows = view.size.rows
         let map = MapRenderer.render(
             into: &frame, view: view, overlays: state.layers.layers, sources: sources,
-            style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid))
+            style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid),
+            makesDetailAtOnce: options.makesDetailAtOnce)
         if state.showHelp {
             drawHelp(
                 &frame, state.keymap, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode,

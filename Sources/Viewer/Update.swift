@@ -28,8 +28,13 @@ public enum InputEvent: Equatable, Sendable {
     case tick(seconds: Double)
     /// No input for `seconds` (the kiosk's idle timeout ran out).
     case idleTimeout(seconds: Double)
-    /// A frame was drawn, and its view lacked these tiles (the render reports, the update asks).
-    case rendered(missing: [TileBatch], streetDataEnds: Bool = false, streetDataInView: Bool = true, infoScrollLimit: Int? = nil)
+    /// A frame was drawn, and its view lacked these tiles and levels of detail of the user's files (the
+    /// render reports, the update asks).
+    case rendered(
+        missing: [TileBatch], streetDataEnds: Bool = false, streetDataInView: Bool = true, infoScrollLimit: Int? = nil,
+        detail: [DetailRequest] = [])
+    /// A level of detail a frame lacked has been made (in the background): the next frame draws it.
+    case detailPrepared(DetailRequest)
     /// Tiles a load asked for have arrived (or could not be read: the next frame counts them).
     case tilesArrived(TileBatch)
     /// A file of the user's has been read, or a stream has new features: its layer shows them.
@@ -64,6 +69,9 @@ public enum Effect: Equatable, Sendable {
     case repaint
     /// Load tiles a view lacks; their arrival comes back as `InputEvent.tilesArrived`.
     case load(TileBatch)
+    /// Make a level of detail of a user's file a view lacks (away from the keys); it comes back as
+    /// `InputEvent.detailPrepared`.
+    case prepare(DetailRequest)
     /// Put text on the clipboard of the person's own terminal (OSC 52: it crosses SSH and tmux).
     case copy(String)
     /// Write the bookmarks file's new text (whole: a temporary file renamed over it).
@@ -106,7 +114,9 @@ extension ViewerState {
         case .idleTimeout(let seconds):
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")
             return [.quit]
-        case .rendered(let missing, let streetDataEnds, let streetDataInView, let infoScrollLimit):
+        case .detailPrepared:
+            return []
+        case .rendered(let missing, let streetDataEnds, let streetDataInView, let infoScrollLimit, let detail):
             // The panel scrolls no further than its last line (only the frame knows how many it has).
             if let limit = infoScrollLimit { infoScroll = min(infoScroll, limit) }
             // Said once, the first time a view shows where the street data stops.
@@ -131,7 +141,7 @@ extension ViewerState {
             return requestTiles(missing.compactMap { batch in
                 let tiles = batch.tiles.filter { !(arrivedTiles[batch.source]?.contains($0) ?? false) }
                 return tiles.isEmpty ? nil : TileBatch(source: batch.source, tiles: tiles)
-            })
+            }) + detail.map { .prepare($0) }
         case .tilesArrived(let batch):
             arrivedTiles[batch.source, default: []].formUnion(batch.tiles)
             if let wanted = requestedTiles[batch.source] {

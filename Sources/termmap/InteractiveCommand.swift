@@ -101,7 +101,8 @@ enum InteractiveCommand {
         EventLoop.run(
             &state, sources: sources, screen: screen, now: monotonicSeconds,
             idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
-            tourAfter: options.tourAfterSeconds, loader: loader, inbox: inbox, afterFirstFrame: loadGeodesics,
+            tourAfter: options.tourAfterSeconds, loader: loader,
+            preparer: BackgroundDetailPreparer { inbox.post(.detailPrepared($0)) }, inbox: inbox, afterFirstFrame: loadGeodesics,
             saveBookmarks: { text in
                 if !BookmarkFile.save(text, environment: environment) {
                     inbox.post(.problem("bookmarks: cannot write \(BookmarkFile.path(environment) ?? "the file")"))

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import MapData
 import Raster
 import TestSupport
 import Testing
@@ -216,5 +217,42 @@ struct ThemeAutoTests {
         for nothing in [nil, "", "15", "0;default", "0;16", "0;-1", "0;+7", "0; 7"] as [String?] {
             #expect(Theme.auto(background: nil, colorFGBG: nothing) == .dark, "\(nothing ?? "nil")")
         }
+    }
+}
+
+extension EventLoopTests {
+    /// A preparer that keeps what it is asked and makes nothing (a simplification that takes for ever).
+    final class HeldPreparer: DetailPreparing, @unchecked Sendable {
+        var requests: [DetailRequest] = []
+        func request(_ request: DetailRequest) { requests.append(request) }
+    }
+
+    /// Keys never wait for a level of detail: while a file's level is being made the frames come without
+    /// it (and ask for it), `+` answers in the next frame, and once the level is made (an event from the
+    /// preparer's thread) the next frame draws the file.
+    @Test func keysAnswerWhileALevelIsMade() throws {
+        let text = #"{"type":"Feature","properties":{"name":"ring"},"geometry":{"type":"LineString","coordinates":[[-40,-20],[40,-20],[40,20],[-40,20],[-40,-20]]}}"#
+        let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "ring.geojson")
+        let file = UserFile(file: "ring.geojson", format: .geojson, data: data)
+        var state = try start()
+        state.layers.layers.append(UserDataLayer(file: file, look: 0))
+        let request = DetailRequest(file: file, level: 4)
+        let screen = FakeScreen([.key(.char("+")), nil, .detailPrepared(request), nil], mode: .ansi256)
+        let preparer = HeldPreparer()
+        var clock = 0.0
+        EventLoop.run(
+            &state, sources: nil, screen: screen,
+            now: {
+                clock += 0.01
+                if screen.events.count == 2 { file.prepare(4) }  // made meanwhile, told by the event after
+                return clock
+            }, preparer: preparer)
+        let ink = StyleTable.style(.overlay(0), mode: .ansi256)
+        func drawsTheFile(_ f: Frame) -> Bool { f.cells.contains { $0.style == ink && $0.glyph != " " } }
+        #expect(screen.presented.count >= 3)
+        #expect(!drawsTheFile(screen.presented[0]) && !drawsTheFile(screen.presented[1]), "drawn before its level was made")
+        #expect(screen.presented[1].line(22).contains("zoom 4.32"), "+ answered at once: \(screen.presented[1].line(22))")
+        #expect(preparer.requests.contains(DetailRequest(file: file, level: 3)) && preparer.requests.contains(request))
+        #expect(drawsTheFile(screen.presented[screen.presented.count - 1]), "the level made is drawn")
     }
 }

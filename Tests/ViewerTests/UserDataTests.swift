@@ -272,8 +272,10 @@ struct UserLayerLabelAndColumnTests {
         let text = #"{"type":"Feature","properties":{"name":"tiny"},"geometry":{"type":"LineString","coordinates":[[30,10],[30.2,10.1]]}}"#
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "tiny.geojson")
         let file = UserFile(file: "tiny.geojson", format: .geojson, data: data)
-        #expect(file.detail(zoom: 0).dust.count == 1 && file.detail(zoom: 0).data.count == 0)
-        #expect(file.detail(zoom: 12).dust.count == 0 && file.detail(zoom: 12).data.count == 1)
+        #expect(file.prepare(0) && file.prepare(12) && !file.prepare(0))
+        let (coarse, fine) = (try #require(file.readyLevel(0)), try #require(file.readyLevel(12)))
+        #expect(coarse.dust.count == 1 && coarse.data.count == 0)
+        #expect(fine.dust.count == 0 && fine.data.count == 1)
         let view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 0, size: try ViewSize(cols: 100, rows: 30))
         var frame = Frame(cols: 100, rows: 30)
         let map = MapRenderer.render(into: &frame, view: view, overlays: [UserDataLayer(file: file, look: 0)], sources: nil, style: MapStyle(mode: .ansi256))
