@@ -26,7 +26,8 @@ public enum BoundsFit {
     /// possibly past 1: the complement of the widest gap between them, on a circle (so data on both
     /// sides of the antimeridian is spanned across it). Found on a grid of `bins` (the span is widened
     /// to whole bins' edges only where the gap is measured; the ends are the data's own).
-    public static func shortestSpan(_ lists: [[Double]], bins: Int = 3600) -> (minX: Double, maxX: Double)? {
+    @inlinable
+    public static func shortestSpan<Column: Collection<Double>>(_ lists: [Column], bins: Int = 3600) -> (minX: Double, maxX: Double)? {
         var occupied = [Bool](repeating: false, count: bins)
         var lowest = [Double](repeating: .infinity, count: bins)
         var highest = [Double](repeating: -.infinity, count: bins)

@@ -22,7 +22,15 @@ enum DouglasPeucker {
     /// Indices (0 ..< count) of the points to keep of a line whose point i is `point(i)`.
     @inline(__always)
     static func keep(count n: Int, tolerance: Double, point: (Int) -> (Double, Double)) -> [Int] {
-        guard n > 2, tolerance > 0 else { return Array(0..<n) }
+        let mask = keepMask(count: n, tolerance: tolerance, point: point)
+        return mask.indices.filter { mask[$0] }
+    }
+
+    /// Per point of a line whose point i is `point(i)`, whether it is kept (a byte a point: a line of
+    /// millions of points kept whole costs no list of their indices).
+    @inline(__always)
+    static func keepMask(count n: Int, tolerance: Double, point: (Int) -> (Double, Double)) -> [Bool] {
+        guard n > 2, tolerance > 0 else { return [Bool](repeating: true, count: n) }
         var keep = [Bool](repeating: false, count: n)
         keep[0] = true
         keep[n - 1] = true
@@ -68,7 +76,7 @@ enum DouglasPeucker {
                 stack.append((bestIndex, b))
             }
         }
-        return keep.indices.filter { keep[$0] }
+        return keep
     }
 
     /// Radial-distance thinning of the points strictly between `a` and `b` (both kept): a point is kept

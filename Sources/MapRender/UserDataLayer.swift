@@ -281,24 +281,57 @@ public struct UserDataLayer: MapLayer {
     }
 
     /// Marks the cells whose centre lies inside polygon piece `p` (its rings together, even–odd).
-    func fill(_ data: UserLayerData, piece p: Int, ox: Double, oy: Double, ink: UInt8, tag: UInt32, _ c: inout LayerContext) {
+    func fill(
+        _ data: UserLayerData, piece p: Int, ox: Double, oy: Double, ink: UInt8, tag: UInt32, _ c: inout LayerContext,
+        listingUpTo: Int = listedCrossingsUpTo
+    ) {
         let ws = c.transform.worldSize
         let (cols, rows) = (c.view.size.cols, c.view.size.rows)
         guard cols > 0, rows > 0 else { return }
-        var crossings = [[Double]](repeating: [], count: rows)
-        var touched: [Int] = []
-        for r in data.pieceRings[p]..<data.pieceRings[p + 1] {
-            let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
-            for i in start..<end {
-                let j = i + 1 < end ? i + 1 : start
-                ScanlineFill.crossings(
-                    data.y[i] * ws + oy, data.x[i] * ws + ox, data.y[j] * ws + oy, data.x[j] * ws + ox, lines: rowCentres,
-                    within: 0...(rows - 1)
-                ) { row, x in
-                    if crossings[row].isEmpty { touched.append(row) }
-                    crossings[row].append(x)
+        let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
+        let points = data.ringStarts[rings.upperBound] - data.ringStarts[rings.lowerBound]
+        // Each edge of every ring, as it crosses the rows' centre lines.
+        func edges(_ body: (Int, Double) -> Void) {
+            for r in rings {
+                let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
+                for i in start..<end {
+                    let j = i + 1 < end ? i + 1 : start
+                    ScanlineFill.crossings(
+                        data.y[i] * ws + oy, data.x[i] * ws + ox, data.y[j] * ws + oy, data.x[j] * ws + ox, lines: rowCentres,
+                        within: 0...(rows - 1), body)
                 }
             }
+        }
+        guard points <= listingUpTo else {
+            // A ring of millions of points can cross a row millions of times: kept as a parity a cell (the
+            // crossings left of each cell's centre, odd or even), not as a list to sort (a jagged ring of ten
+            // million points made 800 MB of them).
+            var parity = [Bool](repeating: false, count: rows * (cols + 1))
+            var touched = [Bool](repeating: false, count: rows)
+            edges { row, x in
+                let from = min(cols, max(0, columnCentres.first(from: x)))
+                parity[row * (cols + 1) + from].toggle()
+                touched[row] = true
+            }
+            for row in 0..<rows where touched[row] {
+                var inside = false
+                var spanStart = -1
+                for col in 0...cols {
+                    inside = inside != parity[row * (cols + 1) + col]
+                    if col < cols, inside, spanStart < 0 { spanStart = col }
+                    if spanStart >= 0, !inside || col == cols {
+                        FeatureLayer.mark(&c, row: row, cols: cols, spanStart...(min(col, cols) - 1), ink: ink, tag: tag)
+                        spanStart = -1
+                    }
+                }
+            }
+            return
+        }
+        var crossings = [[Double]](repeating: [], count: rows)
+        var touched: [Int] = []
+        edges { row, x in
+            if crossings[row].isEmpty { touched.append(row) }
+            crossings[row].append(x)
         }
         for row in touched {
             crossings[row].sort()
@@ -307,4 +340,8 @@ public struct UserDataLayer: MapLayer {
             }
         }
     }
+
+    /// Polygons up to this many points are filled from their crossings listed and sorted; larger ones
+    /// by parity, in memory the size of the screen.
+    static let listedCrossingsUpTo = 4096
 }

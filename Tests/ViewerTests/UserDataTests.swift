@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import MapData
 import Raster
+import TestSupport
 import Testing
 
 @testable import MapRender
@@ -151,8 +152,11 @@ struct UserDataBadInputTests {
             {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[10,20]}}]}
             """
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "mixed.geojson")
-        #expect(data.count == 1 && data.skipped == 3)
-        #expect(data.firstSkipReason?.contains("outside") == true)
+        // A longitude of 200° is drawn where it points (GDAL, geojson-vt); one not finite leaves its
+        // position, and so its point, out; a line of one position is no line.
+        #expect(data.count == 2 && data.skipped == 2)
+        #expect(data.notes.longitudesPast180 == 1)
+        #expect(data.firstSkipReason?.contains("not finite") == true, "\(data.firstSkipReason ?? "")")
     }
 }
 
@@ -336,5 +340,41 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("Filling the user's polygons")
+struct UserPolygonFillTests {
+    /// Filled by parity (rings of millions of points) or from sorted crossings (the rest), a polygon
+    /// marks the same cells: seeded random polygons with holes, jagged, across the view's edges.
+    @Test(arguments: 0..<20)
+    func parityAndSortedCrossingsAgree(seed: Int) throws {
+        var r = SeededRandom(state: UInt64(seed) &+ 99)
+        var rings: [[(Double, Double)]] = []
+        for k in 0..<(1 + r.below(3)) {
+            let n = 3 + r.below(400)
+            let (cx, cy, radius) = (Double(r.below(60)) - 30, Double(r.below(40)) - 20, Double(5 + r.below(40)) / Double(k + 1))
+            var ring = (0..<n).map { i -> (Double, Double) in
+                let a = 2 * Double.pi * Double(i) / Double(n)
+                let s = radius * (0.3 + r.unit())
+                return (cx + s * cos(a), cy + s * sin(a) * 0.5)
+            }
+            ring.append(ring[0])
+            rings.append(ring)
+        }
+        var builder = UserLayerBuilder()
+        builder.addPiece(.polygon, rings: rings)
+        builder.endFeature(id: nil, name: nil, properties: [])
+        let data = builder.finished()
+        #expect(data.count == 1)
+        let view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 2, size: try ViewSize(cols: 80, rows: 24))
+        let layer = UserDataLayer(file: UserFile(file: "p.geojson", format: .geojson, data: data), look: 0)
+        var listed = LayerContext(view: view, sources: nil, ascii: false)
+        var parity = LayerContext(view: view, sources: nil, ascii: false)
+        let t = view.transform
+        layer.fill(data, piece: 0, ox: t.originX(copy: 0), oy: t.originY, ink: 7, tag: 1, &listed, listingUpTo: .max)
+        layer.fill(data, piece: 0, ox: t.originX(copy: 0), oy: t.originY, ink: 7, tag: 1, &parity, listingUpTo: 0)
+        #expect(listed.fills == parity.fills)
+        #expect(listed.fills.contains(7))
     }
 }

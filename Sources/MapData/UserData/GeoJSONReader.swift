@@ -1,7 +1,13 @@
 /// Reads GeoJSON (RFC 7946): a FeatureCollection, Features, bare geometries and GeometryCollections,
-/// one document or many in a row (newline-delimited GeoJSON, RFC 8142 text sequences). Coordinates go
-/// straight into the layer's columns; a bad feature is left out and counted, a syntax error ends the
-/// file in one line with its line and column.
+/// one document or many in a row (newline-delimited GeoJSON, RFC 8142 text sequences). Positions go
+/// straight into the layer's columns as they are read, so a feature of any size is held once.
+///
+/// As forgiving as GDAL: a feature with a bad position (null, a string, one number), uneven nesting or
+/// no usable geometry is left out and counted with its line and column, the rest kept; an empty member
+/// (of a MultiPolygon, a GeometryCollection) is no piece; a longitude past ±180° (up to ±540°) is
+/// drawn where it points and a latitude past ±90° leaves its position out, both counted in the layer's
+/// notes; a record of a text sequence that is not JSON is skipped (RFC 7464 §2.1). A document that is
+/// not JSON at all ends in one line with its line and column.
 public enum GeoJSONReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
@@ -28,23 +34,33 @@ public enum GeoJSONReader {
     public static func read(
         _ bytes: UnsafeBufferPointer<UInt8>, file: String, into builder: inout UserLayerBuilder, progress: ReadProgress? = nil
     ) throws(MapDataError) {
-        let result: Result<Void, JSONSyntaxError> = { buffer in
-            var reader = Reader(scanner: JSONScanner(buffer))
-            reader.progress = progress
+        var reader = Reader(scanner: JSONScanner(bytes))
+        reader.progress = progress
+        // A UTF-8 byte order mark is allowed before a document (RFC 8259 §8.1 lets readers skip it).
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.scanner.at = 3 }
+        // An RFC 8142 text sequence: its first record is led by RS (0x1E).
+        let sequence = bytes[reader.scanner.at..<bytes.count].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == 0x1E
+        var values = 0
+        while reader.scanner.peek() != nil, !builder.isFull {
+            let start = reader.scanner.at
             do throws(JSONSyntaxError) {
-                // A UTF-8 byte order mark is allowed before a document (RFC 8259 §8.1 lets readers skip it).
-                if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { reader.scanner.at = 3 }
-                while reader.scanner.peek() != nil {
-                    try reader.topLevel(&builder)
-                }
-                return .success(())
+                try reader.topLevel(&builder)
+                values += 1
             } catch {
-                return .failure(error)
+                // A record of a text sequence (RS-led, or one of many lines) that is not JSON is skipped,
+                // and reading goes on at the next record (RFC 7464 §2.1); a document that is not JSON fails.
+                guard sequence || values > 0, !error.refusesFile,
+                    let next = reader.nextRecord(after: start, sequence: sequence)
+                else {
+                    let (line, column) = JSONScanner.lineAndColumn(bytes, error.offset)
+                    throw MapDataError(file: file, .syntax(line: line, column: column, error.message))
+                }
+                let (line, column) = JSONScanner.lineAndColumn(bytes, error.offset)
+                builder.abandonFeature()
+                builder.skip("line \(line), column \(column): a record that is not JSON (\(error.message))")
+                reader.scanner.at = next
+                reader.scanner.depth = 0
             }
-        }(bytes)
-        if case .failure(let e) = result {
-            let (line, column) = JSONScanner.lineAndColumn(bytes, e.offset)
-            throw MapDataError(file: file, .syntax(line: line, column: column, e.message))
         }
     }
 
@@ -55,31 +71,60 @@ public enum GeoJSONReader {
         return n.hasSuffix("CRS84") || n.hasSuffix("CRS:84") || n == "EPSG:4326" || n.hasSuffix("EPSG::4326")
     }
 
-    /// One geometry as read: its type and where its coordinates went.
+    /// One geometry as read: its type, its coordinates (in the columns) or members.
     struct Geometry {
         var type: String?
-        /// Index into the reader's positions; nesting levels below.
         var coordinates: Coordinates?
         var members: [Geometry] = []
         var hasMembers = false
     }
 
-    /// A coordinates array: positions [from, to) and, per nesting level, the ends of its lists.
+    /// A coordinates array as read: its positions [first, end) in the columns, and per nesting level the
+    /// ends of its lists; or why it cannot be used (and where).
     struct Coordinates {
-        var depth: Int
+        /// Lists above positions (0: a position); nil when every list is empty.
+        var depth: Int?
         var first: Int
         var end: Int
-        /// ends[k]: for lists at nesting k+1 (k = 0: lists of positions), each list's end in the level below.
+        /// levels[k]: for lists at nesting k+1 (k = 0: lists of positions), each list's end in the level
+        /// below (positions: places in the columns).
         var levels: [[Int]]
         var altitude: Double?
+        var bad: (reason: String, offset: Int)?
+
+        /// Moved by `shift` places in the columns.
+        mutating func shift(_ by: Int) {
+            first += by
+            end += by
+            if !levels.isEmpty { levels[0] = levels[0].map { $0 + by } }
+        }
     }
 
+    /// Reads through the whole input: objects member by member, positions into the builder.
     struct Reader {
         var scanner: JSONScanner
-        var lons: [Double] = []
-        var lats: [Double] = []
         var progress: ReadProgress?
         var toldAt = 0
+        /// Every coordinates array read since the feature began, in order.
+        var read: [Coordinates] = []
+
+        /// Tells `progress` how far the reader is, every megabyte (also inside a large feature: the pages
+        /// behind are given back as it goes).
+        @inline(__always)
+        mutating func tell() {
+            guard let progress, scanner.at - toldAt >= 1 << 20 else { return }
+            toldAt = scanner.at
+            progress(Double(scanner.at) / Double(max(1, scanner.bytes.count)))
+        }
+
+        /// Where the record after the one starting at `start` starts: at the next RS of a text sequence,
+        /// else at the next line (a record of newline-delimited GeoJSON is one line).
+        func nextRecord(after start: Int, sequence: Bool) -> Int? {
+            let separator: UInt8 = sequence ? 0x1E : 0x0A
+            var i = min(start + 1, scanner.bytes.count)
+            while i < scanner.bytes.count, scanner.bytes[i] != separator { i += 1 }
+            return i
+        }
 
         /// A top-level value: a FeatureCollection, a Feature or a geometry.
         mutating func topLevel(_ builder: inout UserLayerBuilder) throws(JSONSyntaxError) {
@@ -87,7 +132,8 @@ public enum GeoJSONReader {
                 throw scanner.error(scanner.found("expected a GeoJSON object"))
             }
             let start = scanner.at
-            var object = try self.object(&builder, topLevel: true)
+            read = []
+            var object = try self.object(&builder)
             if case .string(let t)? = object.type, t != "FeatureCollection" && t != "Feature" {
                 // A bare geometry: a feature of its own.
                 object.geometry = object.asGeometry
@@ -95,11 +141,15 @@ public enum GeoJSONReader {
             }
             if let crs = object.crs, crs != .null, !GeoJSONReader.isWGS84(crs) {
                 scanner.at = start
-                throw scanner.error("a crs other than WGS 84 (RFC 7946 §4: coordinates are WGS 84 longitude, latitude)")
+                var e = scanner.error("a crs other than WGS 84 (RFC 7946 §4: coordinates are WGS 84 longitude, latitude)")
+                e.refusesFile = true
+                throw e
             }
-            if case .string("Feature")? = object.type { emit(object, &builder) }
-            lons.removeAll(keepingCapacity: true)
-            lats.removeAll(keepingCapacity: true)
+            if case .string("Feature")? = object.type {
+                emit(object, &builder)
+            } else {
+                builder.abandonFeature()
+            }
         }
 
         /// What an object held of GeoJSON.
@@ -125,7 +175,7 @@ public enum GeoJSONReader {
         }
 
         /// An object, member by member: Features inside a `features` array are emitted as they end.
-        mutating func object(_ builder: inout UserLayerBuilder, topLevel: Bool = false) throws(JSONSyntaxError) -> Object {
+        mutating func object(_ builder: inout UserLayerBuilder) throws(JSONSyntaxError) -> Object {
             var o = Object()
             guard try scanner.beginObject() else { return o }
             repeat {
@@ -136,16 +186,24 @@ public enum GeoJSONReader {
                     if try scanner.beginArray() {
                         repeat {
                             guard scanner.peek() == UInt8(ascii: "{") else {
-                                throw scanner.error(scanner.found("expected a Feature object"))
+                                // Not an object: left out, and reading goes on.
+                                try scanner.skipValue()
+                                builder.skip("a member of features that is not a Feature")
+                                continue
                             }
+                            read = []
                             let feature = try object(&builder)
                             if case .string("Feature")? = feature.type {
                                 emit(feature, &builder)
                             } else {
+                                builder.abandonFeature()
                                 builder.skip("a member of features that is not a Feature")
                             }
-                            lons.removeAll(keepingCapacity: true)
-                            lats.removeAll(keepingCapacity: true)
+                            if builder.isFull {
+                                // The ceiling: the rest of the array is not read.
+                                scanner.at = scanner.bytes.count
+                                return o
+                            }
                         } while try scanner.next(closing: UInt8(ascii: "]"))
                     }
                 case "geometry":
@@ -168,7 +226,10 @@ public enum GeoJSONReader {
                         } while try scanner.next(closing: UInt8(ascii: "]"))
                     }
                     o.geometries = list
-                case "coordinates" where scanner.peek() == UInt8(ascii: "["): o.coordinates = try coordinates()
+                case "coordinates" where scanner.peek() == UInt8(ascii: "["):
+                    let c = try coordinates(&builder)
+                    read.append(c)
+                    o.coordinates = c
                 case "properties": o.properties = try scanner.value()
                 case "id": o.id = try scanner.value()
                 case "crs": o.crs = try scanner.value()
@@ -178,24 +239,22 @@ public enum GeoJSONReader {
             return o
         }
 
-        /// A coordinates array of any nesting, its positions into `lons`/`lats`.
-        mutating func coordinates() throws(JSONSyntaxError) -> Coordinates {
-            let first = lons.count
-            var levels: [[Int]] = []
-            var altitude: Double?
-            let depth = try nested(&levels, level: -1, altitude: &altitude)
-            return Coordinates(depth: depth, first: first, end: lons.count, levels: levels, altitude: altitude)
+        /// A coordinates array of any nesting, its positions into the builder's columns.
+        mutating func coordinates(_ builder: inout UserLayerBuilder) throws(JSONSyntaxError) -> Coordinates {
+            var c = Coordinates(depth: nil, first: builder.nextPosition, end: 0, levels: [], altitude: nil, bad: nil)
+            c.depth = try nested(&c, &builder)
+            c.end = builder.nextPosition
+            return c
         }
 
-        /// Reads an array at nesting `level` (−1: the coordinates value itself). Returns the depth of
-        /// lists above positions (0: a position). A position is 2 or more numbers; more than 2: the
-        /// third is an altitude (kept for a point), the rest ignored.
-        mutating func nested(_ levels: inout [[Int]], level: Int, altitude: inout Double?) throws(JSONSyntaxError) -> Int {
+        /// Reads an array: returns the depth of lists above positions (0: a position; nil: only empty
+        /// lists, which fit any depth). A position is 2 or more numbers; more than 2: the third is an
+        /// altitude (kept for a point), the rest ignored. What cannot be a position (null, a string, one
+        /// number, uneven nesting) makes the coordinates bad, and reading goes on.
+        mutating func nested(_ c: inout Coordinates, _ builder: inout UserLayerBuilder) throws(JSONSyntaxError) -> Int? {
             let open = scanner.at
-            guard try scanner.beginArray() else {
-                // An empty list: no positions (an empty geometry).
-                return 1
-            }
+            guard try scanner.beginArray() else { return nil }
+            tell()
             if scanner.peek() != UInt8(ascii: "[") {
                 // A position.
                 var count = 0
@@ -203,48 +262,51 @@ public enum GeoJSONReader {
                 var lat = 0.0
                 repeat {
                     guard let b = scanner.peek(), b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) else {
-                        throw scanner.error(scanner.found("expected a number in a position"))
+                        if c.bad == nil { c.bad = (scanner.found("a position holds something that is not a number"), scanner.at) }
+                        try scanner.skipValue()
+                        count = -1_000
+                        continue
                     }
                     let (v, _) = try scanner.number()
                     switch count {
                     case 0: lon = v
                     case 1: lat = v
-                    case 2: altitude = v
+                    case 2: c.altitude = v
                     default: break
                     }
                     count += 1
                 } while try scanner.next(closing: UInt8(ascii: "]"))
-                guard count >= 2 else {
-                    scanner.at = open
-                    throw scanner.error("a position needs a longitude and a latitude")
+                if count >= 2 {
+                    builder.appendPosition(longitude: lon, latitude: lat)
+                } else if count >= 0, c.bad == nil {
+                    c.bad = ("a position needs a longitude and a latitude", open)
                 }
-                lons.append(lon)
-                lats.append(lat)
                 return 0
             }
-            var depth = -1
+            var depth: Int?
             repeat {
-                let d = try nested(&levels, level: level + 1, altitude: &altitude)
-                if depth >= 0 && d != depth {
-                    scanner.at = open
-                    throw scanner.error("coordinates nested unevenly")
+                guard scanner.peek() == UInt8(ascii: "[") else {
+                    // A number among lists: uneven.
+                    if c.bad == nil { c.bad = ("coordinates nested unevenly", scanner.at) }
+                    try scanner.skipValue()
+                    continue
                 }
-                depth = d
+                let d = try nested(&c, &builder)
+                guard let d else { continue }  // an empty list: no member
+                if let depth, d != depth, c.bad == nil { c.bad = ("coordinates nested unevenly", open) }
+                depth = depth ?? d
                 // This child ends: at level d, the end of the level below (positions or lists).
                 if d > 0 {
-                    while levels.count < d { levels.append([]) }
-                    levels[d - 1].append(d == 1 ? lons.count : levels[d - 2].count)
+                    while c.levels.count < d { c.levels.append([]) }
+                    c.levels[d - 1].append(d == 1 ? builder.nextPosition : c.levels[d - 2].count)
                 }
             } while try scanner.next(closing: UInt8(ascii: "]"))
-            return depth + 1
+            return depth.map { $0 + 1 }
         }
 
         /// A Feature into the builder: its geometry's pieces, id, label and properties.
         mutating func emit(_ o: Object, _ builder: inout UserLayerBuilder) {
-            if let progress, scanner.at - toldAt >= 1 << 20 {
-                toldAt = scanner.at
-                progress(Double(scanner.at) / Double(max(1, scanner.bytes.count)))
-            }
+            tell()
             var properties: [(String, String?)] = []
             var name: String?
             var title: String?
@@ -260,10 +322,16 @@ public enum GeoJSONReader {
             {
                 properties.append(("altitude", JSONTree.number(altitude, text: "\(altitude)").jsonText))
             }
-            if let g = o.geometry {
+            if var g = o.geometry {
+                // The geometry's positions, in order, first in the columns: lists read and not used (a
+                // stray `coordinates` member) are moved out of the way.
+                var next = builder.featureStart
+                gather(&g, next: &next, &builder)
+                builder.dropPositions(after: next)
                 add(g, &builder, nesting: 0)
-            } else if o.geometryIsNull {
-                builder.reject("a feature whose geometry is null")
+            } else {
+                builder.dropPositions(after: builder.featureStart)
+                if o.geometryIsNull { builder.reject("a feature whose geometry is null") }
             }
             let id: String?
             switch o.id {
@@ -272,15 +340,35 @@ public enum GeoJSONReader {
             default: id = nil
             }
             builder.endFeature(id: id, name: name ?? title, properties: properties)
+            read = []
         }
 
-        /// A geometry's pieces.
-        func add(_ g: Geometry, _ builder: inout UserLayerBuilder, nesting: Int) {
+        /// Moves the geometry's coordinates, in order, to start at `next` in the columns.
+        func gather(_ g: inout Geometry, next: inout Int, _ builder: inout UserLayerBuilder) {
+            if var c = g.coordinates {
+                if c.first != next {
+                    builder.movePositions(c.first..<c.end, to: next)
+                    c.shift(next - c.first)
+                }
+                next = c.end
+                g.coordinates = c
+            }
+            for i in g.members.indices { gather(&g.members[i], next: &next, &builder) }
+        }
+
+        /// Where in the input `offset` is, as the reasons say it.
+        func place(_ offset: Int) -> String {
+            let (line, column) = JSONScanner.lineAndColumn(scanner.bytes, offset)
+            return "line \(line), column \(column)"
+        }
+
+        /// A geometry's pieces. In a GeometryCollection an empty member is no piece and the others stay.
+        func add(_ g: Geometry, _ builder: inout UserLayerBuilder, nesting: Int, inCollection: Bool = false) {
             let type = g.type ?? ""
             if type == "GeometryCollection" {
                 guard nesting < 32 else { return builder.reject("geometry collections nested more than 32 deep") }
                 guard g.hasMembers else { return builder.reject("a GeometryCollection without geometries") }
-                for member in g.members { add(member, &builder, nesting: nesting + 1) }
+                for member in g.members { add(member, &builder, nesting: nesting + 1, inCollection: true) }
                 return
             }
             let wanted: Int
@@ -292,32 +380,23 @@ public enum GeoJSONReader {
             default: return builder.reject(type.isEmpty ? "a geometry without a type" : "an unknown geometry type '\(type)'")
             }
             guard let c = g.coordinates else { return builder.reject("a \(type) without coordinates") }
-            // An empty geometry (RFC 7946 §3.1: allowed) draws nothing.
-            if c.first == c.end { return builder.reject("an empty \(type)") }
-            guard c.depth == wanted else { return builder.reject("a \(type) with coordinates nested \(c.depth) deep (\(wanted) expected)") }
-            func position(_ i: Int) -> (Double, Double) { (lons[i], lats[i]) }
-            func ring(_ from: Int, _ to: Int) -> [(Double, Double)] { (from..<to).map(position) }
-            // The lists of positions: ranges of positions, the first starting at this geometry's first.
-            func rings() -> [(Int, Int)] {
-                var out: [(Int, Int)] = []
-                var start = c.first
-                for end in c.levels[0] {
-                    out.append((start, end))
-                    start = end
-                }
-                return out
+            if let bad = c.bad { return builder.reject("\(place(bad.offset)): \(bad.reason)") }
+            // An empty geometry (RFC 7946 §3.1: allowed) draws nothing; in a collection it is no member.
+            guard let depth = c.depth, c.end > c.first else {
+                if !inCollection, c.depth == nil { builder.reject("an empty \(type)") }
+                return
             }
+            guard depth == wanted else { return builder.reject("a \(type) with coordinates nested \(depth) deep (\(wanted) expected)") }
             switch type {
-            case "Point": builder.addPiece(.point, rings: [[position(c.first)]])
-            case "MultiPoint": for i in c.first..<c.end { builder.addPiece(.point, rings: [[position(i)]]) }
-            case "LineString": builder.addPiece(.lineString, rings: [ring(c.first, c.end)])
-            case "MultiLineString": for (a, b) in rings() { builder.addPiece(.lineString, rings: [ring(a, b)]) }
-            case "Polygon": builder.addPiece(.polygon, rings: rings().map { ring($0.0, $0.1) })
+            case "Point": builder.addPiece(.point, ringEnds: [c.end])
+            case "MultiPoint": for i in c.first..<c.end { builder.addPiece(.point, ringEnds: [i + 1]) }
+            case "LineString": builder.addPiece(.lineString, ringEnds: [c.end])
+            case "MultiLineString": for end in c.levels[0] { builder.addPiece(.lineString, ringEnds: [end]) }
+            case "Polygon": builder.addPiece(.polygon, ringEnds: c.levels[0])
             default:  // MultiPolygon
-                let rings = rings()
                 var start = 0
                 for end in c.levels[1] {
-                    builder.addPiece(.polygon, rings: rings[start..<end].map { ring($0.0, $0.1) })
+                    builder.addPiece(.polygon, ringEnds: Array(c.levels[0][start..<end]))
                     start = end
                 }
             }

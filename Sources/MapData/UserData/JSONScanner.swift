@@ -57,6 +57,13 @@ public indirect enum JSONTree: Equatable, Sendable {
 public struct JSONSyntaxError: Error, Sendable {
     public var offset: Int
     public var message: String
+    /// Not a record to skip but a reason to refuse the whole input (a `crs` termmap cannot read).
+    public var refusesFile = false
+
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
 }
 
 /// Reads JSON from bytes without building values where the caller does not ask for them: the GeoJSON

@@ -32,9 +32,10 @@ public struct UserLayerData: Sendable, Equatable {
     public internal(set) var pieceRings = UserOffsets()
     /// Per ring, its first point (one more entry than rings).
     public internal(set) var ringStarts = UserOffsets()
-    /// The points in Web Mercator (EPSG:3857 scaled to the unit square, y down).
-    public internal(set) var x: [Double] = []
-    public internal(set) var y: [Double] = []
+    /// The points in Web Mercator (EPSG:3857 scaled to the unit square, y down; x beyond 0…1 for a
+    /// longitude past ±180°, drawn where it points).
+    public internal(set) var x = CoordinateColumn()
+    public internal(set) var y = CoordinateColumn()
     /// Per feature, its box's slot (none for a feature of one point; one more entry than features), and
     /// per slot the Mercator box (minX, minY, maxX, maxY) and the box in degrees as given (west, south,
     /// east, north).
@@ -55,6 +56,8 @@ public struct UserLayerData: Sendable, Equatable {
     /// Features read but left out, and why the first was.
     public internal(set) var skipped = 0
     public internal(set) var firstSkipReason: String?
+    /// What reading changed or stopped at, for the layer list and `render`'s line.
+    public internal(set) var notes = UserLayerNotes()
     /// The longitudes and latitudes the features span (longitudes as given: west ≤ east).
     public internal(set) var west = Double.infinity, east = -Double.infinity
     public internal(set) var south = Double.infinity, north = -Double.infinity
@@ -165,8 +168,8 @@ public struct UserLayerData: Sendable, Equatable {
         for p in other.featurePieces[f]..<other.featurePieces[f + 1] {
             pieceTypes.append(other.pieceTypes[p])
             for r in other.pieceRings[p]..<other.pieceRings[p + 1] {
-                x += other.x[other.ringStarts[r]..<other.ringStarts[r + 1]]
-                y += other.y[other.ringStarts[r]..<other.ringStarts[r + 1]]
+                x.append(contentsOf: other.x[other.ringStarts[r]..<other.ringStarts[r + 1]])
+                y.append(contentsOf: other.y[other.ringStarts[r]..<other.ringStarts[r + 1]])
                 ringStarts.append(x.count)
             }
             pieceRings.append(ringStarts.count - 1)
@@ -184,24 +187,58 @@ public struct UserLayerData: Sendable, Equatable {
     }
 }
 
-/// Builds a `UserLayerData` one feature at a time: pieces are checked as they come, a feature with a bad
-/// piece is left out (counted, with its reason), and a feature whose `id` was seen replaces the
-/// earlier one.
+/// What reading a layer changed or stopped at: positions drawn past ±180° of longitude (where they
+/// point, as GDAL and geojson-vt draw them) or left out past ±90° of latitude, features replaced by a
+/// later one of their id, and the ceiling the reader stopped at.
+public struct UserLayerNotes: Sendable, Equatable {
+    /// Positions whose longitude is past ±180° (at most ±540°), drawn where they point.
+    public internal(set) var longitudesPast180 = 0
+    /// Positions left out: a latitude past ±90°, a longitude past ±540°, or not a number.
+    public internal(set) var positionsLeftOut = 0
+    /// Features replaced by a later one of their id (GeoJSON, streams).
+    public internal(set) var replaced = 0
+    /// The ceiling reading stopped at (`more than 100000000 features`), if it did.
+    public internal(set) var stoppedAt: String?
+
+    public init() {}
+
+    /// The notes in words, each a phrase (`3 positions past ±180° drawn where they point`).
+    public var phrases: [String] {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { n == 1 ? "1 \(one)" : "\(n) \(many)" }
+        var out: [String] = []
+        if longitudesPast180 > 0 { out.append(count(longitudesPast180, "position", "positions") + " past ±180° drawn where they point") }
+        if positionsLeftOut > 0 { out.append(count(positionsLeftOut, "position", "positions") + " past ±90° of latitude left out") }
+        if replaced > 0 { out.append(count(replaced, "feature", "features") + " replaced by a later one of its id") }
+        if let stoppedAt { out.append("stopped at " + stoppedAt) }
+        return out
+    }
+}
+
+/// Builds a `UserLayerData` one feature at a time: positions go straight into the layer's columns
+/// (projected as they come: a feature of a hundred million points is held once, not copied piece by
+/// piece), pieces are checked as they come, a feature with a bad piece is left out (counted, with its
+/// reason, its positions taken back), and a feature whose `id` was seen replaces the earlier one.
 public struct UserLayerBuilder: Sendable {
     public private(set) var data: UserLayerData
     /// Feature index by id.
     private var byID: [String: Int] = [:]
-    /// Features replaced by a later one of their id (removed when finished).
+    /// Features replaced by a later one of their id, or deleted (removed when finished).
     private var replaced: Set<Int> = []
-    // The feature being built.
+    // The feature being built: its first point in the columns, its pieces and their rings' ends.
+    private var pendingStart = 0
     private var pieceTypes: [UserGeometryType] = []
+    /// Per piece, its first ring in `ringEnds` (one more entry than pieces).
     private var pieceRings: [Int] = [0]
-    private var ringStarts: [Int] = [0]
-    private var xs: [Double] = []
-    private var ys: [Double] = []
+    /// Per ring, where it ends in the columns.
+    private var ringEnds: [Int] = []
+    /// Where the last piece ended in the columns.
+    private var piecesEnd = 0
     private var lonRange = (Double.infinity, -Double.infinity)
     private var latRange = (Double.infinity, -Double.infinity)
+    private var pendingNotes = (past180: 0, leftOut: 0)
     private var bad: String?
+    /// Features read (kept, replaced and left out): the ceiling counts them.
+    private var read = 0
 
     /// A builder whose labels are mostly property `labelKey`'s values (`name` for GeoJSON, GPX, KML).
     public init(labelKey: String? = "name") { data = UserLayerData(labelKey: labelKey) }
@@ -210,6 +247,8 @@ public struct UserLayerBuilder: Sendable {
     public var count: Int { data.count - replaced.count }
     /// Features replaced or deleted, still held until `compact`.
     public var replacedCount: Int { replaced.count }
+    /// True once a ceiling has been reached (`ReadLimits`): a reader stops reading.
+    public var isFull: Bool { data.notes.stoppedAt != nil }
 
     /// Makes room for about `features` more features of `points` points and `propertyBytes` of values each.
     public mutating func reserve(features: Int, pointsEach: Int, propertyBytes: Int) {
@@ -217,6 +256,12 @@ public struct UserLayerBuilder: Sendable {
         data.y.reserveCapacity(data.y.count + features * pointsEach)
         data.rows.reserve(rows: features, bytesEach: propertyBytes)
         data.pieceTypes.reserveCapacity(data.pieceTypes.count + features)
+    }
+
+    /// Makes room for about `points` more points (a reader that knows its input's size).
+    public mutating func reserve(points: Int) {
+        data.x.reserveCapacity(data.x.count + points)
+        data.y.reserveCapacity(data.y.count + points)
     }
 
     /// Drops the features replaced or deleted (a stream's markers move for ever: only the live ones stay).
@@ -231,6 +276,8 @@ public struct UserLayerBuilder: Sendable {
         data = finished()
         byID = byID.compactMapValues { newIndex[$0] >= 0 ? newIndex[$0] : nil }
         replaced = []
+        pendingStart = data.x.count
+        piecesEnd = pendingStart
     }
 
     /// Declares the properties' names in column order (a CSV file's header), so that
@@ -239,65 +286,142 @@ public struct UserLayerBuilder: Sendable {
         for n in names { _ = data.column(n) }
     }
 
+    /// Where the next position goes in the columns (a reader marks its lists' ends with it).
+    public var nextPosition: Int { data.x.count }
+    /// Where the feature being built starts in the columns.
+    public var featureStart: Int { pendingStart }
+
+    /// Forgets the feature being built, its positions taken back, nothing counted (what a reader read
+    /// was no feature: a record it skips, a FeatureCollection's own members).
+    public mutating func abandonFeature() {
+        dropPositions(after: pendingStart)
+        pieceTypes.removeAll(keepingCapacity: true)
+        pieceRings = [0]
+        ringEnds.removeAll(keepingCapacity: true)
+        lonRange = (Double.infinity, -Double.infinity)
+        latRange = (Double.infinity, -Double.infinity)
+        pendingNotes = (0, 0)
+        bad = nil
+        piecesEnd = pendingStart
+    }
+
+    /// Appends a position of the feature being built, in degrees; false when it is left out: a latitude
+    /// past ±90° or a longitude past ±540° (counted in the notes), not a number, past the points' ceiling
+    /// or the memory (the feature is then bad). A longitude past ±180° is drawn where it points.
+    @discardableResult
+    public mutating func appendPosition(longitude lon: Double, latitude lat: Double) -> Bool {
+        guard lon.isFinite, lat.isFinite, abs(lat) <= 90, abs(lon) <= 540 else {
+            pendingNotes.leftOut += 1
+            return false
+        }
+        guard data.x.count < ReadLimits.points - 1 else {
+            bad = bad ?? "more than \(ReadLimits.points) points in one file"
+            stop("more than \(ReadLimits.points) points")
+            return false
+        }
+        guard data.x.append(WebMercator.projectX(longitude: lon)) else { return outOfMemory() }
+        guard data.y.append(WebMercator.projectY(latitude: Swift.max(-WebMercator.maxLatitude, Swift.min(WebMercator.maxLatitude, lat)))) else {
+            data.x.truncate(to: data.y.count)
+            return outOfMemory()
+        }
+        if abs(lon) > 180 { pendingNotes.past180 += 1 }
+        lonRange = (Swift.min(lonRange.0, lon), Swift.max(lonRange.1, lon))
+        latRange = (Swift.min(latRange.0, lat), Swift.max(latRange.1, lat))
+        return true
+    }
+
+    /// The system has no memory to grow the layer: the feature is bad, and reading stops.
+    private mutating func outOfMemory() -> Bool {
+        bad = bad ?? "no memory left for its points"
+        stop("the memory this machine has (\(data.x.count) points read)")
+        return false
+    }
+
+    /// Reading stops at a ceiling (said once, in the notes).
+    mutating func stop(_ ceiling: String) {
+        if data.notes.stoppedAt == nil { data.notes.stoppedAt = ceiling }
+    }
+
+    /// Ends a piece whose rings are the positions appended since the last piece, each ring ending at
+    /// the given place in the columns (`nextPosition` when its list ended): checked, and the feature
+    /// made bad when it is not a point, line or polygon. A piece of no positions (an empty member, or
+    /// one whose positions were all left out) is no piece.
+    public mutating func addPiece(_ type: UserGeometryType, ringEnds ends: [Int]) {
+        let start = piecesEnd
+        guard bad == nil, let last = ends.last, last > start else { return }
+        var sizes: [Int] = []
+        var from = start
+        for end in ends {
+            sizes.append(end - from)
+            from = end
+        }
+        switch type {
+        case .point: if sizes != [1] { bad = "a point needs one position" }
+        case .lineString: if sizes.count != 1 || sizes[0] < 2 { bad = "a line of fewer than 2 positions" }
+        case .polygon:
+            if let short = sizes.first(where: { $0 < 4 }) { bad = "a polygon ring of \(short) positions (at least 4)" }
+        }
+        if bad != nil { return }
+        pieceTypes.append(type)
+        ringEnds += ends
+        pieceRings.append(ringEnds.count)
+        piecesEnd = last
+    }
+
     /// Adds a point piece at (longitude, latitude) in degrees.
     public mutating func addPoint(longitude lon: Double, latitude lat: Double) {
         guard bad == nil else { return }
-        guard lon.isFinite, lat.isFinite, abs(lon) <= 180, abs(lat) <= 90 else {
-            bad = "coordinates (\(lon), \(lat)) outside ±180° longitude, ±90° latitude"
+        guard appendPosition(longitude: lon, latitude: lat) else {
+            if bad == nil { bad = "coordinates (\(lon), \(lat)) outside ±540° longitude, ±90° latitude" }
             return
         }
-        xs.append(WebMercator.projectX(longitude: lon))
-        ys.append(WebMercator.projectY(latitude: max(-WebMercator.maxLatitude, min(WebMercator.maxLatitude, lat))))
-        lonRange = (min(lonRange.0, lon), max(lonRange.1, lon))
-        latRange = (min(latRange.0, lat), max(latRange.1, lat))
-        ringStarts.append(xs.count)
-        pieceTypes.append(.point)
-        pieceRings.append(ringStarts.count - 1)
+        addPiece(.point, ringEnds: [nextPosition])
     }
 
     /// Adds a piece: a point (one ring of one point), a line (one ring), or a polygon (its rings, the
-    /// outside first). Positions are (longitude, latitude) in degrees.
+    /// outside first). Positions are (longitude, latitude) in degrees; one left out (past ±90° of
+    /// latitude) makes the piece bad where it leaves too few.
     public mutating func addPiece(_ type: UserGeometryType, rings: [[(Double, Double)]]) {
         guard bad == nil else { return }
-        switch type {
-        case .point: if rings.count != 1 || rings[0].count != 1 { bad = "a point needs one position" }
-        case .lineString: if rings.count != 1 || rings[0].count < 2 { bad = "a line of fewer than 2 positions" }
-        case .polygon:
-            if rings.isEmpty { bad = "a polygon without rings" }
-            if let short = rings.first(where: { $0.count < 4 }) { bad = "a polygon ring of \(short.count) positions (at least 4)" }
-        }
-        if bad != nil { return }
-        var points = 0
-        for ring in rings {
-            points += ring.count
-            for (lon, lat) in ring {
-                guard lon.isFinite, lat.isFinite, abs(lon) <= 180, abs(lat) <= 90 else {
-                    bad = "coordinates (\(lon), \(lat)) outside ±180° longitude, ±90° latitude"
-                    return
-                }
-            }
-        }
-        guard data.x.count + xs.count + points < UserOffsets.limit else {
-            bad = "more than \(UserOffsets.limit) points in one file"
+        if rings.isEmpty {
+            bad = type == .polygon ? "a polygon without rings" : "a piece without positions"
             return
         }
+        var ends: [Int] = []
         for ring in rings {
-            for (lon, lat) in ring {
-                xs.append(WebMercator.projectX(longitude: lon))
-                ys.append(WebMercator.projectY(latitude: max(-WebMercator.maxLatitude, min(WebMercator.maxLatitude, lat))))
-                lonRange = (min(lonRange.0, lon), max(lonRange.1, lon))
-                latRange = (min(latRange.0, lat), max(latRange.1, lat))
-            }
-            ringStarts.append(xs.count)
+            for (lon, lat) in ring { appendPosition(longitude: lon, latitude: lat) }
+            ends.append(nextPosition)
         }
-        pieceTypes.append(type)
-        pieceRings.append(ringStarts.count - 1)
+        if bad != nil { return }
+        if ends.last == piecesEnd {
+            bad = "coordinates outside ±540° longitude, ±90° latitude"
+            return
+        }
+        addPiece(type, ringEnds: ends)
+    }
+
+    /// Moves positions appended for the feature being built: `range` is made to start at `to` (a reader
+    /// that read a list it does not use takes it out of the way; the moves go towards the start).
+    public mutating func movePositions(_ range: Range<Int>, to: Int) {
+        precondition(to >= pendingStart && to <= range.lowerBound)
+        data.x.move(range, to: to)
+        data.y.move(range, to: to)
+    }
+
+    /// Takes back the positions appended after `end` (lists a reader read and does not use).
+    public mutating func dropPositions(after end: Int) {
+        guard end >= pendingStart else { return }
+        data.x.truncate(to: end)
+        data.y.truncate(to: end)
     }
 
     /// Marks the feature being built as bad (it is left out, counted with `reason`).
     public mutating func reject(_ reason: String) {
         if bad == nil { bad = reason }
     }
+
+    /// True when the feature being built is bad so far.
+    public var isRejected: Bool { bad != nil }
 
     /// Ends the feature: kept with its `id` (replacing an earlier feature of that id), label and
     /// properties, or counted as skipped. True when kept.
@@ -321,34 +445,47 @@ public struct UserLayerBuilder: Sendable {
             pieceTypes.removeAll(keepingCapacity: true)
             pieceRings.removeAll(keepingCapacity: true)
             pieceRings.append(0)
-            ringStarts.removeAll(keepingCapacity: true)
-            ringStarts.append(0)
-            xs.removeAll(keepingCapacity: true)
-            ys.removeAll(keepingCapacity: true)
+            ringEnds.removeAll(keepingCapacity: true)
             lonRange = (Double.infinity, -Double.infinity)
             latRange = (Double.infinity, -Double.infinity)
+            pendingNotes = (0, 0)
             bad = nil
+            pendingStart = data.x.count
+            piecesEnd = pendingStart
         }
-        if bad == nil && pieceTypes.isEmpty { bad = "a feature without geometry" }
+        read += 1
+        if read > ReadLimits.features { stop("more than \(ReadLimits.features) features") }
+        if bad == nil && pieceTypes.isEmpty {
+            bad = pendingNotes.leftOut > 0 ? "its only positions are past ±90° of latitude, ±540° of longitude, or not finite" : "a feature without geometry"
+        }
+        // Positions a reader appended and no piece took are taken back.
+        if bad == nil, piecesEnd < data.x.count { dropPositions(after: piecesEnd) }
         if let bad {
+            dropPositions(after: pendingStart)
             skip(bad)
             return false
         }
+        data.notes.longitudesPast180 += pendingNotes.past180
+        data.notes.positionsLeftOut += pendingNotes.leftOut
         let f = data.count
         if let id {
-            if let earlier = byID[id] { replaced.insert(earlier) }
+            if let earlier = byID[id] {
+                replaced.insert(earlier)
+                data.notes.replaced += 1
+            }
             byID[id] = f
         }
-        let ringBase = data.ringStarts.count - 1
-        let pointBase = data.x.count
         data.pieceTypes += pieceTypes
+        let ringBase = data.ringStarts.count - 1
         for r in pieceRings.dropFirst() { data.pieceRings.append(r + ringBase) }
-        for s in ringStarts.dropFirst() { data.ringStarts.append(s + pointBase) }
-        data.x += xs
-        data.y += ys
+        for end in ringEnds { data.ringStarts.append(end) }
         var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-        for i in xs.indices {
-            box = (min(box.0, xs[i]), min(box.1, ys[i]), max(box.2, xs[i]), max(box.3, ys[i]))
+        data.x.withUnsafeBufferPointer { xs in
+            data.y.withUnsafeBufferPointer { ys in
+                for i in pendingStart..<piecesEnd {
+                    box = (Swift.min(box.0, xs[i]), Swift.min(box.1, ys[i]), Swift.max(box.2, xs[i]), Swift.max(box.3, ys[i]))
+                }
+            }
         }
         func color(_ keys: [String]) -> Int16 {
             for k in keys {
@@ -385,6 +522,7 @@ public struct UserLayerBuilder: Sendable {
         var out = UserLayerData(labelKey: data.labels.key)
         out.skipped = data.skipped
         out.firstSkipReason = data.firstSkipReason
+        out.notes = data.notes
         for c in data.columns { _ = out.column(c) }
         for f in 0..<data.count where !replaced.contains(f) { out.append(feature: f, of: data) }
         return out

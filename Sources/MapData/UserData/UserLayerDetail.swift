@@ -42,14 +42,27 @@ public struct UserLayerDetail: Sendable {
                         continue
                     }
                     for p in layer.featurePieces[f]..<layer.featurePieces[f + 1] {
-                        let rings = layer.pieceRings[p]..<layer.pieceRings[p + 1]
+                        let ringRange = layer.pieceRings[p]..<layer.pieceRings[p + 1]
                         var type = layer.pieceTypes[p]
-                        var kept: [[Int]] = []
-                        for r in rings {
+                        var ringsKept = 0
+                        // Points go straight into the level (no list of kept indices: a ring whose every
+                        // point is kept would cost eight bytes a point more).
+                        func keepPoint(_ i: Int) {
+                            out.x.append(xs[i])
+                            out.y.append(ys[i])
+                        }
+                        func endRing() {
+                            out.ringStarts.append(out.x.count)
+                            ringsKept += 1
+                        }
+                        for r in ringRange {
                             let (start, end) = (layer.ringStarts[r], layer.ringStarts[r + 1])
                             if type == .point {
                                 let key = Int64(xs[start] * perCol) &* 1_000_003 &+ Int64(ys[start] * perRow)
-                                if dots.insert(key).inserted { kept.append([start]) }
+                                if dots.insert(key).inserted {
+                                    keepPoint(start)
+                                    endRing()
+                                }
                                 continue
                             }
                             if type == .polygon {
@@ -62,32 +75,30 @@ public struct UserLayerDetail: Sendable {
                                 }
                                 if maxX - minX < dotSize && maxY - minY < dotSize {
                                     // Smaller than a dot: a hole goes, an outside is its first point.
-                                    if r == rings.lowerBound {
+                                    if r == ringRange.lowerBound {
                                         type = .point
                                         let key = Int64(xs[start] * perCol) &* 1_000_003 &+ Int64(ys[start] * perRow)
-                                        if dots.insert(key).inserted { kept.append([start]) }
+                                        if dots.insert(key).inserted {
+                                            keepPoint(start)
+                                            endRing()
+                                        }
                                         break
                                     }
                                     continue
                                 }
                             }
-                            let keep = DouglasPeucker.keep(count: end - start, tolerance: tolerance) { (xs[start + $0], ys[start + $0]) }
-                            var ring = keep.map { start + $0 }
-                            // A ring keeps four points (a triangle closed); a line two.
-                            if type == .polygon && ring.count < 4 {
-                                ring = Array(start..<min(end, start + 4))
+                            let mask = DouglasPeucker.keepMask(count: end - start, tolerance: tolerance) { (xs[start + $0], ys[start + $0]) }
+                            let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
+                            if type == .polygon && kept < 4 {
+                                // A ring keeps four points (a triangle closed).
+                                for i in start..<min(end, start + 4) { keepPoint(i) }
+                            } else {
+                                for k in 0..<(end - start) where mask[k] { keepPoint(start + k) }
                             }
-                            kept.append(ring)
+                            endRing()
                         }
-                        guard !kept.isEmpty else { continue }
+                        guard ringsKept > 0 else { continue }
                         out.pieceTypes.append(type)
-                        for ring in kept {
-                            for i in ring {
-                                out.x.append(xs[i])
-                                out.y.append(ys[i])
-                            }
-                            out.ringStarts.append(out.x.count)
-                        }
                         out.pieceRings.append(out.ringStarts.count - 1)
                     }
                     guard out.pieceTypes.count > piecesBefore else { continue }
