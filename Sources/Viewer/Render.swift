@@ -188,7 +188,8 @@ public enum Renderer {
                 what = "failed: " + error
             } else {
                 let counts = UserGeometryType.allCases.compactMap { t in f.data.countsByType[t].map { "\($0) \(t.name)" } }
-                what = f.format.rawValue + " · " + (counts.isEmpty ? "no features yet" : counts.joined(separator: ", ")) + (f.data.skipped > 0 ? " · \(f.data.skipped) left out" : "")
+                what = ([f.format.rawValue, counts.isEmpty ? "no features yet" : counts.joined(separator: ", ")]
+                    + (f.data.skipped > 0 ? ["\(f.data.skipped) left out"] : []) + f.data.notes.phrases).joined(separator: " · ")
             }
             lines.append("\(i < 9 ? "\(i + 1)" : " ") \(layer.visible ? "[x]" : "[ ]")   \(f.displayName): \(what)")
         }

@@ -34,6 +34,8 @@ public enum StateJSON {
         var bounds: [Double]?
         var visible: Bool
         var error: String?
+        /// What reading changed or stopped at (`UserLayerNotes`), in words.
+        var notes: [String]
 
         init(_ layer: UserDataLayer) {
             let d = layer.file.data
@@ -44,9 +46,10 @@ public enum StateJSON {
             bounds = d.bounds.map { [$0.west, $0.south, $0.east, $0.north] }
             visible = layer.visible
             error = layer.file.error
+            notes = d.notes.phrases
         }
 
-        enum Key: String, CodingKey { case file, format, features, skipped, bounds, visible, error }
+        enum Key: String, CodingKey { case file, format, features, skipped, bounds, visible, error, notes }
 
         // Written out so that a file without an error says `null`.
         func encode(to encoder: Encoder) throws {
@@ -58,6 +61,7 @@ public enum StateJSON {
             try c.encode(bounds, forKey: .bounds)
             try c.encode(visible, forKey: .visible)
             try c.encode(error, forKey: .error)
+            try c.encode(notes, forKey: .notes)
         }
     }
 

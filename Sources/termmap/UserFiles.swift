@@ -181,8 +181,12 @@ enum UserFiles {
     static func report(_ files: [UserFile]) -> [String] {
         files.compactMap { f in
             if let e = f.error { return e }
-            guard f.data.skipped > 0 else { return nil }
-            return "\(f.file == "-" ? "<stdin>" : f.file): \(f.data.skipped) feature\(f.data.skipped == 1 ? "" : "s") left out (the first: \(f.data.firstSkipReason ?? "?"))"
+            var said: [String] = []
+            if f.data.skipped > 0 {
+                said.append("\(f.data.skipped) feature\(f.data.skipped == 1 ? "" : "s") left out (the first: \(f.data.firstSkipReason ?? "?"))")
+            }
+            said += f.data.notes.phrases
+            return said.isEmpty ? nil : "\(f.file == "-" ? "<stdin>" : f.file): " + said.joined(separator: "; ")
         }
     }
 }
