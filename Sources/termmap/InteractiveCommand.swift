@@ -88,7 +88,7 @@ enum InteractiveCommand {
         }
         UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)
         state.fitsToFiles = !options.viewGiven
-        UserFiles.readInBackground(toRead, inbox: inbox)
+        UserFiles.readInBackground(toRead, inbox: inbox, ogr: options.ogrLimits)
         if let fd = streamFD { StreamInput.start(fd: fd, name: "-", inbox: inbox) }
         if let follow = options.follow { StreamInput.follow(path: follow, inbox: inbox) }
         if let problem = UserFiles.report(files).first, state.message.isEmpty {

@@ -73,6 +73,13 @@ extension OptionSpec {
     static let tileCache = OptionSpec(
         name: "tile-cache", value: "MB", help: "memory for decoded tiles, per tile source (default 64)",
         commands: [.viewer, .render], inConfig: true, configDefault: "64")
+    static let ogr2ogrMemory = OptionSpec(
+        name: "ogr2ogr-memory", value: "MB",
+        help: "the most a layer of GDAL's ogr2ogr holds, and ogr2ogr's address space (at least 512) (default 2048)",
+        commands: [.viewer, .render], inConfig: true, configDefault: "2048")
+    static let ogr2ogrSeconds = OptionSpec(
+        name: "ogr2ogr-seconds", value: "S", help: "CPU time for GDAL's ogr2ogr, per file (default 300)",
+        commands: [.viewer, .render], inConfig: true, configDefault: "300")
     static let noAnimation = OptionSpec(
         name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer], inConfig: true, configDefault: "false")
     static let noMouse = OptionSpec(
@@ -153,7 +160,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .tour, .noAnimation, .noMouse, .follow, .kiosk,
+        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .config, .noConfig, .check, .help, .version, .about,
     ]
 

@@ -27,7 +27,7 @@ enum RenderCommand {
         options.resumeLastView(&state, environment: environment)
         // The user's files: one that cannot be read ends the render (one line, exit 1); left-out
         // features are said on stderr and the rest drawn.
-        let files = UserFiles.readForRender(options.files)
+        let files = UserFiles.readForRender(options.files, ogr: options.ogrLimits)
         if let failed = files.first(where: { $0.error != nil }), let error = failed.error { throw DataFailure(error) }
         for line in UserFiles.report(files) { printError("termmap: \(line)") }
         UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)

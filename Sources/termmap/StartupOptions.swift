@@ -32,6 +32,8 @@ struct StartupOptions {
     var tileCacheBytes = TileSource.defaultCacheBytes
     /// `--tile-cache-disk`, in bytes (0: no disk cache).
     var tileCacheDiskBytes = TileDiskCache.defaultLimitBytes
+    /// `--ogr2ogr-memory` and `--ogr2ogr-seconds`: what GDAL's ogr2ogr may use for a file.
+    var ogrLimits = Ogr2ogr.Limits.standard
     var animations = true
     /// False with `--no-mouse`.
     var mouse = true
@@ -124,6 +126,18 @@ struct StartupOptions {
                 throw UsageError("--tile-cache-disk '\(m)' must be megabytes, 0 to 1048576")
             }
             tileCacheDiskBytes = Int(mb * 1_048_576)
+        }
+        if let m = p.value(.ogr2ogrMemory) {
+            guard let mb = InputParsing.number(m), mb >= 16, mb <= 1_048_576 else {
+                throw UsageError("--ogr2ogr-memory '\(InputParsing.excerpt(m))' must be megabytes, 16 to 1048576")
+            }
+            ogrLimits.memoryBytes = Int(mb * 1_048_576)
+        }
+        if let s = p.value(.ogr2ogrSeconds) {
+            guard let seconds = InputParsing.number(s), seconds >= 1, seconds <= 86_400 else {
+                throw UsageError("--ogr2ogr-seconds '\(InputParsing.excerpt(s))' must be seconds, 1 to 86400")
+            }
+            ogrLimits.seconds = Int(seconds.rounded(.up))
         }
         if let t = p.value(.idleTimeout) {
             guard let minutes = InputParsing.number(t), minutes > 0, minutes <= 24 * 60 else {

@@ -14,13 +14,13 @@ import Viewer
 enum UserFiles {
     /// `render`'s files, with a progress bar on stderr (a terminal) for a file that takes over half a
     /// second.
-    static func readForRender(_ files: [String]) -> [UserFile] {
+    static func readForRender(_ files: [String], ogr: Ogr2ogr.Limits = .standard) -> [UserFile] {
         let showsBar = isatty(STDERR_FILENO) == 1
         return files.map { file in
             let started = monotonicSeconds()
             let drew = Mutex(false)
             let name = file == "-" ? "standard input" : file
-            let read = readOne(file) { share in
+            let read = readOne(file, ogr: ogr) { share in
                 guard showsBar, monotonicSeconds() - started > 0.5 else { return }
                 drew.withLock { $0 = true }
                 let width = 30
@@ -40,11 +40,11 @@ enum UserFiles {
 
     /// The files being read in the background for the viewer: each posts its progress (at most every
     /// 100 ms) and then the file read.
-    static func readInBackground(_ files: [String], inbox: EventInbox) {
+    static func readInBackground(_ files: [String], inbox: EventInbox, ogr: Ogr2ogr.Limits = .standard) {
         for file in files {
             DispatchQueue(label: "termmap.read").async {
                 let told = Mutex(0.0)
-                let read = readOne(file) { share in
+                let read = readOne(file, ogr: ogr) { share in
                     let now = monotonicSeconds()
                     guard told.withLock({ last in
                         guard now - last >= 0.1 else { return false }
@@ -63,7 +63,7 @@ enum UserFiles {
     /// reader passes them (a 100 MB file costs a few megabytes of memory while read, not 100), standard
     /// input as a stream (`StreamInput.readToEnd`). A device, a pipe or a socket named as a file is
     /// refused: it has no end to read to (`/dev/zero`), or no size to map.
-    static func readOne(_ file: String, progress: ReadProgress? = nil) -> UserFile {
+    static func readOne(_ file: String, ogr: Ogr2ogr.Limits = .standard, progress: ReadProgress? = nil) -> UserFile {
         if file == "-" { return StreamInput.readToEnd(fd: STDIN_FILENO, name: "-") }
         // Without blocking: opening a named pipe would wait for a writer.
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -85,14 +85,14 @@ enum UserFiles {
         }
         if let mapped = MappedFile(fd: fd, count: Int(info.st_size)) {
             return MappedFileGuard.reading(file) {
-                read(file, mapped.bytes, progress: { share in
+                read(file, mapped.bytes, ogr: ogr, progress: { share in
                     mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
                     progress?(share)
                 })
             }
         }
         let bytes = readAll(fd: fd, expected: Int(info.st_size))
-        return bytes.withUnsafeBufferPointer { read(file, $0, progress: progress) }
+        return bytes.withUnsafeBufferPointer { read(file, $0, ogr: ogr, progress: progress) }
     }
 
     /// What a file's mode says it is when it is not a regular file (`a folder`, `a character device`),
@@ -110,9 +110,9 @@ enum UserFiles {
     }
 
     /// `file`'s `bytes` read by their format (GDAL's for one termmap does not read itself).
-    static func read(_ file: String, _ bytes: UnsafeBufferPointer<UInt8>, progress: ReadProgress?) -> UserFile {
+    static func read(_ file: String, _ bytes: UnsafeBufferPointer<UInt8>, ogr: Ogr2ogr.Limits, progress: ReadProgress?) -> UserFile {
         guard let format = UserDataReader.format(of: Array(bytes.prefix(1 << 16)), file: file) else {
-            return Ogr2ogr.read(file, name: file)
+            return Ogr2ogr.read(file, name: file, limits: ogr)
         }
         do {
             let data = try UserDataReader.read(bytes, format: format, file: file, progress: progress)

@@ -422,6 +422,79 @@ try:
             tmux("kill-session", "-t", "m", check=False)
         return "CPU in 3 s: " + ", ".join(spent)
 
+    def peak_of(argv, env=None, timeout=120):
+        """Runs argv; its exit status, stderr and peak resident memory in MB (wait4's rusage)."""
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        err = p.stderr.read().decode("utf-8", "replace")
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        return p.returncode, err, usage.ru_maxrss / 1024
+
+    @check("ogr2ogr's limits: a GeoPackage view of a million rows stops at the layer's memory, an endless one at the CPU "
+           "time, a program that eats memory at its address space, endless output at the memory: one line each")
+    def _():
+        gpkg = os.path.join(WORK, "view.gpkg")
+        db = sqlite3.connect(gpkg)
+        db.executescript("""
+            PRAGMA application_id = 1196444487; PRAGMA user_version = 10200;
+            CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
+              organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+            INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84', 4326, 'EPSG', 4326, 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]', NULL);
+            CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+              description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+              min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER);
+            CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
+              srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL, PRIMARY KEY (table_name, column_name));
+            CREATE TABLE seed (fid INTEGER PRIMARY KEY, geom BLOB);
+        """)
+        db.execute("INSERT INTO seed VALUES (1, ?)", (b"GP\x00\x01" + struct.pack("<i", 4326) + struct.pack("<BIdd", 1, 1, 24.94, 60.17),))
+        for name, limit in (("many", "LIMIT 1000000"), ("endless", "")):
+            db.execute(f"CREATE VIEW {name} AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r {limit}) "
+                       f"SELECT r.i AS fid, seed.geom AS geom FROM r, seed")
+        db.commit()
+        db.close()
+        said = []
+        for layer, args, expect in (("many", ["--ogr2ogr-memory", "16"], "stopped at 16 MB of features"),
+                                    ("endless", ["--ogr2ogr-seconds", "3"], "CPU time limit (3 s")):
+            only = os.path.join(WORK, f"{layer}.gpkg")
+            subprocess.run(["ogr2ogr", "-f", "GPKG", only, gpkg, layer, "-nln", layer, "-sql", f"SELECT * FROM seed LIMIT 0"],
+                           capture_output=True)
+            # The view alone in a file of its own (ogr2ogr reads every layer of a file).
+            db = sqlite3.connect(only)
+            db.execute(f"CREATE VIEW v AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r {'LIMIT 1000000' if layer == 'many' else ''}) "
+                       f"SELECT r.i AS fid, (SELECT geom FROM {layer} LIMIT 1) AS geom FROM r")
+            db.execute("INSERT INTO gpkg_contents (table_name, data_type, identifier, srs_id) VALUES ('v', 'features', 'v', 4326)")
+            db.execute("INSERT INTO gpkg_geometry_columns VALUES ('v', 'geom', 'POINT', 4326, 0, 0)")
+            db.execute(f"DELETE FROM gpkg_contents WHERE table_name = '{layer}'")
+            db.execute(f"INSERT INTO {layer} (geom) VALUES (?)", (b"GP\x00\x01" + struct.pack("<i", 4326) + struct.pack("<BIdd", 1, 1, 24.94, 60.17),))
+            db.commit()
+            db.close()
+            t = time.time()
+            code, err, peak = peak_of([BINARY, "render", *args, only])
+            lines = err.strip().split("\n")
+            assert len(lines) == 1 and expect in lines[0], (layer, code, err[-300:])
+            said.append(f"{layer}: {time.time() - t:.1f} s, {peak:.0f} MB, exit {code}")
+        # Stand-ins for ogr2ogr: one that eats memory, one whose output has no end.
+        bin_dir = os.path.join(WORK, "bin")
+        os.makedirs(bin_dir, exist_ok=True)
+        with open(os.path.join(bin_dir, "ogr2ogr"), "w") as f:
+            f.write("#!/bin/sh\nif [ \"$MODE\" = eat ]; then exec python3 -c 'a = []\nwhile True: a.append(bytearray(1 << 24))'; fi\n"
+                    "exec yes '{\"type\":\"Feature\",\"properties\":{\"n\":\"x\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[24.9,60.1]}}'\n")
+        os.chmod(os.path.join(bin_dir, "ogr2ogr"), 0o755)
+        odd = os.path.join(WORK, "x.odd")
+        with open(odd, "w") as f:
+            f.write("not a format termmap reads\n")
+        for mode, expect in (("eat", "ran out of its memory limit (512 MB"), ("endless", "stopped at 16 MB of features")):
+            env = dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"], MODE=mode)
+            t = time.time()
+            code, err, peak = peak_of([BINARY, "render", "--ogr2ogr-memory", "16", odd], env=env)
+            lines = err.strip().split("\n")
+            assert len(lines) == 1 and expect in lines[0], (mode, code, err[-300:])
+            # (The peak is the largest of termmap and the stand-in: the eater's is its 512 MB.)
+            assert mode == "eat" or peak < 16 * 1.5 + 40, f"{mode}: peak {peak:.0f} MB"
+            said.append(f"{mode}: {time.time() - t:.1f} s, {peak:.0f} MB, exit {code}")
+        return "; ".join(said)
+
     for kiosk in (False, True):
         @check(f"a crash (SIGSEGV){' in kiosk mode' if kiosk else ''}: the terminal restored (modes, alternate screen, cursor), "
                + ("one line and no backtrace" if kiosk else "a backtrace that waits for no key"))

@@ -76,6 +76,9 @@ public struct UserPropertyRows: Sendable, Equatable {
     /// The number of rows.
     public var count: Int { ends.count }
 
+    /// The bytes the rows hold.
+    public var byteCount: Int { bytes.count + 4 * ends.count }
+
     static let separator: UInt8 = 0x1F
     static let absent: UInt8 = 0x1E
     static let escape: UInt8 = 0x1C

@@ -68,6 +68,17 @@ public struct UserLayerData: Sendable, Equatable {
     /// The number of features.
     public var count: Int { featurePieces.count - 1 }
 
+    /// About how many bytes the layer holds (its columns; what a ceiling of memory compares).
+    public var approximateBytes: Int {
+        16 * x.count + 4 * (ringStarts.count + pieceRings.count + featurePieces.count) + pieceTypes.count + 32 * slotBoxes.count / 4
+            + rows.byteCount + 2 * (strokeColors.count + fillColors.count)
+    }
+
+    /// Says that reading stopped at `ceiling` (a reader outside the builder: ogr2ogr's limits).
+    public mutating func noteStop(_ ceiling: String) {
+        if notes.stoppedAt == nil { notes.stoppedAt = ceiling }
+    }
+
     /// Features by geometry type: each feature counts once for each type among its pieces (a
     /// MultiPolygon is one Polygon).
     public var countsByType: [UserGeometryType: Int] {
