@@ -29,7 +29,7 @@ struct ConfigTests {
         ("radius", "2km", true), ("ascii", "true", true), ("color", "16", true), ("theme", "light", true),
         ("data", "/tmp", true), ("tiles", fixtures.appendingPathComponent("helsinki-omt.pmtiles").path, true),
         ("tile-cache", "32", true), ("tile-cache-disk", "0", true), ("no-animation", "true", false),
-        ("no-mouse", "true", false), ("idle-timeout", "5", false),
+        ("no-mouse", "true", false), ("idle-timeout", "5", false), ("ogr2ogr-memory", "256", true), ("ogr2ogr-seconds", "60", true),
     ]
 
     @Test func everySettableOptionHasASample() throws {
