@@ -5,10 +5,19 @@ enum Zlib {
     /// The bytes of a gzip (RFC 1952) or zlib (RFC 1950) stream, whichever it is, or nil when it is
     /// neither, is damaged, or would inflate past `limit` bytes.
     static func inflate(gzipOrZlib input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
+        // 15 window bits + 32: detect the gzip or zlib header.
+        inflate(input, windowBits: 15 + 32, limit: limit)
+    }
+
+    /// The bytes of a raw deflate stream (RFC 1951, as a zip entry holds it), nil as `inflate` says.
+    static func inflate(raw input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
+        inflate(input, windowBits: -15, limit: limit)
+    }
+
+    private static func inflate(_ input: UnsafeRawBufferPointer, windowBits: Int32, limit: Int) -> [UInt8]? {
         guard let base = input.baseAddress, input.count > 0 else { return nil }
         var stream = z_stream()
-        // 15 window bits + 32: detect the gzip or zlib header.
-        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             return nil
         }
         defer { inflateEnd(&stream) }

@@ -104,7 +104,7 @@ public enum CSVReader {
     }
 
     /// Records of RFC 4180: fields split by the delimiter, quotes doubled inside quoted fields, line
-    /// breaks CRLF or LF (inside quotes they are part of the field). A record's fields are ranges of the
+    /// breaks CRLF, LF or a lone CR (old Mac files; inside quotes they are part of the field). A record's fields are ranges of the
     /// input, or, for a quoted field, of `unquoted` (its text with the quotes undone).
     struct Rows {
         let bytes: UnsafeBufferPointer<UInt8>
@@ -143,7 +143,7 @@ public enum CSVReader {
                             closed = true
                             break
                         }
-                        if b == 0x0A {
+                        if b == 0x0A || (b == 0x0D && !(at + 1 < bytes.count && bytes[at + 1] == 0x0A)) {
                             nextLine += 1
                             lineStart = at + 1
                         }
@@ -154,25 +154,26 @@ public enum CSVReader {
                         throw MapDataError(file: file, .syntax(line: line, column: 1, "a quoted field without its closing quote"))
                     }
                     // Text after the closing quote belongs to the field (what readers do with `"a"b`).
-                    while at < bytes.count, bytes[at] != delimiter, bytes[at] != 0x0A, !(bytes[at] == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A) {
+                    while at < bytes.count, bytes[at] != delimiter, bytes[at] != 0x0A, bytes[at] != 0x0D {
                         unquoted.append(bytes[at])
                         at += 1
                     }
                     fields.append((start, unquoted.count, true, column))
                 } else {
                     let start = at
-                    while at < bytes.count, bytes[at] != delimiter, bytes[at] != 0x0A { at += 1 }
-                    var end = at
-                    // A CR before the LF ends the line, not the field.
-                    if end > start, at < bytes.count, bytes[at] == 0x0A, bytes[end - 1] == 0x0D { end -= 1 }
-                    fields.append((start, end, false, column))
+                    while at < bytes.count, bytes[at] != delimiter, bytes[at] != 0x0A, bytes[at] != 0x0D { at += 1 }
+                    fields.append((start, at, false, column))
                 }
                 if at < bytes.count, bytes[at] == delimiter {
                     at += 1
                     continue
                 }
-                if at < bytes.count, bytes[at] == 0x0D, at + 1 < bytes.count, bytes[at + 1] == 0x0A { at += 1 }
-                if at < bytes.count, bytes[at] == 0x0A {
+                // The line break: CRLF, LF, or a CR alone.
+                if at < bytes.count, bytes[at] == 0x0D {
+                    at += 1
+                    if at < bytes.count, bytes[at] == 0x0A { at += 1 }
+                    nextLine += 1
+                } else if at < bytes.count, bytes[at] == 0x0A {
                     at += 1
                     nextLine += 1
                 }
@@ -199,18 +200,46 @@ public enum CSVReader {
             return s
         }
 
-        /// Field `c` as a number (spaces around it allowed), nil when it is not one.
+        /// Field `c` as a number (spaces around it allowed), nil when it is not one: decimal only, with a
+        /// sign, a point, an exponent (`+1.5`, `.5`, `5.`, `060.17` too); not hexadecimal (`0x10`), not
+        /// `inf` or `nan`, which a language's own parser would take.
         func number(_ c: Int) -> Double? {
             guard c < fields.count else { return nil }
             return withField(c) { field -> Double? in
                 var (from, to) = (0, field.count)
-                while from < to, field[from] == 0x20 { from += 1 }
-                while to > from, field[to - 1] == 0x20 { to -= 1 }
+                while from < to, field[from] == 0x20 || field[from] == 0x09 { from += 1 }
+                while to > from, field[to - 1] == 0x20 || field[to - 1] == 0x09 { to -= 1 }
                 guard from < to else { return nil }
                 var scanner = JSONScanner(UnsafeBufferPointer(rebasing: field[from..<to]))
                 if let n = try? scanner.number(), n.text.upperBound == to - from { return n.value }
-                return Double(String(decoding: UnsafeBufferPointer(rebasing: field[from..<to]), as: UTF8.self))
+                return CSVReader.looseDecimal(Array(field[from..<to]))
             }
+        }
+    }
+
+    /// A decimal number JSON does not write but tables do (`+1.5`, `.5`, `5.`, `060.17`), made JSON's
+    /// form and read exactly; nil for anything else.
+    static func looseDecimal(_ text: [UInt8]) -> Double? {
+        var t = text
+        var sign: [UInt8] = []
+        if let first = t.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            if first == UInt8(ascii: "-") { sign = [first] }
+            t.removeFirst()
+        }
+        guard t.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
+            t.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
+        else { return nil }
+        // Leading zeros of the whole part go (one stays), a point gets a digit on either side.
+        while t.count > 1, t[0] == 0x30, t[1] >= 0x30 && t[1] <= 0x39 { t.removeFirst() }
+        if t.first == UInt8(ascii: ".") { t.insert(0x30, at: 0) }
+        if let dot = t.firstIndex(of: UInt8(ascii: ".")), dot + 1 == t.count || !(t[dot + 1] >= 0x30 && t[dot + 1] <= 0x39) {
+            t.insert(0x30, at: dot + 1)
+        }
+        let normal = sign + t
+        return normal.withUnsafeBufferPointer { buffer -> Double? in
+            var scanner = JSONScanner(buffer)
+            guard let n = try? scanner.number(), n.text.upperBound == buffer.count else { return nil }
+            return n.value
         }
     }
 }

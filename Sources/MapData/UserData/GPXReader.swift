@@ -25,13 +25,15 @@ public enum GPXReader {
         var points: [(Double, Double)] = []
         var bad: String?
         var path: [String] = []
-        var text = ""
         var firstTime: String?
         var elevations: [Double] = []
 
+        static let textElements: Set<String> = ["name", "desc", "cmt", "type", "sym", "time", "ele"]
+
+        func collectsText(_ name: String) -> Bool { feature != nil && Self.textElements.contains(name) }
+
         func start(_ name: String, attributes: [String: String]) {
             path.append(name)
-            text = ""
             switch name {
             case "wpt", "trk", "rte":
                 guard feature == nil else { break }
@@ -51,7 +53,7 @@ public enum GPXReader {
 
         func point(_ a: [String: String]) {
             guard let lat = a["lat"].flatMap({ Double($0.trimmedOfWhiteSpace) }),
-                let lon = a["lon"].flatMap({ Double($0.trimmedOfWhiteSpace) })
+                let lon = a["lon"].flatMap({ Double($0.trimmedOfWhiteSpace) }), lat.isFinite, lon.isFinite
             else {
                 bad = bad ?? "a point without numbers in lat and lon"
                 return
@@ -59,13 +61,8 @@ public enum GPXReader {
             points.append((lon, lat))
         }
 
-        func text(_ t: String) { text += t }
-
-        func end(_ name: String) {
-            defer {
-                path.removeLast()
-                text = ""
-            }
+        func end(_ name: String, text: String) {
+            defer { path.removeLast() }
             guard let feature else { return }
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             let value = text.trimmedOfWhiteSpace

@@ -309,12 +309,16 @@ public enum GeoJSONReader {
             tell()
             var properties: [(String, String?)] = []
             var name: String?
+            var otherName: String?
             var title: String?
             if case .object(let members)? = o.properties {
                 for (k, v) in members {
                     properties.append((k, v.propertyText))
-                    if k == "name", case .string(let s) = v { name = s }
-                    if k == "title", case .string(let s) = v { title = s }
+                    guard case .string(let s) = v else { continue }
+                    if k == "name" { name = s }
+                    // GDAL's drivers name it `Name` (KML, KMZ) or `NAME` (Shapefiles): the label too.
+                    if k == "Name" || k == "NAME" { otherName = otherName ?? s }
+                    if k == "title" { title = s }
                 }
             }
             if let altitude = o.geometry?.coordinates?.altitude, o.geometry?.type == "Point",
@@ -339,7 +343,7 @@ public enum GeoJSONReader {
             case .number(let v, _)?: id = "n\(v)"
             default: id = nil
             }
-            builder.endFeature(id: id, name: name ?? title, properties: properties)
+            builder.endFeature(id: id, name: name ?? otherName ?? title, properties: properties)
             read = []
         }
 

@@ -1,19 +1,41 @@
-/// Reads KML 2.2 (OGC 07-147r2): each Placemark with a Point, LineString, LinearRing, Polygon (outer
-/// and inner boundaries) or a MultiGeometry of them; its name, description and ExtendedData values as
-/// properties. Altitudes are ignored.
+/// Reads KML 2.2 (OGC 07-147r2) and KMZ (a zip whose first `.kml`, `doc.kml` preferred, is read): each
+/// Placemark with a Point, LineString, LinearRing, Polygon (outer and inner boundaries), a Google
+/// `gx:Track` or KML 2.3 `Track` (its `coord`s a line, its `when`s kept as properties), a `MultiTrack`,
+/// or a MultiGeometry of them; its name, description (all its text, HTML children included) and
+/// ExtendedData values as properties. Altitudes are ignored.
 public enum KMLReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
         try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
     }
 
-    /// The layer of `bytes`, the contents of `file`.
+    /// The layer of `bytes`, the contents of `file` (a KMZ: its KML).
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData
     {
+        if ZipEntries.isZip(bytes) {
+            let kml = try kmlOfKMZ(bytes, file: file)
+            return try kml.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+        }
         let handler = Handler()
         try XMLEvents.read(bytes, file: file, handler: handler, progress: progress)
         return handler.builder.finished()
+    }
+
+    /// The KML a KMZ holds: `doc.kml`, else its first `.kml` (KML 2.2 §15.2), inflated up to
+    /// `ReadLimits.wholeInputBytes`.
+    static func kmlOfKMZ(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(MapDataError) -> [UInt8] {
+        guard let zip = ZipEntries(bytes) else { throw MapDataError(file: file, .badInput("a damaged zip (no central directory)")) }
+        let kmls = zip.entries.filter { $0.name.lowercased().hasSuffix(".kml") }
+        guard let entry = kmls.first(where: { $0.name.lowercased() == "doc.kml" }) ?? kmls.first else {
+            throw MapDataError(file: file, .badInput("a KMZ without a .kml inside"))
+        }
+        switch zip.data(entry, limit: ReadLimits.wholeInputBytes) {
+        case .success(let kml): return kml
+        case .failure(.method(let m)): throw MapDataError(file: file, .badInput("\(entry.name) is compressed by method \(m), which termmap does not read"))
+        case .failure(.damagedOrTooLarge):
+            throw MapDataError(file: file, .badInput("\(entry.name) is damaged or inflates past \(ReadLimits.wholeInputBytes >> 30) GB"))
+        }
     }
 
     /// `lon,lat[,alt]` tuples separated by white space (KML 2.2 §16.9.1, `kml:coordinatesType`).
@@ -27,42 +49,51 @@ public enum KMLReader {
         return out
     }
 
+    /// `lon lat[ alt]` (a `gx:coord`).
+    static func trackCoordinate(_ text: String) -> (Double, Double)? {
+        let parts = text.split(whereSeparator: \.isWhitespace)
+        guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]) else { return nil }
+        return (lon, lat)
+    }
+
     final class Handler: XMLHandler {
         var builder = UserLayerBuilder()
         var inPlacemark = false
         var path: [String] = []
-        var text = ""
         var properties: [(String, String?)] = []
         /// The polygon being read: its rings, the outer first.
         var rings: [[(Double, Double)]] = []
         var outer: [(Double, Double)]?
         var dataName: String?
         var pieces = 0
+        /// The track being read: its coordinates, and its times (all of a Placemark's tracks).
+        var track: [(Double, Double)] = []
+        var times: [String] = []
+
+        static let textElements: Set<String> = ["name", "description", "value", "SimpleData", "coordinates", "when", "coord"]
+
+        func collectsText(_ name: String) -> Bool { inPlacemark && Self.textElements.contains(name) }
 
         func start(_ name: String, attributes: [String: String]) {
             path.append(name)
-            text = ""
             switch name {
             case "Placemark":
                 inPlacemark = true
                 properties = []
                 pieces = 0
+                times = []
             case "Polygon":
                 rings = []
                 outer = nil
+            case "Track": track = []
             case "Data": dataName = attributes["name"]
             case "SimpleData": dataName = attributes["name"]
             default: break
             }
         }
 
-        func text(_ t: String) { text += t }
-
-        func end(_ name: String) {
-            defer {
-                path.removeLast()
-                text = ""
-            }
+        func end(_ name: String, text: String) {
+            defer { path.removeLast() }
             guard inPlacemark else { return }
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             switch name {
@@ -72,6 +103,14 @@ public enum KMLReader {
                 if parent == "Data", let dataName { properties.append((dataName, text.trimmedOfWhiteSpace)) }
             case "SimpleData":
                 if let dataName { properties.append((dataName, text.trimmedOfWhiteSpace)) }
+            case "when":
+                if parent == "Track" { times.append(text.trimmedOfWhiteSpace) }
+            case "coord":
+                if parent == "Track" {
+                    if let p = KMLReader.trackCoordinate(text) { track.append(p) } else { builder.reject("a track coordinate that is not 'lon lat alt'") }
+                }
+            case "Track":
+                if track.isEmpty { builder.reject("a Track without coordinates") } else { add(track.count == 1 ? .point : .lineString, [track]) }
             case "coordinates":
                 guard let points = KMLReader.coordinates(text) else {
                     builder.reject("coordinates that are not lon,lat tuples")
@@ -98,6 +137,10 @@ public enum KMLReader {
             case "Placemark":
                 inPlacemark = false
                 if pieces == 0 { builder.reject("a Placemark without a geometry") }
+                // A track's times, for the time they are played in: the first, the last, and all of them.
+                if let first = times.first, let last = times.last {
+                    properties += [("begin", first), ("end", last), ("when", times.joined(separator: " "))]
+                }
                 let label = properties.first { $0.0 == "name" }?.1
                 builder.endFeature(id: nil, name: label.flatMap { $0.isEmpty ? nil : $0 }, properties: properties)
             default: break

@@ -15,10 +15,11 @@ public enum UserDataReader {
             switch bytes[i] {
             case UInt8(ascii: "{"), 0x1E: return .geojson
             case UInt8(ascii: "<"):
-                let head = String(decoding: bytes[i..<min(bytes.count, i + 4096)], as: UTF8.self).lowercased()
-                if head.contains("<gpx") { return .gpx }
-                if head.contains("<kml") { return .kml }
-                return nil
+                if let format = xmlFormat(Array(bytes[i..<min(bytes.count, i + 65_536)])) { return format }
+            case 0x50 where ZipEntries.isZip(bytes[i...]):
+                // A zip: a KMZ when it is named so, or when its first entry is a KML (what GDAL's KMZ holds).
+                let name = bytes.dropFirst(i + 30).prefix(Int(bytes.dropFirst(i + 26).first ?? 0))
+                if ext == "kmz" || String(decoding: name, as: UTF8.self).lowercased().hasSuffix(".kml") { return .kml }
             default: break
             }
         }
@@ -26,14 +27,51 @@ public enum UserDataReader {
         case "geojson", "json", "geojsonl", "geojsons", "ndjson", "geojsonseq": return .geojson
         case "csv", "tsv", "txt": return .csv
         case "gpx": return .gpx
-        case "kml": return .kml
+        case "kml", "kmz": return .kml
         default: break
         }
         // Text whose first line holds a delimiter and a coordinate column's name: CSV.
-        let firstLine = bytes[i...].prefix { $0 != 0x0A }
+        let firstLine = bytes[i...].prefix { $0 != 0x0A && $0 != 0x0D }
         if !firstLine.contains(0), let line = String(validating: Array(firstLine), as: UTF8.self)?.lowercased() {
             let names = line.split(whereSeparator: { ",;\t|".contains($0) }).map { String($0).trimmingCharacters(in: "\"").trimmingCharacters(in: " ") }
             if names.contains(where: { CSVReader.latitudeNames.contains($0) || CSVReader.wktNames.contains($0) }) { return .csv }
+        }
+        return nil
+    }
+
+    /// What an XML document is by its root element: `gpx` or `kml` by local name whatever its prefix
+    /// (`<g:gpx xmlns:g="…">`), or by the namespace it declares (Topografix's GPX, OGC's or Google's
+    /// KML); nil for other XML. Declarations, comments and a doctype before the root are skipped.
+    static func xmlFormat(_ head: [UInt8]) -> UserDataFormat? {
+        let text = String(decoding: head, as: UTF8.self)
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            rest = rest[rest.index(after: open)...]
+            // `<?…?>`, `<!--…-->`, `<!DOCTYPE…>`: not the root.
+            if rest.hasPrefix("?") || rest.hasPrefix("!") {
+                let end = rest.hasPrefix("!--") ? "-->" : ">"
+                guard let close = after(end, in: rest) else { return nil }
+                rest = rest[close...]
+                continue
+            }
+            let name = rest.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+            let local = (name.split(separator: ":").last.map(String.init) ?? "").lowercased()
+            if local == "gpx" { return .gpx }
+            if local == "kml" { return .kml }
+            let tag = rest.prefix { $0 != ">" }.lowercased()
+            if tag.contains("topografix.com/gpx/") { return .gpx }
+            if tag.contains("opengis.net/kml/") || tag.contains("earth.google.com/kml/") { return .kml }
+            return nil
+        }
+        return nil
+    }
+
+    /// Where `text` first ends in `s`, nil when it is not there.
+    static func after(_ text: String, in s: Substring) -> Substring.Index? {
+        var i = s.startIndex
+        while i < s.endIndex {
+            if s[i...].hasPrefix(text) { return s.index(i, offsetBy: text.count) }
+            i = s.index(after: i)
         }
         return nil
     }

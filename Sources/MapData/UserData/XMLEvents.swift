@@ -2,9 +2,13 @@ import CExpat
 
 /// What an XML reader is told, element by element (names without their namespace prefix).
 protocol XMLHandler: AnyObject {
+    /// True for an element whose text the handler wants at its end (`name`, `coordinates`).
+    func collectsText(_ name: String) -> Bool
     func start(_ name: String, attributes: [String: String])
-    func end(_ name: String)
-    func text(_ text: String)
+    /// An element ends; `text` is all of its text when it collects text: its character data, and its
+    /// child elements written back as markup (`Some<br/>HTML<br/>content`: a description's HTML left
+    /// unescaped is kept, not cut at its last child), else empty.
+    func end(_ name: String, text: String)
 }
 
 /// Runs Debian's expat over a document for a handler. Safe on hostile files: any entity declaration
@@ -23,13 +27,62 @@ enum XMLEvents {
         let handler: any XMLHandler
         var refused: String?
         var parser: XML_Parser?
+        /// The open elements: whether each collects text (its own, or a collecting one's child), and the
+        /// text so far.
+        var open: [(collects: Bool, text: String)] = []
         init(_ handler: any XMLHandler) { self.handler = handler }
+
+        func start(_ name: String, _ attributes: [String: String]) {
+            let collects = open.last?.collects == true || handler.collectsText(name)
+            open.append((collects, ""))
+            handler.start(name, attributes: attributes)
+        }
+
+        func end(_ name: String) {
+            guard let element = open.popLast() else { return }
+            handler.end(name, text: element.text)
+            // Inside an element that collects, a child is its markup and text.
+            if let parent = open.last, parent.collects {
+                open[open.count - 1].text += element.text.isEmpty ? "<\(name)/>" : "<\(name)>" + element.text + "</\(name)>"
+            }
+        }
+
+        func text(_ t: String) {
+            if let last = open.last, last.collects { open[open.count - 1].text += t }
+        }
     }
 
-    /// Parses `bytes`, calling `handler` for each element and its text.
+    /// Windows-1252's characters 0x80–0x9F (the WHATWG Encoding Standard's index; 0 where it has none):
+    /// what a GPX or KML written on Windows declares and expat does not know itself (it knows UTF-8,
+    /// UTF-16, ISO-8859-1 and US-ASCII).
+    static let windows1252: [Int32] = [
+        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+    ]
+
+    /// Parses `bytes`, calling `handler` for each element and its text. The document's own encoding
+    /// decides (its declaration or byte order mark; UTF-8 without either), Windows-1252 included.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: any XMLHandler, progress: ReadProgress? = nil) throws(Failure) {
-        guard let parser = XML_ParserCreate("UTF-8") else { throw Failure(line: 1, column: 1, message: "cannot start the XML reader") }
+        guard let parser = XML_ParserCreate(nil) else { throw Failure(line: 1, column: 1, message: "cannot start the XML reader") }
         defer { XML_ParserFree(parser) }
+        XML_SetUnknownEncodingHandler(
+            parser,
+            { _, name, info in
+                guard let name, let info else { return Int32(XML_STATUS_ERROR.rawValue) }
+                let n = String(cString: name).lowercased()
+                guard ["windows-1252", "cp1252", "x-cp1252"].contains(n) else { return Int32(XML_STATUS_ERROR.rawValue) }
+                withUnsafeMutableBytes(of: &info.pointee.map) { raw in
+                    let map = raw.bindMemory(to: Int32.self)
+                    for b in 0..<256 {
+                        // A byte Windows-1252 leaves undefined is refused (-1), as expat refuses bad bytes.
+                        map[b] = b >= 0x80 && b < 0xA0 ? (XMLEvents.windows1252[b - 0x80] == 0 ? -1 : XMLEvents.windows1252[b - 0x80]) : Int32(b)
+                    }
+                }
+                info.pointee.data = nil
+                info.pointee.convert = nil
+                info.pointee.release = nil
+                return Int32(XML_STATUS_OK.rawValue)
+            }, nil)
         let context = Context(handler)
         context.parser = parser
         let pointer = Unmanaged.passUnretained(context).toOpaque()
@@ -46,18 +99,18 @@ enum XMLEvents {
                         a = a.advanced(by: 2)
                     }
                 }
-                c.handler.start(XMLEvents.localName(String(cString: name)), attributes: attrs)
+                c.start(XMLEvents.localName(String(cString: name)), attrs)
             },
             { data, name in
                 guard let data, let name else { return }
-                Unmanaged<Context>.fromOpaque(data).takeUnretainedValue().handler.end(XMLEvents.localName(String(cString: name)))
+                Unmanaged<Context>.fromOpaque(data).takeUnretainedValue().end(XMLEvents.localName(String(cString: name)))
             })
         XML_SetCharacterDataHandler(parser) { data, text, length in
             guard let data, let text, length > 0 else { return }
             let s = text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
                 String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
             }
-            Unmanaged<Context>.fromOpaque(data).takeUnretainedValue().handler.text(s)
+            Unmanaged<Context>.fromOpaque(data).takeUnretainedValue().text(s)
         }
         XML_SetEntityDeclHandler(parser) { data, name, _, _, _, _, _, _, _ in
             guard let data else { return }
