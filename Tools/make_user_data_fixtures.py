@@ -115,35 +115,60 @@ def types_of(g):
     return {t.replace("Multi", "")}
 
 
-def valid(g):
-    """RFC 7946 positions within ±180/±90, lines of 2+, rings of 4+ (what a reader keeps)."""
+def position_kept(p):
+    """GDAL's and geojson-vt's rule: a longitude past ±180 (up to ±540) is drawn where it points; a
+    latitude past ±90 (or a longitude past ±540, or no number) leaves the position out."""
+    return all(isinstance(v, (int, float)) and math.isfinite(v) for v in p[:2]) and abs(p[1]) <= 90 and abs(p[0]) <= 540
+
+
+def cleaned(g):
+    """What a reader keeps of a geometry: ("bad", None) for a line or ring too short once positions are
+    left out, (None, None) for one with nothing left (an empty member is no piece), else (geometry, None)."""
     if g is None:
-        return False
+        return None
     t = g["type"]
     if t == "GeometryCollection":
-        return bool(g["geometries"]) and all(valid(m) for m in g["geometries"])
+        if not g["geometries"]:
+            return "bad"
+        members = []
+        for m in g["geometries"]:
+            k = cleaned(m)
+            if k == "bad":
+                return "bad"
+            if k is not None:
+                members.append(k)
+        return {"type": t, "geometries": members} if members else None
     c = g["coordinates"]
     if t == "Point":
-        pos = [c]
-    elif t in ("MultiPoint", "LineString"):
-        pos = c
-    elif t in ("MultiLineString", "Polygon"):
-        pos = [p for l in c for p in l]
-    else:
-        pos = [p for poly in c for r in poly for p in r]
-    if not pos:
-        return False
-    if any(not (abs(p[0]) <= 180 and abs(p[1]) <= 90) for p in pos):
-        return False
-    if t == "LineString" and len(c) < 2:
-        return False
-    if t == "MultiLineString" and any(len(l) < 2 for l in c):
-        return False
-    if t == "Polygon" and any(len(r) < 4 for r in c):
-        return False
-    if t == "MultiPolygon" and any(len(r) < 4 for poly in c for r in poly):
-        return False
-    return True
+        return g if position_kept(c) else None
+    if t == "MultiPoint":
+        pos = [p for p in c if position_kept(p)]
+        return {"type": t, "coordinates": pos} if pos else None
+    if t == "LineString":
+        pos = [p for p in c if position_kept(p)]
+        return None if not pos else "bad" if len(pos) < 2 else {"type": t, "coordinates": pos}
+    if t == "MultiLineString":
+        lines = [[p for p in l if position_kept(p)] for l in c]
+        lines = [l for l in lines if l]
+        return None if not lines else "bad" if any(len(l) < 2 for l in lines) else {"type": t, "coordinates": lines}
+    polygons = [c] if t == "Polygon" else c
+    kept = []
+    for poly in polygons:
+        rings = [[p for p in r if position_kept(p)] for r in poly]
+        if not any(rings):
+            continue
+        if any(len(r) < 4 for r in rings):
+            return "bad"
+        kept.append(rings)
+    if not kept:
+        return None
+    return {"type": t, "coordinates": kept[0] if t == "Polygon" else kept}
+
+
+def valid(g):
+    """A geometry a reader keeps: something left, and nothing too short."""
+    k = cleaned(g)
+    return k is not None and k != "bad"
 
 
 def describe_features(features):
@@ -153,6 +178,7 @@ def describe_features(features):
         if not valid(f.get("geometry")):
             skipped += 1
             continue
+        f = dict(f, geometry=cleaned(f["geometry"]))
         fid = f.get("id")
         if fid is not None:
             key = ("s" if isinstance(fid, str) else "n") + str(fid)
@@ -177,7 +203,8 @@ def describe_features(features):
     names = []
     for f in kept:
         pr = f.get("properties") or {}
-        n = pr.get("name") if isinstance(pr.get("name"), str) else pr.get("title") if isinstance(pr.get("title"), str) else None
+        # The label: `name`, else GDAL's `Name` or `NAME`, else `title`.
+        n = next((pr[k] for k in ("name", "Name", "NAME", "title") if isinstance(pr.get(k), str)), None)
         names.append(n)
     return {
         "count": len(kept), "skipped": skipped, "counts": counts,
@@ -297,7 +324,7 @@ def describe_csv(text, delim):
         except (ValueError, IndexError):
             skipped += 1
             continue
-        if not (abs(la) <= 90 and abs(lo) <= 180):
+        if not (abs(la) <= 90 and abs(lo) <= 540):
             skipped += 1
             continue
         kept.append((lo, la, r))
