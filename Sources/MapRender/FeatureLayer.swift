@@ -102,20 +102,24 @@ struct FeatureLayer {
         let (ws, offsetX, offsetY) = (place.ws, place.offsetX, place.offsetY)
         let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
         for f in 0..<chunk.featureCount {
-            let i = chunk.starts[chunk.featureStarts[f]]
-            let (x, y) = (chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY)
-            guard x >= 0, y >= 0, x < w, y < h else { continue }
-            if let r = place.clip, !(x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
-                continue  // a neighbour's buffer: that tile draws it
-            }
             let kind = NameKind(.poi, detail: chunk.detail(f))
             // Kinds this zoom does not show are left before their name is read.
             guard PointsOfInterestLayer.shows(kind, zoom: c.view.zoom) else { continue }
-            let name = chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-            c.pois.append(
-                PointOfInterest(
-                    name: name, kind: kind == .unknown ? .amenity : kind, col: Int(x) / ViewSize.dotsPerCellX,
-                    row: Int(y) / ViewSize.dotsPerCellY, feature: c.pick.tag(chunk: pickChunk, feature: f)))
+            // Each point of a MultiPoint is a sign of its own, named as the feature is.
+            var name: String??
+            for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
+                let i = chunk.starts[part]
+                let (x, y) = (chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY)
+                guard x >= 0, y >= 0, x < w, y < h else { continue }
+                if let r = place.clip, !(x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
+                    continue  // a neighbour's buffer: that tile draws it
+                }
+                if name == nil { name = chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil }
+                c.pois.append(
+                    PointOfInterest(
+                        name: name ?? nil, kind: kind == .unknown ? .amenity : kind, col: Int(x) / ViewSize.dotsPerCellX,
+                        row: Int(y) / ViewSize.dotsPerCellY, feature: c.pick.tag(chunk: pickChunk, feature: f)))
+            }
         }
     }
 

@@ -88,6 +88,14 @@ import Testing
         }
     }
 
+    /// Formats that are not images are named as what they are, not as raster tiles.
+    @Test func formatsAreNamedAsWhatTheyAre() {
+        #expect(MBTilesArchive.unsupported("json") == "JSON tiles (UTFGrid) are not supported (vector tiles only)")
+        #expect(MBTilesArchive.unsupported("mlt") == "MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")
+        #expect(MBTilesArchive.unsupported("webp") == "WebP raster tiles are not supported (vector tiles only)")
+        #expect(MBTilesArchive.unsupported("x-custom").contains("format 'x-custom'"))
+    }
+
     /// Metadata saying maxzoom 14 over tiles that stop at 13 (planetiler's test tilesets): the deepest
     /// zoom that exists is found at open, and deeper views scale its tiles.
     @Test func aMaxzoomPastTheTilesOverzoomsTheLastOne() throws {

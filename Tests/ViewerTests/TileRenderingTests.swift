@@ -195,6 +195,22 @@ struct TileRenderingTests {
         #expect((0..<v.rows).allSatisfy { broken.frame.line($0) == plain.frame.line($0) })
     }
 
+    /// A named point of interest that is a MultiPoint (one feature, three points): a sign at each point,
+    /// each named.
+    @Test func aMultiPointOfInterestIsSignedAtEachPoint() throws {
+        func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
+        // MoveTo of count 3: the three points' deltas.
+        let points: [UInt64] = [UInt64(3 << 3 | 1), zigzag(1880), zigzag(1880), zigzag(60), zigzag(0), zigzag(-60), zigzag(60)]
+        let tile = TileID(z: 14, x: 9326, y: 4742)
+        let bytes = ProtoBuilder.tile(layer: "poi", features: [(1, points, ["class": "cafe", "name": "Kahvila"])])
+        let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [TileSource(archive: FakeArchive(tiles: [tile: bytes]), label: "fake")]))
+        let center = WebMercator.unproject(MercatorPoint(x: (9326 + 1900.0 / 4096) / 16384, y: (4742 + 1900.0 / 4096) / 16384))
+        let s = try Self.state(lat: center.latitude, lon: center.longitude, zoom: 17, cols: 120, rows: 40)
+        let f = Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain))
+        let named = (0..<38).map { f.frame.line($0) }.joined().components(separatedBy: "Kahvila").count - 1
+        #expect(named == 3, "\((0..<38).map { f.frame.line($0) }.joined(separator: "\n"))")
+    }
+
     /// A tile with one malformed building (ClosePath of count 2, as in a real Berlin z14 tile) and one
     /// whose geometry starts with ClosePath is drawn without them: its roads stay, no tile fails, and
     /// the two are counted.

@@ -65,8 +65,7 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         if let format = meta["format"] ?? Self.firstTile(db).flatMap(Self.rasterKind), format != "pbf" {
             sqlite3_finalize(query)
             sqlite3_close(db)
-            let kind = ["png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "webp": "WebP"][format] ?? format
-            throw fail(.badInput("\(kind) raster tiles are not supported (vector tiles only)"))
+            throw fail(.badInput(Self.unsupported(format)))
         }
         var minZoom = meta["minzoom"].flatMap { Int($0) }
         var maxZoom = meta["maxzoom"].flatMap { Int($0) }
@@ -121,6 +120,19 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
             if sqlite3_column_int(s, 0) == 1 { return z }
         }
         return nil
+    }
+
+    /// Why tiles of `format` (MBTiles 1.3's `format`) are not drawn: images are raster tiles, `json`
+    /// (UTFGrid) and `mlt` (MapLibre Tiles) are other things again, each named as what it is.
+    static func unsupported(_ format: String) -> String {
+        switch format.lowercased() {
+        case "png", "jpg", "jpeg", "webp", "avif":
+            let kind = ["png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "webp": "WebP", "avif": "AVIF"][format.lowercased()] ?? format
+            return "\(kind) raster tiles are not supported (vector tiles only)"
+        case "json": return "JSON tiles (UTFGrid) are not supported (vector tiles only)"
+        case "mlt": return "MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)"
+        default: return "tiles of format '\(format)' are not supported (vector tiles, format pbf, only)"
+        }
     }
 
     /// The first bytes of one tile (any), to tell what kind of tiles the file holds.
