@@ -1,6 +1,15 @@
 import GeoCore
 import Support
 
+/// One change to the bookmarks, as the file is asked to make it: it is made to the file as it is when
+/// written (read again under a lock), so that two viewers open at once keep each other's bookmarks.
+public enum BookmarkChange: Equatable, Sendable {
+    /// Keep this bookmark (replacing one of its name).
+    case save(Bookmark)
+    /// Delete the bookmark of this name.
+    case delete(name: String)
+}
+
 /// A view kept under a name (`b`), to come back to (`'`).
 public struct Bookmark: Equatable, Sendable {
     public var name: String
@@ -75,7 +84,8 @@ public struct BookmarkList: Equatable, Sendable {
 
     /// Saves `b` (a bookmark of that name is replaced where it is; tabs and line breaks in the name
     /// become spaces).
-    public mutating func save(_ b: Bookmark) {
+    @discardableResult
+    public mutating func save(_ b: Bookmark) -> Bookmark {
         var b = b
         b.name = String(b.name.map { $0 == "\t" || $0.isNewline ? " " : $0 }).trimmedOfWhitespace
         b.coordinate.longitude = WebMercator.wrapLongitude(b.coordinate.longitude)
@@ -83,6 +93,16 @@ public struct BookmarkList: Equatable, Sendable {
             lines[i] = .bookmark(b)
         } else {
             lines.append(.bookmark(b))
+        }
+        return b
+    }
+
+    /// Makes `change` (what another viewer's file may hold is kept: only this one bookmark changes).
+    public mutating func apply(_ change: BookmarkChange) {
+        switch change {
+        case .save(let b): save(b)
+        case .delete(let name):
+            if let i = bookmarks.firstIndex(where: { $0.name == name }) { delete(i) }
         }
     }
 

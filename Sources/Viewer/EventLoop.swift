@@ -131,7 +131,7 @@ public enum EventLoop {
         idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil, tourAfterInput: Double? = nil,
         endsWithTour: Bool = false, endWhenIdle: Double? = nil,
         loader: TileLoading? = nil, preparer: DetailPreparing? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {},
-        saveBookmarks: (String) -> Void = { _ in }
+        changeBookmarks: (BookmarkChange) -> Void = { _ in }
     ) -> LoopEnding {
         var lastFrame = now()
         var lastInput = lastFrame
@@ -171,7 +171,7 @@ public enum EventLoop {
                 case .load(let batch): loader?.request(batch)
                 case .prepare(let request): preparer?.request(request)
                 case .copy(let text): screen.copyToClipboard(text)
-                case .saveBookmarks(let text): saveBookmarks(text)
+                case .changeBookmarks(let change): changeBookmarks(change)
                 case .captureMouse(let on): screen.captureMouse(on)
                 case .suspend:
                     screen.suspend()

@@ -39,6 +39,8 @@ public enum InputEvent: Equatable, Sendable {
     case tilesArrived(TileBatch)
     /// A file of the user's has been read, or a stream has new features: its layer shows them.
     case userFile(UserFileUpdate)
+    /// The bookmarks file as written after a change (with what other viewers kept meanwhile).
+    case bookmarksWritten(BookmarkList)
 }
 
 /// A user's file as it now stands: read whole, or a stream's features so far.
@@ -74,8 +76,9 @@ public enum Effect: Equatable, Sendable {
     case prepare(DetailRequest)
     /// Put text on the clipboard of the person's own terminal (OSC 52: it crosses SSH and tmux).
     case copy(String)
-    /// Write the bookmarks file's new text (whole: a temporary file renamed over it).
-    case saveBookmarks(String)
+    /// Make one change to the bookmarks file (to the file as it is then: another viewer's bookmarks
+    /// stay); the file's list as written comes back as `InputEvent.bookmarksWritten`.
+    case changeBookmarks(BookmarkChange)
     /// Capture the mouse (wheel, clicks, drags) or leave it to the terminal, which then selects text.
     case captureMouse(Bool)
     /// Give the terminal back to the shell until it continues the program (Ctrl-Z, then `fg`).
@@ -115,6 +118,10 @@ extension ViewerState {
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")
             return [.quit]
         case .detailPrepared:
+            return []
+        case .bookmarksWritten(let list):
+            // Listed as the file has them now, other viewers' bookmarks included.
+            if bookmarks != nil { bookmarks = list }
             return []
         case .rendered(let missing, let streetDataEnds, let streetDataInView, let infoScrollLimit, let detail):
             // The panel scrolls no further than its last line (only the frame knows how many it has).
@@ -599,10 +606,10 @@ extension ViewerState {
                 setError("a bookmark needs a name; nothing kept")
                 return
             }
-            list.save(Bookmark(name: name, coordinate: view.center, zoom: view.zoom))
+            let saved = list.save(Bookmark(name: name, coordinate: view.center, zoom: view.zoom))
             bookmarks = list
             setMessage("bookmark '\(name)' kept (\(list.bookmarks.count) in all; ' lists them)")
-            pendingEffects.append(.saveBookmarks(list.text))
+            pendingEffects.append(.changeBookmarks(.save(saved)))
         case .goTo:
             switch InputParsing.place(submitted.text) {
             case .failure(let e): setError(e.description + "; view unchanged")
@@ -679,7 +686,7 @@ extension ViewerState {
             list.delete(n - 1)
             bookmarks = list
             setMessage("bookmark '\(b.name)' deleted")
-            return [.saveBookmarks(list.text)]
+            return [.changeBookmarks(.delete(name: b.name))]
         }
         showBookmarks = false
         goTo(b.coordinate, zoom: b.zoom, label: b.name)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Viewer
 
 /// Where the bookmarks are kept: `$XDG_DATA_HOME/termmap/bookmarks.tsv` (default
@@ -32,9 +33,23 @@ enum BookmarkFile {
         }
     }
 
-    /// Writes the bookmarks file's new text (a temporary file renamed over it).
-    static func save(_ text: String, environment: [String: String]) -> Bool {
-        guard let path = path(environment) else { return false }
-        return AtomicFile.replace(path, with: Array(text.utf8))
+    /// Makes `change` to the file as it is now: under an advisory lock (`flock` on `bookmarks.tsv.lock`,
+    /// which renaming the file over does not replace), the file is read again, changed and replaced
+    /// whole (a temporary file renamed over it). Two viewers open at once keep each other's bookmarks.
+    /// The list as written, nil when it cannot be.
+    static func apply(_ change: BookmarkChange, environment: [String: String]) -> BookmarkList? {
+        guard let path = path(environment) else { return nil }
+        AtomicFile.makeFolders(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { return nil }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { return nil }
+        }
+        defer { flock(lock, LOCK_UN) }
+        let text = (try? Data(contentsOf: URL(fileURLWithPath: path))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var list = BookmarkList(text: text)
+        list.apply(change)
+        return AtomicFile.replace(path, with: Array(list.text.utf8)) ? list : nil
     }
 }

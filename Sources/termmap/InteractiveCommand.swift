@@ -70,6 +70,12 @@ enum InteractiveCommand {
         try options.showCenterName(&state, sources: sources)
         options.resumeLastView(&state, environment: environment)
         BookmarkFile.load(into: &state, environment: environment, kiosk: options.kiosk)
+        // What a viewer killed between writing and renaming left behind.
+        if !options.kiosk {
+            for path in [BookmarkFile.path(environment), LastView.path(environment)].compactMap({ $0 }) {
+                AtomicFile.removeStaleTemporaries(of: path)
+            }
+        }
         if !screen.unicode { state.glyphMode = .ascii }
         if !state.mouseCaptured { screen.captureMouse(false) }
         state.suggestsStreetData = !options.kiosk
@@ -103,8 +109,10 @@ enum InteractiveCommand {
             idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
             tourAfter: options.tourAfterSeconds, loader: loader,
             preparer: BackgroundDetailPreparer { inbox.post(.detailPrepared($0)) }, inbox: inbox, afterFirstFrame: loadGeodesics,
-            saveBookmarks: { text in
-                if !BookmarkFile.save(text, environment: environment) {
+            changeBookmarks: { change in
+                if let written = BookmarkFile.apply(change, environment: environment) {
+                    inbox.post(.bookmarksWritten(written))
+                } else {
                     inbox.post(.problem("bookmarks: cannot write \(BookmarkFile.path(environment) ?? "the file")"))
                 }
             })

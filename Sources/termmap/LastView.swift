@@ -67,6 +67,25 @@ enum AtomicFile {
         return true
     }
 
+    /// Removes what a replacement of `path` left behind when its process died between writing and
+    /// renaming (`bookmarks.tsv.tmp.<pid>`, `last-view.tmp.<pid>`): a temporary file of a process that is
+    /// no more. One of a process that runs is left (it may be writing it now).
+    static func removeStaleTemporaries(of path: String) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        let prefix = String(path[path.index(after: slash)...]) + ".tmp."
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
+            // No such process: the writer is gone.
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(folder + "/" + name) }
+        }
+    }
+
     /// Makes `folder` and those above it that are missing (mode 700, as the XDG spec asks of its
     /// folders); folders that are there are not touched.
     static func makeFolders(_ folder: String) {

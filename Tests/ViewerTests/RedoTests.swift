@@ -55,7 +55,9 @@ struct BookmarkListTests {
         s.update(.key(.char("b")))
         for ch in "Spot" { s.update(.key(.char(ch))) }
         let effects = s.update(.key(.enter))
-        #expect(effects == [.saveBookmarks("Spot\t1.0000000\t2.0000000\t3.0000\n")], "\(effects)")
+        let spot = try #require(s.bookmarks?.bookmarks.first)
+        #expect(effects == [.changeBookmarks(.save(spot))], "\(effects)")
+        #expect(s.bookmarks?.text == "Spot\t1.0000000\t2.0000000\t3.0000\n")
         #expect(s.bookmarks?.bookmarks.first?.name == "Spot")
     }
 }

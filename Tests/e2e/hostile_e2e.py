@@ -422,6 +422,42 @@ try:
             tmux("kill-session", "-t", "m", check=False)
         return "CPU in 3 s: " + ", ".join(spent)
 
+    @check("two viewers open at once keep each other's bookmarks; temporaries of dead writers are removed at start")
+    def _():
+        home = tempfile.mkdtemp(prefix="termmap-state-")
+        data, state = os.path.join(home, "data", "termmap"), os.path.join(home, "state", "termmap")
+        os.makedirs(data)
+        os.makedirs(state)
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        stale = [os.path.join(data, f"bookmarks.tsv.tmp.{dead.pid}"), os.path.join(state, f"last-view.tmp.{dead.pid}")]
+        live = os.path.join(data, f"bookmarks.tsv.tmp.{os.getpid()}")
+        for path in stale + [live]:
+            with open(path, "w") as f:
+                f.write("half written\n")
+        env = f"TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME={home}/data XDG_STATE_HOME={home}/state"
+        tmux.new_session(f"env {env} {BINARY} --no-animation --center 60.17,24.94 --zoom 12; sleep 600", 100, 30)
+        tmux("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", f"env {env} {BINARY} --no-animation --center 48.85,2.35 --zoom 12; sleep 600")
+        time.sleep(1.5)
+        for session, name in (("m", "alpha"), ("b", "beta")):
+            tmux("send-keys", "-t", session, "b")
+            time.sleep(0.3)
+            tmux("send-keys", "-t", session, "C-u")
+            tmux("send-keys", "-t", session, "-l", "--", "\b" * 40 + name)
+            tmux("send-keys", "-t", session, "Enter")
+            time.sleep(0.6)
+        tmux("send-keys", "-t", "b", "'")
+        time.sleep(0.5)
+        listed = tmux("capture-pane", "-p", "-t", "b")
+        with open(os.path.join(data, "bookmarks.tsv")) as f:
+            names = [line.split("\t")[0] for line in f if line.strip()]
+        assert sorted(names) == ["alpha", "beta"], names
+        assert "alpha" in listed and "beta" in listed, listed
+        assert not any(os.path.exists(p) for p in stale), "a dead writer's temporary is left"
+        assert os.path.exists(live), "a live process's temporary was removed"
+        tmux("kill-session", "-t", "b", check=False)
+        return f"the file holds {names}; B lists both; {len(stale)} stale temporaries removed, a live one kept"
+
     def peak_of(argv, env=None, timeout=120):
         """Runs argv; its exit status, stderr and peak resident memory in MB (wait4's rusage)."""
         p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
