@@ -422,6 +422,51 @@ try:
             tmux("kill-session", "-t", "m", check=False)
         return "CPU in 3 s: " + ", ".join(spent)
 
+    @check("a server that stalls mid-answer is said to have timed out; one that ignores Range, to not answer range requests")
+    def _():
+        import http.server
+        import threading
+        pmtiles = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "MapDataTests", "Fixtures", "tiles", "helsinki-omt.pmtiles")
+        whole = open(pmtiles, "rb").read()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                if self.path.startswith("/stall"):
+                    self.send_response(206)
+                    self.send_header("Content-Range", f"bytes 0-16383/{len(whole)}")
+                    self.send_header("Content-Length", "16384")
+                    self.end_headers()
+                    self.wfile.write(whole[:1000])
+                    self.wfile.flush()
+                    time.sleep(14)
+                    return
+                self.send_response(200)  # Range ignored: the whole file
+                self.send_header("Content-Length", str(len(whole)))
+                self.end_headers()
+                self.wfile.write(whole)
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}"
+        said = []
+        try:
+            for path, expect in (("/stall.pmtiles", "timed out: the server sent 1000 bytes and then nothing for 10 s"),
+                                 ("/whole.pmtiles", "the server does not answer range requests")):
+                t = time.time()
+                r = subprocess.run([BINARY, "data", "info", base + path], capture_output=True, text=True, timeout=60)
+                lines = r.stderr.strip().split("\n")
+                assert r.returncode == 1 and len(lines) == 1 and expect in lines[0], (path, r.returncode, r.stderr)
+                said.append(f"{lines[0].split(': ', 2)[-1]} ({time.time() - t:.1f} s)")
+        finally:
+            server.shutdown()
+        return "; ".join(said)
+
     @check("two viewers open at once keep each other's bookmarks; temporaries of dead writers are removed at start")
     def _():
         home = tempfile.mkdtemp(prefix="termmap-state-")

@@ -100,6 +100,16 @@ public final class HTTPPool: @unchecked Sendable {
         /// No answer at all: the network or the server is down (not an HTTP error, not a wait).
         public var unreachable: Bool { status == 0 && !deferred }
 
+        /// Why an answer that began did not end, nil when it ended (or was stopped at `maxBytes`): the
+        /// server stalled (timed out) or the connection broke after some of the body. Such a body is
+        /// never taken for the whole (it was read as a file cut short: "truncated").
+        public var brokeOff: String? {
+            guard status > 0, !tooBig, !error.isEmpty else { return nil }
+            let got = body.count == 1 ? "1 byte" : "\(body.count) bytes"
+            if timedOut { return "timed out: the server sent \(got) and then nothing for \(HTTPPool.timeoutMilliseconds / 1000) s" }
+            return "the answer broke off after \(got) (\(error))"
+        }
+
         /// Seconds from now the answer may be used without asking again (RFC 9111 §4.2.1: `no-store`
         /// and `no-cache` none, else `max-age`, else `Expires` − `Date`, else a tenth of the time since
         /// `Last-Modified` up to a day (§4.2.2's heuristic), else none).

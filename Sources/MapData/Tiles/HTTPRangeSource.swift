@@ -144,6 +144,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
             if r.timedOut { throw fail("no answer within \(HTTPPool.timeoutMilliseconds / 1000) s") }
             throw fail(r.error)
         }
+        if let broke = r.brokeOff { throw fail(broke) }
         let now = Int64(time(nil))
         let expires = offset == 0 ? now + r.freshSeconds(now: now) : .max
         func kept(_ bytes: [UInt8]) -> TileDiskCache.Entry {
@@ -158,7 +159,7 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
             return (r.body, kept(r.body))
         case 200:
             // The server sent the whole file: usable only when it is small enough to have fitted.
-            guard !r.tooBig else { throw fail("the server does not answer range requests") }
+            guard !r.tooBig else { throw fail("the server does not answer range requests (it sent the whole file)") }
             lock.lock()
             if etag == nil || !keepETag { etag = r.etag }
             size = UInt64(r.body.count)

@@ -103,7 +103,10 @@ public enum TileArchives {
         let head = pool.get(HTTPPool.Request(url: location, range: "0-16383", maxBytes: 16_384))
         if head.status == 0 { throw fail(head.timedOut ? "no answer within \(HTTPPool.timeoutMilliseconds / 1000) s" : head.error) }
         guard head.status == 200 || head.status == 206 else { throw fail("HTTP \(head.status)") }
+        if let broke = head.brokeOff { throw fail(broke) }
         if head.body.starts(with: Array("PMTiles".utf8)) {
+            // A whole file sent for a range (and larger than the range): tiles could never be read.
+            if head.status == 200, head.tooBig { throw fail("the server does not answer range requests (it sent the whole file)") }
             let source = try HTTPRangeSource(url: location, cache: cache)
             source.adopt(head: head)
             let archive = try PMTilesArchive(source: source)
@@ -145,6 +148,7 @@ public enum TileArchives {
                 case 304 where document != nil: cache?.put(resource: "tilejson", entry(document))
                 case 200, 206:
                     if r.tooBig { throw MapDataError(file: location, .badInput("TileJSON document of more than 1 MB")) }
+                    if let broke = r.brokeOff { throw MapDataError(file: location, .unreadable(broke)) }
                     document = r.body
                     cache?.put(resource: "tilejson", entry(r.body))
                 default:

@@ -99,6 +99,7 @@ public final class TileServerArchive: TileArchive {
             cache?.put(
                 tile, TileDiskCache.Entry(body: body, etag: r.etag, lastModified: r.lastModified, expires: now + r.freshSeconds(now: now)))
         }
+        if let broke = r.brokeOff { return .failure(TileFailure("tile \(tile): \(broke)", retry: .after(30))) }
         switch r.status {
         case -1: return nil
         case 200 where r.tooBig: return .failure(TileFailure("tile \(tile) is more than 4 MB"))
