@@ -465,8 +465,13 @@ def describe_kml(text):
 
     def pts(el):
         return [[float(v) for v in t.split(",")[:2]] for t in el.text.split()]
-    for p in root.iter(KML + "Placemark"):
+    # Placemarks, and GroundOverlays as the box their image covers (as togeojson and GDAL read them).
+    for p in (e for e in root.iter() if e.tag in (KML + "Placemark", KML + "GroundOverlay")):
         parts = []
+        box = p.find(KML + "LatLonBox")
+        if box is not None:
+            n, s, e, w = (float(box.find(KML + k).text) for k in ("north", "south", "east", "west"))
+            parts.append(("polygon", [[[w, s], [e, s], [e, n], [w, n], [w, s]]]))
         for el in p.iter():
             if el.tag == KML + "Point":
                 parts.append(("point", [pts(el.find(KML + "coordinates"))]))

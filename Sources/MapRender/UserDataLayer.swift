@@ -218,15 +218,19 @@ public struct UserDataLayer: MapLayer {
                             markerNames.append((f, false, col, row))
                         }
                     case .lineString, .polygon:
+                        let closes = data.pieceTypes[p] == .polygon
                         for r in rings {
                             let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
                             var px = data.x[start] * ws + ox
                             var py = data.y[start] * ws + oy
-                            for i in (start + 1)..<end {
+                            // A ring whose file left it open (GDAL reads those) is closed where it is drawn.
+                            let open = closes && (data.x[end - 1] != data.x[start] || data.y[end - 1] != data.y[start])
+                            for k in (start + 1)..<(open ? end + 1 : end) {
+                                let i = k < end ? k : start
                                 let qx = data.x[i] * ws + ox
                                 let qy = data.y[i] * ws + oy
                                 // Within a dot of the last point drawn to: nothing a dot can show.
-                                if i < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
+                                if k < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
                                 if let (a, b) = LineClipper.interval(px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) {
                                     let (dx, dy) = (qx - px, qy - py)
                                     c.canvas.line(px + a * dx, py + a * dy, px + b * dx, py + b * dy, ink: ink)

@@ -540,10 +540,82 @@ func runOSM(_ folder: URL, _ t: Tally) {
     }
 }
 
+// MARK: The user's formats
+
+/// What GDAL keeps of a user's file: its features with a geometry (ogr2ogr to GeoJSONSeq; for GPX its
+/// waypoints, routes and tracks, not their points again), nil when GDAL is not installed.
+func gdalFeatures(_ path: String, gpx: Bool) -> Int? {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ogr2ogr")
+    p.arguments = ["-f", "GeoJSONSeq", "/vsistdout/", path] + (gpx ? ["waypoints", "routes", "tracks"] : [])
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return nil }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    var count = 0
+    for line in data.split(separator: 0x0A) where !line.isEmpty {
+        let record = line.first == 0x1E ? line.dropFirst() : line
+        guard let object = try? JSONSerialization.jsonObject(with: Data(record)) as? [String: Any],
+            let geometry = object["geometry"] as? [String: Any]
+        else { continue }
+        // An empty geometry draws nothing: GDAL writes it with empty coordinates ([], [[]], …).
+        func positions(_ v: Any?) -> Int {
+            if let list = v as? [Any] { return list.first is NSNumber ? 1 : list.reduce(0) { $0 + positions($1) } }
+            if let g = v as? [String: Any] { return positions(g["coordinates"]) + positions(g["geometries"]) }
+            return 0
+        }
+        if positions(geometry) > 0 { count += 1 }
+    }
+    return count
+}
+
+/// The user-format suites (`userformats/<suite>/…`: geojsonhint's good and bad GeoJSON, gpxpy's GPX,
+/// togeojson's KML and GPX, pykml's KML samples), each file read by termmap's own readers and by GDAL:
+/// the features with a geometry each keeps, as many; a file neither keeps anything of, both nothing.
+func runUserFormats(_ dir: URL, _ t: Tally) {
+    t.suite = "userformats"
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ogr2ogr") else {
+        print("userformats: skipped (GDAL's ogr2ogr, Debian's gdal-bin, is not installed)")
+        return
+    }
+    let files = (FileManager.default.enumerator(atPath: dir.path)?.allObjects as? [String] ?? []).filter {
+        ["geojson", "json", "gpx", "kml", "kmz"].contains(($0 as NSString).pathExtension.lowercased())
+    }.sorted()
+    for file in files {
+        let path = dir.appendingPathComponent(file).path
+        guard let bytes = FileManager.default.contents(atPath: path) else { continue }
+        t.cases += 1
+        starting("userformats \(file)")
+        let gdal = gdalFeatures(path, gpx: file.lowercased().hasSuffix(".gpx")) ?? 0
+        let expected = gdal == 0 ? "nothing to draw" : "\(gdal) features"
+        let got: String
+        guard let format = UserDataReader.format(of: Array(bytes.prefix(1 << 16)), file: path) else {
+            t.record(file, "features", expected: expected, got: "not read by termmap (ogr2ogr's)")
+            continue
+        }
+        do {
+            let data = try UserDataReader.read([UInt8](bytes), format: format, file: file)
+            got = data.count == 0 ? "nothing to draw" : "\(data.count) features"
+        } catch {
+            let e = oneLine(error)
+            if e.fault {
+                t.record(file, "features", expected: expected, got: "refused: " + e.text, fault: true)
+                continue
+            }
+            got = "nothing to draw"
+        }
+        t.record(file, "features", expected: expected, got: got)
+    }
+}
+
 // MARK: Run
 
 var failed = false
-for (folder, run) in [("mvt-fixtures", runMVT), ("pmtiles", runPMTiles), ("osm-testdata", runOSM)] as [(String, (URL, Tally) -> Void)] {
+for (folder, run) in [
+    ("mvt-fixtures", runMVT), ("pmtiles", runPMTiles), ("osm-testdata", runOSM), ("userformats", runUserFormats),
+] as [(String, (URL, Tally) -> Void)] {
     var dir = suites.appendingPathComponent(folder)
     // A checkout of mapbox/mvt-fixtures keeps its cases under fixtures/.
     if folder == "mvt-fixtures", FileManager.default.fileExists(atPath: dir.appendingPathComponent("fixtures").path) {
@@ -554,6 +626,7 @@ for (folder, run) in [("mvt-fixtures", runMVT), ("pmtiles", runPMTiles), ("osm-t
         continue
     }
     let t = Tally()
+
     run(dir, t)
     alarm(0)
     guard t.cases > 0 else { continue }

@@ -112,4 +112,20 @@ struct GeoJSONForgivenessTests {
         #expect(data.points(of: 0) == 0..<2 && data.points(of: 1) == 2..<3)
         #expect(abs(data.x[2] - (3.0 + 180) / 360) < 1e-12)
     }
+
+    /// What geojsonhint calls bad and GDAL reads (its bad/ cases written again): type names in any case,
+    /// a member of features with a geometry whatever its type says, a line of one position (a dot), a
+    /// ring of three positions left open (closed when drawn).
+    @Test func whatGDALReadsOfWhatAValidatorRefuses() throws {
+        let data = try Self.read(#"""
+            {"type":"featurecollection","features":[
+            {"type":"feature","properties":{},"geometry":{"type":"point","coordinates":[1,2]}},
+            {"type":"Featre","properties":{},"geometry":{"type":"Point","coordinates":[3,4]}},
+            {"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[5,6]]}},
+            {"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[100,0],[101,0],[101,1]]]}},
+            {"type":"Feature","properties":{},"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2]]]}}]}
+            """#)
+        #expect(data.count == 5 && data.skipped == 0)
+        #expect(data.countsByType == [.point: 4, .polygon: 1, .lineString: 1])
+    }
 }

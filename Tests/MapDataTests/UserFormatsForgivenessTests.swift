@@ -114,4 +114,22 @@ struct UserFormatsForgivenessTests {
         #expect(data.count == 4 && data.skipped == 2)
         #expect(data.bounds?.north == 60.5 && data.bounds?.west == -0.25 && data.bounds?.south == 1.5)
     }
+
+    /// Google's location history (togeojson's addresses.kml): an empty Point beside a track is no piece,
+    /// not a reason to leave the Placemark out; a GroundOverlay is the box its image covers.
+    @Test func emptyGeometriesAreNoPiecesAndOverlaysAreBoxes() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+            <Placemark><name>moving</name><Point><coordinates/></Point><gx:Track><gx:coord>100.55 13.79 0</gx:coord>
+            <gx:coord>100.56 13.80 0</gx:coord></gx:Track></Placemark>
+            <Placemark><name>empty</name><Point><coordinates/></Point><gx:Track></gx:Track></Placemark>
+            <GroundOverlay><name>image</name><LatLonBox><north>37.9</north><south>37.4</south><east>15.3</east><west>14.6</west></LatLonBox></GroundOverlay>
+            <GroundOverlay><name>quad</name><gx:LatLonQuad><coordinates>81.6,44.1 83.1,43.6 83.1,45.3 81.6,45.5</coordinates></gx:LatLonQuad></GroundOverlay>
+            </Document></kml>
+            """
+        let data = try Self.read(Array(kml.utf8), "h.kml")
+        #expect(data.names == ["moving", "image", "quad"] && data.skipped == 1)
+        #expect(data.countsByType == [.lineString: 1, .polygon: 2])
+        #expect(data.bounds?.north == 45.5 && data.bounds?.west == 14.6)
+    }
 }

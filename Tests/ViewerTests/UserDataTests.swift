@@ -154,7 +154,7 @@ struct UserDataBadInputTests {
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "mixed.geojson")
         // A longitude of 200° is drawn where it points (GDAL, geojson-vt); one not finite leaves its
         // position, and so its point, out; a line of one position is no line.
-        #expect(data.count == 2 && data.skipped == 2)
+        #expect(data.count == 3 && data.skipped == 1)
         #expect(data.notes.longitudesPast180 == 1)
         #expect(data.firstSkipReason?.contains("not finite") == true, "\(data.firstSkipReason ?? "")")
     }

@@ -64,6 +64,15 @@ public enum GeoJSONReader {
         }
     }
 
+    /// GeoJSON's type names as RFC 7946 spells them, whatever case a file writes them in (GDAL reads
+    /// `featurecollection` and `point`); other values as they are.
+    static let typeNames = ["FeatureCollection", "Feature", "GeometryCollection", "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"]
+    static let canonicalTypes = Dictionary(uniqueKeysWithValues: typeNames.map { ($0.lowercased(), $0) })
+    static func canonical(_ type: JSONTree) -> JSONTree {
+        guard case .string(let t) = type, let name = canonicalTypes[t.lowercased()] else { return type }
+        return .string(name)
+    }
+
     /// The crs members RFC 7946 §4 allows a legacy reader to meet: WGS 84 longitude/latitude only.
     static func isWGS84(_ crs: JSONTree) -> Bool {
         guard case .string(let name)? = crs["properties"]?["name"] else { return false }
@@ -181,7 +190,7 @@ public enum GeoJSONReader {
             repeat {
                 let key = try scanner.key()
                 switch key {
-                case "type": o.type = try scanner.value()
+                case "type": o.type = GeoJSONReader.canonical(try scanner.value())
                 case "features" where scanner.peek() == UInt8(ascii: "["):
                     if try scanner.beginArray() {
                         repeat {
@@ -193,7 +202,10 @@ public enum GeoJSONReader {
                             }
                             read = []
                             let feature = try object(&builder)
+                            // A member with a geometry is a feature whatever its type says (GDAL's way).
                             if case .string("Feature")? = feature.type {
+                                emit(feature, &builder)
+                            } else if feature.geometry != nil || feature.geometryIsNull {
                                 emit(feature, &builder)
                             } else {
                                 builder.abandonFeature()

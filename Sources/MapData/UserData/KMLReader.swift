@@ -70,18 +70,23 @@ public enum KMLReader {
         var track: [(Double, Double)] = []
         var times: [String] = []
 
-        static let textElements: Set<String> = ["name", "description", "value", "SimpleData", "coordinates", "when", "coord"]
+        static let textElements: Set<String> = ["name", "description", "value", "SimpleData", "coordinates", "when", "coord", "north", "south", "east", "west"]
+        /// The elements read as features: Placemarks, and GroundOverlays (the box their image covers).
+        static let featureElements: Set<String> = ["Placemark", "GroundOverlay"]
+        /// A GroundOverlay's LatLonBox as it is read.
+        var box: [String: Double] = [:]
 
         func collectsText(_ name: String) -> Bool { inPlacemark && Self.textElements.contains(name) }
 
         func start(_ name: String, attributes: [String: String]) {
             path.append(name)
             switch name {
-            case "Placemark":
+            case "Placemark", "GroundOverlay":
                 inPlacemark = true
                 properties = []
                 pieces = 0
                 times = []
+                box = [:]
             case "Polygon":
                 rings = []
                 outer = nil
@@ -98,7 +103,14 @@ public enum KMLReader {
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             switch name {
             case "name", "description":
-                if parent == "Placemark" { properties.append((name, text.trimmedOfWhiteSpace)) }
+                if Self.featureElements.contains(parent) { properties.append((name, text.trimmedOfWhiteSpace)) }
+            case "north", "south", "east", "west":
+                if parent == "LatLonBox", let v = Double(text.trimmedOfWhiteSpace) { box[name] = v }
+            case "LatLonBox":
+                // A GroundOverlay's box (its rotation left aside), as togeojson and GDAL make it.
+                if let n = box["north"], let s = box["south"], let e = box["east"], let w = box["west"] {
+                    add(.polygon, [[(w, s), (e, s), (e, n), (w, n), (w, s)]])
+                }
             case "value":
                 if parent == "Data", let dataName { properties.append((dataName, text.trimmedOfWhiteSpace)) }
             case "SimpleData":
@@ -110,7 +122,8 @@ public enum KMLReader {
                     if let p = KMLReader.trackCoordinate(text) { track.append(p) } else { builder.reject("a track coordinate that is not 'lon lat alt'") }
                 }
             case "Track":
-                if track.isEmpty { builder.reject("a Track without coordinates") } else { add(track.count == 1 ? .point : .lineString, [track]) }
+                // An empty one is no piece (Google's location history has them beside the real ones).
+                if !track.isEmpty { add(track.count == 1 ? .point : .lineString, [track]) }
             case "coordinates":
                 guard let points = KMLReader.coordinates(text) else {
                     builder.reject("coordinates that are not lon,lat tuples")
@@ -118,10 +131,14 @@ public enum KMLReader {
                 }
                 let geometry = parent
                 let boundary = path.count >= 4 ? path[path.count - 3] : ""
+                // An empty geometry is no piece; the Placemark keeps its others.
+                guard !points.isEmpty else { return }
                 switch geometry {
-                case "Point":
-                    if let p = points.first { add(.point, [[p]]) } else { builder.reject("a Point without coordinates") }
+                case "Point": add(.point, [[points[0]]])
                 case "LineString": add(.lineString, [points])
+                case "LatLonQuad":
+                    // gx:LatLonQuad: the overlay's four corners.
+                    add(.polygon, [points + (points.first.map { [$0] } ?? [])])
                 case "LinearRing":
                     if boundary == "outerBoundaryIs" {
                         outer = points
@@ -134,7 +151,7 @@ public enum KMLReader {
                 }
             case "Polygon":
                 if let outer { add(.polygon, [outer] + rings) } else { builder.reject("a Polygon without an outer boundary") }
-            case "Placemark":
+            case "Placemark", "GroundOverlay":
                 inPlacemark = false
                 if pieces == 0 { builder.reject("a Placemark without a geometry") }
                 // A track's times, for the time they are played in: the first, the last, and all of them.

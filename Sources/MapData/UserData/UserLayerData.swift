@@ -366,11 +366,15 @@ public struct UserLayerBuilder: Sendable {
             sizes.append(end - from)
             from = end
         }
+        var type = type
         switch type {
         case .point: if sizes != [1] { bad = "a point needs one position" }
-        case .lineString: if sizes.count != 1 || sizes[0] < 2 { bad = "a line of fewer than 2 positions" }
+        case .lineString:
+            // A line of one position is a point where it is (GDAL keeps it; a dot draws it).
+            if sizes == [1] { type = .point } else if sizes.count != 1 || sizes[0] < 2 { bad = "a line of fewer than 2 positions" }
         case .polygon:
-            if let short = sizes.first(where: { $0 < 4 }) { bad = "a polygon ring of \(short) positions (at least 4)" }
+            // Three positions make a triangle (the ring closed when drawn, as GDAL reads unclosed rings).
+            if let short = sizes.first(where: { $0 < 3 }) { bad = "a polygon ring of \(short) positions (at least 3)" }
         }
         if bad != nil { return }
         pieceTypes.append(type)
