@@ -597,11 +597,21 @@ func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, r
     let folder = packageRoot.appendingPathComponent("Tests/ViewerTests/Fixtures/userdata/")
     var results: [(String, Int, Int, Double)] = []
     let view = try? MapView(center: Coordinate(latitude: 20, longitude: 0), zoom: 1, size: try ViewSize(cols: 80, rows: 24))
+    let fixture = { (file: String) in FileManager.default.contents(atPath: folder.appendingPathComponent(file).path).map { [UInt8]($0) } }
+    // Made here: a KMZ of the KML (the zip reader), the GPX declared ISO-8859-1 (the encodings), WKT
+    // curves in CSV.
+    let made: [String: [UInt8]] = [
+        "places.kmz": ZipWriter.stored(name: "doc.kml", content: fixture("places.kml") ?? []),
+        "latin1.gpx": (fixture("walk.gpx") ?? []).split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).last.map {
+            Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n".utf8) + $0
+        } ?? [],
+        "curves.csv": Array("id,wkt\n1,\"CIRCULARSTRING(0 0,1 1,2 0,3 -1,4 0)\"\n2,\"CURVEPOLYGON(COMPOUNDCURVE(CIRCULARSTRING(0 0,1 1,2 0),(2 0,0 0)))\"\n3,\"MULTISURFACE(((0 0,1 0,1 1,0 0)))\"\n".utf8),
+    ]
     for (file, format) in [
         ("shapes.geojson", UserDataFormat.geojson), ("shapes.ndjson", .geojson), ("points.csv", .csv), ("wkt.csv", .csv),
-        ("walk.gpx", .gpx), ("places.kml", .kml),
+        ("walk.gpx", .gpx), ("places.kml", .kml), ("places.kmz", .kml), ("latin1.gpx", .gpx), ("curves.csv", .csv),
     ] {
-        guard let original = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path).map({ [UInt8]($0) }) else {
+        guard let original = made[file] ?? fixture(file) else {
             fail("cannot read the fixture \(file)")
             continue
         }
