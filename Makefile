@@ -13,7 +13,7 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
-.PHONY: run test deps test-deps build bench bench-ssh bench-remote fixtures install deb mutants conformance
+.PHONY: run test deps test-deps build bench bench-ssh bench-remote bench-hostile fixtures install deb mutants conformance
 
 run: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
@@ -71,6 +71,12 @@ bench-userdata: deps test-deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap-bench
 	python3 Tools/userdata_bench.py "$$(swift build -c release --show-bin-path)/termmap" "$$(swift build -c release --show-bin-path)/termmap-bench"
 	python3 Tools/stream_bench.py "$$(swift build -c release --show-bin-path)/termmap"
+
+# Hostile input (minutes): a jagged ring of 1 and 10 million points, a 20,000-character paste, a
+# GeoPackage view of 10 million rows, /dev/zero, a 1 GB single-line GeoJSON: time, peak memory, q.
+bench-hostile: deps test-deps
+	swift build -c release $(SWIFT_FLAGS) --product termmap
+	python3 Tools/hostile_bench.py "$$(swift build -c release --show-bin-path)/termmap"
 
 build: deps
 	swift build $(SWIFT_FLAGS)

@@ -215,6 +215,8 @@ MUTANTS = [
      "let wide = false", "the painter writes a wide glyph's second cell as a glyph of its own"),
     ("Sources/MapData/DouglasPeucker.swift", "            guard left >= b - a - 1 else {", "            guard left >= 0 || true else {",
      "Douglas–Peucker without its budget: quadratic again"),
+    ("Sources/MapData/UserData/UserLayerDetail.swift", "if inRing >= 3 && k < end", "if inRing >= Int.max && k < end",
+     "a level draws every tooth finer than a dot (ten million lines a frame)"),
     ("Sources/MapRender/UserDataLayer.swift", "                parity[row * (cols + 1) + from].toggle()", "                _ = from",
      "a large polygon's fill by parity marks nothing"),
     ("Sources/MapData/UserData/GeoJSONReader.swift", "                guard sequence || values > 0, !error.refusesFile,",

@@ -96,3 +96,28 @@ struct DouglasPeuckerTests {
         }
     }
 }
+
+/// A level of detail draws a way out and back once: a ring of teeth finer than a dot (each longer than a
+/// dot, so Douglas–Peucker keeps every one) is a few of its points at a coarse level, its box the same
+/// to a quarter of a dot (a ring of ten million such teeth drew ten million lines a frame, 1.8 s).
+@Suite("Levels of detail")
+struct UserLayerDetailTests {
+    @Test func teethFinerThanADotAreDrawnOnce() throws {
+        let n = 200_000
+        let ring = DouglasPeuckerTests.jagged(n).map { (24.9 + $0.0, 60 + $0.1) }
+        let coordinates = ring.map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
+        let text = #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[["#
+            + coordinates + "," + "[\(ring[0].0),\(ring[0].1)]" + "]]}}"
+        let layer = try GeoJSONReader.read(Array(text.utf8), file: "teeth.geojson")
+        let dotSize = 1.0 / 4096
+        let level = UserLayerDetail(layer, dotSize: dotSize)
+        #expect(level.data.count == 1)
+        // Douglas–Peucker alone keeps all but a few hundred of them.
+        #expect(level.data.x.count < n / 20, "\(level.data.x.count) points kept of \(n)")
+        // What is kept reaches as far as the ring, to a quarter of a dot, every way.
+        let (minX, minY, maxX, maxY) = layer.box(0)
+        let (xs, ys) = (Array(level.data.x), Array(level.data.y))
+        let near = { (a: Double?, b: Double) in a.map { abs($0 - b) <= dotSize / 4 } == true }
+        #expect(near(xs.min(), minX) && near(xs.max(), maxX) && near(ys.min(), minY) && near(ys.max(), maxY))
+    }
+}

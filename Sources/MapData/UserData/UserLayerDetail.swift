@@ -24,6 +24,13 @@ public struct UserLayerDetail: Sendable {
         var points: [(Double, Double, Int32)] = []
         let tolerance = dotSize / 2
         let (perCol, perRow) = (1 / (2 * dotSize), 1 / (4 * dotSize))
+        /// The square of a quarter of a dot a point falls in (a view up to twice the level's zoom draws
+        /// the level: its dots are smaller, and a way back within a quarter of a level's dot stays within
+        /// Douglas–Peucker's half dot).
+        let quarter = dotSize / 4
+        func dot(_ x: Double, _ y: Double) -> Int64 {
+            Int64((x / quarter).rounded(.down)) &* 1_000_003 &+ Int64((y / quarter).rounded(.down))
+        }
         layer.x.withUnsafeBufferPointer { xs in
             layer.y.withUnsafeBufferPointer { ys in
                 for f in 0..<layer.count {
@@ -93,7 +100,24 @@ public struct UserLayerDetail: Sendable {
                                 // A ring keeps four points (a triangle closed).
                                 for i in start..<min(end, start + 4) { keepPoint(i) }
                             } else {
-                                for k in 0..<(end - start) where mask[k] { keepPoint(start + k) }
+                                let ringBegin = out.x.count
+                                for k in 0..<(end - start) where mask[k] {
+                                    let inRing = out.x.count - ringBegin
+                                    if inRing >= 3 && k < end - start - 1
+                                        && dot(xs[start + k], ys[start + k]) == dot(out.x[out.x.count - 2], out.y[out.y.count - 2])
+                                        && dot(out.x[out.x.count - 1], out.y[out.y.count - 1]) == dot(out.x[out.x.count - 3], out.y[out.y.count - 3])
+                                    {
+                                        // A, B, A and now B again (dot for dot): the way back and out again
+                                        // draws what A–B drew and encloses nothing, so it goes. A ring of
+                                        // ten million teeth finer than a dot (each kept by Douglas–Peucker:
+                                        // every tooth is longer than a dot) drew 10 M lines a frame, 1.8 s;
+                                        // it draws a few thousand.
+                                        out.x.truncate(to: out.x.count - 1)
+                                        out.y.truncate(to: out.y.count - 1)
+                                        continue
+                                    }
+                                    keepPoint(start + k)
+                                }
                             }
                             endRing()
                         }
