@@ -169,7 +169,9 @@ func userFileTimes(_ path: String, world: MapAsset, frames: Int) throws {
     let t0 = nowSeconds()
     let data = try UserDataReader.read(bytes, format: format, file: path)
     let readMillis = (nowSeconds() - t0) * 1000
-    print("read \(path): \(data.count) features, \(data.x.count) points, \(CoordinateFormat.fixed(readMillis, 1)) ms")
+    print(
+        "read \(path): \(data.count) features, \(data.x.count) points, \(CoordinateFormat.fixed(Double(data.approximateBytes) / 1e6, 1)) MB kept, "
+            + "\(CoordinateFormat.fixed(readMillis, 1)) ms")
     let file = UserFile(file: path, format: format, data: data)
     let sources = MapSources(world: world)
     var base = try ViewerState(cols: 200, rows: 62, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
