@@ -13,13 +13,13 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
-.PHONY: run test deps test-deps build bench bench-ssh bench-remote bench-hostile fixtures install deb mutants conformance
+.PHONY: run test lint deps test-deps build bench bench-ssh bench-remote bench-hostile fixtures install deb mutants conformance
 
 run: deps
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product termmap
 	"$$(swift build -c release --show-bin-path)/termmap" $(ARGS)
 
-test: deps test-deps
+test: deps test-deps lint
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
 	swift build -c release $(SWIFT_FLAGS)
@@ -36,6 +36,10 @@ test: deps test-deps
 	python3 Tests/e2e/hostile_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
+
+# The repository's .swift-format, every warning an error (swift-format comes with the toolchain).
+lint:
+	swift format lint --strict --recursive --parallel Sources Tests
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a
 # folder laid out as README, Conformance says; differences not in Tests/conformance/known-differences.tsv fail.

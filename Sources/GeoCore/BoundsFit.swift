@@ -10,7 +10,9 @@ public enum BoundsFit {
 
     /// The camera for the unit-square box [minX, maxX] × [minY, maxY] (maxX may pass 1: a box across the
     /// antimeridian), at most `deepestZoom`.
-    public static func camera(minX: Double, minY: Double, maxX: Double, maxY: Double, size: ViewSize, share: Double = defaultShare)
+    public static func camera(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, size: ViewSize, share: Double = defaultShare
+    )
         -> (center: Coordinate, zoom: Double)
     {
         let mid = MercatorPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2)
@@ -27,23 +29,28 @@ public enum BoundsFit {
     /// sides of the antimeridian is spanned across it). Found on a grid of `bins` (the span is widened
     /// to whole bins' edges only where the gap is measured; the ends are the data's own).
     @inlinable
-    public static func shortestSpan<Column: Collection<Double>>(_ lists: [Column], bins: Int = 3600) -> (minX: Double, maxX: Double)? {
+    public static func shortestSpan<Column: Collection<Double>>(_ lists: [Column], bins: Int = 3600) -> (
+        minX: Double, maxX: Double
+    )? {
         var occupied = [Bool](repeating: false, count: bins)
         var lowest = [Double](repeating: .infinity, count: bins)
         var highest = [Double](repeating: -.infinity, count: bins)
         var any = false
         // Arrays one by one (a flattened lazy sequence costs a generic call a point: seconds for millions).
-        for xs in lists { for x in xs where x.isFinite {
-            let v = x - x.rounded(.down)
-            let b = min(bins - 1, Int(v * Double(bins)))
-            occupied[b] = true
-            lowest[b] = min(lowest[b], v)
-            highest[b] = max(highest[b], v)
-            any = true
-        } }
+        for xs in lists {
+            for x in xs where x.isFinite {
+                let v = x - x.rounded(.down)
+                let b = min(bins - 1, Int(v * Double(bins)))
+                occupied[b] = true
+                lowest[b] = min(lowest[b], v)
+                highest[b] = max(highest[b], v)
+                any = true
+            }
+        }
         guard any else { return nil }
         // The widest run of empty bins, going round.
-        var bestStart = 0, bestLength = 0
+        var bestStart = 0
+        var bestLength = 0
         var b = 0
         while b < 2 * bins {
             if occupied[b % bins] {

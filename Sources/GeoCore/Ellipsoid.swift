@@ -32,7 +32,8 @@ public enum WGS84 {
         let n = flattening / (2 - flattening)
         let (n2, n3, n4) = (n * n, n * n * n, n * n * n * n)
         let phi = latitude * .pi / 180
-        let series = (1 + n2 / 4 + n4 / 64) * phi - 1.5 * (n - n3 / 8) * sin(2 * phi) + 15.0 / 16 * (n2 - n4 / 4) * sin(4 * phi)
+        let series =
+            (1 + n2 / 4 + n4 / 64) * phi - 1.5 * (n - n3 / 8) * sin(2 * phi) + 15.0 / 16 * (n2 - n4 / 4) * sin(4 * phi)
             - 35.0 / 48 * n3 * sin(6 * phi) + 315.0 / 512 * n4 * sin(8 * phi)
         return semiMajorAxis / (1 + n) * series
     }

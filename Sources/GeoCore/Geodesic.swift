@@ -32,7 +32,9 @@ public enum Geodesic {
         var s12 = 0.0
         var azi1 = 0.0
         var azi2 = 0.0
-        guard let proj = ProjLibrary.loaded else { return Inverse(distance: .nan, initialAzimuth: .nan, finalAzimuth: .nan) }
+        guard let proj = ProjLibrary.loaded else {
+            return Inverse(distance: .nan, initialAzimuth: .nan, finalAzimuth: .nan)
+        }
         withUnsafePointer(to: proj.wgs84) { g in
             proj.inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
         }
@@ -57,7 +59,9 @@ extension Geodesic {
     /// geodesic polygon through `ring` (not closed: the last vertex joins the first), PROJ's
     /// `geod_polygonarea` (Karney 2013 §6); NaN where PROJ could not be loaded.
     public static func polygonArea(_ ring: [Coordinate]) -> (area: Double, perimeter: Double) {
-        guard let proj = ProjLibrary.loaded, let f = proj.polygonArea, ring.count <= Int(Int32.max) else { return (.nan, .nan) }
+        guard let proj = ProjLibrary.loaded, let f = proj.polygonArea, ring.count <= Int(Int32.max) else {
+            return (.nan, .nan)
+        }
         var lats = ring.map(\.latitude)
         var lons = ring.map(\.longitude)
         var area = 0.0
@@ -126,16 +130,18 @@ public struct Ruler: Equatable, Sendable {
 /// PROJ's geodesic functions, loaded on first use: linked, libproj would load 40 more shared libraries
 /// (curl, sqlite, tiff, ssl…) into every run, about 14 ms and 9 MB, and a plain view needs no geodesic.
 enum ProjLibrary {
-    typealias InverseFunction = @convention(c) (
-        UnsafePointer<geod_geodesic>?, Double, Double, Double, Double, UnsafeMutablePointer<Double>?,
-        UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
-    ) -> Void
+    typealias InverseFunction =
+        @convention(c) (
+            UnsafePointer<geod_geodesic>?, Double, Double, Double, Double, UnsafeMutablePointer<Double>?,
+            UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
+        ) -> Void
     typealias DirectFunction = InverseFunction
     typealias InitFunction = @convention(c) (UnsafeMutablePointer<geod_geodesic>?, Double, Double) -> Void
-    typealias PolygonAreaFunction = @convention(c) (
-        UnsafePointer<geod_geodesic>?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?, Int32,
-        UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
-    ) -> Void
+    typealias PolygonAreaFunction =
+        @convention(c) (
+            UnsafePointer<geod_geodesic>?, UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?, Int32,
+            UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?
+        ) -> Void
 
     /// The loaded functions and the WGS84 ellipsoid they were initialised for.
     struct API: @unchecked Sendable {
@@ -158,8 +164,10 @@ enum ProjLibrary {
             var g = geod_geodesic()
             unsafeBitCast(i, to: InitFunction.self)(&g, WGS84.semiMajorAxis, WGS84.flattening)
             return API(
-                inverse: unsafeBitCast(inv, to: InverseFunction.self), direct: unsafeBitCast(dir, to: DirectFunction.self),
-                polygonArea: dlsym(handle, "geod_polygonarea").map { unsafeBitCast($0, to: PolygonAreaFunction.self) }, wgs84: g)
+                inverse: unsafeBitCast(inv, to: InverseFunction.self),
+                direct: unsafeBitCast(dir, to: DirectFunction.self),
+                polygonArea: dlsym(handle, "geod_polygonarea").map { unsafeBitCast($0, to: PolygonAreaFunction.self) },
+                wgs84: g)
         }
         return nil
     }()

@@ -94,7 +94,9 @@ public enum SeedScreenCircle {
     public static func groundRadii(center: Coordinate, radiusMeters: Double) -> GroundRadii {
         let c = WebMercator.project(center)
         // points(forMeters:at:) in world units: metres over the world's length at the center's parallel.
-        let r = radiusMeters / (2 * Double.pi * WebMercator.earthRadius * cos(WebMercator.clampLatitude(center.latitude) * .pi / 180))
+        let r =
+            radiusMeters
+            / (2 * Double.pi * WebMercator.earthRadius * cos(WebMercator.clampLatitude(center.latitude) * .pi / 180))
         func reach(_ dx: Double, _ dy: Double) -> Double {
             Geodesic.distance(center, WebMercator.unproject(MercatorPoint(x: c.x + dx, y: c.y + dy)))
         }

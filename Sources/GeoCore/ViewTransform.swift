@@ -91,7 +91,9 @@ public enum WorldCopies {
     }
 
     /// True when some copy of `outer` holds all of `inner`.
-    public static func contains(_ outer: ClosedRange<Double>, _ inner: ClosedRange<Double>, period: Double = 360) -> Bool {
+    public static func contains(_ outer: ClosedRange<Double>, _ inner: ClosedRange<Double>, period: Double = 360)
+        -> Bool
+    {
         if outer.upperBound - outer.lowerBound >= period { return true }
         let k = ((inner.lowerBound - outer.lowerBound) / period).rounded(.down)
         return outer.lowerBound + k * period <= inner.lowerBound && outer.upperBound + k * period >= inner.upperBound

@@ -1,4 +1,5 @@
 import CZlib
+
 /// Bounds-checked little-endian reads over bytes; every read that would pass the end returns nil.
 struct ByteReader {
     let bytes: UnsafeRawBufferPointer

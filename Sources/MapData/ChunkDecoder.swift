@@ -21,7 +21,9 @@ enum ChunkDecoder {
         if v5 {
             guard let count = r.varint(), count <= UInt64(r.remaining) else { return nil }
             for _ in 0..<Int(count) {
-                guard let n = r.varint(), n <= UInt64(MapAssetFormat.maxTagBytes), let text = r.bytes(Int(n)) else { return nil }
+                guard let n = r.varint(), n <= UInt64(MapAssetFormat.maxTagBytes), let text = r.bytes(Int(n)) else {
+                    return nil
+                }
                 texts.append(String(decoding: text, as: UTF8.self))
             }
         }

@@ -39,7 +39,10 @@ struct ChunkIndex: Sendable {
         sides.sort()
         var cell = max(1, sides.isEmpty ? 1 : sides[sides.count / 2])
         // The grid spans the boxes it will list: a box over too many cells would stretch it for nothing.
-        var minX = Int64.max, minY = Int64.max, maxX = Int64.min, maxY = Int64.min
+        var minX = Int64.max
+        var minY = Int64.max
+        var maxX = Int64.min
+        var maxY = Int64.min
         for i in range {
             let c = chunks[i]
             guard Self.cellCount(c, cell) <= Self.maxCellsPerBox else { continue }

@@ -32,7 +32,8 @@ public struct Credit: Hashable, Sendable {
     public static let geoNames = Credit(
         name: "GeoNames", text: "contains GeoNames data, CC BY 4.0 (geonames.org)", short: "GeoNames", required: false)
     /// GSHHG's shorelines (Wessel & Smith), LGPL 3.
-    public static let gshhg = Credit(name: "GSHHG", text: "GSHHG (Wessel & Smith), LGPL 3", short: "GSHHG", required: false)
+    public static let gshhg = Credit(
+        name: "GSHHG", text: "GSHHG (Wessel & Smith), LGPL 3", short: "GSHHG", required: false)
 
     /// The credit an attribution as a file or tileset states it asks for: OpenStreetMap's own words are
     /// OpenStreetMap's credit; other words are shown as they are, in full, short form included, unless

@@ -106,7 +106,9 @@ extension FeatureSource {
     public var placeCredits: [Credit] { credits }
     public var placeCount: Int { (try? places().count) ?? 0 }
     public var claimsShorelines: Bool { classes.contains { $0.isRoad || ($0.isArea && !$0.isFillOnly) } }
-    public func identity(of hit: ChunkHit, feature: Int) -> FeatureIdentity? { FeatureIdentity(chunk: hit.chunk, feature: feature) }
+    public func identity(of hit: ChunkHit, feature: Int) -> FeatureIdentity? {
+        FeatureIdentity(chunk: hit.chunk, feature: feature)
+    }
 }
 
 extension MapAsset: FeatureSource {
@@ -166,20 +168,30 @@ extension MapAsset: FeatureSource {
 
     /// `box` without `hole`: up to four rectangles (the parts north, south, west and east of it).
     static func subtract(_ hole: CoordinateBounds, from box: CoordinateBounds) -> [CoordinateBounds] {
-        guard hole.north > box.south, hole.south < box.north, hole.east > box.west, hole.west < box.east else { return [box] }
+        guard hole.north > box.south, hole.south < box.north, hole.east > box.west, hole.west < box.east else {
+            return [box]
+        }
         var out: [CoordinateBounds] = []
-        if hole.north < box.north { out.append(CoordinateBounds(north: box.north, south: hole.north, west: box.west, east: box.east)) }
-        if hole.south > box.south { out.append(CoordinateBounds(north: hole.south, south: box.south, west: box.west, east: box.east)) }
-        let top = min(box.north, hole.north), bottom = max(box.south, hole.south)
-        if hole.west > box.west { out.append(CoordinateBounds(north: top, south: bottom, west: box.west, east: hole.west)) }
-        if hole.east < box.east { out.append(CoordinateBounds(north: top, south: bottom, west: hole.east, east: box.east)) }
+        if hole.north < box.north {
+            out.append(CoordinateBounds(north: box.north, south: hole.north, west: box.west, east: box.east))
+        }
+        if hole.south > box.south {
+            out.append(CoordinateBounds(north: hole.south, south: box.south, west: box.west, east: box.east))
+        }
+        let top = min(box.north, hole.north)
+        let bottom = max(box.south, hole.south)
+        if hole.west > box.west {
+            out.append(CoordinateBounds(north: top, south: bottom, west: box.west, east: hole.west))
+        }
+        if hole.east < box.east {
+            out.append(CoordinateBounds(north: top, south: bottom, west: hole.east, east: box.east))
+        }
         return out
     }
 
     public func detail(atZoom zoom: Double) -> SourceDetail { .level(level(forZoom: zoom), of: levels.count) }
 
     public func places() throws(MapDataError) -> [City] { try cities() }
-
 
     public func namedFeatures() throws(MapDataError) -> [NamedPlace] { try names() }
 

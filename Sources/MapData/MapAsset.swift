@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 import Synchronization
 
@@ -234,7 +234,8 @@ public final class MapAsset: Sendable {
                 chunks.append(
                     ChunkInfo(
                         featureClass: featureClass, kind: kind, level: Int(level), minX: minX, minY: minY, maxX: maxX,
-                        maxY: maxY, offset: Int(offset), length: Int(length), featureCount: Int(features), checksum: crc,
+                        maxY: maxY, offset: Int(offset), length: Int(length), featureCount: Int(features),
+                        checksum: crc,
                         hasExtras: h.version >= 5 && flags & 1 != 0, deflated: h.version >= 5 && flags & 2 != 0))
             }
             return true
@@ -279,7 +280,8 @@ public final class MapAsset: Sendable {
         self.unitsPerDegree = units
         self.coverage = h.coverage
         self.metadata = h.metadata
-        credits = Self.credits(attribution: h.metadata["attribution"], label: Self.label(metadata: h.metadata, name: name))
+        credits = Self.credits(
+            attribution: h.metadata["attribution"], label: Self.label(metadata: h.metadata, name: name))
         claimedBoxes = Self.claimedBoxes(unclaimed: h.metadata["unclaimed"], coverage: h.coverage)
         // Marked in a table first: hashing every chunk's class into a set cost more than reading the index.
         var present = [Bool](repeating: false, count: 256)
@@ -451,7 +453,8 @@ public final class MapAsset: Sendable {
     /// is forged, and refused before anything is allocated.
     static func inflated(_ payload: UnsafeRawBufferPointer) -> [UInt8]? {
         var r = ByteReader(payload)
-        guard let size = r.varint(), size <= 64 << 20, size <= UInt64(payload.count) * 1032, let stream = r.bytes(r.remaining)
+        guard let size = r.varint(), size <= 64 << 20, size <= UInt64(payload.count) * 1032,
+            let stream = r.bytes(r.remaining)
         else { return nil }
         return Zlib.inflate(stream, size: Int(size))
     }
@@ -469,7 +472,8 @@ public final class MapAsset: Sendable {
             let payload = UnsafeRawBufferPointer(rebasing: raw[start..<(start + info.length)])
             guard CRC32.update(0, payload) == info.checksum else { return nil }
             guard info.deflated else {
-                return ChunkDecoder.decode(payload, info: info, unitsPerDegree: units, version: version, nameCount: nameCount)
+                return ChunkDecoder.decode(
+                    payload, info: info, unitsPerDegree: units, version: version, nameCount: nameCount)
             }
             guard let raw = Self.inflated(payload) else { return nil }
             return raw.withUnsafeBytes {
@@ -517,7 +521,8 @@ public final class MapAsset: Sendable {
         let lastShift = -shifts.lowerBound
         // A level's first queries test every chunk's box; from the `gridFromQuery`th on, its grid is built
         // and used. A view or two at a level (a `render`, a glance while zooming through) never pays for it.
-        let south = (bounds.south * u).rounded(.down), north = (bounds.north * u).rounded(.up)
+        let south = (bounds.south * u).rounded(.down)
+        let north = (bounds.north * u).rounded(.up)
         var (index, makeNow) = cache.withLock { c in
             c.indexes[level, default: IndexOnUse(after: Self.gridFromQuery)].use()
         }
@@ -705,7 +710,8 @@ public final class MapAsset: Sendable {
         if let n = cache.withLock({ $0.placeNames }) { return n }
         let count = cityCount
         let range = searchRange
-        let decoded: [PlaceNames]? = range.isEmpty
+        let decoded: [PlaceNames]? =
+            range.isEmpty
             ? [PlaceNames](repeating: PlaceNames(), count: count)
             : bytes.withUnsafeBytes { raw in
                 var r = ByteReader(raw, from: range.lowerBound, to: range.upperBound)

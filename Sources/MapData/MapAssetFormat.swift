@@ -107,7 +107,8 @@ public struct SourceFeature: Equatable, Sendable {
 
     /// A feature.
     public init(
-        _ featureClass: FeatureClass, parts: [[Coordinate]], name: String? = nil, osm: OSMReference? = nil, detail: UInt32 = 0,
+        _ featureClass: FeatureClass, parts: [[Coordinate]], name: String? = nil, osm: OSMReference? = nil,
+        detail: UInt32 = 0,
         tags: String = ""
     ) {
         self.featureClass = featureClass
@@ -127,7 +128,8 @@ public struct SourceFeature: Equatable, Sendable {
 /// An OpenStreetMap object: its type and id (`way 23894011`).
 public struct OSMReference: Equatable, Hashable, Sendable {
     public enum ObjectType: UInt8, Sendable {
-        case node = 1, way, relation
+        case node = 1
+        case way, relation
         /// The type in words, as openstreetmap.org's URLs have it.
         public var words: String { self == .node ? "node" : self == .way ? "way" : "relation" }
     }
@@ -288,10 +290,12 @@ public struct NamedPlace: Equatable, Sendable {
 
 /// What a named feature is, as a list of search matches says it (name table, version 4: one byte).
 public enum NameKind: UInt8, Sendable, CaseIterable {
-    case unknown = 0, street, path, railway, water, waterway, park, wood, building, square
+    case unknown = 0
+    case street, path, railway, water, waterway, park, wood, building, square
     /// Points of interest (version 5), by kind: restaurants, cafés and bars, shops, hotels, museums and
     /// sights, stations, other amenities (pharmacies, banks, post offices…).
-    case food = 10, drink, shop, lodging, sight, station, amenity
+    case food = 10
+    case drink, shop, lodging, sight, station, amenity
 
     /// The kind of a feature: a point of interest's from its detail, else its class's.
     public init(_ featureClass: FeatureClass, detail: UInt32) {

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 
 /// A level of detail to write: the zoom it is drawn from and its Douglas–Peucker tolerance.
 public struct LevelSpec: Equatable, Sendable {
@@ -155,7 +155,8 @@ public enum MapAssetWriter {
             MapContents(
                 features: lines, places: cities, levels: LevelSpec.fromTolerances(tolerances),
                 coverage: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), metadata: metadata,
-                cutsArtificialEdges: true, classMinTolerance: worldMinTolerance, classToleranceScale: worldToleranceScale))
+                cutsArtificialEdges: true, classMinTolerance: worldMinTolerance,
+                classToleranceScale: worldToleranceScale))
     }
 
     /// The file's bytes for `contents`.
@@ -174,7 +175,8 @@ public enum MapAssetWriter {
                 scale: contents.classToleranceScale)
             // Only the finest level keeps each feature's object, detail and tags: what-is-here answers and
             // road widths are asked of it (a third of the size otherwise, for three copies).
-            chunks += pack(pieces, level: levelIndex, extras: levelIndex == contents.levels.count - 1 && contents.keepsExtras)
+            chunks += pack(
+                pieces, level: levelIndex, extras: levelIndex == contents.levels.count - 1 && contents.keepsExtras)
             levelRanges.append((spec, first, chunks.count - first))
         }
         let coverage = contents.coverage ?? dataBox(features, units: units)
@@ -202,7 +204,8 @@ public enum MapAssetWriter {
         }
         for e in extra where !e.name.isEmpty && index[e.name] == nil {
             index[e.name] = Int32(names.count)
-            names.append(NamedPlace(name: String(e.name.utf8.prefix(1024)) ?? e.name, coordinate: e.coordinate, kind: e.kind))
+            names.append(
+                NamedPlace(name: String(e.name.utf8.prefix(1024)) ?? e.name, coordinate: e.coordinate, kind: e.kind))
         }
         return (names, index)
     }
@@ -231,15 +234,19 @@ public enum MapAssetWriter {
                         xs.append(xs[0])  // areas are closed rings
                         ys.append(ys[0])
                     }
-                    if xs.count >= (feature.featureClass.isArea ? 4 : feature.featureClass.isPoint ? 1 : 2) { parts.append((xs, ys)) }
+                    if xs.count >= (feature.featureClass.isArea ? 4 : feature.featureClass.isPoint ? 1 : 2) {
+                        parts.append((xs, ys))
+                    }
                 }
             }
             guard !parts.isEmpty else { continue }
             let extras = Extras(
-                osm: feature.osm?.packed ?? 0, detail: feature.detail, tags: Array(feature.tags.utf8.prefix(MapAssetFormat.maxTagBytes)))
+                osm: feature.osm?.packed ?? 0, detail: feature.detail,
+                tags: Array(feature.tags.utf8.prefix(MapAssetFormat.maxTagBytes)))
             out.append(
                 Quantized(
-                    featureClass: feature.featureClass, parts: parts, name: feature.name.flatMap { nameIndex[$0] } ?? -1,
+                    featureClass: feature.featureClass, parts: parts,
+                    name: feature.name.flatMap { nameIndex[$0] } ?? -1,
                     extras: extras))
         }
         return out
@@ -288,9 +295,13 @@ public enum MapAssetWriter {
             if feature.featureClass.isFillOnly {
                 // A continent's ring would make every view in it decode and scan the whole ring: a
                 // background area is cut along the level's grid, each square's share an area of its own.
-                for (cx, cy, rings) in GridClip.split(kept, cellUnits: cellUnits, originX: 540 * Int(units), originY: 90 * Int(units)) {
+                for (cx, cy, rings) in GridClip.split(
+                    kept, cellUnits: cellUnits, originX: 540 * Int(units), originY: 90 * Int(units))
+                {
                     pieces.append(
-                        Piece(featureClass: feature.featureClass, parts: rings, name: feature.name, extras: feature.extras, cellX: cx, cellY: cy, order: order))
+                        Piece(
+                            featureClass: feature.featureClass, parts: rings, name: feature.name,
+                            extras: feature.extras, cellX: cx, cellY: cy, order: order))
                 }
                 continue
             }
@@ -299,7 +310,8 @@ public enum MapAssetWriter {
                 let (cx, cy) = cell(first.xs[0], first.ys[0])
                 pieces.append(
                     Piece(
-                        featureClass: feature.featureClass, parts: kept, name: feature.name, extras: feature.extras, cellX: cx,
+                        featureClass: feature.featureClass, parts: kept, name: feature.name, extras: feature.extras,
+                        cellX: cx,
                         cellY: cy, order: order))
                 continue
             }
@@ -314,7 +326,8 @@ public enum MapAssetWriter {
                     let (cx, cy) = cell(px[0], py[0])
                     pieces.append(
                         Piece(
-                            featureClass: feature.featureClass, parts: [(px, py)], name: feature.name, extras: feature.extras,
+                            featureClass: feature.featureClass, parts: [(px, py)], name: feature.name,
+                            extras: feature.extras,
                             cellX: cx, cellY: cy, order: order))
                     start = end - 1
                 }
@@ -387,7 +400,8 @@ public enum MapAssetWriter {
             chunks.append(
                 Chunk(
                     featureClass: first.featureClass, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
-                    featureCount: group.count, pointCount: groupPoints, payload: payload, hasExtras: extras, deflated: deflated))
+                    featureCount: group.count, pointCount: groupPoints, payload: payload, hasExtras: extras,
+                    deflated: deflated))
             group = []
             groupPoints = 0
         }

@@ -49,7 +49,8 @@ public enum SourceReaders {
             else {
                 throw MapDataError(
                     file: name,
-                    .badInput("line \(n + 1) is not name, lat, lon, country, population[, kind[, region[, other names]]]"))
+                    .badInput(
+                        "line \(n + 1) is not name, lat, lon, country, population[, kind[, region[, other names]]]"))
             }
             let region = f.count >= 7 ? String(f[6]) : ""
             let alternates = f.count >= 8 ? f[7].split(separator: "|").map(String.init) : []

@@ -49,7 +49,9 @@ struct FeatureLayer {
             defer {
                 c.report.add(result, drawn: drawn, zoom: view.zoom)
                 // Street-level data drawn here, or on its way (tiles loading).
-                if drawn || !result.view.missing.isEmpty, sources.features.details.contains(where: { $0 === result.source }) {
+                if drawn || !result.view.missing.isEmpty,
+                    sources.features.details.contains(where: { $0 === result.source })
+                {
                     c.report.streetDataInView = true
                 }
             }
@@ -59,7 +61,8 @@ struct FeatureLayer {
             for hit in result.hits {
                 let featureClass = hit.chunk.info.featureClass
                 // The zoom ladder: a class is drawn from its row's zoom on.
-                guard let row = StyleTable.row(.feature(featureClass)), view.zoom >= row.minZoom, view.zoom < row.maxZoom
+                guard let row = StyleTable.row(.feature(featureClass)), view.zoom >= row.minZoom,
+                    view.zoom < row.maxZoom
                 else { continue }
                 drawn = true
                 let clip = excluded[featureClass] ?? []
@@ -71,12 +74,18 @@ struct FeatureLayer {
                 if hit.chunk.info.kind == .areas, row.fill256 != nil {
                     Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, excluded: clip, &c)
                 }
-                if !hit.namesOnly, let width = StyleTable.roadWidth(featureClass), view.zoom >= StyleTable.roadBandZoom {
-                    Self.band(hit, t, classWidthDots: width / view.metersPerDot, dotsPerMetre: 1 / view.metersPerDot, ink: row.ink, pickChunk: pickChunk, &c)
+                if !hit.namesOnly, let width = StyleTable.roadWidth(featureClass), view.zoom >= StyleTable.roadBandZoom
+                {
+                    Self.band(
+                        hit, t, classWidthDots: width / view.metersPerDot, dotsPerMetre: 1 / view.metersPerDot,
+                        ink: row.ink, pickChunk: pickChunk, &c)
                 }
                 // A background area's edge is another class's line (the coast, a lake's shore); a
                 // building's block needs its outline only from zoom 17, where neighbours touch.
-                if featureClass.isFillOnly || (featureClass == .building && view.zoom < StyleTable.buildingOutlineZoom) { continue }
+                if featureClass.isFillOnly || (featureClass == .building && view.zoom < StyleTable.buildingOutlineZoom)
+                {
+                    continue
+                }
                 drawLines(
                     hit, t, &c.canvas, &c.pick, row: row, zoom: view.zoom, excluded: clip, source: result.source,
                     pickChunk: pickChunk)
@@ -88,7 +97,8 @@ struct FeatureLayer {
 
     /// Marks `columns` of `row` with an area's ink and pick tag, where no higher ink holds them.
     @inline(__always)
-    static func mark(_ c: inout LayerContext, row: Int, cols: Int, _ columns: ClosedRange<Int>, ink: UInt8, tag: UInt32) {
+    static func mark(_ c: inout LayerContext, row: Int, cols: Int, _ columns: ClosedRange<Int>, ink: UInt8, tag: UInt32)
+    {
         for col in columns where c.fills[row * cols + col] <= ink {
             c.fills[row * cols + col] = ink
             c.pick.fillTags[row * cols + col] = tag
@@ -96,7 +106,9 @@ struct FeatureLayer {
     }
 
     /// The points of interest of a chunk in view, for the layer that signs and names them.
-    static func collectPoints(_ hit: ChunkHit, _ t: ViewTransform, source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext) {
+    static func collectPoints(
+        _ hit: ChunkHit, _ t: ViewTransform, source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext
+    ) {
         let chunk = hit.chunk
         let place = ChunkPlacement(hit, t)
         let (ws, offsetX, offsetY) = (place.ws, place.offsetX, place.offsetY)
@@ -117,7 +129,8 @@ struct FeatureLayer {
                 if name == nil { name = chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil }
                 c.pois.append(
                     PointOfInterest(
-                        name: name ?? nil, kind: kind == .unknown ? .amenity : kind, col: Int(x) / ViewSize.dotsPerCellX,
+                        name: name ?? nil, kind: kind == .unknown ? .amenity : kind,
+                        col: Int(x) / ViewSize.dotsPerCellX,
                         row: Int(y) / ViewSize.dotsPerCellY, feature: c.pick.tag(chunk: pickChunk, feature: f)))
             }
         }
@@ -132,7 +145,9 @@ struct FeatureLayer {
     ) {
         let chunk = hit.chunk
         let place = ChunkPlacement(hit, t)
-        let (ws, offsetX, offsetY, mapCols, mapRows, clip) = (place.ws, place.offsetX, place.offsetY, place.mapCols, place.mapRows, place.clip)
+        let (ws, offsetX, offsetY, mapCols, mapRows, clip) = (
+            place.ws, place.offsetX, place.offsetY, place.mapCols, place.mapRows, place.clip
+        )
         guard mapCols > 0, mapRows > 0 else { return }
         var crossings: [Double] = []
         for f in 0..<chunk.featureCount {
@@ -141,8 +156,10 @@ struct FeatureLayer {
             // A band narrower than a cell is the centre line itself.
             guard half >= 1 else { continue }
             let b = 4 * f
-            guard chunk.featureBoxes[b + 2] * ws + offsetX >= -half, chunk.featureBoxes[b] * ws + offsetX <= Double(mapCols * 2) + half,
-                chunk.featureBoxes[b + 3] * ws + offsetY >= -half, chunk.featureBoxes[b + 1] * ws + offsetY <= Double(mapRows * 4) + half
+            guard chunk.featureBoxes[b + 2] * ws + offsetX >= -half,
+                chunk.featureBoxes[b] * ws + offsetX <= Double(mapCols * 2) + half,
+                chunk.featureBoxes[b + 3] * ws + offsetY >= -half,
+                chunk.featureBoxes[b + 1] * ws + offsetY <= Double(mapRows * 4) + half
             else { continue }
             let tag = c.pick.tag(chunk: pickChunk, feature: f)
             for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
@@ -164,11 +181,15 @@ struct FeatureLayer {
                     guard top <= bottom else { continue }
                     // Off screen sideways: nothing to fill.
                     let xs = (quad.0.0, quad.1.0, quad.2.0, quad.3.0)
-                    guard max(max(xs.0, xs.1), max(xs.2, xs.3)) >= 0, min(min(xs.0, xs.1), min(xs.2, xs.3)) <= Double(mapCols * 2) else { continue }
+                    guard max(max(xs.0, xs.1), max(xs.2, xs.3)) >= 0,
+                        min(min(xs.0, xs.1), min(xs.2, xs.3)) <= Double(mapCols * 2)
+                    else { continue }
                     for row in top...bottom {
                         crossings.removeAll(keepingCapacity: true)
                         for (a, b) in [(quad.0, quad.1), (quad.1, quad.2), (quad.2, quad.3), (quad.3, quad.0)] {
-                            ScanlineFill.crossings(a.1, a.0, b.1, b.0, lines: rowCentres, within: row...row) { _, x in crossings.append(x) }
+                            ScanlineFill.crossings(a.1, a.0, b.1, b.0, lines: rowCentres, within: row...row) { _, x in
+                                crossings.append(x)
+                            }
                         }
                         crossings.sort()
                         let y = ViewTransform.centerY(row: row)
@@ -195,7 +216,9 @@ struct FeatureLayer {
         let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
         let ink = StyleTable.ink(.edge)
         var shown = false
-        for (x0, y0, x1, y1) in [(r.x0, r.y0, r.x1, r.y0), (r.x1, r.y0, r.x1, r.y1), (r.x0, r.y1, r.x1, r.y1), (r.x0, r.y0, r.x0, r.y1)] {
+        for (x0, y0, x1, y1) in [
+            (r.x0, r.y0, r.x1, r.y0), (r.x1, r.y0, r.x1, r.y1), (r.x0, r.y1, r.x1, r.y1), (r.x0, r.y0, r.x0, r.y1),
+        ] {
             guard LineClipper.clip(x0, y0, x1, y1, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) != nil else { continue }
             c.canvas.line(x0, y0, x1, y1, ink: ink, every: 2)
             shown = true
@@ -268,7 +291,8 @@ struct FeatureLayer {
                             }
                             if !hit.namesOnly {
                                 Self.segment(
-                                    &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, on: row.dashOn, phaseX: phaseX,
+                                    &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, on: row.dashOn,
+                                    phaseX: phaseX,
                                     phaseY: phaseY, wide: wide, excluded: excluded, clip: clip, outline: outlines)
                             }
                             if name != nil { points.append(DotPoint(x: qx, y: qy)) }
@@ -287,7 +311,6 @@ struct FeatureLayer {
         }
         canvas.tag = 0
     }
-
 
     /// One segment, inside `clip` (a tile's square) and outside excluded rectangles. An area outline
     /// along the clip's edge is where the tile writer cut the area, not its edge: it is not drawn.
@@ -347,18 +370,23 @@ struct FeatureLayer {
     /// tile's chunk, only those inside the tile's square; never those inside an `excluded` box (a finer
     /// source's own land and water there).
     static func fill(
-        _ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, excluded: [DotRect] = [], _ c: inout LayerContext
+        _ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, excluded: [DotRect] = [],
+        _ c: inout LayerContext
     ) {
         let chunk = hit.chunk
         let place = ChunkPlacement(hit, t)
-        let (ws, offsetX, offsetY, mapCols, mapRows, clip) = (place.ws, place.offsetX, place.offsetY, place.mapCols, place.mapRows, place.clip)
+        let (ws, offsetX, offsetY, mapCols, mapRows, clip) = (
+            place.ws, place.offsetX, place.offsetY, place.mapCols, place.mapRows, place.clip
+        )
         // Cell centres within the tile's square: [c.x0, c.x1), [c.y0, c.y1).
-        let colRange = clip.map { c in
-            (max(0, columnCentres.first(from: c.x0)), min(mapCols - 1, columnCentres.first(from: c.x1) - 1))
-        } ?? (0, mapCols - 1)
-        let rowRange = clip.map { c in
-            (max(0, rowCentres.first(from: c.y0)), min(mapRows - 1, rowCentres.first(from: c.y1) - 1))
-        } ?? (0, mapRows - 1)
+        let colRange =
+            clip.map { c in
+                (max(0, columnCentres.first(from: c.x0)), min(mapCols - 1, columnCentres.first(from: c.x1) - 1))
+            } ?? (0, mapCols - 1)
+        let rowRange =
+            clip.map { c in
+                (max(0, rowCentres.first(from: c.y0)), min(mapRows - 1, rowCentres.first(from: c.y1) - 1))
+            } ?? (0, mapRows - 1)
         guard colRange.0 <= colRange.1, rowRange.0 <= rowRange.1 else { return }
         // Per map row, the x where the feature's edges cross the row's centre line: each edge goes to the
         // rows it spans, so a frame costs the edges plus their crossings, not rows × edges.
@@ -404,7 +432,9 @@ struct FeatureLayer {
                     if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
                     var start = from
                     for cut in cuts where cut.1 >= start && cut.0 <= to {
-                        if cut.0 > start { Self.mark(&c, row: row, cols: mapCols, start...(cut.0 - 1), ink: ink, tag: tag) }
+                        if cut.0 > start {
+                            Self.mark(&c, row: row, cols: mapCols, start...(cut.0 - 1), ink: ink, tag: tag)
+                        }
                         start = cut.1 + 1
                     }
                     if start <= to { Self.mark(&c, row: row, cols: mapCols, start...to, ink: ink, tag: tag) }
@@ -432,7 +462,10 @@ struct ChunkPlacement {
         mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
         mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
         clip = hit.tile.map { [ws, offsetX, offsetY] s in
-            (s.minX * ws + offsetX, s.minY * ws + offsetY, (s.minX + s.size) * ws + offsetX, (s.minY + s.size) * ws + offsetY)
+            (
+                s.minX * ws + offsetX, s.minY * ws + offsetY, (s.minX + s.size) * ws + offsetX,
+                (s.minY + s.size) * ws + offsetY
+            )
         }
     }
 }

@@ -1,5 +1,6 @@
 import GeoCore
 import Raster
+
 /// The adaptive latitude/longitude grid: spacing from a 1-2-5-style ladder of degrees, minutes and
 /// seconds (30°, 10°, 5°, 2°, 1°, 30′, 10′, 5′, 2′, 1′, 30″ … 0.0001″) so that lines stay about
 /// `targetDots` apart at every zoom from 0 to 28.

@@ -87,7 +87,9 @@ public struct LabelEngine {
     /// Where a place's name may go around its marker cell, in the order ties are broken; with `gap`, a
     /// cell between the marker and a name beside it (a point of interest's letter sign would otherwise
     /// read as the name's first letter, `HHotel`: MapLibre's `text-offset` beside an icon).
-    static func candidates(markerCol m: Int, markerRow r: Int, width w: Int, gap: Bool = false) -> [(col: Int, row: Int)] {
+    static func candidates(markerCol m: Int, markerRow r: Int, width w: Int, gap: Bool = false) -> [(
+        col: Int, row: Int
+    )] {
         let g = gap ? 1 : 0
         return [(m + 1 + g, r), (m - w - g, r), (m - w / 2, r - 1), (m - w / 2, r + 1)]
     }

@@ -50,7 +50,9 @@ public enum MapRenderer {
             guard shown.inks[ink], case .feature(let fc) = StyleTable.role(ink: UInt8(ink)) else { return nil }
             return fc
         }
-        if shown.sea && !rendering.shownClasses.contains(.lakeWater) { rendering.shownClasses.insert(.lakeWater, at: 0) }
+        if shown.sea && !rendering.shownClasses.contains(.lakeWater) {
+            rendering.shownClasses.insert(.lakeWater, at: 0)
+        }
         return rendering
     }
 
@@ -120,7 +122,8 @@ public enum MapRenderer {
                 }
                 if let background = inkFills[Int(fill)] {
                     frame.setBackground(col: col, row: row, background)
-                } else if p == 0, let stipple = inkStipples[Int(fill)], col % stipple.cols == 0, row % stipple.rows == 0 {
+                } else if p == 0, let stipple = inkStipples[Int(fill)], col % stipple.cols == 0, row % stipple.rows == 0
+                {
                     frame[col, row] = Cell(glyph: stipple.glyph, style: inkStyles[Int(fill)])
                 }
             }
@@ -139,7 +142,9 @@ public enum MapRenderer {
         }
         for label in c.labels.labels {
             if !markerCells.isEmpty, label.row >= 0, label.row < mapRows,
-                (label.col..<(label.col + label.text.columns)).contains(where: { $0 >= 0 && $0 < cols && markerCells[label.row * cols + $0] })
+                (label.col..<(label.col + label.text.columns)).contains(where: {
+                    $0 >= 0 && $0 < cols && markerCells[label.row * cols + $0]
+                })
             {
                 continue
             }
@@ -151,7 +156,8 @@ public enum MapRenderer {
             frame.write(" ", col: g.col, row: g.row, style: StyleTable.style(.poiLabel, mode: mode, theme: theme))
         }
         for m in c.labels.overlayMarkers {
-            frame[m.col, m.row] = Cell(glyph: m.glyph.unicodeScalars.first ?? "o", style: StyleTable.style(m.role, mode: mode, theme: theme))
+            frame[m.col, m.row] = Cell(
+                glyph: m.glyph.unicodeScalars.first ?? "o", style: StyleTable.style(m.role, mode: mode, theme: theme))
         }
         if !c.shade.isEmpty { shade(&frame, c, style) }
         frame.makeGlyphsReadable()
@@ -197,7 +203,8 @@ public enum MapRenderer {
         let landBackground = StyleTable.shade(mode: style.mode, theme: style.theme, overLand: true)
         let stippleRow = StyleTable.row(.shade)
         let stipple = Cell(
-            glyph: style.ascii ? ":" : stippleRow?.stipple ?? ":", style: StyleTable.style(.plain, mode: style.mode, theme: style.theme))
+            glyph: style.ascii ? ":" : stippleRow?.stipple ?? ":",
+            style: StyleTable.style(.plain, mode: style.mode, theme: style.theme))
         for row in 0..<c.view.size.rows {
             for col in 0..<cols where c.shade[row * cols + col] {
                 if let background {
@@ -235,7 +242,9 @@ public enum MapRenderer {
             seaRows: c.showsSea ? world : 0..<0, sources: c.sources, transform: c.transform)
         let names = SourceNames.distinct(all.map { SourceNames.display($0.label) })
         var reports = zip(all, names).map { source, name in
-            SourceReport(name: name, kind: source.kind, credits: source.credits, inView: false, detail: nil, status: SourceStatus())
+            SourceReport(
+                name: name, kind: source.kind, credits: source.credits, inView: false, detail: nil,
+                status: SourceStatus())
         }
         for asked in c.report.asked where reports.indices.contains(asked.index) {
             reports[asked.index].inView = true
@@ -243,7 +252,8 @@ public enum MapRenderer {
             reports[asked.index].status = asked.status
         }
         var rendering = MapRendering(
-            placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports, missing: c.report.missing,
+            placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports,
+            missing: c.report.missing,
             dataError: c.report.dataError)
         rendering.missingDetail = c.report.missingDetail
         rendering.streetDataEnds = c.report.streetDataEnds
@@ -251,7 +261,9 @@ public enum MapRenderer {
         rendering.poisNamed = c.report.poisNamed
         rendering.poisOmitted = c.report.poisOmitted
         let signs = Set(c.labels.labels.filter { $0.role == .feature(.poi) }.map(\.text))
-        rendering.shownPointKinds = NameKind.allCases.filter { $0.rawValue >= NameKind.food.rawValue && signs.contains(String(StyleTable.poiGlyph($0))) }
+        rendering.shownPointKinds = NameKind.allCases.filter {
+            $0.rawValue >= NameKind.food.rawValue && signs.contains(String(StyleTable.poiGlyph($0)))
+        }
         return rendering
     }
 }

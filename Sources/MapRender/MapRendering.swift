@@ -65,10 +65,12 @@ struct SourceReports {
 
     mutating func add(_ result: SourceHits, drawn: Bool, zoom: Double) {
         asked.append(
-            (result.index, result.source.detail(atZoom: zoom),
-             SourceStatus(
-                loading: result.view.missing.count, failed: result.view.failed, offline: result.view.offline,
-                skipped: result.view.skipped)))
+            (
+                result.index, result.source.detail(atZoom: zoom),
+                SourceStatus(
+                    loading: result.view.missing.count, failed: result.view.failed, offline: result.view.offline,
+                    skipped: result.view.skipped)
+            ))
         if !result.view.missing.isEmpty { missing.append(TileBatch(source: result.index, tiles: result.view.missing)) }
         if drawn { credit(result.source.credits) }
     }

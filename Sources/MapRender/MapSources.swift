@@ -1,7 +1,7 @@
 import GeoCore
+import Glibc
 import MapData
 import Support
-import Glibc
 import Synchronization
 
 /// What `/` found: a place or a street, where it is, and how close to look.
@@ -179,7 +179,8 @@ public final class MapSources: PlaceSearching, Sendable {
         case .neighbourhood: words = "neighbourhood"
         }
         return PickedFeature(
-            className: words, name: placeName(id), reference: FeatureReference(source: placeSource(id), feature: .place(id)))
+            className: words, name: placeName(id),
+            reference: FeatureReference(source: placeSource(id), feature: .place(id)))
     }
 
     /// The name of place `id` (empty if it has none).
@@ -261,7 +262,8 @@ public final class MapSources: PlaceSearching, Sendable {
         let detail = city.kind.isCity ? "pop. \(city.population)" : ""
         let label = ([city.name, region, city.kind.isCity ? city.countryCode : "\(city.kind)"].filter { !$0.isEmpty })
             .joined(separator: ", ")
-        return SearchHit(name: city.name, label: label, coordinate: city.coordinate, detail: detail, radiusMeters: radius)
+        return SearchHit(
+            name: city.name, label: label, coordinate: city.coordinate, detail: detail, radiusMeters: radius)
     }
 
     /// The search keys of every place, in rank order, and the place id of each (made on the first search).

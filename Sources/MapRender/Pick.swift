@@ -167,7 +167,8 @@ public struct Pick {
         let tag = buffer.fillTags[row * cols + col]
         guard tag != 0 else {
             guard seaRows.contains(row) else { return nil }
-            return PickedFeature(className: StyleTable.className(.lakeWater), reference: FeatureReference(source: nil, feature: .tint))
+            return PickedFeature(
+                className: StyleTable.className(.lakeWater), reference: FeatureReference(source: nil, feature: .tint))
         }
         return resolve(tag)
     }
@@ -234,7 +235,8 @@ extension Pick {
             if let l = letters[name] { return l }
             let initial = name.first.map { String($0).lowercased() }.flatMap(\.first)
             let choices = [initial, initial.map { Character(String($0).uppercased()) }].compactMap { $0 }
-            let l = choices.first { !used.contains($0) && pool.contains($0) } ?? pool.first { !used.contains($0) } ?? "?"
+            let l =
+                choices.first { !used.contains($0) && pool.contains($0) } ?? pool.first { !used.contains($0) } ?? "?"
             used.insert(l)
             letters[name] = l
             legend.append((l, name))

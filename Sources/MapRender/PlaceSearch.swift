@@ -78,7 +78,8 @@ struct PlaceSearch: Sendable {
     static let latinFolds: [[UInt8]?] = (0x80...0x24F).map { v in
         guard let u = Unicode.Scalar(v), u.properties.isAlphabetic else { return nil }
         let folded = Array(NameFolding.fold(String(Character(u))).utf8)
-        return folded.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) && !folded.isEmpty ? folded : nil
+        return folded.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) && !folded.isEmpty
+            ? folded : nil
     }
 
     /// The key as people abbreviate it (`st petersburg`), when it has such a word.

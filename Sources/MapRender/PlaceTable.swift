@@ -152,7 +152,9 @@ struct RankedPlaces: Sendable {
 
     /// The base's first places `points` (their ids are their positions), by rank, projected.
     init(firstPlaces points: PlacePoints) {
-        let ranks = points.kind.indices.map { PlaceTable.rank(population: points.population[$0], kind: points.kind[$0]) }
+        let ranks = points.kind.indices.map {
+            PlaceTable.rank(population: points.population[$0], kind: points.kind[$0])
+        }
         id = points.kind.indices.sorted { (-ranks[$0], $0) < (-ranks[$1], $1) }
         kind = id.map { points.kind[$0] }
         rank = id.map { ranks[$0] }

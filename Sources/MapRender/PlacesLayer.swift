@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import MapData
 import Raster
 
@@ -43,7 +43,8 @@ public struct PlacesLayer: MapLayer, Equatable {
             let halfX = t.halfWidth / t.worldSize + margin
             let halfY = t.halfHeight / t.worldSize + margin
             // Past the Mercator limits, to the poles (places there are drawn at the edge).
-            let top = t.center.y - halfY, bottom = t.center.y + halfY
+            let top = t.center.y - halfY
+            let bottom = t.center.y + halfY
             places = try sources.placesNear(
                 south: bottom >= 1 ? -90 : WebMercator.unproject(MercatorPoint(x: 0, y: bottom)).latitude,
                 north: top <= 0 ? 90 : WebMercator.unproject(MercatorPoint(x: 0, y: top)).latitude,

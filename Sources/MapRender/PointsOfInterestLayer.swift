@@ -44,16 +44,20 @@ public struct PointsOfInterestLayer: MapLayer, Equatable {
         // that a pan keeps the same order.
         let order = c.pois.indices.sorted { a, b in
             let (p, q) = (c.pois[a], c.pois[b])
-            return (Self.priority(p.kind), p.name == nil ? 1 : 0, p.row, p.col) < (Self.priority(q.kind), q.name == nil ? 1 : 0, q.row, q.col)
+            return (Self.priority(p.kind), p.name == nil ? 1 : 0, p.row, p.col) < (
+                Self.priority(q.kind), q.name == nil ? 1 : 0, q.row, q.col
+            )
         }
         for i in order {
             let poi = c.pois[i]
-            let sign = MapLabel(text: String(StyleTable.poiGlyph(poi.kind)), col: poi.col, row: poi.row, role: .feature(.poi))
+            let sign = MapLabel(
+                text: String(StyleTable.poiGlyph(poi.kind)), col: poi.col, row: poi.row, role: .feature(.poi))
             if let name = poi.name, !name.isEmpty {
                 c.report.poisNamed += 1
                 let text = Transliteration.screenText(name, ascii: c.ascii)
                 if c.labels.placeBeside(
-                    text, role: .poiLabel, markerCol: poi.col, markerRow: poi.row, drawsMarker: false, canvas: c.canvas, gap: true) != nil
+                    text, role: .poiLabel, markerCol: poi.col, markerRow: poi.row, drawsMarker: false, canvas: c.canvas,
+                    gap: true) != nil
                 {
                     c.labels.nameLast(poi.feature)
                     c.labels.addSign(sign, feature: poi.feature)

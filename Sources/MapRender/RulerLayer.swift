@@ -20,7 +20,10 @@ public struct RulerLayer: MapLayer, Equatable {
         guard inv.distance.isFinite, inv.distance > 10_000 else { return [a, b] }
         let n = min(256, Int(inv.distance / 10_000))
         return (0...n).map { k in
-            k == n ? b : Geodesic.destination(from: a, bearing: inv.initialAzimuth, distance: inv.distance * Double(k) / Double(n))
+            k == n
+                ? b
+                : Geodesic.destination(
+                    from: a, bearing: inv.initialAzimuth, distance: inv.distance * Double(k) / Double(n))
         }
     }
 
@@ -51,12 +54,23 @@ public struct RulerLayer: MapLayer, Equatable {
         // The vertices as markers, then each leg's numbers beside its middle where there is room.
         let (cols, rows) = (c.view.size.cols, c.view.size.rows)
         for v in vertexDots {
-            let (col, row) = (Int((v.x / Double(ViewSize.dotsPerCellX)).rounded(.down)), Int((v.y / Double(ViewSize.dotsPerCellY)).rounded(.down)))
-            if col >= 0, row >= 0, col < cols, row < rows { c.labels.addMarker(c.ascii ? "+" : "◆", col: col, row: row, role: .circleOutline) }
+            let (col, row) = (
+                Int((v.x / Double(ViewSize.dotsPerCellX)).rounded(.down)),
+                Int((v.y / Double(ViewSize.dotsPerCellY)).rounded(.down))
+            )
+            if col >= 0, row >= 0, col < cols, row < rows {
+                c.labels.addMarker(c.ascii ? "+" : "◆", col: col, row: row, role: .circleOutline)
+            }
         }
         for (m, text) in middles {
-            let (col, row) = (Int((m.x / Double(ViewSize.dotsPerCellX)).rounded(.down)), Int((m.y / Double(ViewSize.dotsPerCellY)).rounded(.down)))
-            for (x, y) in [(col + 1, row), (col - text.count - 1, row), (col - text.count / 2, row - 1), (col - text.count / 2, row + 1)]
+            let (col, row) = (
+                Int((m.x / Double(ViewSize.dotsPerCellX)).rounded(.down)),
+                Int((m.y / Double(ViewSize.dotsPerCellY)).rounded(.down))
+            )
+            for (x, y) in [
+                (col + 1, row), (col - text.count - 1, row), (col - text.count / 2, row - 1),
+                (col - text.count / 2, row + 1),
+            ]
             where c.labels.place(MapLabel(text: text, col: x, row: y, role: .circleOutline)) {
                 break
             }

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Raster
 
 /// What the seeds would have drawn (`v`), dashed over our picture: seed 002 A's hole, a circle round on
@@ -31,7 +31,8 @@ public struct SeedOverlayLayer: MapLayer, Equatable {
 }
 
 enum SeedOverlay {
-    static func draw(circle: GeodesicCircle, fit: SeedOverlayLayer.Fit?, _ view: MapView, _ canvas: inout BrailleCanvas) {
+    static func draw(circle: GeodesicCircle, fit: SeedOverlayLayer.Fit?, _ view: MapView, _ canvas: inout BrailleCanvas)
+    {
         let ink = StyleTable.ink(.seedOverlay)
         let row = StyleTable.row(.seedOverlay)
         let every = row?.dotEvery ?? 1

@@ -20,11 +20,13 @@ public enum StyleRole: Hashable, Sendable {
     case userColor(Int)
 
     /// The roles that are not feature classes.
-    static let screenRoles: [StyleRole] = [
-        .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
-        .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade, .shadeOverLand,
-        .poiLabel,
-    ] + (0..<StyleTable.overlayLooks).map { .overlay($0) } + (0..<216).map { .userColor($0) }
+    static let screenRoles: [StyleRole] =
+        [
+            .plain, .grid, .gridLabel, .city, .cityLabel, .circleOutline, .edge, .streetLabel, .placeLabel, .status,
+            .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade,
+            .shadeOverLand,
+            .poiLabel,
+        ] + (0..<StyleTable.overlayLooks).map { .overlay($0) } + (0..<216).map { .userColor($0) }
 
     /// Every role: the screen's, then one a feature class.
     public static let allCases: [StyleRole] = screenRoles + FeatureClass.allCases.map { .feature($0) }
@@ -122,47 +124,87 @@ public enum StyleTable {
         StyleRow(role: .edge, ink: 2, color256: 238, color16: 8, light256: 252),
         // The world's land and lakes: background tints only, where no street-level data has its own
         // (Natural Earth's shore is too coarse for streets); the sea is the cells with no land.
-        StyleRow(role: .feature(.land), ink: 3, name: "land", color256: 235, color16: 0, fill256: 235, light256: 230, lightFill256: 230),
-        StyleRow(role: .feature(.lakeWater), ink: 4, name: "water", color256: 16, color16: 4, fill16: 4, light256: 195, lightFill256: 195),
+        StyleRow(
+            role: .feature(.land), ink: 3, name: "land", color256: 235, color16: 0, fill256: 235, light256: 230,
+            lightFill256: 230),
+        StyleRow(
+            role: .feature(.lakeWater), ink: 4, name: "water", color256: 16, color16: 4, fill16: 4, light256: 195,
+            lightFill256: 195),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance. The sea of
         // street-level data looks as its other water does.
         StyleRow(
-            role: .feature(.sea), ink: 5, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~", stippleCols: 2,
+            role: .feature(.sea), ink: 5, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~",
+            stippleCols: 2,
             stippleRows: 1, light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.water), ink: 6, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~",
+            role: .feature(.water), ink: 6, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23,
+            fill16: 4, stipple: "~",
             stippleCols: 2, stippleRows: 1, light256: 25, lightFill256: 153),
         StyleRow(
-            role: .feature(.wood), ink: 7, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2, stipple: "'",
+            role: .feature(.wood), ink: 7, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2,
+            stipple: "'",
             stippleCols: 2, stippleRows: 1, light256: 22, lightFill256: 194),
         StyleRow(
-            role: .feature(.park), ink: 8, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2, stipple: "'",
+            role: .feature(.park), ink: 8, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2,
+            stipple: "'",
             stippleCols: 2, stippleRows: 1, light256: 28, lightFill256: 194),
         // Buildings are blocks: a dim fill a shade off the land's with an outline a shade further (256), dark
         // grey with a magenta outline (16), a magenta stipple in every cell (8, which has no grey
         // background) and without colour.
         StyleRow(
-            role: .feature(.building), ink: 9, name: "building", minZoom: 15, color256: 241, color16: 5, fill256: 237, fill16: 8,
+            role: .feature(.building), ink: 9, name: "building", minZoom: 15, color256: 241, color16: 5, fill256: 237,
+            fill16: 8,
             stipple: "▒", asciiStipple: "#", stippleCols: 1, stippleRows: 1, light256: 246, lightFill256: 252),
-        StyleRow(role: .feature(.stream), ink: 10, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2, light256: 25),
+        StyleRow(
+            role: .feature(.stream), ink: 10, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2,
+            light256: 25),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
-        StyleRow(role: .feature(.lake), ink: 11, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2, light256: 26),
-        StyleRow(role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 12, dotEvery: 3, dashOn: 2, light256: 26),
-        StyleRow(role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
+        StyleRow(
+            role: .feature(.lake), ink: 11, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2,
+            light256: 26),
+        StyleRow(
+            role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 12, dotEvery: 3,
+            dashOn: 2, light256: 26),
+        StyleRow(
+            role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
         // Paths in long dashes of their own, salmon as web maps draw footways (red in 8 and 16 colours).
-        StyleRow(role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4, dashOn: 3, light256: 131),
-        StyleRow(role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 7, fill256: 240, light256: 244, light16: 8),
-        StyleRow(role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 6, dotEvery: 4, light256: 96),
-        StyleRow(role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 6, dotEvery: 3, light256: 242),
-        StyleRow(role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7, fill256: 242, light256: 240, light16: 0),
-        StyleRow(role: .feature(.tertiary), ink: 19, name: "tertiary road", minZoom: 13, color256: 253, color16: 15, fill256: 242, light256: 238, light16: 0),
-        StyleRow(role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11, wideFromZoom: 0, fill256: 58, light256: 136, light16: 3),
-        StyleRow(role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11, wideFromZoom: 0, fill256: 58, light256: 130, light16: 3),
-        StyleRow(role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3, wideFromZoom: 0, fill256: 94, light256: 166),
-        StyleRow(role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11, wideFromZoom: 0, fill256: 94, light256: 160),
-        StyleRow(role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8, dotEvery: 5, dashOn: 2, light256: 137),
-        StyleRow(role: .feature(.border), ink: 25, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4, light256: 94),
+        StyleRow(
+            role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4,
+            dashOn: 3, light256: 131),
+        StyleRow(
+            role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 7,
+            fill256: 240, light256: 244, light16: 8),
+        StyleRow(
+            role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 6, dotEvery: 4,
+            light256: 96),
+        StyleRow(
+            role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 6, dotEvery: 3,
+            light256: 242),
+        StyleRow(
+            role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7,
+            fill256: 242, light256: 240, light16: 0),
+        StyleRow(
+            role: .feature(.tertiary), ink: 19, name: "tertiary road", minZoom: 13, color256: 253, color16: 15,
+            fill256: 242, light256: 238, light16: 0),
+        StyleRow(
+            role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11,
+            wideFromZoom: 0, fill256: 58, light256: 136, light16: 3),
+        StyleRow(
+            role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11,
+            wideFromZoom: 0, fill256: 58, light256: 130, light16: 3),
+        StyleRow(
+            role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3,
+            wideFromZoom: 0, fill256: 94, light256: 166),
+        StyleRow(
+            role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11,
+            wideFromZoom: 0, fill256: 94, light256: 160),
+        StyleRow(
+            role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8,
+            dotEvery: 5, dashOn: 2, light256: 137),
+        StyleRow(
+            role: .feature(.border), ink: 25, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4,
+            light256: 94),
         StyleRow(role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 14, light256: 24),
         StyleRow(role: .city, ink: 27, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
         StyleRow(role: .circleOutline, ink: 28, color256: 196, color16: 9, light256: 196),
@@ -176,7 +218,8 @@ public enum StyleTable {
         // Points of interest: a letter for their kind in reverse video (a small sign, which reads without
         // colour too), their names in a softer colour than the streets'.
         StyleRow(
-            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 13, sign: true,
+            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 13,
+            sign: true,
             light256: 130),
         StyleRow(role: .poiLabel, ink: 0, color256: 223, color16: 7, light256: 94, light16: 0),
         StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
@@ -189,17 +232,33 @@ public enum StyleTable {
         // The seed's 20 % blue outside the circle: navy (256) or blue (16) over the sea, a lighter navy over
         // land (a fifth of blue over its tint); lavender on a light background, a bluer cyan over its sea.
         // Without colour, a stipple nothing else draws (the grid is braille dots, areas `~` and `'`).
-        StyleRow(role: .shade, ink: 0, color256: 250, color16: 7, fill256: 17, fill16: 4, stipple: "░", light256: 238, lightFill256: 153),
-        StyleRow(role: .shadeOverLand, ink: 0, color256: 250, color16: 7, fill256: 18, fill16: 4, stipple: "░", light256: 238, lightFill256: 189),
+        StyleRow(
+            role: .shade, ink: 0, color256: 250, color16: 7, fill256: 17, fill16: 4, stipple: "░", light256: 238,
+            lightFill256: 153),
+        StyleRow(
+            role: .shadeOverLand, ink: 0, color256: 250, color16: 7, fill256: 18, fill16: 4, stipple: "░",
+            light256: 238, lightFill256: 189),
         // The user's own layers, over everything of the map's (the highest inks), one look a file: a
         // colour the base map does not use (256), bright green then bold colours (16 and 8, where only
         // bright green is left free), and a marker glyph and a stipple of their own without colour.
-        StyleRow(role: .overlay(0), ink: 30, name: "file", color256: 198, color16: 10, fill256: 52, stipple: ".", stippleCols: 2, stippleRows: 1, light256: 162, lightFill256: 224),
-        StyleRow(role: .overlay(1), ink: 31, name: "file", color256: 87, color16: 14, fill256: 24, stipple: ",", stippleCols: 2, stippleRows: 1, bold: true, light256: 31, lightFill256: 195),
-        StyleRow(role: .overlay(2), ink: 32, name: "file", color256: 118, color16: 13, fill256: 58, stipple: "`", stippleCols: 2, stippleRows: 1, bold: true, light256: 28, lightFill256: 194),
-        StyleRow(role: .overlay(3), ink: 33, name: "file", color256: 141, color16: 9, fill256: 54, stipple: "-", stippleCols: 2, stippleRows: 1, bold: true, light256: 91, lightFill256: 225),
-        StyleRow(role: .overlay(4), ink: 34, name: "file", color256: 215, color16: 11, fill256: 94, stipple: "^", stippleCols: 2, stippleRows: 1, bold: true, light256: 166, lightFill256: 223),
-        StyleRow(role: .overlay(5), ink: 35, name: "file", color256: 231, color16: 15, fill256: 239, stipple: "\"", stippleCols: 2, stippleRows: 1, bold: true, light256: 232, lightFill256: 253),
+        StyleRow(
+            role: .overlay(0), ink: 30, name: "file", color256: 198, color16: 10, fill256: 52, stipple: ".",
+            stippleCols: 2, stippleRows: 1, light256: 162, lightFill256: 224),
+        StyleRow(
+            role: .overlay(1), ink: 31, name: "file", color256: 87, color16: 14, fill256: 24, stipple: ",",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 31, lightFill256: 195),
+        StyleRow(
+            role: .overlay(2), ink: 32, name: "file", color256: 118, color16: 13, fill256: 58, stipple: "`",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 28, lightFill256: 194),
+        StyleRow(
+            role: .overlay(3), ink: 33, name: "file", color256: 141, color16: 9, fill256: 54, stipple: "-",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 91, lightFill256: 225),
+        StyleRow(
+            role: .overlay(4), ink: 34, name: "file", color256: 215, color16: 11, fill256: 94, stipple: "^",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 166, lightFill256: 223),
+        StyleRow(
+            role: .overlay(5), ink: 35, name: "file", color256: 231, color16: 15, fill256: 239, stipple: "\"",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 232, lightFill256: 253),
     ]
 
     /// The rows of the user's own colours: inks 40–255, the cube's entries in 256 colours, the nearest
@@ -215,8 +274,10 @@ public enum StyleTable {
     /// The nearest of the 16 ANSI colours (xterm's values) to an RGB.
     static func nearest16(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
         let ansi: [(Int, Int, Int)] = [
-            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
-            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+            (229, 229, 229),
+            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255),
+            (255, 255, 255),
         ]
         let d = ansi.map { ($0.0 - r) * ($0.0 - r) + ($0.1 - g) * ($0.1 - g) + ($0.2 - b) * ($0.2 - b) }
         return UInt8(d.indices.min { d[$0] < d[$1] } ?? 7)
@@ -288,7 +349,9 @@ public enum StyleTable {
     /// The glyph that marks an area of `role` where it has no background, and how sparse it is (one
     /// every `cols` columns and `rows` rows).
     static func stipple(_ role: StyleRole, ascii: Bool) -> (glyph: Unicode.Scalar, cols: Int, rows: Int)? {
-        guard let row = byRole[role.index], let glyph = ascii ? row.asciiStipple ?? row.stipple : row.stipple else { return nil }
+        guard let row = byRole[role.index], let glyph = ascii ? row.asciiStipple ?? row.stipple : row.stipple else {
+            return nil
+        }
         return (glyph, row.stippleCols, row.stippleRows)
     }
 
@@ -340,7 +403,8 @@ public enum StyleTable {
             return CellStyle(foreground: PaletteColor(color), bold: row.bold, reverse: row.sign)
         case .ansi256:
             return CellStyle(
-                foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold, reverse: row.sign)
+                foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold,
+                reverse: row.sign)
         }
     }
 

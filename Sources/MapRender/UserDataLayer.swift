@@ -18,7 +18,9 @@ public final class UserFile: Sendable {
     public let progress: Double?
 
     /// A file read (or, with `progress`, being read).
-    public init(file: String, format: UserDataFormat, data: UserLayerData, error: String? = nil, progress: Double? = nil) {
+    public init(
+        file: String, format: UserDataFormat, data: UserLayerData, error: String? = nil, progress: Double? = nil
+    ) {
         self.file = file
         self.format = format
         self.data = data
@@ -42,7 +44,9 @@ public final class UserFile: Sendable {
         let wanted = Self.level(forZoom: zoom)
         return levels.withLock { l in
             if let level = l.made[wanted] { return (level, nil) }
-            let nearest = l.made.keys.min { (abs($0 - wanted), $0 > wanted ? 1 : 0) < (abs($1 - wanted), $1 > wanted ? 1 : 0) }
+            let nearest = l.made.keys.min {
+                (abs($0 - wanted), $0 > wanted ? 1 : 0) < (abs($1 - wanted), $1 > wanted ? 1 : 0)
+            }
             return (nearest.flatMap { l.made[$0] }, wanted)
         }
     }
@@ -55,10 +59,12 @@ public final class UserFile: Sendable {
         guard start else { return false }
         let made: UserLayerLevel
         if level >= Self.finestLevel {
-            made = UserLayerLevel(data: data, feature: nil, index: UserLayerIndex(data), dust: UserLayerDots(), points: UserLayerDots())
+            made = UserLayerLevel(
+                data: data, feature: nil, index: UserLayerIndex(data), dust: UserLayerDots(), points: UserLayerDots())
         } else {
             let d = UserLayerDetail(data, dotSize: 1 / WebMercator.worldSize(zoom: Double(level)))
-            made = UserLayerLevel(data: d.data, feature: d.feature, index: UserLayerIndex(d.data), dust: d.dust, points: d.points)
+            made = UserLayerLevel(
+                data: d.data, feature: d.feature, index: UserLayerIndex(d.data), dust: d.dust, points: d.points)
         }
         levels.withLock { l in
             l.made[level] = made
@@ -73,7 +79,9 @@ public final class UserFile: Sendable {
     private let levels = Mutex<(made: [Int: UserLayerLevel], preparing: Set<Int>)>(([:], []))
 
     /// The file's name without its folders (for the layer list and labels).
-    public var displayName: String { file == "-" ? "standard input" : file.split(separator: "/").last.map(String.init) ?? file }
+    public var displayName: String {
+        file == "-" ? "standard input" : file.split(separator: "/").last.map(String.init) ?? file
+    }
 }
 
 /// A level of detail of a user's file that a view wants and that is not made yet: the program makes it
@@ -162,7 +170,9 @@ public struct UserDataLayer: MapLayer {
         let data = level.data
         c.pick.ownFiles.append((file.data, className))
         let pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)
-        let pickDust = level.dust.count + level.points.count > 0 ? c.pick.register(layer: file.data, feature: nil, className: className) : 0
+        let pickDust =
+            level.dust.count + level.points.count > 0
+            ? c.pick.register(layer: file.data, feature: nil, className: className) : 0
         // The view's rectangle in the unit square, and the world copies it shows.
         let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
         let (vy0, vy1) = (t.center.y - t.halfHeight / ws, t.center.y + t.halfHeight / ws)
@@ -170,7 +180,9 @@ public struct UserDataLayer: MapLayer {
         for copy in copies {
             let ox = t.originX(copy: copy)
             let oy = t.originY
-            if let (rows, columns) = UserLayerDots.squares(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) {
+            if let (rows, columns) = UserLayerDots.squares(
+                minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1)
+            {
                 // The dust (lines and areas that fit in a dot) a dot each, the points a dot and a marker
                 // each (one a cell), in the file's look or their own colour.
                 for (dots, marks) in [(level.dust, false), (level.points, true)] {
@@ -181,7 +193,9 @@ public struct UserDataLayer: MapLayer {
                             let f = Int(dots.feature[i])
                             let own = file.data.strokeColors[f]
                             c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
-                            c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
+                            c.canvas.set(
+                                x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y),
+                                ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
                             let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
                             if marks, row * cols + col < marked.count, !marked[row * cols + col] {
                                 marked[row * cols + col] = true
@@ -195,7 +209,8 @@ public struct UserDataLayer: MapLayer {
             }
             level.index.features(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) { f in
                 let box = data.box(f)
-                guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2 else { return }
+                guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2
+                else { return }
                 // A colour of the file's own (simplestyle) wins over the layer's look.
                 let own = data.strokeColors[f]
                 let ink = own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink
@@ -231,7 +246,9 @@ public struct UserDataLayer: MapLayer {
                                 let qy = data.y[i] * ws + oy
                                 // Within a dot of the last point drawn to: nothing a dot can show.
                                 if k < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
-                                if let (a, b) = LineClipper.interval(px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) {
+                                if let (a, b) = LineClipper.interval(
+                                    px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1)
+                                {
                                     let (dx, dy) = (qx - px, qy - py)
                                     c.canvas.line(px + a * dx, py + a * dy, px + b * dx, py + b * dy, ink: ink)
                                 }
@@ -247,8 +264,12 @@ public struct UserDataLayer: MapLayer {
                     fill(data, piece: p, ox: ox, oy: oy, ink: fillInk, tag: tag, &c)
                 }
                 // The feature's extent in cells: a name is counted only where one could fit.
-                let extent = max((box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX), (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
-                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f), extent >= Double(name.columns) {
+                let extent = max(
+                    (box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX),
+                    (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
+                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f),
+                    extent >= Double(name.columns)
+                {
                     // A line's or area's name at the middle of its box, where it is on screen, when the
                     // feature is at least as long as its name.
                     let mx = (box.0 + box.2) / 2 * ws + ox
@@ -263,13 +284,17 @@ public struct UserDataLayer: MapLayer {
         // Markers first, over the map's own names (each is where its point is); then their names beside
         // them where there is room, then the names of lines and areas.
         for m in markers {
-            c.labels.addMarker(markerGlyph, col: m.col, row: m.row, role: m.color >= 0 ? .userColor(Int(m.color)) : role)
+            c.labels.addMarker(
+                markerGlyph, col: m.col, row: m.row, role: m.color >= 0 ? .userColor(Int(m.color)) : role)
         }
         var pointLabels: [PendingLabel] = []
         for m in markerNames {
             // Only where the cell beside the marker is free (most are not, on a crowded map).
-            guard c.labels.isFree(col: m.col + 1, row: m.row, width: 1) || c.labels.isFree(col: m.col, row: m.row - 1, width: 1)
-                || c.labels.isFree(col: m.col, row: m.row + 1, width: 1) || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
+            guard
+                c.labels.isFree(col: m.col + 1, row: m.row, width: 1)
+                    || c.labels.isFree(col: m.col, row: m.row - 1, width: 1)
+                    || c.labels.isFree(col: m.col, row: m.row + 1, width: 1)
+                    || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
                 let name = m.whole ? file.data.name(of: m.feature) : data.name(of: m.feature)
             else { continue }
             pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row))
@@ -277,7 +302,9 @@ public struct UserDataLayer: MapLayer {
         // The points' names first (beside their markers), then the lines' and areas'.
         for l in pointLabels + labels {
             let text = Transliteration.screenText(l.text, ascii: c.ascii)
-            for (col, row) in [(l.col + 1, l.row), (l.col - text.columns, l.row), (l.col, l.row - 1), (l.col, l.row + 1)]
+            for (col, row) in [
+                (l.col + 1, l.row), (l.col - text.columns, l.row), (l.col, l.row - 1), (l.col, l.row + 1),
+            ]
             where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
                 break
             }
@@ -301,7 +328,8 @@ public struct UserDataLayer: MapLayer {
                 for i in start..<end {
                     let j = i + 1 < end ? i + 1 : start
                     ScanlineFill.crossings(
-                        data.y[i] * ws + oy, data.x[i] * ws + ox, data.y[j] * ws + oy, data.x[j] * ws + ox, lines: rowCentres,
+                        data.y[i] * ws + oy, data.x[i] * ws + ox, data.y[j] * ws + oy, data.x[j] * ws + ox,
+                        lines: rowCentres,
                         within: 0...(rows - 1), body)
                 }
             }
@@ -324,7 +352,8 @@ public struct UserDataLayer: MapLayer {
                     inside = inside != parity[row * (cols + 1) + col]
                     if col < cols, inside, spanStart < 0 { spanStart = col }
                     if spanStart >= 0, !inside || col == cols {
-                        FeatureLayer.mark(&c, row: row, cols: cols, spanStart...(min(col, cols) - 1), ink: ink, tag: tag)
+                        FeatureLayer.mark(
+                            &c, row: row, cols: cols, spanStart...(min(col, cols) - 1), ink: ink, tag: tag)
                         spanStart = -1
                     }
                 }

@@ -47,7 +47,9 @@ extension Pick {
             let d = details(top)
             out.append(d)
             seen.insert(top.reference)
-            if let id = d.identity?.id, d.identity?.layer == nil, let s = top.reference.source { seenObjects.insert("\(s) \(id)") }
+            if let id = d.identity?.id, d.identity?.layer == nil, let s = top.reference.source {
+                seenObjects.insert("\(s) \(id)")
+            }
         }
         var found: [(stack: Int, details: FeatureDetails)] = []
         for (data, className) in buffer.ownFiles {
@@ -61,12 +63,17 @@ extension Pick {
         for (i, hit) in buffer.chunks.enumerated() {
             let featureClass = hit.chunk.info.featureClass
             // Each cell's land or sea tint is the first answer's business; a land square says nothing.
-            guard featureClass != .land, buffer.chunkSources.indices.contains(i), all.indices.contains(buffer.chunkSources[i])
+            guard featureClass != .land, buffer.chunkSources.indices.contains(i),
+                all.indices.contains(buffer.chunkSources[i])
             else { continue }
             let place = ChunkPlacement(hit, transform)
             let middle = (x: (cell.x0 + cell.x1) / 2, y: (cell.y0 + cell.y1) / 2)
-            if let r = place.clip, !(middle.x >= r.x0 && middle.x < r.x1 && middle.y >= r.y0 && middle.y < r.y1) { continue }
-            if buffer.chunkExclusions[i].contains(where: { middle.x >= $0.x0 && middle.x < $0.x1 && middle.y >= $0.y0 && middle.y < $0.y1 }) {
+            if let r = place.clip, !(middle.x >= r.x0 && middle.x < r.x1 && middle.y >= r.y0 && middle.y < r.y1) {
+                continue
+            }
+            if buffer.chunkExclusions[i].contains(where: {
+                middle.x >= $0.x0 && middle.x < $0.x1 && middle.y >= $0.y0 && middle.y < $0.y1
+            }) {
                 continue
             }
             let source = all[buffer.chunkSources[i]]
@@ -77,12 +84,18 @@ extension Pick {
                 let n = hit.chunk.nameIndex[f]
                 let identity = source.identity(of: hit, feature: f)
                 // A way cut where chunks meet is one answer, not one a piece.
-                if let id = identity?.id, identity?.layer == nil, !seenObjects.insert("\(buffer.chunkSources[i]) \(id)").inserted { continue }
+                if let id = identity?.id, identity?.layer == nil,
+                    !seenObjects.insert("\(buffer.chunkSources[i]) \(id)").inserted
+                {
+                    continue
+                }
                 found.append(
-                    (stack,
-                     FeatureDetails(
-                        className: StyleTable.className(featureClass), name: n >= 0 ? source.featureName(n) : nil,
-                        identity: identity, reference: reference)))
+                    (
+                        stack,
+                        FeatureDetails(
+                            className: StyleTable.className(featureClass), name: n >= 0 ? source.featureName(n) : nil,
+                            identity: identity, reference: reference)
+                    ))
             }
         }
         // Stable: within a class, the data's order.
@@ -104,10 +117,16 @@ extension Pick {
         case .chunk, .tile:
             let all = sources?.features.all ?? []
             if let s = picked.reference.source, all.indices.contains(s),
-                let i = buffer.chunks.indices.first(where: { buffer.chunkSources[$0] == s && chunkMatches(buffer.chunks[$0], picked.reference.feature) })
+                let i = buffer.chunks.indices.first(where: {
+                    buffer.chunkSources[$0] == s && chunkMatches(buffer.chunks[$0], picked.reference.feature)
+                })
             {
-                if case .chunk(_, let f) = picked.reference.feature { d.identity = all[s].identity(of: buffer.chunks[i], feature: f) }
-                if case .tile(_, _, let f) = picked.reference.feature { d.identity = all[s].identity(of: buffer.chunks[i], feature: f) }
+                if case .chunk(_, let f) = picked.reference.feature {
+                    d.identity = all[s].identity(of: buffer.chunks[i], feature: f)
+                }
+                if case .tile(_, _, let f) = picked.reference.feature {
+                    d.identity = all[s].identity(of: buffer.chunks[i], feature: f)
+                }
             }
         case .place, .tint:
             break
@@ -119,7 +138,8 @@ extension Pick {
     func ownDetails(_ data: UserLayerData, _ f: Int, className: String) -> FeatureDetails {
         FeatureDetails(
             className: className, name: data.name(of: f),
-            identity: FeatureIdentity(id: String(f + 1), properties: data.properties(of: f).map { FeatureProperty($0.0, $0.1) }),
+            identity: FeatureIdentity(
+                id: String(f + 1), properties: data.properties(of: f).map { FeatureProperty($0.0, $0.1) }),
             reference: FeatureReference(source: nil, feature: .own(f)))
     }
 
@@ -169,11 +189,14 @@ extension Pick {
             let (ox, oy) = (t.originX(copy: copy), t.originY)
             for f in 0..<data.count {
                 let (minX, minY, maxX, maxY) = data.box(f)
-                guard maxX * ws + ox >= cell.x0, minX * ws + ox <= cell.x1, maxY * ws + oy >= cell.y0, minY * ws + oy <= cell.y1
+                guard maxX * ws + ox >= cell.x0, minX * ws + ox <= cell.x1, maxY * ws + oy >= cell.y0,
+                    minY * ws + oy <= cell.y1
                 else { continue }
                 let point = { (i: Int) in (data.x[i] * ws + ox, data.y[i] * ws + oy) }
                 for piece in data.featurePieces[f]..<data.featurePieces[f + 1] {
-                    let rings = (data.pieceRings[piece]..<data.pieceRings[piece + 1]).map { r in data.ringStarts[r]..<data.ringStarts[r + 1] }
+                    let rings = (data.pieceRings[piece]..<data.pieceRings[piece + 1]).map { r in
+                        data.ringStarts[r]..<data.ringStarts[r + 1]
+                    }
                     if meets(rings, point, cell, area: data.pieceTypes[piece] == .polygon) {
                         out.append(f)
                         break
@@ -186,7 +209,8 @@ extension Pick {
 
     /// True when the parts (point ranges; `point` gives a point in dots) meet a cell's square: a point
     /// in it, a segment through it, or for an area the square's centre inside (even–odd).
-    static func meets(_ parts: [Range<Int>], _ point: (Int) -> (Double, Double), _ cell: CellSquare, area: Bool) -> Bool {
+    static func meets(_ parts: [Range<Int>], _ point: (Int) -> (Double, Double), _ cell: CellSquare, area: Bool) -> Bool
+    {
         let middle = ((cell.x0 + cell.x1) / 2, (cell.y0 + cell.y1) / 2)
         var inside = false
         for part in parts where !part.isEmpty {
@@ -194,7 +218,9 @@ extension Pick {
             if px >= cell.x0, px <= cell.x1, py >= cell.y0, py <= cell.y1 { return true }
             for i in part.dropFirst() {
                 let (qx, qy) = point(i)
-                if LineClipper.clip(px, py, qx, qy, minX: cell.x0, minY: cell.y0, maxX: cell.x1, maxY: cell.y1) != nil { return true }
+                if LineClipper.clip(px, py, qx, qy, minX: cell.x0, minY: cell.y0, maxX: cell.x1, maxY: cell.y1) != nil {
+                    return true
+                }
                 // The crossing rule of a ray from the middle to the right (Shimrat 1962, as the fills count).
                 if area, (py > middle.1) != (qy > middle.1), middle.0 < px + (middle.1 - py) * (qx - px) / (qy - py) {
                     inside.toggle()

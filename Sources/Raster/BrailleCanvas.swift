@@ -163,4 +163,3 @@ public struct BrailleCanvas: Sendable {
         Unicode.Scalar(0x2800 + UInt32(pattern)) ?? " "
     }
 }
-

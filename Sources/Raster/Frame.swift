@@ -127,7 +127,9 @@ public struct Frame: Equatable, Sendable {
         set {
             guard contains(col: col, row: row) else { return }
             let i = row * cols + col
-            if storage[i].isContinuation || (col + 1 < cols && storage[i + 1].isContinuation) { splitWide(at: col, row: row) }
+            if storage[i].isContinuation || (col + 1 < cols && storage[i + 1].isContinuation) {
+                splitWide(at: col, row: row)
+            }
             storage[i] = newValue
         }
     }
@@ -166,7 +168,8 @@ public struct Frame: Equatable, Sendable {
             for k in 0..<width where c + k >= 0 {
                 var s = style
                 if keepBackground, s.background == nil { s.background = self[c + k, row].style.background }
-                self[c + k, row] = Cell(glyph: k == 0 ? scalar : (width == 2 && scalar != " " ? Cell.continuationGlyph : " "), style: s)
+                self[c + k, row] = Cell(
+                    glyph: k == 0 ? scalar : (width == 2 && scalar != " " ? Cell.continuationGlyph : " "), style: s)
             }
             c += width
         }

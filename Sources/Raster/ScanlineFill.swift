@@ -72,7 +72,9 @@ extension ScanlineFill {
     /// The lines of `lines` within `range` that lie between each pair of sorted crossings (even–odd):
     /// `body` gets each span's first and last line.
     @inlinable @inline(__always)
-    public static func spans(_ sorted: [Double], lines: Lines, within range: ClosedRange<Int>, _ body: (Int, Int) -> Void) {
+    public static func spans(
+        _ sorted: [Double], lines: Lines, within range: ClosedRange<Int>, _ body: (Int, Int) -> Void
+    ) {
         var k = 0
         while k + 1 < sorted.count {
             let from = max(range.lowerBound, lines.first(from: sorted[k]))

@@ -230,7 +230,9 @@ public struct TerminalEncoder: Sendable {
     /// looks the same in both (`BlankStyling`): the terminal is then sent a colour change only where a
     /// glyph's colour changes. `blank` tells which cells are blanks. (In place: this runs for every
     /// row of every frame.)
-    public static func rowPens(_ cells: ArraySlice<Cell>, _ mode: ColorMode, into pens: inout [Pen], blank: inout [Bool]) {
+    public static func rowPens(
+        _ cells: ArraySlice<Cell>, _ mode: ColorMode, into pens: inout [Pen], blank: inout [Bool]
+    ) {
         let n = cells.count
         if pens.count != n { pens = [Pen](repeating: 0, count: n) }
         if blank.count != n { blank = [Bool](repeating: false, count: n) }
@@ -248,7 +250,9 @@ public struct TerminalEncoder: Sendable {
                         p[i] = lastPen
                         b[i] = cell.glyph == " "
                     }
-                    BlankStyling.lend(p, isBlank: UnsafeBufferPointer(b), combine: { lent, own in own & blankLook | lent & ~blankLook })
+                    BlankStyling.lend(
+                        p, isBlank: UnsafeBufferPointer(b),
+                        combine: { lent, own in own & blankLook | lent & ~blankLook })
                 }
             }
         }

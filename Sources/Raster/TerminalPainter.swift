@@ -185,10 +185,14 @@ public struct TerminalPainter: Sendable {
     private mutating func forgetHalves(row: Int, col: Int, width: Int) {
         let start = row * cols
         // The first cell is the second half of a glyph to its left.
-        if col > 0, shown[start + col] >> 32 == 0, shown[start + col] != Self.unknown { shown[start + col - 1] = Self.unknown }
+        if col > 0, shown[start + col] >> 32 == 0, shown[start + col] != Self.unknown {
+            shown[start + col - 1] = Self.unknown
+        }
         // The cell after the last is the second half of a glyph being overwritten.
         let after = col + width
-        if after < cols, shown[start + after] >> 32 == 0, shown[start + after] != Self.unknown { shown[start + after] = Self.unknown }
+        if after < cols, shown[start + after] >> 32 == 0, shown[start + after] != Self.unknown {
+            shown[start + after] = Self.unknown
+        }
     }
 
     // MARK: Frames
@@ -247,7 +251,9 @@ public struct TerminalPainter: Sendable {
                     }
                     if want == has { continue }
                     // Two blanks that look the same: the foreground of neither can be seen.
-                    if isBlank[col], has >> 32 == 0x20, (Pen(truncatingIfNeeded: has ^ want) & TerminalEncoder.blankLook) == 0 {
+                    if isBlank[col], has >> 32 == 0x20,
+                        (Pen(truncatingIfNeeded: has ^ want) & TerminalEncoder.blankLook) == 0
+                    {
                         continue
                     }
                     // A run of blanks alike: erased in one sequence where that is shorter than spaces.
@@ -297,11 +303,14 @@ public struct TerminalPainter: Sendable {
     /// which writing would not need) from 8.
     private func erasableRun(from col: Int, pens: [Pen], isBlank: [Bool]) -> Int? {
         let pen = pens[col]
-        guard abilities.eraseCharacters || abilities.eraseLine, pen & (TerminalEncoder.underline | TerminalEncoder.reverse) == 0,
+        guard abilities.eraseCharacters || abilities.eraseLine,
+            pen & (TerminalEncoder.underline | TerminalEncoder.reverse) == 0,
             abilities.backgroundErase || pen & TerminalEncoder.background == 0
         else { return nil }
         var end = col + 1
-        while end < cols, isBlank[end], pens[end] & TerminalEncoder.blankLook == pen & TerminalEncoder.blankLook { end += 1 }
+        while end < cols, isBlank[end], pens[end] & TerminalEncoder.blankLook == pen & TerminalEncoder.blankLook {
+            end += 1
+        }
         if end == cols, abilities.eraseLine, end - col >= 4 { return end }
         if abilities.eraseCharacters, end - col >= 8 { return end }
         return nil
@@ -341,10 +350,13 @@ public struct TerminalPainter: Sendable {
             let cell = shown[i]
             let glyph = UInt32(truncatingIfNeeded: cell >> 32)
             // Only one-column glyphs known to be there are written again.
-            guard cell != Self.unknown, glyph != 0, i + 1 >= shown.count || shown[i + 1] >> 32 != 0 || (i + 1) % cols == 0
+            guard cell != Self.unknown, glyph != 0,
+                i + 1 >= shown.count || shown[i + 1] >> 32 != 0 || (i + 1) % cols == 0
             else { return false }
             let difference = Pen(truncatingIfNeeded: cell) ^ pen
-            guard difference == 0 || (glyph == 0x20 && difference & TerminalEncoder.blankLook == 0) else { return false }
+            guard difference == 0 || (glyph == 0x20 && difference & TerminalEncoder.blankLook == 0) else {
+                return false
+            }
             bytes += glyph < 0x80 ? 1 : glyph < 0x800 ? 2 : glyph < 0x10000 ? 3 : 4
         }
         guard bytes < (end - start == 1 ? 3 : 4) else { return false }

@@ -94,10 +94,11 @@ public struct TerminalReplies: Sendable {
             return .input(before)
         }
         if c == 0x07 || (afterEsc && c == 0x5C) {
-            let body = String(decoding: held.dropFirst(2).dropLast(afterEsc ? 1 : 0).compactMap { u -> UInt8? in
-                if case .char(let c) = u, c < 0x80 { return UInt8(c) }
-                return nil
-            }, as: UTF8.self)
+            let body = String(
+                decoding: held.dropFirst(2).dropLast(afterEsc ? 1 : 0).compactMap { u -> UInt8? in
+                    if case .char(let c) = u, c < 0x80 { return UInt8(c) }
+                    return nil
+                }, as: UTF8.self)
             held = []
             return .reply(TerminalColor.backgroundReport(body).map { .backgroundColor($0) } ?? .otherCommand)
         }
@@ -115,11 +116,15 @@ public struct TerminalReplies: Sendable {
     /// `ESC [ 1 ; M` then `final`: an arrow with modifiers when M (1 + the modifier bits: 2 Shift, 5
     /// Ctrl…, xterm's ctlseqs "PC-Style Function Keys") is 2 or more; anything else is input.
     private mutating func arrow(final: UInt8, _ unit: Unit) -> Outcome {
-        let parameters = String(held.dropFirst(2).compactMap { u -> Character? in
-            if case .char(let c) = u, let s = Unicode.Scalar(c) { return Character(s) }
-            return nil
-        }).split(separator: ";", omittingEmptySubsequences: false)
-        guard parameters.count == 2, parameters[0] == "1", let m = Int(parameters[1]), m >= 2, m <= 16 else { return flush(unit) }
+        let parameters = String(
+            held.dropFirst(2).compactMap { u -> Character? in
+                if case .char(let c) = u, let s = Unicode.Scalar(c) { return Character(s) }
+                return nil
+            }
+        ).split(separator: ";", omittingEmptySubsequences: false)
+        guard parameters.count == 2, parameters[0] == "1", let m = Int(parameters[1]), m >= 2, m <= 16 else {
+            return flush(unit)
+        }
         held = []
         return .input([.modifiedArrow(final)])
     }
@@ -161,7 +166,9 @@ public struct TerminalColor: Equatable, Sendable {
         }
         var values: [Double] = []
         for part in parts.prefix(3) {
-            guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit), let v = UInt32(part, radix: 16) else { return nil }
+            guard (1...4).contains(part.count), part.allSatisfy(\.isHexDigit), let v = UInt32(part, radix: 16) else {
+                return nil
+            }
             values.append(Double(v) / Double((1 << (4 * part.count)) - 1))
         }
         return TerminalColor(red: values[0], green: values[1], blue: values[2])

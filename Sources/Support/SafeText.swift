@@ -33,7 +33,9 @@ public enum SafeText {
     /// a character that is unsafe or of unknown width, a combining mark alone on a dotted circle.
     @inlinable
     public static func shown(_ character: Character) -> (scalar: Unicode.Scalar, columns: Int) {
-        guard let first = character.unicodeScalars.first, !isUnsafe(first, leading: true) else { return (placeholder, 1) }
+        guard let first = character.unicodeScalars.first, !isUnsafe(first, leading: true) else {
+            return (placeholder, 1)
+        }
         switch CharacterWidth.of(first) {
         case 1?: return (first, 1)
         case 2?: return (first, 2)

@@ -39,7 +39,9 @@ public func fileErrorReason(_ error: any Error) -> String {
         default: break
         }
         // Foundation wraps the system's reason (EISDIR, ELOOP, …) as the underlying error: that is the one to say.
-        if let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError { return systemErrorReason(posix.code.rawValue) }
+        if let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
+            return systemErrorReason(posix.code.rawValue)
+        }
     }
     if let posix = error as? POSIXError { return systemErrorReason(posix.code.rawValue) }
     if let cocoa = error as? CocoaError { return "file error \(cocoa.code.rawValue)" }
@@ -138,7 +140,9 @@ public enum JSONValue: Decodable, Equatable, Sendable {
     }
 
     /// Parses `bytes`, or nil when they are not JSON.
-    public static func parse(_ bytes: [UInt8]) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
+    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
 
     /// The members of an object (nil for other values).
     public var object: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }

@@ -87,7 +87,9 @@ public final class CursesScreen: Screen {
                 Glibc.close(castFile)
             }
             throw TerminalError(
-                description: "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. xterm-256color) or use 'termmap render'")
+                description:
+                    "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. xterm-256color) or use 'termmap render'"
+            )
         }
         guard let pipe = WakePipe() else {
             let reason = systemErrorReason()
@@ -107,7 +109,9 @@ public final class CursesScreen: Screen {
         noecho()
         nonl()
         keypad(termmap_stdscr(), true)
-        for (cap, key) in [("kLFT", Key.modifiedLeft), ("kRIT", .modifiedRight), ("kUP", .modifiedUp), ("kDN", .modifiedDown)] {
+        for (cap, key) in [
+            ("kLFT", Key.modifiedLeft), ("kRIT", .modifiedRight), ("kUP", .modifiedUp), ("kDN", .modifiedDown),
+        ] {
             for modifier in 3...7 {
                 let code = termmap_key_code("\(cap)\(modifier)")
                 if code > 0 { modifiedArrowCodes[code] = key }
@@ -353,7 +357,9 @@ public final class CursesScreen: Screen {
         guard !closed else { return false }
         // `present` has written the frame in one write: this comes after it.
         let query: [UInt8] = [0x1B, 0x5B, 0x63]
-        guard query.withUnsafeBytes({ write(STDOUT_FILENO, $0.baseAddress, $0.count) }) == query.count else { return false }
+        guard query.withUnsafeBytes({ write(STDOUT_FILENO, $0.baseAddress, $0.count) }) == query.count else {
+            return false
+        }
         questionsOutstanding += 1
         return true
     }
@@ -416,7 +422,10 @@ public final class CursesScreen: Screen {
     }
 
     /// What a read brought: a unit of input, nothing in the time given, or a byte on the inbox's pipe.
-    private enum Read { case unit(TerminalReplies.Unit), nothing, woken }
+    private enum Read {
+        case unit(TerminalReplies.Unit)
+        case nothing, woken
+    }
 
     /// The next unit the terminal sent, waiting at most `milliseconds` for the terminal or the inbox's
     /// pipe.
@@ -480,7 +489,9 @@ public final class CursesScreen: Screen {
                 return modifiedArrowCodes[code].map { .key($0) }
             }
         case .modifiedArrow(let final):
-            return .key(final == 0x41 ? .modifiedUp : final == 0x42 ? .modifiedDown : final == 0x43 ? .modifiedRight : .modifiedLeft)
+            return .key(
+                final == 0x41
+                    ? .modifiedUp : final == 0x42 ? .modifiedDown : final == 0x43 ? .modifiedRight : .modifiedLeft)
         case .char(let ch):
             switch ch {
             case 3: return .key(.ctrlC)

@@ -13,7 +13,9 @@ public struct GeoFixtures: Decodable, Sendable {
         public let cols, rows: Int
         public let north, south, west, east, latitudeDelta, longitudeDelta: Double
     }
-    public struct GeodesicInverse: Decodable, Sendable { public let lat1, lon1, lat2, lon2, distance, azi1, azi2: Double }
+    public struct GeodesicInverse: Decodable, Sendable {
+        public let lat1, lon1, lat2, lon2, distance, azi1, azi2: Double
+    }
     public struct GeodesicDirect: Decodable, Sendable { public let lat1, lon1, azi1, distance, lat2, lon2: Double }
     public struct RegionFromMeters: Decodable, Sendable {
         public let lat, latitudinalMeters, longitudinalMeters, latitudeDelta, longitudeDelta: Double
@@ -31,7 +33,9 @@ public struct GeoFixtures: Decodable, Sendable {
         public let containsNorthPole, containsSouthPole: Bool
         public let fitZoom: [String: Double]
     }
-    public struct SeedScreenCircle: Decodable, Sendable { public let lat, lon, radius, zoom, northDistance, southDistance: Double }
+    public struct SeedScreenCircle: Decodable, Sendable {
+        public let lat, lon, radius, zoom, northDistance, southDistance: Double
+    }
 
     public let maxLatitude: Double
     public let projection: [Projection]

@@ -48,7 +48,8 @@ public enum HostileText {
     /// characters `SafeText` stops.
     public static func actsOnTerminal(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
-        return v < 0x20 && v != 0x0A && v != 0x0D && v != 0x1B || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+        return v < 0x20 && v != 0x0A && v != 0x0D && v != 0x1B || (0x7F...0x9F).contains(v) || v == 0x2028
+            || v == 0x2029
             || [0x061C, 0x200B, 0x200E, 0x200F, 0xFEFF, 0x2060].contains(v) || (0x202A...0x202E).contains(v)
             || (0x2066...0x2069).contains(v)
     }

@@ -154,7 +154,9 @@ public struct ModelTerminal {
             }
         }
         // A character that acts on a terminal, or hides, is never written as text.
-        if SafeText.isUnsafe(glyph, leading: true) { errors.append("U+\(String(glyph.value, radix: 16)) written as text") }
+        if SafeText.isUnsafe(glyph, leading: true) {
+            errors.append("U+\(String(glyph.value, radix: 16)) written as text")
+        }
         let width = CharacterWidth.of(glyph) == 2 ? 2 : 1
         if width == 2, col == cols - 1 {
             errors.append("a two-column glyph in the last column")

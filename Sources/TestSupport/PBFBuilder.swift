@@ -64,10 +64,12 @@ public struct PBFBuilder {
             m.packed(2, w.tags.map { id($0.0) })
             m.packed(3, w.tags.map { id($0.1) })
             var last: Int64 = 0
-            m.packed(8, w.nodes.map { ref in
-                defer { last = ref }
-                return zigzag(ref - last)
-            })
+            m.packed(
+                8,
+                w.nodes.map { ref in
+                    defer { last = ref }
+                    return zigzag(ref - last)
+                })
             group.message(3, m)
         }
         var table = ProtoBuilder()
@@ -87,6 +89,7 @@ public struct PBFBuilder {
         header.string(1, type)
         header.varint(3, UInt64(blob.bytes.count))
         let n = UInt32(header.bytes.count)
-        return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + header.bytes + blob.bytes
+        return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + header.bytes
+            + blob.bytes
     }
 }

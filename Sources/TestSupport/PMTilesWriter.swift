@@ -11,7 +11,10 @@ public enum PMTilesWriter {
     /// tile id deltas, run lengths, lengths, and offsets + 1 (0 when right after the entry before).
     public static func directory(_ entries: [Entry]) -> [UInt8] {
         PMTilesBuilder.directory(
-            entries.map { PMTilesEntry(tileID: $0.tileID, offset: $0.offset, length: UInt32($0.length), runLength: UInt32($0.runLength)) })
+            entries.map {
+                PMTilesEntry(
+                    tileID: $0.tileID, offset: $0.offset, length: UInt32($0.length), runLength: UInt32($0.runLength))
+            })
     }
 
     /// An archive of `tiles` (id and bytes, ascending ids), tile compression `tileCompression`
@@ -59,11 +62,17 @@ public enum PMTilesWriter {
         (header.metadataOffset, header.metadataLength) = (metadataOffset, UInt64(metadata.count))
         (header.leafOffset, header.leafLength) = (leafOffset, UInt64(leaves.count))
         (header.tileDataOffset, header.tileDataLength) = (dataOffset, UInt64(data.count))
-        (header.addressedTiles, header.tileEntries, header.tileContents) = (UInt64(tiles.count), UInt64(tiles.count), UInt64(tiles.count))
+        (header.addressedTiles, header.tileEntries, header.tileContents) = (
+            UInt64(tiles.count), UInt64(tiles.count), UInt64(tiles.count)
+        )
         // Clustered, directories uncompressed, MVT, the whole world.
-        (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (true, 1, tileCompression, 1)
+        (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (
+            true, 1, tileCompression, 1
+        )
         header.maxZoom = maxZoom
-        (header.minLonE7, header.minLatE7, header.maxLonE7, header.maxLatE7) = (-1_800_000_000, -850_000_000, 1_800_000_000, 850_000_000)
+        (header.minLonE7, header.minLatE7, header.maxLonE7, header.maxLatE7) = (
+            -1_800_000_000, -850_000_000, 1_800_000_000, 850_000_000
+        )
         let h = header.bytes
         return h + root + metadata + leaves + data
     }

@@ -13,7 +13,8 @@ public enum SuiteReproductions {
     public static func berlinZ14WithABadBuilding() -> [UInt8] {
         var buildings: [Feature] = []
         for i in 0..<975 {
-            let x = Int64(64 + (i % 39) * 100), y = Int64(64 + (i / 39) * 160)
+            let x = Int64(64 + (i % 39) * 100)
+            let y = Int64(64 + (i / 39) * 160)
             var ring = ProtoBuilder.commands([(x, y), (x + 40, y), (x + 40, y + 40), (x, y + 40)], close: true)
             if i == 487 { ring[ring.count - 1] = 2 << 3 | 7 }  // ClosePath of count 2
             buildings.append((3, ring, [:]))
@@ -28,7 +29,8 @@ public enum SuiteReproductions {
     public static let waterTileID = (z: 12, x: 2200, y: 1342)
     public static func z12WithWaterStartingWithClosePath() -> [UInt8] {
         ProtoBuilder.tile(layer: "transportation", features: roads())
-            + ProtoBuilder.tile(layer: "water", features: [lake(closePathFirst: true), lake(closePathFirst: false, offset: 400)])
+            + ProtoBuilder.tile(
+                layer: "water", features: [lake(closePathFirst: true), lake(closePathFirst: false, offset: 400)])
     }
 
     /// Eight primary roads across the tile, west to east.
@@ -41,7 +43,8 @@ public enum SuiteReproductions {
 
     /// A square lake in the south-east quarter (`offset` moves it west), optionally with a ClosePath first.
     static func lake(closePathFirst: Bool, offset: Int64 = 0) -> Feature {
-        let x = 2600 - offset, y = 2600 - offset
+        let x = 2600 - offset
+        let y = 2600 - offset
         let ring = ProtoBuilder.commands([(x, y), (x + 300, y), (x + 300, y + 300), (x, y + 300)], close: true)
         return (3, (closePathFirst ? [1 << 3 | 7] : []) + ring, ["class": "lake"])
     }

@@ -41,7 +41,8 @@ public struct BookmarkList: Equatable, Sendable {
     /// The bookmarks of a file's text.
     public init(text: String) {
         // (A CRLF is one Character in Swift: both ends of line split.)
-        var all = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        var all = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(
+            String.init)
         if all.last == "" { all.removeLast() }
         for raw in all {
             let line = raw
@@ -50,10 +51,12 @@ public struct BookmarkList: Equatable, Sendable {
                 continue
             }
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if f.count == 4, !f[0].trimmedOfWhitespace.isEmpty, let lat = InputParsing.number(f[1]), let lon = InputParsing.number(f[2]),
+            if f.count == 4, !f[0].trimmedOfWhitespace.isEmpty, let lat = InputParsing.number(f[1]),
+                let lon = InputParsing.number(f[2]),
                 let zoom = InputParsing.number(f[3]), abs(lat) <= 90, abs(lon) <= 180, zoom >= 0, zoom <= 28
             {
-                lines.append(.bookmark(Bookmark(name: f[0], coordinate: Coordinate(latitude: lat, longitude: lon), zoom: zoom)))
+                lines.append(
+                    .bookmark(Bookmark(name: f[0], coordinate: Coordinate(latitude: lat, longitude: lon), zoom: zoom)))
             } else {
                 lines.append(.kept(raw, damaged: true))
             }
@@ -89,7 +92,9 @@ public struct BookmarkList: Equatable, Sendable {
         var b = b
         b.name = String(b.name.map { $0 == "\t" || $0.isNewline ? " " : $0 }).trimmedOfWhitespace
         b.coordinate.longitude = WebMercator.wrapLongitude(b.coordinate.longitude)
-        if let i = lines.firstIndex(where: { if case .bookmark(let o) = $0 { return o.name == b.name } else { return false } }) {
+        if let i = lines.firstIndex(where: {
+            if case .bookmark(let o) = $0 { return o.name == b.name } else { return false }
+        }) {
             lines[i] = .bookmark(b)
         } else {
             lines.append(.bookmark(b))

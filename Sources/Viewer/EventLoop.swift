@@ -70,7 +70,12 @@ public final class EventInbox: Sendable {
     }
 
     /// The events left so far, oldest first.
-    public func take() -> [InputEvent] { events.withLock { e in defer { e = [] }; return e } }
+    public func take() -> [InputEvent] {
+        events.withLock { e in
+            defer { e = [] }
+            return e
+        }
+    }
 
     /// True when an event is waiting.
     public var isEmpty: Bool { events.withLock { $0.isEmpty } }
@@ -130,7 +135,8 @@ public enum EventLoop {
         _ state: inout ViewerState, sources: MapSources?, screen: Screen, now: () -> Double,
         idleTimeout: Double? = nil, tour: TourPlayer? = nil, tourAfter: Double? = nil, tourAfterInput: Double? = nil,
         endsWithTour: Bool = false, endWhenIdle: Double? = nil,
-        loader: TileLoading? = nil, preparer: DetailPreparing? = nil, inbox: EventInbox? = nil, afterFirstFrame: () -> Void = {},
+        loader: TileLoading? = nil, preparer: DetailPreparing? = nil, inbox: EventInbox? = nil,
+        afterFirstFrame: () -> Void = {},
         changeBookmarks: (BookmarkChange) -> Void = { _ in }
     ) -> LoopEnding {
         var lastFrame = now()
@@ -211,7 +217,8 @@ public enum EventLoop {
             }
             // With a preparer, what a file's level of detail lacks is made there, away from the keys.
             let screenful = Renderer.draw(
-                state, sources: sources, options: RenderOptions(mode: screen.colorMode, makesDetailAtOnce: preparer == nil))
+                state, sources: sources,
+                options: RenderOptions(mode: screen.colorMode, makesDetailAtOnce: preparer == nil))
             let shift = drawn.flatMap { ScreenShift.between($0, state) }
             screen.present(screenful, fullRepaint: repaint, shift: shift)
             // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.

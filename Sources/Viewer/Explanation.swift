@@ -136,14 +136,17 @@ enum Explanation {
             if !(s.metersBefore.longitudinal > 0) {
                 why = "the east–west chord is 0 m (the view's edges meet across the world)"
             } else if fitted.isFinite {
-                why = "zoom \(z(fitted)) is no step \(s.direction == .zoomIn ? "in" : "out") (the chord of a wide view is short)"
+                why =
+                    "zoom \(z(fitted)) is no step \(s.direction == .zoomIn ? "in" : "out") (the chord of a wide view is short)"
             } else {
                 why = "the metres give no finite region"
             }
             lines += ["6 fallback, \(why):", "  the fixed step \(step) instead"]
         }
         let clamped = !s.usedFallback && abs(min(s.zoomX, s.zoomY) - s.zoomAfter) > 1e-9
-        lines.append("zoom \(Formatting.zoom(s.zoomBefore)) → \(Formatting.zoom(s.zoomAfter))" + (clamped ? " (kept within 0–28)" : ""))
+        lines.append(
+            "zoom \(Formatting.zoom(s.zoomBefore)) → \(Formatting.zoom(s.zoomAfter))"
+                + (clamped ? " (kept within 0–28)" : ""))
         return lines
     }
 }

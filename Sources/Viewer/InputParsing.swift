@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 
 /// Parsers for what users type at prompts and on the command line; errors are one line.
@@ -61,7 +61,9 @@ public enum InputParsing {
         guard abs(c.latitude) <= 90 else {
             return .failure(InputError("latitude \(plain(c.latitude)) is outside -90…90"))
         }
-        guard abs(c.longitude) <= 1e6 else { return .failure(InputError("longitude \(plain(c.longitude)) is too large")) }
+        guard abs(c.longitude) <= 1e6 else {
+            return .failure(InputError("longitude \(plain(c.longitude)) is too large"))
+        }
         return .success(c)
     }
 }
@@ -76,7 +78,10 @@ extension InputParsing {
         case .failure(let e):
             let t = text.trimmedOfWhitespace.lowercased()
             if t.hasPrefix("geo:") || t.hasPrefix("http") {
-                return .failure(InputError("a link termmap cannot read: give an openstreetmap.org #map= link, a geo: URI or a Google Maps @LAT,LON,Zz link"))
+                return .failure(
+                    InputError(
+                        "a link termmap cannot read: give an openstreetmap.org #map= link, a geo: URI or a Google Maps @LAT,LON,Zz link"
+                    ))
             }
             return .failure(e)
         }

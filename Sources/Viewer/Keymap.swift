@@ -1,4 +1,5 @@
 import Support
+
 /// A key press as the viewer sees it, whatever terminal it came from.
 public enum Key: Hashable, Sendable {
     case char(Character)
@@ -9,12 +10,15 @@ public enum Key: Hashable, Sendable {
     /// The keys with names: how the help writes each, and the names `--keys` scripts and tours take
     /// for it between `<` and `>` (any case; the first is the one to write). One table for both.
     static let named: [(key: Key, label: String, names: [String])] = [
-        (.enter, "Enter", ["enter", "cr"]), (.escape, "Esc", ["esc", "escape"]), (.backspace, "BS", ["bs", "backspace"]),
+        (.enter, "Enter", ["enter", "cr"]), (.escape, "Esc", ["esc", "escape"]),
+        (.backspace, "BS", ["bs", "backspace"]),
         (.left, "←", ["left"]), (.right, "→", ["right"]), (.up, "↑", ["up"]), (.down, "↓", ["down"]),
-        (.ctrlC, "Ctrl-C", ["c-c", "ctrl-c"]), (.ctrlL, "Ctrl-L", ["c-l", "ctrl-l"]), (.ctrlZ, "Ctrl-Z", ["c-z", "ctrl-z"]),
+        (.ctrlC, "Ctrl-C", ["c-c", "ctrl-c"]), (.ctrlL, "Ctrl-L", ["c-l", "ctrl-l"]),
+        (.ctrlZ, "Ctrl-Z", ["c-z", "ctrl-z"]),
         (.modifiedLeft, "Shift-←", ["s-left", "c-left", "shift-left"]),
         (.modifiedRight, "Shift-→", ["s-right", "c-right", "shift-right"]),
-        (.modifiedUp, "Shift-↑", ["s-up", "c-up", "shift-up"]), (.modifiedDown, "Shift-↓", ["s-down", "c-down", "shift-down"]), (.char(" "), "Space", ["space"]),
+        (.modifiedUp, "Shift-↑", ["s-up", "c-up", "shift-up"]),
+        (.modifiedDown, "Shift-↓", ["s-down", "c-down", "shift-down"]), (.char(" "), "Space", ["space"]),
         (.char("<"), "<", ["lt"]),
     ]
 
@@ -31,7 +35,9 @@ public enum Key: Hashable, Sendable {
             // The label when it is a name (`Enter`, `Ctrl-L`), else the longest name in capitals (`Shift-Left`).
             if entry.names.contains(entry.label.lowercased()) { return "<" + entry.label + ">" }
             let name = entry.names.max { $0.count < $1.count } ?? entry.names[0]
-            return "<" + name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-") + ">"
+            return "<"
+                + name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+                + ">"
         }
         if case .char(let c) = self { return String(c) }
         return "?"
@@ -49,7 +55,9 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
     case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid, toggleLegend, toggleLayers, whatIsHere, toggleMouse, copyLink, bookmark, bookmarks, ruler, resumeTour, help, suspend, quit, redraw
+    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid,
+        toggleLegend, toggleLayers, whatIsHere, toggleMouse, copyLink, bookmark, bookmarks, ruler, resumeTour, help,
+        suspend, quit, redraw
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -130,7 +138,8 @@ public struct Keymap: Equatable, Sendable {
         let taken = Set(changes.values.joined())
         return Keymap(
             bindings: bindings.map { b in
-                Binding(keys: changes[b.command] ?? b.keys.filter { !taken.contains($0) }, command: b.command, help: b.help)
+                Binding(
+                    keys: changes[b.command] ?? b.keys.filter { !taken.contains($0) }, command: b.command, help: b.help)
             })
     }
 
@@ -159,16 +168,24 @@ public struct Keymap: Equatable, Sendable {
         Binding(keys: [.char("U")], command: .redo, help: "redo what undo took back"),
         Binding(keys: [.char("a")], command: .toggleAnimations, help: "animations on/off"),
         Binding(keys: [.char("m")], command: .toggleGlyphs, help: "glyphs braille ↔ ASCII"),
-        Binding(keys: [.char("e")], command: .explain, help: "explain the last step (+ - z c r f): every number it computed"),
+        Binding(
+            keys: [.char("e")], command: .explain, help: "explain the last step (+ - z c r f): every number it computed"
+        ),
         Binding(
             keys: [.char("v")], command: .toggleSeedOverlay,
             help: "what the iOS code would draw on/off: its circle and its fit, dashed"),
         Binding(keys: [.char("#")], command: .toggleGrid, help: "latitude/longitude grid on/off"),
-        Binding(keys: [.char("w")], command: .toggleLegend, help: "legend on/off: each kind of feature on screen and its look"),
-        Binding(keys: [.char("o")], command: .toggleLayers, help: "your files: each one's format and counts; 1–9 shows or hides one"),
+        Binding(
+            keys: [.char("w")], command: .toggleLegend,
+            help: "legend on/off: each kind of feature on screen and its look"),
+        Binding(
+            keys: [.char("o")], command: .toggleLayers,
+            help: "your files: each one's format and counts; 1–9 shows or hides one"),
         Binding(
             keys: [.char("i")], command: .whatIsHere,
-            help: "what is here: the features under the crosshair (the centre), their ids and tags; ↑↓ scroll, Esc closes"),
+            help:
+                "what is here: the features under the crosshair (the centre), their ids and tags; ↑↓ scroll, Esc closes"
+        ),
         Binding(
             keys: [.char("p")], command: .toggleMouse,
             help: "mouse on/off: off, the terminal selects text (--no-mouse starts so)"),
@@ -177,9 +194,13 @@ public struct Keymap: Equatable, Sendable {
             help: "copy this place to your terminal's clipboard: 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"),
         Binding(
             keys: [.char("M")], command: .ruler,
-            help: "ruler: a vertex at the centre (near the first: closes it, with its area); Backspace takes one back, Esc ends it"),
-        Binding(keys: [.char("b")], command: .bookmark, help: "bookmark this view under a name (the place's own proposed)"),
-        Binding(keys: [.char("'")], command: .bookmarks, help: "your bookmarks: 1–9 goes there, d then 1–9 deletes one"),
+            help:
+                "ruler: a vertex at the centre (near the first: closes it, with its area); Backspace takes one back, Esc ends it"
+        ),
+        Binding(
+            keys: [.char("b")], command: .bookmark, help: "bookmark this view under a name (the place's own proposed)"),
+        Binding(
+            keys: [.char("'")], command: .bookmarks, help: "your bookmarks: 1–9 goes there, d then 1–9 deletes one"),
         Binding(keys: [.char("t")], command: .resumeTour, help: "resume a tour a key paused (termmap --tour)"),
         Binding(keys: [.char("?")], command: .help, help: "this help"),
         Binding(keys: [.ctrlL], command: .redraw, help: "redraw the screen"),
@@ -213,14 +234,17 @@ public struct Keymap: Equatable, Sendable {
         var i = 0
         while i < bindings.count {
             let run = bindings[i..<min(bindings.count, i + 4)].map { split($0.help) }
-            if run.count == 4, let first = run[0], run.allSatisfy({ $0?.before == first.before && $0?.after == first.after }),
+            if run.count == 4, let first = run[0],
+                run.allSatisfy({ $0?.before == first.before && $0?.after == first.after }),
                 run.compactMap({ $0?.direction }) == directions
             {
                 let group = bindings[i..<(i + 4)]
                 // The first keys, then the others; `Shift-←`… written `Shift-←↓↑→`.
                 let others = group.flatMap { $0.keys.dropFirst().map(\.label) }
                 let shift = others.count == 4 && others.allSatisfy { $0.hasPrefix("Shift-") }
-                let keys = group.map { $0.keys.first.map(\.label) ?? "" } + (shift ? ["Shift-" + others.map { String($0.dropFirst(6)) }.joined()] : others)
+                let keys =
+                    group.map { $0.keys.first.map(\.label) ?? "" }
+                    + (shift ? ["Shift-" + others.map { String($0.dropFirst(6)) }.joined()] : others)
                 rows.append((keys.joined(separator: " "), "\(first.before) left, down, up, right \(first.after)"))
                 i += 4
             } else {

@@ -49,7 +49,9 @@ public enum LocationLinks {
             if kv.first?.lowercased() == "crs", kv.count == 2, kv[1].lowercased() != "wgs84" { return nil }
         }
         let numbers = coords.split(separator: ",", omittingEmptySubsequences: false)
-        guard numbers.count == 2 || numbers.count == 3, let lat = exactDecimal(numbers[0]), let lon = exactDecimal(numbers[1]) else {
+        guard numbers.count == 2 || numbers.count == 3, let lat = exactDecimal(numbers[0]),
+            let lon = exactDecimal(numbers[1])
+        else {
             return nil
         }
         var zoom: Double?
@@ -82,7 +84,8 @@ public enum LocationLinks {
     public static func openStreetMap(center: Coordinate, zoom: Double) -> String {
         let z = Int(max(0, min(28, zoom)).rounded())
         let lon = WebMercator.wrapLongitude(center.longitude)
-        return "https://www.openstreetmap.org/#map=\(z)/\(CoordinateFormat.fixed(center.latitude, 6))/\(CoordinateFormat.fixed(lon, 6))"
+        return
+            "https://www.openstreetmap.org/#map=\(z)/\(CoordinateFormat.fixed(center.latitude, 6))/\(CoordinateFormat.fixed(lon, 6))"
     }
 
     /// The RFC 5870 URI of a place, with 6 decimals.
@@ -128,7 +131,9 @@ public enum LocationLinks {
 
     /// A whole field as a plain decimal (`-12.5`), nil for anything else.
     static func exactDecimal(_ s: Substring) -> Double? {
-        guard let v = leadingDecimal(s), s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }) else { return nil }
+        guard let v = leadingDecimal(s), s.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }) else {
+            return nil
+        }
         return v
     }
 

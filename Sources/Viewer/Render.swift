@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import MapData
 import MapRender
 import Raster
@@ -74,7 +74,8 @@ public enum Renderer {
         guard state.isLargeEnough else {
             let lines = ["too small", "need \(ViewerState.minimumCols)x\(ViewerState.minimumRows)"]
             for (i, line) in lines.enumerated() where i < frame.rows {
-                frame.write(line, col: 0, row: i, style: StyleTable.style(.error, mode: options.mode, theme: state.theme))
+                frame.write(
+                    line, col: 0, row: i, style: StyleTable.style(.error, mode: options.mode, theme: state.theme))
             }
             return Screenful(frame: frame, map: nil)
         }
@@ -91,15 +92,25 @@ public enum Renderer {
         }
         if state.showExplain { drawExplain(&frame, state, mapRows: mapRows, ascii: ascii, mode: options.mode) }
         if state.showLegend {
-            drawLegend(&frame, map, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
+            drawLegend(
+                &frame, map, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
         }
-        if state.showLayers { drawLayers(&frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)) }
-        if state.showBookmarks { drawBookmarks(&frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)) }
+        if state.showLayers {
+            drawLayers(
+                &frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
+        }
+        if state.showBookmarks {
+            drawBookmarks(
+                &frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
+        }
         let panelStyle = MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)
         if state.showsCrosshair { drawCrosshair(&frame, view, style: panelStyle) }
         let info = InfoReport.of(state, map: map)
-        let infoScrollLimit = info.map { drawInfo(&frame, $0, scroll: state.infoScroll, mapRows: mapRows, style: panelStyle) }
-        drawStatus(&frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
+        let infoScrollLimit = info.map {
+            drawInfo(&frame, $0, scroll: state.infoScroll, mapRows: mapRows, style: panelStyle)
+        }
+        drawStatus(
+            &frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
         return Screenful(frame: frame, map: map, info: info, infoScrollLimit: infoScrollLimit)
     }
 
@@ -122,7 +133,8 @@ public enum Renderer {
     }
 
     static func drawHelp(
-        _ frame: inout Frame, _ keymap: Keymap, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode, theme: Theme = .dark
+        _ frame: inout Frame, _ keymap: Keymap, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode,
+        theme: Theme = .dark
     ) {
         let layout = helpLayout(keymap, mapRows: mapRows)
         let page = min(max(0, page), layout.pages - 1)
@@ -137,15 +149,21 @@ public enum Renderer {
             lines.append(page + 1 < layout.pages ? "Space: more · any other key closes" : "end · any key closes")
         }
         drawPanel(
-            &frame, lines, widest: (keys + lines + [title]).map(\.columns).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode,
+            &frame, lines, widest: (keys + lines + [title]).map(\.columns).max() ?? 0, mapRows: mapRows, ascii: ascii,
+            mode: mode,
             theme: theme, title: title)
     }
 
     /// The explain panel (`e`): the last step's numbers, or a line saying there are none yet.
     static func drawExplain(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, ascii: Bool, mode: ColorMode) {
-        let lines = (state.lastAction.flatMap { Explanation.lines($0, latitude: state.view.center.latitude) } ?? ["nothing to explain yet: press + -, z, c, r or f"])
+        let lines =
+            (state.lastAction.flatMap { Explanation.lines($0, latitude: state.view.center.latitude) } ?? [
+                "nothing to explain yet: press + -, z, c, r or f"
+            ])
             + ["any key closes"]
-        drawPanel(&frame, lines, widest: lines.map(\.columns).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode, theme: state.theme)
+        drawPanel(
+            &frame, lines, widest: lines.map(\.columns).max() ?? 0, mapRows: mapRows, ascii: ascii, mode: mode,
+            theme: state.theme)
     }
 
     /// The legend (`w`): a box at the map's top right listing each class on screen with three cells of
@@ -160,13 +178,21 @@ public enum Renderer {
         }
         let sign = StyleTable.style(.feature(.poi), mode: style.mode, theme: style.theme)
         for kind in map.shownPointKinds {
-            entries.append(([Cell(glyph: " ", style: .plain), Cell(glyph: StyleTable.poiGlyph(kind).unicodeScalars.first ?? "+", style: sign), Cell(glyph: " ", style: .plain)], kind.words))
+            entries.append(
+                (
+                    [
+                        Cell(glyph: " ", style: .plain),
+                        Cell(glyph: StyleTable.poiGlyph(kind).unicodeScalars.first ?? "+", style: sign),
+                        Cell(glyph: " ", style: .plain),
+                    ], kind.words
+                ))
         }
         if entries.isEmpty { entries.append(([], "nothing on screen")) }
         let lines = ["legend (w closes)"] + entries.map { "    " + $0.text }
         guard
             let box = drawPanel(
-                &frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode,
+                &frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii,
+                mode: style.mode,
                 theme: style.theme, topRight: true)
         else { return }
         // The samples in each entry's first three cells (the panel's rows below its title).
@@ -187,16 +213,23 @@ public enum Renderer {
             } else if let error = f.error {
                 what = "failed: " + error
             } else {
-                let counts = UserGeometryType.allCases.compactMap { t in f.data.countsByType[t].map { "\($0) \(t.name)" } }
-                what = ([f.format.rawValue, counts.isEmpty ? "no features yet" : counts.joined(separator: ", ")]
-                    + (f.data.skipped > 0 ? ["\(f.data.skipped) left out"] : []) + f.data.notes.phrases).joined(separator: " · ")
+                let counts = UserGeometryType.allCases.compactMap { t in
+                    f.data.countsByType[t].map { "\($0) \(t.name)" }
+                }
+                what =
+                    ([f.format.rawValue, counts.isEmpty ? "no features yet" : counts.joined(separator: ", ")]
+                    + (f.data.skipped > 0 ? ["\(f.data.skipped) left out"] : []) + f.data.notes.phrases).joined(
+                        separator: " · ")
             }
             lines.append("\(i < 9 ? "\(i + 1)" : " ") \(layer.visible ? "[x]" : "[ ]")   \(f.displayName): \(what)")
         }
-        if layers.isEmpty { lines.append("no files: termmap FILE… shows GeoJSON, GPX, KML, CSV and what ogr2ogr reads") }
+        if layers.isEmpty {
+            lines.append("no files: termmap FILE… shows GeoJSON, GPX, KML, CSV and what ogr2ogr reads")
+        }
         guard
             let box = drawPanel(
-                &frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode,
+                &frame, lines, widest: lines.map(\.count).max() ?? 0, mapRows: mapRows, ascii: style.ascii,
+                mode: style.mode,
                 theme: style.theme)
         else { return }
         // Each file's marker in its look, after its box.
@@ -210,14 +243,22 @@ public enum Renderer {
     /// The bookmark list (`'`): the first nine, numbered, with where each is.
     static func drawBookmarks(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, style: MapStyle) {
         let all = state.bookmarks?.bookmarks ?? []
-        var lines = [state.deletingBookmark ? "delete which bookmark? (1–9; another key: none)" : "your bookmarks (1–9 goes there, d deletes, another key closes)"]
+        var lines = [
+            state.deletingBookmark
+                ? "delete which bookmark? (1–9; another key: none)"
+                : "your bookmarks (1–9 goes there, d deletes, another key closes)"
+        ]
         for (i, b) in all.prefix(9).enumerated() {
-            lines.append("\(i + 1) \(b.name)  \(CoordinateFormat.hemispheres(b.coordinate, decimals: 5)), zoom \(Formatting.zoom(b.zoom))")
+            lines.append(
+                "\(i + 1) \(b.name)  \(CoordinateFormat.hemispheres(b.coordinate, decimals: 5)), zoom \(Formatting.zoom(b.zoom))"
+            )
         }
         if all.count > 9 { lines.append("(\(all.count - 9) more in the file)") }
         if all.isEmpty { lines.append("none yet: b keeps this view") }
         let shown = lines.map { Transliteration.screenText($0, ascii: style.ascii) }
-        drawPanel(&frame, shown, widest: shown.map(\.columns).max() ?? 0, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme)
+        drawPanel(
+            &frame, shown, widest: shown.map(\.columns).max() ?? 0, mapRows: mapRows, ascii: style.ascii,
+            mode: style.mode, theme: style.theme)
     }
 
     /// A box of lines centred on the map (or at its top right), at least `widest` columns inside (as
@@ -239,7 +280,8 @@ public enum Renderer {
             let text: String
             if r == 0, let title {
                 // `┌ title ───┐`: a title in the top border costs no row.
-                let head = border("┌ ") + Transliteration.screenText(title, ascii: ascii).prefix(columns: width - 4) + " "
+                let head =
+                    border("┌ ") + Transliteration.screenText(title, ascii: ascii).prefix(columns: width - 4) + " "
                 text = head + border(String(repeating: "─", count: max(0, width - 1 - head.columns)) + "┐")
             } else if r == 0 || r == height - 1 {
                 text = border((r == 0 ? "┌" : "└") + String(repeating: "─", count: width - 2) + (r == 0 ? "┐" : "┘"))
@@ -247,7 +289,9 @@ public enum Renderer {
                 let body = r - 1 < shown.count ? shown[r - 1] : ""
                 text = border("│ ") + body.padded(to: width - 4) + border(" │")
             }
-            frame.write(text, col: left, row: top + r, style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
+            frame.write(
+                text, col: left, row: top + r, style: StyleTable.style(.help, mode: mode, theme: theme),
+                keepBackground: false)
         }
         return (left, top, height)
     }
@@ -300,7 +344,9 @@ public enum Renderer {
         var fields: [StatusLine.Field] = [
             .init(text: CoordinateFormat.hemispheres(view.center, decimals: 5), rank: 3),
             .init(text: zoom, rank: 0),
-            .init(text: "\(Formatting.distance(meters.longitudinal)) × \(Formatting.distance(meters.latitudinal))", rank: 4),
+            .init(
+                text: "\(Formatting.distance(meters.longitudinal)) × \(Formatting.distance(meters.latitudinal))",
+                rank: 4),
             .init(text: scaleBar(view), rank: 5),
         ]
         var compact = "z" + Formatting.zoom(view.zoom)
@@ -338,7 +384,8 @@ public enum Renderer {
         frame.write(line.left, col: 0, row: statusRow, style: StyleTable.style(.status, mode: mode, theme: state.theme))
         if let text = line.credit {
             frame.write(
-                text, col: max(0, frame.cols - text.columns), row: statusRow, style: StyleTable.style(.credit, mode: mode, theme: state.theme)
+                text, col: max(0, frame.cols - text.columns), row: statusRow,
+                style: StyleTable.style(.credit, mode: mode, theme: state.theme)
             )
         }
         if let prompt = state.prompt {
@@ -361,16 +408,21 @@ public enum Renderer {
                 style: StyleTable.style(role, mode: mode, theme: state.theme))
             // The short attribution at the bottom right, where the message leaves room for it.
             let names = Transliteration.screenText("© " + dataNames.joined(separator: " · "), ascii: ascii)
-            if !dataNames.isEmpty, Transliteration.screenText(text, ascii: ascii).columns + 2 + names.columns <= frame.cols {
+            if !dataNames.isEmpty,
+                Transliteration.screenText(text, ascii: ascii).columns + 2 + names.columns <= frame.cols
+            {
                 frame.write(
-                    names, col: frame.cols - names.columns, row: messageRow, style: StyleTable.style(.attribution, mode: mode, theme: state.theme))
+                    names, col: frame.cols - names.columns, row: messageRow,
+                    style: StyleTable.style(.attribution, mode: mode, theme: state.theme))
             }
         }
     }
 
     /// A search's matches while typing, in a box just above the status line, the chosen one marked.
     /// Typed text that matches nothing says so at once, before Enter.
-    static func drawChoices(_ frame: inout Frame, _ prompt: Prompt, bottom: Int, ascii: Bool, mode: ColorMode, theme: Theme) {
+    static func drawChoices(
+        _ frame: inout Frame, _ prompt: Prompt, bottom: Int, ascii: Bool, mode: ColorMode, theme: Theme
+    ) {
         let typed = !prompt.text.trimmedOfWhitespace.isEmpty
         guard !prompt.choices.isEmpty || (prompt.kind == .search && typed) else { return }
         let lines =
@@ -383,7 +435,8 @@ public enum Renderer {
         let top = max(0, bottom - lines.count)
         for (i, line) in lines.enumerated() where top + i < bottom {
             frame.write(
-                line.padded(to: width), col: 0, row: top + i, style: StyleTable.style(.help, mode: mode, theme: theme), keepBackground: false)
+                line.padded(to: width), col: 0, row: top + i, style: StyleTable.style(.help, mode: mode, theme: theme),
+                keepBackground: false)
         }
     }
 

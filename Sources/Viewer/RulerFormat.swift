@@ -22,7 +22,9 @@ public enum RulerFormat {
     public static func area(_ squareMeters: Double, imperial: Bool) -> String {
         guard squareMeters.isFinite else { return "–" }
         guard imperial else {
-            if squareMeters >= 1e6 { return CoordinateFormat.fixed(squareMeters / 1e6, squareMeters >= 1e8 ? 0 : 2) + " km²" }
+            if squareMeters >= 1e6 {
+                return CoordinateFormat.fixed(squareMeters / 1e6, squareMeters >= 1e8 ? 0 : 2) + " km²"
+            }
             if squareMeters >= 1e4 { return CoordinateFormat.fixed(squareMeters / 1e4, 2) + " ha" }
             return CoordinateFormat.fixed(squareMeters, squareMeters >= 10 ? 0 : 2) + " m²"
         }
@@ -40,5 +42,7 @@ public enum RulerFormat {
     }
 
     /// A leg's label: its length and initial bearing.
-    public static func leg(_ leg: Ruler.Leg, imperial: Bool) -> String { length(leg.meters, imperial: imperial) + " " + bearing(leg.bearing) }
+    public static func leg(_ leg: Ruler.Leg, imperial: Bool) -> String {
+        length(leg.meters, imperial: imperial) + " " + bearing(leg.bearing)
+    }
 }

@@ -86,7 +86,9 @@ public enum ScriptedRecording {
         var state = start
         let inbox = EventInbox()
         let loader = ImmediateTileLoader(sources: sources?.features.all ?? []) { inbox.post(.tilesArrived($0)) }
-        let script = keys.enumerated().map { (time: spaced ? Double($0.offset + 1) * keyInterval : 0, event: $0.element.event) }
+        let script = keys.enumerated().map {
+            (time: spaced ? Double($0.offset + 1) * keyInterval : 0, event: $0.element.event)
+        }
         let screen = ScriptedScreen(
             cols: state.terminalCols, rows: state.terminalRows, mode: mode, script: script, inbox: inbox,
             everyFrame: spaced, shown: shown)

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import MapData
 import MapRender
 
@@ -192,7 +192,13 @@ public enum StateJSON {
             var layer: String?
             var properties: [String: String]
 
-            enum Key: String, CodingKey { case className = "class", name, id, layer, properties }
+            enum Key: String, CodingKey {
+                case className = "class"
+                case name
+                case id
+                case layer
+                case properties
+            }
 
             // Written out so that a feature without a name or an id says `null`.
             func encode(to encoder: Encoder) throws {
@@ -216,7 +222,8 @@ public enum StateJSON {
             features = report.features.map { f in
                 Feature(
                     className: f.className, name: f.name, id: f.identity?.id, layer: f.identity?.layer,
-                    properties: Dictionary((f.identity?.properties ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+                    properties: Dictionary(
+                        (f.identity?.properties ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
             }
         }
     }
@@ -268,13 +275,15 @@ public enum StateJSON {
             ruler = state.ruler.map { r in
                 let polygon = r.polygon
                 return RulerState(
-                    vertices: r.vertices.map(LatLon.init), closed: r.closed, legs: r.legs.map { .init(meters: $0.meters, bearing: $0.bearing) },
+                    vertices: r.vertices.map(LatLon.init), closed: r.closed,
+                    legs: r.legs.map { .init(meters: $0.meters, bearing: $0.bearing) },
                     totalMeters: r.totalMeters, areaSquareMeters: polygon?.area, perimeterMeters: polygon?.perimeter)
             }
         }
 
         enum Key: String, CodingKey {
-            case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources, poisInView,
+            case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources,
+                poisInView,
                 poisOmitted, files, ruler, info
         }
 

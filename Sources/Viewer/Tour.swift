@@ -1,5 +1,6 @@
 import MapRender
 import Support
+
 /// One step of a tour: keys to press, then a caption on the message line for `seconds`.
 public struct TourStep: Equatable, Sendable {
     /// The keys (and commands by name), as `render --keys` writes them.
@@ -39,7 +40,8 @@ public struct Tour: Equatable, Sendable {
             guard let seconds = InputParsing.number(String(fields[1]).trimmedOfWhitespace), seconds >= 0,
                 seconds <= longestStep
             else {
-                return fail("seconds '\(InputParsing.excerpt(fields[1]))' must be a number from 0 to \(Int(longestStep))")
+                return fail(
+                    "seconds '\(InputParsing.excerpt(fields[1]))' must be a number from 0 to \(Int(longestStep))")
             }
             let caption = fields.count > 2 ? String(fields[2]) : ""
             guard caption.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else {

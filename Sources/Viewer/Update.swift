@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import MapData
 import MapRender
 import Support
@@ -145,10 +145,11 @@ extension ViewerState {
                 tilesView = drawnView
                 arrivedTiles = [:]
             }
-            return requestTiles(missing.compactMap { batch in
-                let tiles = batch.tiles.filter { !(arrivedTiles[batch.source]?.contains($0) ?? false) }
-                return tiles.isEmpty ? nil : TileBatch(source: batch.source, tiles: tiles)
-            }) + detail.map { .prepare($0) }
+            return requestTiles(
+                missing.compactMap { batch in
+                    let tiles = batch.tiles.filter { !(arrivedTiles[batch.source]?.contains($0) ?? false) }
+                    return tiles.isEmpty ? nil : TileBatch(source: batch.source, tiles: tiles)
+                }) + detail.map { .prepare($0) }
         case .tilesArrived(let batch):
             arrivedTiles[batch.source, default: []].formUnion(batch.tiles)
             if let wanted = requestedTiles[batch.source] {
@@ -229,7 +230,9 @@ extension ViewerState {
                     setError(bookmarksOff)
                     return []
                 }
-                prompt = Prompt(kind: .bookmarkName, text: places?.nearestName(to: view.center, within: view.region.span.latitudeDelta * 55_000) ?? "")
+                prompt = Prompt(
+                    kind: .bookmarkName,
+                    text: places?.nearestName(to: view.center, within: view.region.span.latitudeDelta * 55_000) ?? "")
                 return []
             }
             if showCopyMenu {
@@ -315,7 +318,9 @@ extension ViewerState {
         case .toggleLegend: showLegend.toggle()
         case .toggleLayers:
             showLayers.toggle()
-            if showLayers && userLayers.isEmpty { setMessage("no files: give them on the command line (termmap FILE…)") }
+            if showLayers && userLayers.isEmpty {
+                setMessage("no files: give them on the command line (termmap FILE…)")
+            }
         case .bookmark:
             // (With the gazetteer: the key's path above proposes a name.)
             if bookmarks == nil {
@@ -341,7 +346,9 @@ extension ViewerState {
             // Within a cell of the first vertex on screen: closed onto it exactly.
             let first = view.transform.dot(for: r.vertices[0])
             let here = view.transform.dot(for: c)
-            if r.vertices.count >= 3, abs(first.x - here.x) <= Double(ViewSize.dotsPerCellX), abs(first.y - here.y) <= Double(ViewSize.dotsPerCellY) {
+            if r.vertices.count >= 3, abs(first.x - here.x) <= Double(ViewSize.dotsPerCellX),
+                abs(first.y - here.y) <= Double(ViewSize.dotsPerCellY)
+            {
                 r.close()
             } else {
                 r.add(c)
@@ -350,7 +357,10 @@ extension ViewerState {
             sayRuler(r)
         case .toggleMouse:
             mouseCaptured.toggle()
-            setMessage(mouseCaptured ? "mouse on: wheel zooms, click centres, drag moves" : "mouse off: the terminal selects text; p turns it back on")
+            setMessage(
+                mouseCaptured
+                    ? "mouse on: wheel zooms, click centres, drag moves"
+                    : "mouse off: the terminal selects text; p turns it back on")
             return [.captureMouse(mouseCaptured)]
         case .whatIsHere:
             showInfo.toggle()
@@ -465,7 +475,8 @@ extension ViewerState {
         previous.resize(to: view.size)
         view = previous
         animation = animationsEnabled ? ViewAnimation(from: old, progress: 0) : nil
-        lastAction = LastAction(name: verb == "undo" ? .undo : .redo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
+        lastAction = LastAction(
+            name: verb == "undo" ? .undo : .redo, zoomBefore: old.zoom, zoomAfter: view.zoom, fallback: false)
         // Say what was undone, and what of the view it gave back.
         var text = "\(verb) \(entry.change): \(verb == "undo" ? "back to" : "again at")"
         if old.zoom != view.zoom { text += " zoom \(Formatting.zoom(view.zoom)) (from \(Formatting.zoom(old.zoom)))" }
@@ -518,7 +529,8 @@ extension ViewerState {
         commit(from: old, change: "fit circle")
         // The seed's fit from the view before, and the circle's rows beyond its top and bottom edges.
         let seed = SeedCircleFit.camera(
-            in: old, center: overlay.circle.center, radiusMeters: overlay.circle.radiusMeters, circleRatio: overlay.ratio)
+            in: old, center: overlay.circle.center, radiusMeters: overlay.circle.radiusMeters,
+            circleRatio: overlay.ratio)
         let circleDots = 2 * fitting.halfHeight * WebMercator.worldSize(zoom: seed.zoom)
         let cropped = max(0, Int(((circleDots - old.size.heightDots) / 4).rounded(.up)))
         lastAction = LastAction(
@@ -526,8 +538,10 @@ extension ViewerState {
             fit: FitStep(
                 ratio: overlay.ratio, zoomX: fitting.zoomX, zoomY: fitting.zoomY, seedZoom: seed.zoom,
                 seedCroppedRows: cropped, seedCenter: seed.center,
-                ringCols: 2 * fitting.halfWidth * WebMercator.worldSize(zoom: view.zoom) / Double(ViewSize.dotsPerCellX),
-                ringRows: 2 * fitting.halfHeight * WebMercator.worldSize(zoom: view.zoom) / Double(ViewSize.dotsPerCellY),
+                ringCols: 2 * fitting.halfWidth * WebMercator.worldSize(zoom: view.zoom)
+                    / Double(ViewSize.dotsPerCellX),
+                ringRows: 2 * fitting.halfHeight * WebMercator.worldSize(zoom: view.zoom)
+                    / Double(ViewSize.dotsPerCellY),
                 viewCols: view.size.cols, viewRows: view.size.rows, zoom: view.zoom))
         setMessage(
             "fit circle \(Formatting.distance(overlay.circle.radiusMeters)): zoom \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
@@ -565,7 +579,9 @@ extension ViewerState {
                 c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
             else { return }
             // What matched nothing matches nothing longer: a paste that has stopped matching searches no more.
-            let stillNothing = edited.kind == .search && edited.choices.isEmpty && MapSources.longerQueriesMatchNoMore(than: edited.text)
+            let stillNothing =
+                edited.kind == .search && edited.choices.isEmpty
+                && MapSources.longerQueriesMatchNoMore(than: edited.text)
             edited.text.append(c)
             prompt = stillNothing ? edited : Self.withChoices(edited, places: places)
         default:
@@ -648,7 +664,8 @@ extension ViewerState {
                 zoomLevel: ZoomLevelStep(
                     requested: z, standardLongitudeDelta: view.region.span.longitudeDelta,
                     seedLongitudeDelta: seedSpan.longitudeDelta,
-                    seedEquivalentZoom: log2(view.size.widthDots * 360 / (WebMercator.tileSize * seedSpan.longitudeDelta))))
+                    seedEquivalentZoom: log2(
+                        view.size.widthDots * 360 / (WebMercator.tileSize * seedSpan.longitudeDelta))))
             var text = "zoom level: \(Formatting.zoom(old.zoom)) → \(Formatting.zoom(view.zoom))"
             if outcome.wasClamped { text += " (\(CoordinateFormat.fixed(z, 2)) clamped to 28)" }
             setMessage(text)
@@ -661,9 +678,16 @@ extension ViewerState {
     /// The ruler's numbers on the message line: legs, total, and a closed one's area and perimeter.
     private mutating func sayRuler(_ r: Ruler) {
         let units = imperialUnits
-        var text = "ruler: \(r.legs.count) leg\(r.legs.count == 1 ? "" : "s"), \(RulerFormat.length(r.totalMeters, imperial: units))"
-        if let last = r.legs.last { text += " (last \(RulerFormat.length(last.meters, imperial: units)) at \(RulerFormat.bearing(last.bearing)))" }
-        if let p = r.polygon { text = "ruler closed: area \(RulerFormat.area(p.area, imperial: units)), perimeter \(RulerFormat.length(p.perimeter, imperial: units))" }
+        var text =
+            "ruler: \(r.legs.count) leg\(r.legs.count == 1 ? "" : "s"), \(RulerFormat.length(r.totalMeters, imperial: units))"
+        if let last = r.legs.last {
+            text +=
+                " (last \(RulerFormat.length(last.meters, imperial: units)) at \(RulerFormat.bearing(last.bearing)))"
+        }
+        if let p = r.polygon {
+            text =
+                "ruler closed: area \(RulerFormat.area(p.area, imperial: units)), perimeter \(RulerFormat.length(p.perimeter, imperial: units))"
+        }
         setMessage(text)
     }
 

@@ -53,7 +53,8 @@ extension ViewerState {
         } else if update.ended && file.format == .stream {
             setMessage("\(name) ended: \(file.data.count) feature\(file.data.count == 1 ? "" : "s")")
         } else if file.format != .stream, message.hasPrefix("reading ") {
-            let skipped = file.data.skipped > 0 ? " (\(file.data.skipped) left out: \(file.data.firstSkipReason ?? ""))" : ""
+            let skipped =
+                file.data.skipped > 0 ? " (\(file.data.skipped) left out: \(file.data.firstSkipReason ?? ""))" : ""
             let notes = file.data.notes.phrases.map { "; " + $0 }.joined()
             setMessage("\(name): \(file.data.count) feature\(file.data.count == 1 ? "" : "s")" + skipped + notes)
         }

@@ -172,7 +172,11 @@ public struct ViewerState: Equatable, Sendable {
         get { layers.layers.compactMap { $0 as? RulerLayer }.first?.ruler }
         set {
             let imperial = imperialUnits
-            layers.set(RulerLayer.self, newValue.map { RulerLayer(ruler: $0, legLabels: $0.legs.map { RulerFormat.leg($0, imperial: imperial) }) })
+            layers.set(
+                RulerLayer.self,
+                newValue.map {
+                    RulerLayer(ruler: $0, legLabels: $0.legs.map { RulerFormat.leg($0, imperial: imperial) })
+                })
         }
     }
     /// Lengths and areas in miles and feet (`--units imperial`).
@@ -228,7 +232,8 @@ public struct ViewerState: Equatable, Sendable {
 
     /// Everything drawn on the screen besides the base map: the layers over it, then the open panels.
     public var screenLayers: [any ScreenLayer] {
-        layers.layers + (showHelp ? [Panel.help] : []) + (showExplain ? [Panel.explain] : []) + (showLegend ? [Panel.legend] : [])
+        layers.layers + (showHelp ? [Panel.help] : []) + (showExplain ? [Panel.explain] : [])
+            + (showLegend ? [Panel.legend] : [])
     }
 
     /// A panel over the map (the help, the explain panel): it stays where it is when the map moves.

@@ -16,7 +16,8 @@ public struct InfoReport: Equatable, Sendable {
         guard state.showInfo, let map else { return nil }
         let view = state.displayedView
         let cell = crosshairCell(view.size)
-        return InfoReport(coordinate: view.center, zoom: view.zoom, features: map.pick.features(atCol: cell.col, row: cell.row))
+        return InfoReport(
+            coordinate: view.center, zoom: view.zoom, features: map.pick.features(atCol: cell.col, row: cell.row))
     }
 
     /// The cell holding the view's centre (its dot `widthDots / 2`, `heightDots / 2`).
@@ -65,14 +66,17 @@ extension Renderer {
 
     /// The what-is-here panel at the top right, in the right half (clear of the crosshair), scrolled
     /// down by the state's `infoScroll`; the furthest it can scroll.
-    static func drawInfo(_ frame: inout Frame, _ report: InfoReport, scroll: Int, mapRows: Int, style: MapStyle) -> Int {
+    static func drawInfo(_ frame: inout Frame, _ report: InfoReport, scroll: Int, mapRows: Int, style: MapStyle) -> Int
+    {
         let (header, body) = report.lines()
         // The first header line is the title, in the top border.
         let room = max(1, min(mapRows, frame.rows) - 2 - (header.count - 1))
         let limit = max(0, body.count - room)
         let first = min(scroll, limit)
         var shown = Array(body[first..<min(body.count, first + room)])
-        if first + room < body.count, !shown.isEmpty { shown[shown.count - 1] = "… \(body.count - first - room + 1) more lines (↓)" }
+        if first + room < body.count, !shown.isEmpty {
+            shown[shown.count - 1] = "… \(body.count - first - room + 1) more lines (↓)"
+        }
         func screen(_ line: String) -> String { Transliteration.screenText(line, ascii: style.ascii) }
         let widest = min((header + body).map { screen($0).columns }.max() ?? 0, frame.cols / 2 - 6)
         let ellipsis = screen("…")
@@ -81,7 +85,8 @@ extension Renderer {
             return text.columns > widest ? text.prefix(columns: max(0, widest - ellipsis.columns)) + ellipsis : text
         }
         drawPanel(
-            &frame, lines, widest: widest, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme, topRight: true,
+            &frame, lines, widest: widest, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme,
+            topRight: true,
             title: screen(header[0]))
         return limit
     }

@@ -3,8 +3,8 @@ import Foundation
 import GeoCore
 import MapData
 import MapRender
-import Support
 import Raster
+import Support
 import Viewer
 
 // termmap-bench: frame time per scene, asset load, whole-process render, peak memory, and bytes
@@ -39,10 +39,15 @@ let scenes = [
     Scene(name: "Helsinki .pmtiles z14", lat: 60.1690, lon: 24.9420, zoom: 14, circleMeters: nil, tiles: true),
     Scene(name: "Helsinki .pmtiles z17", lat: 60.1690, lon: 24.9420, zoom: 17, circleMeters: nil, tiles: true),
     Scene(name: "Helsinki demo city z17", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil),
-    Scene(name: "Helsinki demo city z17 + what is here", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil, whatIsHere: true),
-    Scene(name: "Helsinki .pmtiles z17 at Simonkatu", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil, tiles: true),
     Scene(
-        name: "Helsinki .pmtiles z17 + what is here", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil, tiles: true,
+        name: "Helsinki demo city z17 + what is here", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil,
+        whatIsHere: true),
+    Scene(
+        name: "Helsinki .pmtiles z17 at Simonkatu", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil, tiles: true
+    ),
+    Scene(
+        name: "Helsinki .pmtiles z17 + what is here", lat: 60.1699, lon: 24.9384, zoom: 17, circleMeters: nil,
+        tiles: true,
         whatIsHere: true),
     Scene(
         name: "GSHHG full z12 (Oslofjord)", lat: 59.7, lon: 10.6, zoom: 12, circleMeters: nil, needsHighResolution: true
@@ -85,7 +90,9 @@ func releaseBinary(_ product: String) throws -> String {
     p.standardOutput = FileHandle.nullDevice
     try p.run()
     p.waitUntilExit()
-    guard FileManager.default.isExecutableFile(atPath: path) else { throw Failure(description: "cannot build \(product)") }
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw Failure(description: "cannot build \(product)")
+    }
     return path
 }
 
@@ -142,7 +149,8 @@ func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frame
 /// The time to turn a 400×120 colour frame (San Francisco, a circle: many style changes) into text
 /// with SGR sequences, in milliseconds, 50 runs.
 func textTimes(sources: MapSources) throws -> [Double] {
-    var state = try ViewerState(cols: 400, rows: 120, center: Coordinate(latitude: 37.7749, longitude: -122.4194), zoom: 12)
+    var state = try ViewerState(
+        cols: 400, rows: 120, center: Coordinate(latitude: 37.7749, longitude: -122.4194), zoom: 12)
     state.circle = CircleOverlay(
         circle: try GeodesicCircle(center: state.view.center, radiusMeters: 5000), ratio: CircleFit.defaultRatio)
     let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: .ansi256))
@@ -191,7 +199,9 @@ func userFileTimes(_ path: String, world: MapAsset, frames: Int) throws {
             precondition(screenful.frame.cells.count > 0)
             if i >= 5 { times.append((b - a) * 1e6) }
         }
-        print("frames at zoom \(Int(zoom)), 200×60: p50 \(CoordinateFormat.fixed(percentile(times, 0.5) / 1000, 2)) ms, p99 \(CoordinateFormat.fixed(percentile(times, 0.99) / 1000, 2)) ms")
+        print(
+            "frames at zoom \(Int(zoom)), 200×60: p50 \(CoordinateFormat.fixed(percentile(times, 0.5) / 1000, 2)) ms, p99 \(CoordinateFormat.fixed(percentile(times, 0.99) / 1000, 2)) ms"
+        )
     }
 }
 
@@ -231,7 +241,9 @@ func newViewTimes(_ scene: Scene, cols: Int, rows: Int, world: MapAsset, runs: I
 /// Wall time of one whole process, from spawn to exit (posix_spawn + waitpid: Foundation's Process
 /// polls for the exit and would add tens of milliseconds).
 /// Runs a program to its end: its wall time in milliseconds and its own peak resident memory in MB.
-func runProcess(_ path: String, _ args: [String], measurePeak: Bool = true) throws -> (millis: Double, peakMegabytes: Double) {
+func runProcess(_ path: String, _ args: [String], measurePeak: Bool = true) throws -> (
+    millis: Double, peakMegabytes: Double
+) {
     // Linux records the memory a process had before its exec as part of its peak, and a child of
     // posix_spawn shares this (large) process's memory until its exec: its own wait4 peak would count
     // the bench. GNU time is small: run under it, the child's peak is its own.
@@ -394,7 +406,8 @@ func main() throws {
         if scene.needsHighResolution && high == nil { continue }
         if let only, !scene.name.contains(only) { continue }
         for (c, r) in sizes {
-            let t = try frameTimes(scene, cols: c, rows: r, sources: scene.tiles ? try tileSources(world) : sources, frames: frames)
+            let t = try frameTimes(
+                scene, cols: c, rows: r, sources: scene.tiles ? try tileSources(world) : sources, frames: frames)
             rows.append((scene.name, c, r, median(t), percentile(t, 0.99)))
             if scene.tiles && c == 200 {
                 let cold = try newViewTimes(scene, cols: c, rows: r, world: world, runs: 20)
@@ -413,8 +426,11 @@ func main() throws {
                 (Double(c * r), median(try frameTimes(scene, cols: c, rows: r, sources: sources, frames: frames)))
             }
             let n = Double(points.count)
-            let mx = points.map(\.0).reduce(0, +) / n, my = points.map(\.1).reduce(0, +) / n
-            let slope = points.map { ($0.0 - mx) * ($0.1 - my) }.reduce(0, +) / points.map { ($0.0 - mx) * ($0.0 - mx) }.reduce(0, +)
+            let mx = points.map(\.0).reduce(0, +) / n
+            let my = points.map(\.1).reduce(0, +) / n
+            let slope =
+                points.map { ($0.0 - mx) * ($0.1 - my) }.reduce(0, +)
+                / points.map { ($0.0 - mx) * ($0.0 - mx) }.reduce(0, +)
             cellFits.append((scene.name, my - slope * mx, slope * 1000))
         }
     }
@@ -476,7 +492,8 @@ func main() throws {
                 + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
                 + "\"import\":{\"millis\":\(round(median(imports) * 10) / 10),\"peakRSSMegabytes\":\(round(importPeak * 10) / 10),"
                 + "\"bytes\":\(imported),\"pbfBytes\":\(pbfSize)},"
-                + "\"newTileViews\":[\(newViews.map { "{\"name\":\"\($0.0)\",\"steadyMicros\":\(Int($0.1)),\"firstMedianMicros\":\(Int($0.2)),\"firstMaxMicros\":\(Int($0.3))}" }.joined(separator: ","))]}")
+                + "\"newTileViews\":[\(newViews.map { "{\"name\":\"\($0.0)\",\"steadyMicros\":\(Int($0.1)),\"firstMedianMicros\":\(Int($0.2)),\"firstMaxMicros\":\(Int($0.3))}" }.joined(separator: ","))]}"
+        )
         return
     }
     func f(_ v: Double, _ d: Int) -> String { CoordinateFormat.fixed(v, d) }
@@ -500,9 +517,15 @@ func main() throws {
     print("termmap render 200x60 Europe (median 20): \(f(median(processTimes), 1)) ms")
     print("peak RSS of termmap render (all scenes):  \(f(peak, 1)) MB")
     print("\nframe time against cells, sparse views (few vertices at any size; least squares over 5 sizes):")
-    for fit in cellFits { print("  \(fit.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(f(fit.constant, 0)) µs + \(f(fit.perCell, 1)) ns a cell") }
+    for fit in cellFits {
+        print(
+            "  \(fit.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(f(fit.constant, 0)) µs + \(f(fit.perCell, 1)) ns a cell"
+        )
+    }
     print("\nstart-up against a bare Swift program (Foundation, one line; wall time, median of 15 pairs):")
-    print("  " + "".padding(toLength: 28, withPad: " ", startingAt: 0) + " this build" + (staticStartup.isEmpty ? "" : "  --static-swift-stdlib"))
+    print(
+        "  " + "".padding(toLength: 28, withPad: " ", startingAt: 0) + " this build"
+            + (staticStartup.isEmpty ? "" : "  --static-swift-stdlib"))
     for (k, (name, ratio)) in startup.enumerated() {
         let other = k < staticStartup.count ? "  " + (f(staticStartup[k].1, 2) + "×").leftPad(21) : ""
         print("  \(name.padding(toLength: 28, withPad: " ", startingAt: 0)) " + (f(ratio, 2) + "×").leftPad(10) + other)

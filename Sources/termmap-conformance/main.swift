@@ -75,7 +75,8 @@ final class Tally {
     }
 
     func print() {
-        Swift.print("\(suite): \(cases) cases, \(runs) runs, \(asExpected) as expected, \(differences.count) differences")
+        Swift.print(
+            "\(suite): \(cases) cases, \(runs) runs, \(asExpected) as expected, \(differences.count) differences")
         for d in differences {
             let why = known.why(suite, d.name, d.variant).map { " (known: \($0))" } ?? " (NEW)"
             Swift.print("  \(d.name) \(d.variant): \(d.text)\(why)")
@@ -131,7 +132,9 @@ func draw(_ archive: any TileArchive, zoom: Double) -> (failed: Int, skipped: In
 /// gzip of `bytes` (zlib's deflate with a gzip wrapper, as tilesets store tiles).
 func gzip(_ bytes: [UInt8]) -> [UInt8] {
     var stream = z_stream()
-    guard deflateInit2_(&stream, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    guard
+        deflateInit2_(
+            &stream, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
     else { return bytes }
     defer { deflateEnd(&stream) }
     var input = bytes
@@ -162,7 +165,9 @@ func mbtiles(_ tile: [UInt8], at path: String) -> Bool {
         """
     guard sqlite3_exec(db, schema, nil, nil, nil) == SQLITE_OK else { return false }
     var s: OpaquePointer?
-    guard sqlite3_prepare_v2(db, "INSERT INTO tiles VALUES (0, 0, 0, ?)", -1, &s, nil) == SQLITE_OK, let s else { return false }
+    guard sqlite3_prepare_v2(db, "INSERT INTO tiles VALUES (0, 0, 0, ?)", -1, &s, nil) == SQLITE_OK, let s else {
+        return false
+    }
     defer { sqlite3_finalize(s) }
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     _ = tile.withUnsafeBytes { sqlite3_bind_blob(s, 1, $0.baseAddress, Int32($0.count), transient) }
@@ -242,15 +247,21 @@ func runMVT(_ folder: URL, _ t: Tally) {
         if valid {
             expected = "decoded \(expectedCounts ?? [])"
         } else if error == "recoverable" {
-            expected = outcome.hasPrefix("decoded") || outcome == "features skipped" ? outcome : "decoded (the fault recovered)"
+            expected =
+                outcome.hasPrefix("decoded") || outcome == "features skipped"
+                ? outcome : "decoded (the fault recovered)"
         } else {
-            expected = outcome == "features skipped" || outcome == "tile refused" ? outcome : "tile refused or the bad feature skipped"
+            expected =
+                outcome == "features skipped" || outcome == "tile refused"
+                ? outcome : "tile refused or the bad feature skipped"
         }
         t.record(name, "decoded", expected: expected, got: outcome)
         // 2. In a tileset, drawn. A valid tile draws whole. An invalid one draws as it can: its layers keep
         // names termmap does not draw, whose insides it does not read (a fault there need not be seen).
         func drawn(_ d: (failed: Int, skipped: Int)) -> String {
-            if valid || d.failed < 0 || d.failed > 1 || d.skipped < 0 { return "\(d.failed) failed, \(d.skipped) skipped" }
+            if valid || d.failed < 0 || d.failed > 1 || d.skipped < 0 {
+                return "\(d.failed) failed, \(d.skipped) skipped"
+            }
             return "drawn"
         }
         let want = valid ? "0 failed, 0 skipped" : "drawn"
@@ -342,11 +353,15 @@ func runPMTiles(_ folder: URL, _ t: Tally) {
             t.record(file, "open", expected: expectation, got: "opened")
         } catch {
             let e = oneLine(error)
-            t.record(file, "open", expected: expectation, got: classify(e.text.replacing(file + ": ", with: "")), fault: e.fault)
+            t.record(
+                file, "open", expected: expectation, got: classify(e.text.replacing(file + ": ", with: "")),
+                fault: e.fault)
         }
         if let archive {
             let i = archive.info
-            for zoom in Set([Double(i.minZoom), Double(i.minZoom + i.maxZoom) / 2, Double(i.maxZoom), Double(i.maxZoom) + 2]).sorted() {
+            for zoom in Set([
+                Double(i.minZoom), Double(i.minZoom + i.maxZoom) / 2, Double(i.maxZoom), Double(i.maxZoom) + 2,
+            ]).sorted() {
                 starting("pmtiles \(file) z\(zoom)")
                 let d = draw(archive, zoom: zoom)
                 t.record(file, "z\(zoom)", expected: "0 failed", got: "\(d.failed) failed")
@@ -364,7 +379,9 @@ func runPMTiles(_ folder: URL, _ t: Tally) {
                 t.record(file, variant, expected: "refused in one line", got: "opened, \(d.failed) tiles failed")
             } catch {
                 let e = oneLine(error)
-                t.record(file, variant, expected: "refused in one line", got: e.fault ? e.text : "refused in one line", fault: e.fault)
+                t.record(
+                    file, variant, expected: "refused in one line", got: e.fault ? e.text : "refused in one line",
+                    fault: e.fault)
             }
         }
     }
@@ -416,7 +433,8 @@ func evenOddArea(_ rings: [[(Double, Double)]]) -> Double {
     var edges: [((Double, Double), (Double, Double))] = []
     for ring in rings where ring.count > 2 {
         for i in ring.indices {
-            let a = ring[i], b = ring[(i + 1) % ring.count]
+            let a = ring[i]
+            let b = ring[(i + 1) % ring.count]
             if a.1 != b.1 { edges.append((a, b)) }
         }
     }
@@ -424,8 +442,10 @@ func evenOddArea(_ rings: [[(Double, Double)]]) -> Double {
     // Where two edges cross, the order of crossings changes: a slab boundary too.
     for i in edges.indices {
         for j in edges.indices where j > i {
-            let (p, p2) = edges[i], (q, q2) = edges[j]
-            let r = (p2.0 - p.0, p2.1 - p.1), s = (q2.0 - q.0, q2.1 - q.1)
+            let (p, p2) = edges[i]
+            let (q, q2) = edges[j]
+            let r = (p2.0 - p.0, p2.1 - p.1)
+            let s = (q2.0 - q.0, q2.1 - q.1)
             let d = r.0 * s.1 - r.1 * s.0
             guard d != 0 else { continue }
             let t = ((q.0 - p.0) * s.1 - (q.1 - p.1) * s.0) / d
@@ -436,7 +456,8 @@ func evenOddArea(_ rings: [[(Double, Double)]]) -> Double {
     let levels = ys.sorted()
     var area = 0.0
     for k in levels.indices.dropLast() {
-        let y0 = levels[k], y1 = levels[k + 1]
+        let y0 = levels[k]
+        let y1 = levels[k + 1]
         let y = (y0 + y1) / 2
         let xs = edges.compactMap { e -> Double? in
             let (a, b) = e
@@ -488,15 +509,19 @@ func runOSM(_ folder: URL, _ t: Tally) {
         // one ring to libosmium and two here, the same surface either way.
         var expectedAreas: [String]?
         let testJSON = source.deletingLastPathComponent().appendingPathComponent("test.json")
-        if let d = try? Data(contentsOf: testJSON), let json = (try? JSONSerialization.jsonObject(with: d)) as? [String: Any],
+        if let d = try? Data(contentsOf: testJSON),
+            let json = (try? JSONSerialization.jsonObject(with: d)) as? [String: Any],
             let areas = (json["areas"] as? [String: Any])?["default"] as? [[String: Any]]
         {
             // libosmium makes no area of what it calls invalid.
-            expectedAreas = areas.filter { ($0["wkt"] as? String) != "INVALID" && Classification.areaClass($0["tags"] as? [String: String] ?? [:]) != nil }
-                .map { a in
-                    let rings = wktRings(a["wkt"] as? String ?? "")
-                    return String(format: "%.6f", evenOddArea(rings))
-                }.sorted()
+            expectedAreas = areas.filter {
+                ($0["wkt"] as? String) != "INVALID"
+                    && Classification.areaClass($0["tags"] as? [String: String] ?? [:]) != nil
+            }
+            .map { a in
+                let rings = wktRings(a["wkt"] as? String ?? "")
+                return String(format: "%.6f", evenOddArea(rings))
+            }.sorted()
         }
         let variants = [
             ("pbf", plain), ("pbf with locations", located), ("raw pbf", raw), ("raw pbf with locations", rawLocated),
@@ -506,14 +531,15 @@ func runOSM(_ folder: URL, _ t: Tally) {
             starting("osm-testdata \(name) \(variant)")
             let contents: MapContents
             do {
-                (contents, _) = try OSMImporter.contents(pbf: data, name: file, source: file, classMinZoom: StyleTable.minZoom)
+                (contents, _) = try OSMImporter.contents(
+                    pbf: data, name: file, source: file, classMinZoom: StyleTable.minZoom)
             } catch {
                 let e = oneLine(error)
                 t.record(name, variant, expected: "imported", got: "refused: " + e.text, fault: e.fault)
                 continue
             }
-            // Drawn, over the data.
-            let areas = contents.features.filter { $0.featureClass.isArea && !$0.featureClass.isFillOnly }  // not the box and sea it makes
+            // Drawn, over the data; not the box and sea it makes.
+            let areas = contents.features.filter { $0.featureClass.isArea && !$0.featureClass.isFillOnly }
             if let expectedAreas {
                 let ours = areas.map { f in
                     String(format: "%.6f", evenOddArea(f.parts.map { $0.map { ($0.longitude, $0.latitude) } }))

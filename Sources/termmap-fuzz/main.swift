@@ -36,7 +36,9 @@ func fail(_ s: String) {
 func randomKey(_ r: inout SeededRandom) -> Key {
     let specials: [Key] = [.enter, .escape, .backspace, .left, .right, .up, .down, .ctrlL, .ctrlC]
     // Every key the keymap binds (new commands are fuzzed as soon as they have a key).
-    let keymapChars: [Character] = Keymap.standard.bindings.flatMap(\.keys).compactMap { if case .char(let c) = $0 { c } else { nil } }
+    let keymapChars: [Character] = Keymap.standard.bindings.flatMap(\.keys).compactMap {
+        if case .char(let c) = $0 { c } else { nil }
+    }
     let promptChars = Array("0123456789.-,e kmiftabcxyzé漢😀")
     switch r.below(10) {
     case 0, 1: return specials[r.below(specials.count)]
@@ -95,7 +97,8 @@ func fuzzViewer(
             break
         }
         let frame = Renderer.render(
-            state, sources: sources, options: RenderOptions(mode: ColorMode.allCases[r.below(ColorMode.allCases.count)]))
+            state, sources: sources, options: RenderOptions(mode: ColorMode.allCases[r.below(ColorMode.allCases.count)])
+        )
         guard frame.cols == state.terminalCols, frame.rows == state.terminalRows,
             frame.cells.count == state.terminalCols * state.terminalRows
         else {
@@ -293,7 +296,9 @@ final class OneTileArchive: TileArchive {
         self.tile = tile
         self.bytes = bytes
     }
-    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >] {
         Dictionary(uniqueKeysWithValues: ids.map { ($0, .success($0 == tile ? bytes : nil)) })
     }
 }
@@ -348,11 +353,15 @@ func trial(_ label: String, slowest: inout Double, _ body: () throws(MapDataErro
 }
 
 /// PMTiles files mutated: headers (u64 offsets and lengths set to extremes), directories and tiles.
-func fuzzPMTiles(_ original: [UInt8], name: String, mutations: Int, seed: UInt64) -> (tried: Int, opened: Int, slowest: Double) {
+func fuzzPMTiles(_ original: [UInt8], name: String, mutations: Int, seed: UInt64) -> (
+    tried: Int, opened: Int, slowest: Double
+) {
     var r = SeededRandom(state: seed)
     var opened = 0
     var slowest = 0.0
-    let extremes: [UInt64] = [0, 1, 126, 127, 16_384, UInt64(original.count), UInt64(original.count) + 1, UInt64.max, 1 << 63]
+    let extremes: [UInt64] = [
+        0, 1, 126, 127, 16_384, UInt64(original.count), UInt64(original.count) + 1, UInt64.max, 1 << 63,
+    ]
     for i in 0..<mutations {
         var b: [UInt8]
         if i % 5 == 4 {
@@ -411,7 +420,9 @@ func fuzzShorelineInputs(mutations: Int, seed: UInt64) -> (tried: Int, read: Int
     for (k, (lon, lat)) in [(10.0, 46.0), (190.0, -17.0), (-70.0, 45.0)].enumerated() {
         let start = data.count
         for (dx, dy) in [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, 0.0)] {
-            for v in [Float(lon + dx), Float(lat + dy)] { withUnsafeBytes(of: v.bitPattern.littleEndian) { data += $0 } }
+            for v in [Float(lon + dx), Float(lat + dy)] {
+                withUnsafeBytes(of: v.bitPattern.littleEndian) { data += $0 }
+            }
         }
         meta.append("\(k + 1) 1.5 4 \(lat) \(lat + 0.5) \(start) \(data.count - start) \(k)")
     }
@@ -419,7 +430,9 @@ func fuzzShorelineInputs(mutations: Int, seed: UInt64) -> (tried: Int, read: Int
     for tag: UInt8 in [0, 3, 0x83, 4] {
         raw.append(tag)
         withUnsafeBytes(of: UInt32(4).littleEndian) { raw += $0 }
-        for v in [1.0, 2.0, 3.0, 2.0, 1.0, 4.0, 1.0, 2.0] { withUnsafeBytes(of: v.bitPattern.littleEndian) { raw += $0 } }
+        for v in [1.0, 2.0, 3.0, 2.0, 1.0, 4.0, 1.0, 2.0] {
+            withUnsafeBytes(of: v.bitPattern.littleEndian) { raw += $0 }
+        }
     }
     let metaBytes = Array(meta.joined(separator: "\n").utf8)
     var r = SeededRandom(state: seed)
@@ -427,13 +440,17 @@ func fuzzShorelineInputs(mutations: Int, seed: UInt64) -> (tried: Int, read: Int
     var slowest = 0.0
     for i in 0..<mutations {
         let d = i % 3 == 0 ? mutateBytes(data, i, &r) : data
-        let m = i % 3 == 1 ? String(decoding: mutateBytes(metaBytes, i, &r), as: UTF8.self) : meta.joined(separator: "\n")
+        let m =
+            i % 3 == 1 ? String(decoding: mutateBytes(metaBytes, i, &r), as: UTF8.self) : meta.joined(separator: "\n")
         let t = i % 3 == 2 ? mutateBytes(raw, i, &r) : raw
-        if trial("gshhg mutation \(i)", slowest: &slowest, { () throws(MapDataError) in
-            _ = try SourceReaders.gshhg(meta: m, data: d, name: "gshhs_f.dat")
-            _ = try SourceReaders.gshhgRivers(meta: m, data: d, name: "rivers_f.dat")
-            _ = try SourceReaders.rawLines(t, name: "lines.bin")
-        }) {
+        if trial(
+            "gshhg mutation \(i)", slowest: &slowest,
+            { () throws(MapDataError) in
+                _ = try SourceReaders.gshhg(meta: m, data: d, name: "gshhs_f.dat")
+                _ = try SourceReaders.gshhgRivers(meta: m, data: d, name: "rivers_f.dat")
+                _ = try SourceReaders.rawLines(t, name: "lines.bin")
+            })
+        {
             read += 1
         }
     }
@@ -441,7 +458,9 @@ func fuzzShorelineInputs(mutations: Int, seed: UInt64) -> (tried: Int, read: Int
 }
 
 /// MVT tiles mutated (the fixture's densest tile, inflated), decoded and drawn into chunks.
-func fuzzMVT(_ tile: [UInt8], at id: TileID, mutations: Int, seed: UInt64) -> (tried: Int, decoded: Int, slowest: Double) {
+func fuzzMVT(_ tile: [UInt8], at id: TileID, mutations: Int, seed: UInt64) -> (
+    tried: Int, decoded: Int, slowest: Double
+) {
     var r = SeededRandom(state: seed)
     var decoded = 0
     var slowest = 0.0
@@ -471,7 +490,9 @@ func fuzzTileJSON(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slo
     var r = SeededRandom(state: seed)
     var parsed = 0
     var slowest = 0.0
-    let tokens = ["{", "}", "[", "]", "\"", ",", ":", "\\u", "\\", "1e999", "-0", "null", "true", "9223372036854775808", "\u{0}"]
+    let tokens = [
+        "{", "}", "[", "]", "\"", ",", ":", "\\u", "\\", "1e999", "-0", "null", "true", "9223372036854775808", "\u{0}",
+    ]
     for i in 0..<mutations {
         var b = mutateBytes(original, i, &r)
         if i % 3 == 2 {
@@ -479,12 +500,15 @@ func fuzzTileJSON(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slo
             let p = r.below(b.count)
             b.insert(contentsOf: Array(tokens[r.below(tokens.count)].utf8), at: p)
         }
-        if trial("tilejson mutation \(i)", slowest: &slowest, { () throws(MapDataError) in
-            let t = try TileJSON.parse(b, url: "https://example.org/fuzz.json")
-            if t.templates.isEmpty || t.minZoom > t.maxZoom || t.maxZoom > 24 {
-                fail("tilejson mutation \(i): \(t.templates.count) templates, zooms \(t.minZoom)-\(t.maxZoom)")
-            }
-        }) {
+        if trial(
+            "tilejson mutation \(i)", slowest: &slowest,
+            { () throws(MapDataError) in
+                let t = try TileJSON.parse(b, url: "https://example.org/fuzz.json")
+                if t.templates.isEmpty || t.minZoom > t.maxZoom || t.maxZoom > 24 {
+                    fail("tilejson mutation \(i): \(t.templates.count) templates, zooms \(t.minZoom)-\(t.maxZoom)")
+                }
+            })
+        {
             parsed += 1
         }
     }
@@ -501,7 +525,10 @@ func fuzzDownloadJournal(mutations: Int, seed: UInt64) -> (tried: Int, kept: Int
     do {
         try? FileManager.default.removeItem(atPath: path)
         let journal = try DownloadJournal(path: path, what: what)
-        for k in 0..<12 { try journal.record(TileID(z: 14, x: 9320 + k, y: 4742), k % 4 == 3 ? nil : Array(repeating: UInt8(k), count: 5 + 7 * k)) }
+        for k in 0..<12 {
+            try journal.record(
+                TileID(z: 14, x: 9320 + k, y: 4742), k % 4 == 3 ? nil : Array(repeating: UInt8(k), count: 5 + 7 * k))
+        }
         journal.flush()
         original = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
     } catch {
@@ -521,9 +548,11 @@ func fuzzDownloadJournal(mutations: Int, seed: UInt64) -> (tried: Int, kept: Int
             let journal = try DownloadJournal(path: path, what: what)
             kept += journal.recorded.count
             let size = Int((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-            for case let (id, place?) in journal.recorded {
+            for case (let id, let place?) in journal.recorded {
                 guard place.offset >= 0, place.length >= 0, place.offset + place.length <= size else {
-                    fail("download journal mutation \(i): tile \(id) at \(place.offset)+\(place.length) past \(size) bytes")
+                    fail(
+                        "download journal mutation \(i): tile \(id) at \(place.offset)+\(place.length) past \(size) bytes"
+                    )
                     continue
                 }
                 _ = try journal.bytes(at: place.offset, length: place.length)
@@ -537,10 +566,13 @@ func fuzzDownloadJournal(mutations: Int, seed: UInt64) -> (tried: Int, kept: Int
 /// Disk caches of remote sources mutated, opened with no server (port 9 of loopback refuses): their
 /// SQLite pages, and the rows kept in them (the TileJSON document, a PMTiles header, tiles, entries
 /// gone stale). The source opens from the cache or ends in one line; its tiles draw or stay missing.
-func fuzzDiskCache(_ pmtiles: [UInt8], tile: [UInt8], mutations: Int, seed: UInt64) -> (tried: Int, opened: Int, slowest: Double) {
+func fuzzDiskCache(_ pmtiles: [UInt8], tile: [UInt8], mutations: Int, seed: UInt64) -> (
+    tried: Int, opened: Int, slowest: Double
+) {
     let folder = NSTemporaryDirectory() + "termmap-fuzz-cache-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let tileJSON = Array(#"{"tilejson":"3.0.0","tiles":["http://127.0.0.1:9/{z}/{x}/{y}.pbf"],"minzoom":0,"maxzoom":14}"#.utf8)
+    let tileJSON = Array(
+        #"{"tilejson":"3.0.0","tiles":["http://127.0.0.1:9/{z}/{x}/{y}.pbf"],"minzoom":0,"maxzoom":14}"#.utf8)
     let ids = [TileID(z: 14, x: 9327, y: 4742), TileID(z: 14, x: 9326, y: 4742), TileID(z: 13, x: 4663, y: 2371)]
     var r = SeededRandom(state: seed)
     var opened = 0
@@ -558,9 +590,14 @@ func fuzzDiskCache(_ pmtiles: [UInt8], tile: [UInt8], mutations: Int, seed: UInt
         let stale: Int64 = r.below(3) == 0 ? 0 : .max
         if pm {
             let head = Array(pmtiles.prefix(16_384))
-            cache.put(resource: HTTPRangeSource.headerKey, .init(body: rowsMutated ? mutateBytes(head, i / 4, &r) : head, etag: "\"e\"", expires: stale))
+            cache.put(
+                resource: HTTPRangeSource.headerKey,
+                .init(body: rowsMutated ? mutateBytes(head, i / 4, &r) : head, etag: "\"e\"", expires: stale))
         } else {
-            cache.put(resource: "tilejson", .init(body: rowsMutated && r.below(2) == 0 ? mutateBytes(tileJSON, i / 4, &r) : tileJSON, expires: stale))
+            cache.put(
+                resource: "tilejson",
+                .init(
+                    body: rowsMutated && r.below(2) == 0 ? mutateBytes(tileJSON, i / 4, &r) : tileJSON, expires: stale))
             for id in ids {
                 let body: [UInt8]? = r.below(5) == 0 ? nil : rowsMutated ? mutateBytes(tile, i / 4, &r) : tile
                 cache.put(id, .init(body: body, etag: r.below(2) == 0 ? "" : "\"\(i)\"", expires: stale))
@@ -571,7 +608,8 @@ func fuzzDiskCache(_ pmtiles: [UInt8], tile: [UInt8], mutations: Int, seed: UInt
             // The file itself: its pages (past SQLite's 100-byte header half the time).
             let file = cache.path
             let bytes = [UInt8](FileManager.default.contents(atPath: file) ?? Data())
-            _ = FileManager.default.createFile(atPath: file, contents: Data(mutateBytes(bytes, i / 4, &r, from: i % 8 < 4 ? 100 : 0)))
+            _ = FileManager.default.createFile(
+                atPath: file, contents: Data(mutateBytes(bytes, i / 4, &r, from: i % 8 < 4 ? 100 : 0)))
             try? FileManager.default.removeItem(atPath: file + "-wal")
         }
         trial("disk cache mutation \(i)", slowest: &slowest) { () throws(MapDataError) in
@@ -596,19 +634,26 @@ func fuzzDiskCache(_ pmtiles: [UInt8], tile: [UInt8], mutations: Int, seed: UInt
 func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, read: Int, slowest: Double)] {
     let folder = packageRoot.appendingPathComponent("Tests/ViewerTests/Fixtures/userdata/")
     var results: [(String, Int, Int, Double)] = []
-    let view = try? MapView(center: Coordinate(latitude: 20, longitude: 0), zoom: 1, size: try ViewSize(cols: 80, rows: 24))
-    let fixture = { (file: String) in FileManager.default.contents(atPath: folder.appendingPathComponent(file).path).map { [UInt8]($0) } }
+    let view = try? MapView(
+        center: Coordinate(latitude: 20, longitude: 0), zoom: 1, size: try ViewSize(cols: 80, rows: 24))
+    let fixture = { (file: String) in
+        FileManager.default.contents(atPath: folder.appendingPathComponent(file).path).map { [UInt8]($0) }
+    }
     // Made here: a KMZ of the KML (the zip reader), the GPX declared ISO-8859-1 (the encodings), WKT
     // curves in CSV.
     let made: [String: [UInt8]] = [
         "places.kmz": ZipWriter.stored(name: "doc.kml", content: fixture("places.kml") ?? []),
-        "latin1.gpx": (fixture("walk.gpx") ?? []).split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).last.map {
-            Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n".utf8) + $0
-        } ?? [],
-        "curves.csv": Array("id,wkt\n1,\"CIRCULARSTRING(0 0,1 1,2 0,3 -1,4 0)\"\n2,\"CURVEPOLYGON(COMPOUNDCURVE(CIRCULARSTRING(0 0,1 1,2 0),(2 0,0 0)))\"\n3,\"MULTISURFACE(((0 0,1 0,1 1,0 0)))\"\n".utf8),
+        "latin1.gpx": (fixture("walk.gpx") ?? []).split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false)
+            .last.map {
+                Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n".utf8) + $0
+            } ?? [],
+        "curves.csv": Array(
+            "id,wkt\n1,\"CIRCULARSTRING(0 0,1 1,2 0,3 -1,4 0)\"\n2,\"CURVEPOLYGON(COMPOUNDCURVE(CIRCULARSTRING(0 0,1 1,2 0),(2 0,0 0)))\"\n3,\"MULTISURFACE(((0 0,1 0,1 1,0 0)))\"\n"
+                .utf8),
     ]
     for (file, format) in [
-        ("shapes.geojson", UserDataFormat.geojson), ("shapes.ndjson", .geojson), ("points.csv", .csv), ("wkt.csv", .csv),
+        ("shapes.geojson", UserDataFormat.geojson), ("shapes.ndjson", .geojson), ("points.csv", .csv),
+        ("wkt.csv", .csv),
         ("walk.gpx", .gpx), ("places.kml", .kml), ("places.kmz", .kml), ("latin1.gpx", .gpx), ("curves.csv", .csv),
     ] {
         guard let original = made[file] ?? fixture(file) else {
@@ -618,17 +663,27 @@ func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, r
         var r = SeededRandom(state: seed)
         var read = 0
         var slowest = 0.0
-        let tokens = ["{", "}", "[", "]", "\"", ",", ":", "\\u", "1e999", "-", "<", ">", "</", "&", "<!ENTITY a \"x\">", "\r\n", "\u{1E}", "\0"]
+        let tokens = [
+            "{", "}", "[", "]", "\"", ",", ":", "\\u", "1e999", "-", "<", ">", "</", "&", "<!ENTITY a \"x\">", "\r\n",
+            "\u{1E}", "\0",
+        ]
         for i in 0..<mutations {
             var b = mutateBytes(original, i, &r)
-            if i % 3 == 2, !b.isEmpty { b.insert(contentsOf: Array(tokens[r.below(tokens.count)].utf8), at: r.below(b.count)) }
-            if trial("\(file) mutation \(i)", slowest: &slowest, { () throws(MapDataError) in
-                let data = try UserDataReader.read(b, format: format, file: file)
-                if let view {
-                    let layer = UserDataLayer(file: UserFile(file: file, format: format, data: data), look: i)
-                    _ = MapRenderer.render(into: &scratchFrame, view: view, overlays: [layer], sources: nil, style: MapStyle(mode: .ansi256))
-                }
-            }) {
+            if i % 3 == 2, !b.isEmpty {
+                b.insert(contentsOf: Array(tokens[r.below(tokens.count)].utf8), at: r.below(b.count))
+            }
+            if trial(
+                "\(file) mutation \(i)", slowest: &slowest,
+                { () throws(MapDataError) in
+                    let data = try UserDataReader.read(b, format: format, file: file)
+                    if let view {
+                        let layer = UserDataLayer(file: UserFile(file: file, format: format, data: data), look: i)
+                        _ = MapRenderer.render(
+                            into: &scratchFrame, view: view, overlays: [layer], sources: nil,
+                            style: MapStyle(mode: .ansi256))
+                    }
+                })
+            {
                 read += 1
             }
         }
@@ -640,9 +695,13 @@ func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, r
     var live = LiveFeatures()
     var slowest = 0.0
     let lines: [[UInt8]] =
-        (FileManager.default.contents(atPath: folder.appendingPathComponent("shapes.ndjson").path).map { [UInt8]($0) } ?? [])
+        (FileManager.default.contents(atPath: folder.appendingPathComponent("shapes.ndjson").path).map { [UInt8]($0) }
+        ?? [])
         .split(separator: 0x0A).map(Array.init)
-        + [##"{"id":1,"lat":60.17,"lon":24.94,"label":"bus","color":"#f00"}"##, #"{"id":1,"delete":true}"#, #"{"id":"x","lat":1e999,"lon":0}"#]
+        + [
+            ##"{"id":1,"lat":60.17,"lon":24.94,"label":"bus","color":"#f00"}"##, #"{"id":1,"delete":true}"#,
+            #"{"id":"x","lat":1e999,"lon":0}"#,
+        ]
         .map { Array($0.utf8) }
     for i in 0..<mutations {
         guard !lines.isEmpty else { break }
@@ -677,7 +736,8 @@ func fuzzTours(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slowes
             }
         case .success(let tour):
             parsed += 1
-            guard var state = try? ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
+            guard
+                var state = try? ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
             else { break }
             state.animationsEnabled = false
             for (k, step) in tour.steps.enumerated() {
@@ -741,7 +801,8 @@ func fuzzOutsideText(cases: Int, seed: UInt64) -> Int {
         let mode = [ColorMode.ansi256, .ansi16, .monochrome][r.below(3)]
         let unicode = r.below(4) != 0
         let abilities = TerminalPainter.Abilities(
-            colorMode: mode, unicode: unicode, scrollRegion: r.below(2) == 0, insertDelete: r.below(3) != 0, lastCellSafe: r.below(3) != 0,
+            colorMode: mode, unicode: unicode, scrollRegion: r.below(2) == 0, insertDelete: r.below(3) != 0,
+            lastCellSafe: r.below(3) != 0,
             eraseCharacters: r.below(2) == 0, eraseLine: r.below(2) == 0, backgroundErase: r.below(2) == 0)
         var painter = TerminalPainter(cols: cols, rows: rows, abilities: abilities)
         var terminal = ModelTerminal(cols: cols, rows: rows)
@@ -750,14 +811,20 @@ func fuzzOutsideText(cases: Int, seed: UInt64) -> Int {
             let text = randomOutsideText(&r)
             let screen = SafeText.forScreen(text)
             let line = SafeText.forLine(text)
-            if screen.unicodeScalars.contains(where: HostileText.actsOnTerminal) || line.unicodeScalars.contains(where: HostileText.actsOnTerminal)
+            if screen.unicodeScalars.contains(where: HostileText.actsOnTerminal)
+                || line.unicodeScalars.contains(where: HostileText.actsOnTerminal)
             {
                 fail("sanitiser \(round)/\(step): \(SafeText.forLine(screen))")
             }
-            if SafeText.forScreen(screen) != screen || SafeText.forLine(line) != line { fail("sanitiser \(round)/\(step): not idempotent") }
-            let style = CellStyle(foreground: PaletteColor(UInt8(r.below(256))), background: r.below(2) == 0 ? nil : PaletteColor(UInt8(r.below(256))))
+            if SafeText.forScreen(screen) != screen || SafeText.forLine(line) != line {
+                fail("sanitiser \(round)/\(step): not idempotent")
+            }
+            let style = CellStyle(
+                foreground: PaletteColor(UInt8(r.below(256))),
+                background: r.below(2) == 0 ? nil : PaletteColor(UInt8(r.below(256))))
             let row = r.below(rows)
-            let written = frame.write(r.below(2) == 0 ? text : screen, col: r.below(cols + 10) - 5, row: row, style: style)
+            let written = frame.write(
+                r.below(2) == 0 ? text : screen, col: r.below(cols + 10) - 5, row: row, style: style)
             if written < 0 { fail("width \(round)/\(step): wrote \(written) columns") }
             if r.below(4) == 0 { frame[r.below(cols), r.below(rows)] = Cell(glyph: "x", style: style) }
             for row in 0..<rows {
@@ -767,7 +834,11 @@ func fuzzOutsideText(cases: Int, seed: UInt64) -> Int {
                     // Where glibc does not know a character, Unicode 15's width (the table's, for wide and combining ones).
                     columns += w >= 0 ? w : (CharacterWidth.of(s) ?? 99)
                 }
-                if columns != cols { fail("width \(round)/\(step): row \(row) is \(columns) columns, not \(cols): \(SafeText.forLine(frame.line(row)))") }
+                if columns != cols {
+                    fail(
+                        "width \(round)/\(step): row \(row) is \(columns) columns, not \(cols): \(SafeText.forLine(frame.line(row)))"
+                    )
+                }
                 if frame[0, row].isContinuation { fail("width \(round)/\(step): row \(row) starts with a second half") }
             }
             if r.below(3) == 0 { painter.moveColumns(by: r.below(2 * cols) - cols, rows: 0..<rows) }
@@ -904,10 +975,14 @@ do {
 }
 do {
     let folder = "Tests/MapDataTests/Fixtures/tiles/"
-    let pmtiles = [UInt8](FileManager.default.contents(atPath: packageRoot.appendingPathComponent(folder + "helsinki-omt.pmtiles").path) ?? Data())
+    let pmtiles = [UInt8](
+        FileManager.default.contents(atPath: packageRoot.appendingPathComponent(folder + "helsinki-omt.pmtiles").path)
+            ?? Data())
     // A leafy archive with uncompressed directories: mutations reach the directory varints.
     let leafy = PMTilesWriter.archive(
-        tiles: (0..<400).map { (id: TileID(z: 14, x: 9326, y: 4742).pmtilesID + UInt64($0 * 2), data: [UInt8](repeating: 0x1a, count: 3)) },
+        tiles: (0..<400).map {
+            (id: TileID(z: 14, x: 9326, y: 4742).pmtilesID + UInt64($0 * 2), data: [UInt8](repeating: 0x1a, count: 3))
+        },
         leafSize: 50)
     for (name, bytes) in [("helsinki-omt.pmtiles", pmtiles), ("leafy.pmtiles", leafy)] {
         let t1 = now()
@@ -966,7 +1041,9 @@ do {
     print("painter: \(n) frames shown right through a terminal in memory, \(CoordinateFormat.fixed(now() - t2, 1)) s")
     let t3 = now()
     let o = fuzzOutsideText(cases: 20_000, seed: seed)
-    print("outside text: \(o) random texts made safe, written at random columns and painted: every row the screen's width by wcwidth, \(CoordinateFormat.fixed(now() - t3, 1)) s")
+    print(
+        "outside text: \(o) random texts made safe, written at random columns and painted: every row the screen's width by wcwidth, \(CoordinateFormat.fixed(now() - t3, 1)) s"
+    )
 }
 print("peak RSS: \(CoordinateFormat.fixed(peakRSSMegabytes(), 1)) MB")
 if peakRSSMegabytes() > 1024 { fail("peak RSS above 1 GB") }

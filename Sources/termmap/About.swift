@@ -26,7 +26,8 @@ enum About {
             } else if let asset = source as? MapAsset {
                 let licence = asset.metadata["licence"].map { ", \($0)" } ?? ""
                 let credit = asset.credits.isEmpty ? "source unknown" : texts(asset.credits)
-                lines.append("Streets: \(asset.label) (\(asset.metadata["source"] ?? asset.name)): \(credit)\(licence).")
+                lines.append(
+                    "Streets: \(asset.label) (\(asset.metadata["source"] ?? asset.name)): \(credit)\(licence).")
             }
         }
         return lines.joined(separator: "\n")

@@ -36,8 +36,9 @@ enum AreaGet {
         }
         let tiles = download.tiles(of: archive.info)
         guard !tiles.isEmpty else {
-            throw DataFailure("\(from): no tiles in that area and zooms (it has zooms \(archive.info.minZoom)–\(archive.info.maxZoom), "
-                + DataCommands.covers(archive.info.bounds) + ")")
+            throw DataFailure(
+                "\(from): no tiles in that area and zooms (it has zooms \(archive.info.minZoom)–\(archive.info.maxZoom), "
+                    + DataCommands.covers(archive.info.bounds) + ")")
         }
         let sizes = AreaDownload.bytes(of: tiles, in: archive)
         var holds = "the area holds \(grouped(tiles.count)) tiles at zooms \(zoomsHeld)"
@@ -45,14 +46,16 @@ enum AreaGet {
         printError("termmap: " + holds)
         let folder = try DataCommands.dataFolder(p.value(.data), environment: environment)
         let final = folder + "/" + name + ".pmtiles"
-        let what = "\(from) \(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north) z\(zooms.lowerBound)-\(zooms.upperBound)"
+        let what =
+            "\(from) \(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north) z\(zooms.lowerBound)-\(zooms.upperBound)"
         let journal = try DownloadJournal(path: final + ".part", what: what)
         let resumed = journal.recorded.count
         let todo = tiles.filter { journal.recorded[$0.pmtilesID] == nil }
         let named = NamedTileSource.named(from) != nil
         // Remote tiles a few at a time (what the pool has in flight): the journal grows as they come.
         let batchSize = archive.isRemote ? HTTPPool.parallel : 256
-        let progress = Progress(total: tiles.count, done: resumed, bytes: journal.tileBytes, showBar: isatty(STDERR_FILENO) == 1)
+        let progress = Progress(
+            total: tiles.count, done: resumed, bytes: journal.tileBytes, showBar: isatty(STDERR_FILENO) == 1)
         var next = 0
         var failures = 0
         while next < todo.count {
@@ -75,7 +78,9 @@ enum AreaGet {
                     failures += 1
                     if f.retry == .never || failures > 20 {
                         journal.flush()
-                        throw DataFailure("\(from): \(f.reason); \(journal.recorded.count) of \(tiles.count) tiles are in \(journal.path), run again to resume")
+                        throw DataFailure(
+                            "\(from): \(f.reason); \(journal.recorded.count) of \(tiles.count) tiles are in \(journal.path), run again to resume"
+                        )
                     }
                 case nil:
                     break
@@ -111,7 +116,10 @@ enum AreaGet {
             "bounds": .string("\(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north)"),
             "minzoom": .raw(String(max(zooms.lowerBound, info.minZoom))),
             "maxzoom": .raw(String(min(zooms.upperBound, info.maxZoom))),
-            "vector_layers": .raw("[" + info.layers.map { "{\"id\":" + PMTilesBuilder.quoted($0) + ",\"fields\":{}}" }.joined(separator: ",") + "]"),
+            "vector_layers": .raw(
+                "["
+                    + info.layers.map { "{\"id\":" + PMTilesBuilder.quoted($0) + ",\"fields\":{}}" }.joined(
+                        separator: ",") + "]"),
             "termmap:area": .string(what),
         ]
         if let credit = info.attribution { metadata["attribution"] = .string(credit) }
@@ -130,7 +138,8 @@ enum AreaGet {
         }
         unlink(final + ".part")
         progress.finish(
-            "\(final): \(grouped(entries.count)) tiles (\(grouped(contents)) distinct), \(megabytes(fileSize(final) ?? 0))")
+            "\(final): \(grouped(entries.count)) tiles (\(grouped(contents)) distinct), \(megabytes(fileSize(final) ?? 0))"
+        )
         return 0
     }
 
@@ -153,7 +162,8 @@ enum AreaGet {
             guard v.count == 4, let w = v[0], let s = v[1], let e = v[2], let n = v[3] else {
                 throw UsageError("--bbox '\(box)' must be W,S,E,N in degrees (e.g. 24.90,60.15,24.98,60.19)")
             }
-            guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n) else {
+            guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n)
+            else {
                 throw UsageError("--bbox '\(box)': longitudes must be within ±180 and latitudes within ±90")
             }
             guard w < e, s < n else {
@@ -236,7 +246,8 @@ enum AreaGet {
             let width = 24
             let filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let line = "[\(bar)] \(AreaGet.grouped(done))/\(AreaGet.grouped(total)) tiles  \(AreaGet.megabytes(bytes))  "
+            let line =
+                "[\(bar)] \(AreaGet.grouped(done))/\(AreaGet.grouped(total)) tiles  \(AreaGet.megabytes(bytes))  "
                 + "\(Int(rate.rounded())) tiles/s  \(Int(left.rounded())) s left"
             writeStderr("\r" + line + "\u{1b}[K")
         }

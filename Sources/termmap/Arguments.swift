@@ -37,7 +37,8 @@ struct ParsedArguments {
     /// command line wins, and a list it gives (`--tiles`) replaces the file's list.
     mutating func fill(from config: ConfigFile, for command: CommandName) {
         let taken = Set(OptionTable.options(of: command).map(\.name))
-        for setting in config.settings where taken.contains(setting.option.name) && origins[setting.option.name] == nil {
+        for setting in config.settings where taken.contains(setting.option.name) && origins[setting.option.name] == nil
+        {
             if setting.option.value == nil {
                 guard setting.values == ["true"] else { continue }
                 flags.insert(setting.option.name)

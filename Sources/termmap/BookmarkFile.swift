@@ -27,7 +27,8 @@ enum BookmarkFile {
         state.bookmarks = list
         if let first = list.damagedLines.first, state.message.isEmpty {
             let n = list.damagedLines.count
-            state.message = "\(path):\(first): not a bookmark (name, lat, lon, zoom, tab-separated)"
+            state.message =
+                "\(path):\(first): not a bookmark (name, lat, lon, zoom, tab-separated)"
                 + (n > 1 ? "; \(n - 1) more such line\(n == 2 ? "" : "s")" : "") + "; kept as is"
             state.messageIsError = true
         }

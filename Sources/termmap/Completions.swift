@@ -43,18 +43,23 @@ enum Completions {
         var valueCases: [String] = []
         for option in OptionTable.all where option.value != nil {
             var actions: [String] = []
-            if !option.choices.isEmpty { actions.append("COMPREPLY=($(compgen -W \"\(option.choices.joined(separator: " "))\" -- \"$cur\"))") }
+            if !option.choices.isEmpty {
+                actions.append("COMPREPLY=($(compgen -W \"\(option.choices.joined(separator: " "))\" -- \"$cur\"))")
+            }
             if option.directoryValue {
                 actions.append("_termmap_filedir -d")
             } else if let extensions = option.fileExtensions {
-                actions.append(extensions.isEmpty ? "_termmap_filedir" : "_termmap_filedir '\(alternatives(extensions))'")
+                actions.append(
+                    extensions.isEmpty ? "_termmap_filedir" : "_termmap_filedir '\(alternatives(extensions))'")
             }
-            valueCases.append("        --\(option.name)) \(actions.joined(separator: "; "))\(actions.isEmpty ? "" : "; ")return ;;")
+            valueCases.append(
+                "        --\(option.name)) \(actions.joined(separator: "; "))\(actions.isEmpty ? "" : "; ")return ;;")
         }
         var commandCases: [String] = []
         for c in commands {
             let names = options(c.key, c.command).map { "--" + $0.name }.joined(separator: " ")
-            let files = c.operands.map { $0.isEmpty ? "_termmap_filedir" : "_termmap_filedir '\(alternatives($0))'" } ?? ":"
+            let files =
+                c.operands.map { $0.isEmpty ? "_termmap_filedir" : "_termmap_filedir '\(alternatives($0))'" } ?? ":"
             commandCases.append("        \(c.key)) opts=\"\(names)\"; files=\"\(files)\" ;;")
         }
         return """
@@ -111,7 +116,8 @@ enum Completions {
 
     /// Text inside a zsh `_arguments` spec's single quotes and brackets.
     static func zshHelp(_ text: String) -> String {
-        text.replacing("'", with: "'\\''").replacing("[", with: "(").replacing("]", with: ")").replacing(":", with: "\\:")
+        text.replacing("'", with: "'\\''").replacing("[", with: "(").replacing("]", with: ")").replacing(
+            ":", with: "\\:")
     }
 
     static func zshSpec(_ option: OptionSpec) -> String {
@@ -135,9 +141,12 @@ enum Completions {
         for c in commands {
             var specs = options(c.key, c.command).map(zshSpec)
             if let operands = c.operands {
-                specs.append(operands.isEmpty ? "'*:file:_files'" : "'*:file:_files -g \"*.(\(alternatives(operands)))\"'")
+                specs.append(
+                    operands.isEmpty ? "'*:file:_files'" : "'*:file:_files -g \"*.(\(alternatives(operands)))\"'")
             }
-            cases.append("        \(c.key)) _arguments -S \\\n            " + specs.joined(separator: " \\\n            ") + " ;;")
+            cases.append(
+                "        \(c.key)) _arguments -S \\\n            " + specs.joined(separator: " \\\n            ")
+                    + " ;;")
         }
         return """
             #compdef termmap
@@ -190,7 +199,9 @@ enum Completions {
             if option.value != nil {
                 var words = option.choices
                 if option.directoryValue { words.append("(__termmap_files /)") }
-                if let extensions = option.fileExtensions { words.append("(__termmap_files \(extensions.joined(separator: " ")))") }
+                if let extensions = option.fileExtensions {
+                    words.append("(__termmap_files \(extensions.joined(separator: " ")))")
+                }
                 line += " -x" + (words.isEmpty ? "" : " -k -a " + fishQuoted(words.joined(separator: " ")))
             }
             line += " -d " + fishQuoted(String(option.help.prefix(80)))
@@ -198,7 +209,9 @@ enum Completions {
         }
         for c in commands {
             guard let operands = c.operands else { continue }
-            lines.append("complete -c termmap -n '__termmap_is \(c.key)' -k -a '(__termmap_files \(operands.joined(separator: " ")))'")
+            lines.append(
+                "complete -c termmap -n '__termmap_is \(c.key)' -k -a '(__termmap_files \(operands.joined(separator: " ")))'"
+            )
         }
         return """
             # fish completion for termmap (written by termmap help completions fish)

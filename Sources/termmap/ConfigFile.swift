@@ -45,7 +45,9 @@ struct ConfigFile {
             if text.hasPrefix("[") {
                 guard text.hasSuffix("]") else { throw fail("a section is written [keys]") }
                 section = String(text.dropFirst().dropLast()).trimmedOfWhitespace
-                guard section == "keys" else { throw fail("unknown section '[\(section)]' (the one section is [keys])") }
+                guard section == "keys" else {
+                    throw fail("unknown section '[\(section)]' (the one section is [keys])")
+                }
                 continue
             }
             guard let eq = text.firstIndex(of: "=") else { throw fail("expected 'name = value'") }
@@ -68,7 +70,8 @@ struct ConfigFile {
         let settable = OptionTable.all.filter(\.inConfig)
         guard let option = settable.first(where: { $0.name == name }) else {
             let known = OptionTable.all.contains { $0.name == name }
-            let hint = Suggestion.closest(to: name, among: settable.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint =
+                Suggestion.closest(to: name, among: settable.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
             throw fail(known ? "option '\(name)' is for the command line only" : "unknown option '\(name)'\(hint)")
         }
         if let earlier = settings.first(where: { $0.option == option }) {
@@ -99,7 +102,9 @@ struct ConfigFile {
         name: String, values: [String], line: Int, fail: (String) -> UsageError
     ) throws(UsageError) {
         guard let command = Command.named(name) else {
-            let hint = Suggestion.closest(to: name, among: Command.allCases.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint =
+                Suggestion.closest(to: name, among: Command.allCases.map(\.name)).map { " (did you mean '\($0)'?)" }
+                ?? ""
             throw fail("unknown command '\(name)'\(hint) (termmap help keys lists them)")
         }
         if let earlier = keys.first(where: { $0.command == command }) {
@@ -107,7 +112,8 @@ struct ConfigFile {
         }
         var bound: [Key] = []
         for value in values where !value.isEmpty {
-            guard case .success(let strokes) = KeyScript.parse(value), strokes.count == 1, case .key(let key) = strokes[0]
+            guard case .success(let strokes) = KeyScript.parse(value), strokes.count == 1,
+                case .key(let key) = strokes[0]
             else {
                 throw fail("'\(value)' is not one key (write keys as --keys does: \"+\", \"<Enter>\", \"<Ctrl-L>\")")
             }
@@ -148,7 +154,13 @@ struct ConfigFile {
         for i in text.indices {
             let ch = text[i]
             if inQuotes {
-                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inQuotes = false }
+                if escaped {
+                    escaped = false
+                } else if ch == "\\" {
+                    escaped = true
+                } else if ch == "\"" {
+                    inQuotes = false
+                }
             } else if ch == "\"" {
                 inQuotes = true
             } else if ch == "#" && (previous == " " || previous == "\t") {
@@ -199,7 +211,9 @@ struct ConfigFile {
 
     /// `text` as the file writes a value: bare when it reads back the same, else quoted.
     static func quoted(_ text: String, always: Bool = false) -> String {
-        let bare = !always && !text.isEmpty && !text.hasPrefix("\"") && text.trimmedOfWhitespace == text && withoutComment(text) == text
+        let bare =
+            !always && !text.isEmpty && !text.hasPrefix("\"") && text.trimmedOfWhitespace == text
+            && withoutComment(text) == text
         if bare { return text }
         return "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import MapData
 import MapRender
 import Support
@@ -54,7 +54,9 @@ enum DataCommands {
             return try list(dataDir: p.value(.data), environment: environment)
         case "info":
             let p = try ParsedArguments(rest, for: .info)
-            guard p.operands.count == 1 else { throw UsageError("data info: expected one FILE or URL (.pmtiles, .mbtiles)") }
+            guard p.operands.count == 1 else {
+                throw UsageError("data info: expected one FILE or URL (.pmtiles, .mbtiles)")
+            }
             return try info(p.operands[0])
         case "sources":
             guard rest.isEmpty else { throw UsageError("data sources: takes no operands") }
@@ -115,7 +117,8 @@ enum DataCommands {
         if report.openRings > 0 { printLine("\(report.openRings) areas cut by the extract's edge left out") }
         if report.coastEndsInside > 0 {
             printLine(
-                (report.coastEndsInside == 1 ? "1 coastline piece ends" : "\(report.coastEndsInside) coastline pieces end")
+                (report.coastEndsInside == 1
+                    ? "1 coastline piece ends" : "\(report.coastEndsInside) coastline pieces end")
                     + " over \(Int(CoastlineSea.maxGap)) m inside the extract's box: the sea is made without "
                     + (report.coastEndsInside == 1 ? "it" : "them") + " (\(report.seaRings) rings), and around "
                     + (report.coastEndsInside == 1 ? "it" : "them") + " the world's coast tells land from sea")
@@ -249,27 +252,35 @@ enum DataCommands {
         let matches = locator.allFiles(tilesets: true).filter { listName($0.file) == name || $0.file == name }
         func same(_ a: String, _ b: String) -> Bool {
             guard let ra = realpath(a, nil), let rb = realpath(b, nil) else { return a == b }
-            defer { free(ra); free(rb) }
+            defer {
+                free(ra)
+                free(rb)
+            }
             return strcmp(ra, rb) == 0
         }
         let here = matches.filter { same($0.folder, folder) }
         if name == "world" || name == DataLocator.worldFileName {
             throw DataFailure(
-                "world is termmap's world map (\(matches.first?.folder ?? folder)): every view is drawn on it, so it is not removed")
+                "world is termmap's world map (\(matches.first?.folder ?? folder)): every view is drawn on it, so it is not removed"
+            )
         }
         if here.count > 1 {
             let files = here.map(\.file).joined(separator: " and ")
-            throw DataFailure("\(name): \(files) in \(folder) share the name: give the file's name (termmap data remove \(here[0].file))")
+            throw DataFailure(
+                "\(name): \(files) in \(folder) share the name: give the file's name (termmap data remove \(here[0].file))"
+            )
         }
         guard let match = here.first else {
             if let elsewhere = matches.first {
                 let path = elsewhere.folder + "/" + elsewhere.file
                 if locator.kind(of: path) == .bundled {
                     throw DataFailure(
-                        "\(name) is bundled with termmap (\(elsewhere.folder)): it is not removed; an import or tileset of the same streets is drawn over it")
+                        "\(name) is bundled with termmap (\(elsewhere.folder)): it is not removed; an import or tileset of the same streets is drawn over it"
+                    )
                 }
                 throw DataFailure(
-                    "\(name) is in \(elsewhere.folder), not in \(folder): termmap data remove \(name) --data \(elsewhere.folder)")
+                    "\(name) is in \(elsewhere.folder), not in \(folder): termmap data remove \(name) --data \(elsewhere.folder)"
+                )
             }
             throw DataFailure("\(name): no such import or tileset in \(folder) (see 'termmap data list')")
         }
@@ -285,7 +296,8 @@ enum DataCommands {
 
     /// The name `data list` shows for a file: a tileset's label, an import's name without `.tmap`.
     static func listName(_ file: String) -> String {
-        TileArchives.fileExtensions.contains(where: file.hasSuffix) ? TileArchives.label(file) : String(file.dropLast(5))
+        TileArchives.fileExtensions.contains(where: file.hasSuffix)
+            ? TileArchives.label(file) : String(file.dropLast(5))
     }
 
     /// Reads `gshhs_X.dat` and `gshhsmeta_X.dat` (X = f or h) and writes `gshhg.tmap` in the user data folder.
@@ -331,7 +343,8 @@ enum DataCommands {
                 lines: rivers, cities: [], metadata: [("label", "GSHHG"), ("source", "GSHHG rivers_" + suffix)])
             let riversOut = folder + "/" + DataLocator.riversFileName
             try write(riverBytes, to: riversOut)
-            printLine("imported \(rivers.count) rivers from \(riversPath) into \(riversOut) (\(riverBytes.count) bytes)")
+            printLine(
+                "imported \(rivers.count) rivers from \(riversPath) into \(riversOut) (\(riverBytes.count) bytes)")
         }
         printLine("Imported shorelines: \(Credit.gshhg.text).")
         return 0
@@ -340,7 +353,9 @@ enum DataCommands {
     static func readBytes(_ path: String) throws -> [UInt8] {
         guard !isDirectory(path) else { throw DataFailure("\(path): is a directory") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DataFailure("\(path): cannot read the file (\(FileManager.default.fileExists(atPath: path) ? systemErrorReason() : "no such file"))")
+            throw DataFailure(
+                "\(path): cannot read the file (\(FileManager.default.fileExists(atPath: path) ? systemErrorReason() : "no such file"))"
+            )
         }
         return [UInt8](data)
     }

@@ -31,7 +31,8 @@ enum DataLoading {
         var notices: [String] = []
         let sources = try load(
             dataDir: dataDir, environment: environment, tiles: tiles, tileCacheBytes: tileCacheBytes,
-            tileCache: TileCachePolicy(folder: TileDiskCache.folder(environment: environment), limitBytes: tileCacheDiskBytes),
+            tileCache: TileCachePolicy(
+                folder: TileDiskCache.folder(environment: environment), limitBytes: tileCacheDiskBytes),
             folderTiles: folderTiles, skipped: &skipped, notices: &notices)
         for s in skipped { printError(s.line) }
         for n in notices { printError("termmap: " + n) }
@@ -43,12 +44,14 @@ enum DataLoading {
     /// A data folder's file that cannot be read is left out and added to `skipped`; the world file and
     /// the `--tiles` named must load.
     static func load(
-        dataDir: String?, environment: [String: String], tiles: [String] = [], tileCacheBytes: Int = TileSource.defaultCacheBytes,
+        dataDir: String?, environment: [String: String], tiles: [String] = [],
+        tileCacheBytes: Int = TileSource.defaultCacheBytes,
         tileCache: TileCachePolicy = .none, folderTiles: Bool = true, skipped: inout [Skipped]
     ) throws -> MapSources {
         var notices: [String] = []
         return try load(
-            dataDir: dataDir, environment: environment, tiles: tiles, tileCacheBytes: tileCacheBytes, tileCache: tileCache,
+            dataDir: dataDir, environment: environment, tiles: tiles, tileCacheBytes: tileCacheBytes,
+            tileCache: tileCache,
             folderTiles: folderTiles, skipped: &skipped, notices: &notices)
     }
 
@@ -61,7 +64,8 @@ enum DataLoading {
         if let dataDir {
             guard isDirectory(dataDir) else {
                 throw DataFailure(
-                    "--data \(dataDir): " + (FileManager.default.fileExists(atPath: dataDir) ? "not a folder" : "no such folder"))
+                    "--data \(dataDir): "
+                        + (FileManager.default.fileExists(atPath: dataDir) ? "not a folder" : "no such folder"))
             }
         }
         guard let worldPath = locator.find(DataLocator.worldFileName) else {
@@ -80,7 +84,8 @@ enum DataLoading {
         var said: [String] = []
         func tileSource(_ location: String) throws(MapDataError) -> TileSource {
             TileSource(
-                archive: try TileArchives.open(location, cache: tileCache, notices: &said), label: TileArchives.label(location),
+                archive: try TileArchives.open(location, cache: tileCache, notices: &said),
+                label: TileArchives.label(location),
                 cacheBytes: tileCacheBytes)
         }
         var details: [any FeatureSource] = try tiles.map(tileSource)

@@ -31,10 +31,13 @@ enum InteractiveCommand {
         var streamFD: Int32?
         if options.files.contains("-") {
             guard isatty(STDIN_FILENO) == 0 else {
-                throw UsageError("'-' reads standard input, which is the terminal here: pipe data in (producer | termmap -)")
+                throw UsageError(
+                    "'-' reads standard input, which is the terminal here: pipe data in (producer | termmap -)")
             }
             let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
-            guard tty >= 0 else { throw UsageError("'-': no terminal to read keys from (/dev/tty: \(systemErrorReason()))") }
+            guard tty >= 0 else {
+                throw UsageError("'-': no terminal to read keys from (/dev/tty: \(systemErrorReason()))")
+            }
             streamFD = dup(STDIN_FILENO)
             dup2(tty, STDIN_FILENO)
             close(tty)
@@ -108,7 +111,8 @@ enum InteractiveCommand {
             &state, sources: sources, screen: screen, now: monotonicSeconds,
             idleTimeout: options.idleTimeoutMinutes.map { $0 * 60 }, tour: options.tour.map { TourPlayer($0) },
             tourAfter: options.tourAfterSeconds, loader: loader,
-            preparer: BackgroundDetailPreparer { inbox.post(.detailPrepared($0)) }, inbox: inbox, afterFirstFrame: loadGeodesics,
+            preparer: BackgroundDetailPreparer { inbox.post(.detailPrepared($0)) }, inbox: inbox,
+            afterFirstFrame: loadGeodesics,
             changeBookmarks: { change in
                 if let written = BookmarkFile.apply(change, environment: environment) {
                     inbox.post(.bookmarksWritten(written))

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 import Viewer
 
@@ -22,10 +22,15 @@ enum LastView {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
             return .failure(InputError("no last view to resume yet (\(path))"))
         }
-        let fields = String(decoding: data.prefix(200), as: UTF8.self).split(separator: "\n").first?.split(separator: "\t") ?? []
-        guard fields.count == 3, let lat = InputParsing.number(String(fields[0])), let lon = InputParsing.number(String(fields[1])),
+        let fields =
+            String(decoding: data.prefix(200), as: UTF8.self).split(separator: "\n").first?.split(separator: "\t") ?? []
+        guard fields.count == 3, let lat = InputParsing.number(String(fields[0])),
+            let lon = InputParsing.number(String(fields[1])),
             let zoom = InputParsing.number(String(fields[2])), abs(lat) <= 90, abs(lon) <= 180, zoom >= 0, zoom <= 28
-        else { return .failure(InputError("\(path):1: not a view (latitude, longitude and zoom, tab-separated); not resumed")) }
+        else {
+            return .failure(
+                InputError("\(path):1: not a view (latitude, longitude and zoom, tab-separated); not resumed"))
+        }
         return .success((Coordinate(latitude: lat, longitude: lon), zoom))
     }
 
@@ -34,7 +39,8 @@ enum LastView {
     static func write(_ view: MapView, _ environment: [String: String]) -> Bool {
         guard let path = path(environment) else { return false }
         let c = view.center
-        let line = "\(CoordinateFormat.fixed(c.latitude, 7))\t\(CoordinateFormat.fixed(WebMercator.wrapLongitude(c.longitude), 7))\t\(CoordinateFormat.fixed(view.zoom, 4))\n"
+        let line =
+            "\(CoordinateFormat.fixed(c.latitude, 7))\t\(CoordinateFormat.fixed(WebMercator.wrapLongitude(c.longitude), 7))\t\(CoordinateFormat.fixed(view.zoom, 4))\n"
         return AtomicFile.replace(path, with: Array(line.utf8))
     }
 }

@@ -60,10 +60,11 @@ enum ManPage {
             "and from tours, whatever key it is on.",
         ]
         for binding in Keymap.standard.bindings {
-            out += [
-                ".TP",
-                ".B \"" + escape(binding.keys.map(\.label).joined(separator: " ")) + "\"",
-            ] + wrapped("(" + escape("<\(binding.command.name)>") + ") " + escape(binding.help) + ".")
+            out +=
+                [
+                    ".TP",
+                    ".B \"" + escape(binding.keys.map(\.label).joined(separator: " ")) + "\"",
+                ] + wrapped("(" + escape("<\(binding.command.name)>") + ") " + escape(binding.help) + ".")
         }
         out += [
             ".TP", ".B mouse", "Wheel: a zoom step around the pointer; click: centre there; drag: move the map.",
@@ -87,8 +88,10 @@ enum ManPage {
             ".TP", ".I $XDG_CONFIG_HOME/termmap/config", "The configuration (default ~/.config/termmap/config).",
             ".TP", ".I $XDG_DATA_HOME/termmap/",
             "Imported map data and tilesets (default ~/.local/share/termmap), looked in after", ".BR \\-\\-data .",
-            ".TP", ".I $XDG_DATA_HOME/termmap/bookmarks.tsv", "Bookmarks: name, latitude, longitude, zoom, a tab between.",
-            ".TP", ".I $XDG_STATE_HOME/termmap/last\\-view", "The view the viewer last ended on, for", ".BR \\-\\-resume .",
+            ".TP", ".I $XDG_DATA_HOME/termmap/bookmarks.tsv",
+            "Bookmarks: name, latitude, longitude, zoom, a tab between.",
+            ".TP", ".I $XDG_STATE_HOME/termmap/last\\-view", "The view the viewer last ended on, for",
+            ".BR \\-\\-resume .",
             ".TP", ".I $XDG_CACHE_HOME/termmap/", "Remote tiles kept on disk (see", ".BR \\-\\-tile\\-cache\\-disk ).",
             ".TP", ".I /usr/share/termmap/", "The bundled data: the world and the Helsinki demo city.",
             ".SH ENVIRONMENT",
@@ -110,7 +113,8 @@ enum ManPage {
             ".TP", ".B termmap track.gpx places.geojson", "Show your files on the map, fitted to them.",
             ".TP", ".B termmap render \\-\\-center 60.17,24.94 \\-\\-zoom 17 \\-\\-json \\-\\-keys i",
             "Print what is at a place, as JSON.",
-            ".TP", ".B termmap data import\\-osm helsinki.osm.pbf", "Import an OpenStreetMap extract once, for street level.",
+            ".TP", ".B termmap data import\\-osm helsinki.osm.pbf",
+            "Import an OpenStreetMap extract once, for street level.",
             ".TP", ".B termmap \\-\\-tiles openfreemap", "Read vector tiles over HTTP, cached on disk after one look.",
             ".SH COPYRIGHT",
             "termmap is licensed under the Apache License 2.0;",

@@ -62,10 +62,14 @@ enum Ogr2ogr {
     }
 
     static func read(_ file: String, name: String, reproject: Bool, limits: Limits) -> UserFile {
-        func failed(_ why: String) -> UserFile { UserFile(file: file, format: .ogr, data: UserLayerData(), error: "\(name): \(why)") }
+        func failed(_ why: String) -> UserFile {
+            UserFile(file: file, format: .ogr, data: UserLayerData(), error: "\(name): \(why)")
+        }
         guard file != "-" else { return failed("not GeoJSON, CSV, GPX or KML (standard input is read as those only)") }
         guard let program = executable() else {
-            return failed("not a format termmap reads itself; with GDAL's ogr2ogr on the PATH (Debian: apt install gdal-bin) it reads it")
+            return failed(
+                "not a format termmap reads itself; with GDAL's ogr2ogr on the PATH (Debian: apt install gdal-bin) it reads it"
+            )
         }
         var out: [Int32] = [0, 0]
         var err: [Int32] = [0, 0]
@@ -79,8 +83,12 @@ enum Ogr2ogr {
         for fd in [out[0], err[0], out[1], err[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
         // The limits through the shell (posix_spawn sets none): ulimit -v (KB of address space) and -t
         // (CPU seconds), then the program in the shell's place.
-        let limitScript = "ulimit -v \(limits.programBytes / 1024) && ulimit -t \(max(1, limits.seconds)) && exec \"$0\" \"$@\""
-        let argv = ["/bin/sh", "-c", limitScript, program, "-f", "GeoJSONSeq"] + (reproject ? ["-t_srs", "EPSG:4326"] : []) + ["/vsistdout/", file]
+        let limitScript =
+            "ulimit -v \(limits.programBytes / 1024) && ulimit -t \(max(1, limits.seconds)) && exec \"$0\" \"$@\""
+        let argv =
+            ["/bin/sh", "-c", limitScript, program, "-f", "GeoJSONSeq"] + (reproject ? ["-t_srs", "EPSG:4326"] : []) + [
+                "/vsistdout/", file,
+            ]
         var pid: pid_t = 0
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { for a in cArgs { free(a) } }
@@ -99,7 +107,10 @@ enum Ogr2ogr {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var ending: Ending?
         while open.0 || open.1 {
-            var fds = [pollfd(fd: open.0 ? out[0] : -1, events: Int16(POLLIN), revents: 0), pollfd(fd: open.1 ? err[0] : -1, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: open.0 ? out[0] : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: open.1 ? err[0] : -1, events: Int16(POLLIN), revents: 0),
+            ]
             let n = poll(&fds, 2, 1000)
             if n < 0 && errno != EINTR { break }
             for (k, fd) in [out[0], err[0]].enumerated() where fds[k].revents != 0 {
@@ -150,14 +161,16 @@ enum Ogr2ogr {
             data.noteStop("ogr2ogr's CPU time limit (\(limits.seconds) s; --ogr2ogr-seconds sets it)")
         case .signalled(let signal)?:
             // Out of its address space GDAL aborts (std::bad_alloc) or faults.
-            let why = signal == SIGABRT || signal == SIGSEGV || said.lowercased().contains("memory")
+            let why =
+                signal == SIGABRT || signal == SIGSEGV || said.lowercased().contains("memory")
                 ? "ogr2ogr ran out of its memory limit (\(limits.programBytes >> 20) MB; --ogr2ogr-memory sets it)"
                 : "ogr2ogr ended by signal \(signal)" + (lastError.map { ": \($0)" } ?? "")
             guard data.count > 0 else { return failed(why) }
             data.noteStop(why)
         case .exited(let code)? where code != 0:
             if said.lowercased().contains("memory") || said.contains("bad_alloc") {
-                return failed("ogr2ogr ran out of its memory limit (\(limits.programBytes >> 20) MB; --ogr2ogr-memory sets it)")
+                return failed(
+                    "ogr2ogr ran out of its memory limit (\(limits.programBytes >> 20) MB; --ogr2ogr-memory sets it)")
             }
             return failed(lastError ?? "ogr2ogr failed (exit \(code))")
         default:
@@ -165,7 +178,9 @@ enum Ogr2ogr {
         }
         guard data.count > 0 else {
             // termmap's own reason: nothing to draw, or why its features were left out.
-            let why = data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" } ?? "no features (ogr2ogr found nothing to draw)"
+            let why =
+                data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" }
+                ?? "no features (ogr2ogr found nothing to draw)"
             return failed(why)
         }
         return UserFile(file: file, format: .ogr, data: data)

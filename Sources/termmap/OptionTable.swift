@@ -1,5 +1,6 @@
 import MapData
 import Support
+
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
     case viewer, render, importGSHHG, importOSM, list, remove, pack, info, get
@@ -41,7 +42,10 @@ struct OptionSpec: Equatable, Sendable {
 
 extension OptionSpec {
     static let center = OptionSpec(
-        name: "center", value: "LAT,LON", help: "start there: LAT,LON, an openstreetmap.org, geo: or Google Maps link (with its zoom), or a place's name (default 0,0)", commands: [.viewer, .render], inConfig: true, configDefault: "0,0")
+        name: "center", value: "LAT,LON",
+        help:
+            "start there: LAT,LON, an openstreetmap.org, geo: or Google Maps link (with its zoom), or a place's name (default 0,0)",
+        commands: [.viewer, .render], inConfig: true, configDefault: "0,0")
     static let zoom = OptionSpec(
         name: "zoom", value: "Z", help: "start at zoom Z, 0–28, above 28 clamps (default 0)",
         commands: [.viewer, .render], inConfig: true, configDefault: "0")
@@ -51,21 +55,27 @@ extension OptionSpec {
         name: "radius", value: "R", help: "circle radius: 500, 2km, 1.5mi, 800ft (default 500 m, the seed's)",
         commands: [.viewer, .render], inConfig: true, configDefault: "500")
     static let ascii = OptionSpec(
-        name: "ascii", value: nil, help: "ASCII glyphs instead of braille", commands: [.viewer, .render], inConfig: true, configDefault: "false")
+        name: "ascii", value: nil, help: "ASCII glyphs instead of braille", commands: [.viewer, .render],
+        inConfig: true, configDefault: "false")
     static let color = OptionSpec(
-        name: "color", value: "WHEN", help: "auto (as the terminal and NO_COLOR say: the default), never, always, 8 (bright as bold), 16 or 256",
-        commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "never", "always", "8", "16", "256"])
+        name: "color", value: "WHEN",
+        help: "auto (as the terminal and NO_COLOR say: the default), never, always, 8 (bright as bold), 16 or 256",
+        commands: [.viewer, .render], inConfig: true, configDefault: "auto",
+        choices: ["auto", "never", "always", "8", "16", "256"])
     static let theme = OptionSpec(
-        name: "theme", value: "NAME", help: "auto (the default: as the terminal reports its background, else COLORFGBG, else dark), dark or light",
+        name: "theme", value: "NAME",
+        help: "auto (the default: as the terminal reports its background, else COLORFGBG, else dark), dark or light",
         commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "dark", "light"])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
-        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get], inConfig: true, directoryValue: true)
+        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get], inConfig: true,
+        directoryValue: true)
     static let tiles = OptionSpec(
         name: "tiles", value: "PATH|URL|NAME",
         help: "vector tiles: a .pmtiles or .mbtiles file, a .pmtiles or TileJSON URL, an https://host/{z}/{x}/{y}.pbf "
             + "template, or a named source (termmap data sources) (repeatable)", commands: [.viewer, .render, .get],
-        repeatable: true, inConfig: true, choices: NamedTileSource.all.map(\.name), fileExtensions: ["pmtiles", "mbtiles"])
+        repeatable: true, inConfig: true, choices: NamedTileSource.all.map(\.name),
+        fileExtensions: ["pmtiles", "mbtiles"])
     static let tileCacheDisk = OptionSpec(
         name: "tile-cache-disk", value: "MB",
         help: "disk kept for remote tiles, all sources together, in $XDG_CACHE_HOME/termmap (default 512; 0: none)",
@@ -81,25 +91,30 @@ extension OptionSpec {
         name: "ogr2ogr-seconds", value: "S", help: "CPU time for GDAL's ogr2ogr, per file (default 300)",
         commands: [.viewer, .render], inConfig: true, configDefault: "300")
     static let noAnimation = OptionSpec(
-        name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer], inConfig: true, configDefault: "false")
+        name: "no-animation", value: nil, help: "no animated zoom (the a key toggles it)", commands: [.viewer],
+        inConfig: true, configDefault: "false")
     static let noMouse = OptionSpec(
         name: "no-mouse", value: nil, help: "leave the mouse to the terminal, to select text (the p key toggles it)",
         commands: [.viewer], inConfig: true, configDefault: "false")
     static let follow = OptionSpec(
         name: "follow", value: "FILE",
-        help: "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
+        help:
+            "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
         commands: [.viewer], fileExtensions: [])
     static let units = OptionSpec(
         name: "units", value: "SYSTEM", help: "the ruler's lengths and areas: metric (default) or imperial",
         commands: [.viewer, .render], inConfig: true, configDefault: "metric", choices: ["metric", "imperial"])
     static let resume = OptionSpec(
-        name: "resume", value: nil, help: "start at the view the viewer last ended on (--center, --zoom and files decide first)",
+        name: "resume", value: nil,
+        help: "start at the view the viewer last ended on (--center, --zoom and files decide first)",
         commands: [.viewer, .render], inConfig: true, configDefault: "false")
     static let kiosk = OptionSpec(
-        name: "kiosk", value: nil, help: "shared demo account: welcome line, 10 min idle timeout, data only from the command line",
+        name: "kiosk", value: nil,
+        help: "shared demo account: welcome line, 10 min idle timeout, data only from the command line",
         commands: [.viewer])
     static let idleTimeout = OptionSpec(
-        name: "idle-timeout", value: "M", help: "quit after M minutes without a key", commands: [.viewer], inConfig: true)
+        name: "idle-timeout", value: "M", help: "quit after M minutes without a key", commands: [.viewer],
+        inConfig: true)
     static let tour = OptionSpec(
         name: "tour", value: "[FILE]",
         help: "play a tour: lines of KEYS<TAB>SECONDS<TAB>CAPTION, or the built-in one when no file follows",
@@ -127,29 +142,37 @@ extension OptionSpec {
     static let bbox = OptionSpec(
         name: "bbox", value: "W,S,E,N", help: "the area to download, in degrees", commands: [.get])
     static let around = OptionSpec(
-        name: "around", value: "PLACE|LAT,LON", help: "the area to download: around a place or a point", commands: [.get])
+        name: "around", value: "PLACE|LAT,LON", help: "the area to download: around a place or a point",
+        commands: [.get])
     static let within = OptionSpec(
         name: "within", value: "DIST", help: "how far around: 5km, 800m, 3mi (default 5km)", commands: [.get])
     static let zooms = OptionSpec(
-        name: "zooms", value: "A-B", help: "the zooms to download (default 0-14, within the source's)", commands: [.get])
+        name: "zooms", value: "A-B", help: "the zooms to download (default 0-14, within the source's)", commands: [.get]
+    )
     static let from = OptionSpec(
-        name: "from", value: "SOURCE", help: "the tileset to download from (default: the first --tiles)", commands: [.get])
+        name: "from", value: "SOURCE", help: "the tileset to download from (default: the first --tiles)",
+        commands: [.get])
     static let yes = OptionSpec(
         name: "yes", value: nil, help: "download more than 50,000 tiles", commands: [.get])
     static let name = OptionSpec(
         name: "name", value: "NAME", help: "the imported file's name (default: the extract's, e.g. helsinki)",
         commands: [.importOSM])
     static let lines = OptionSpec(
-        name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack], fileExtensions: [])
-    static let cities = OptionSpec(name: "cities", value: "FILE", help: "places to pack (TSV)", commands: [.pack], fileExtensions: [])
-    static let out = OptionSpec(name: "out", value: "FILE", help: "the data file to write", commands: [.pack], fileExtensions: [])
+        name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack],
+        fileExtensions: [])
+    static let cities = OptionSpec(
+        name: "cities", value: "FILE", help: "places to pack (TSV)", commands: [.pack], fileExtensions: [])
+    static let out = OptionSpec(
+        name: "out", value: "FILE", help: "the data file to write", commands: [.pack], fileExtensions: [])
     static let config = OptionSpec(
-        name: "config", value: "FILE", help: "read this configuration file (default $XDG_CONFIG_HOME/termmap/config, or $TERMMAP_CONFIG)",
+        name: "config", value: "FILE",
+        help: "read this configuration file (default $XDG_CONFIG_HOME/termmap/config, or $TERMMAP_CONFIG)",
         commands: [.viewer, .render, .config], fileExtensions: [])
     static let noConfig = OptionSpec(
         name: "no-config", value: nil, help: "read no configuration file", commands: [.viewer, .render, .config])
     static let check = OptionSpec(
-        name: "check", value: nil, help: "check the configuration file: ok and what it sets, or its first mistake (exit 2)", commands: [.config])
+        name: "check", value: nil,
+        help: "check the configuration file: ok and what it sets, or its first mistake (exit 2)", commands: [.config])
     static let help = OptionSpec(name: "help", value: nil, help: "this text", commands: [.general])
     static let version = OptionSpec(name: "version", value: nil, help: "the version", commands: [.general])
     static let about = OptionSpec(
@@ -160,8 +183,10 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache, .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
-        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from, .yes, .name, .lines, .cities, .out, .config, .noConfig, .check, .help, .version, .about,
+        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache,
+        .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
+        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from,
+        .yes, .name, .lines, .cities, .out, .config, .noConfig, .check, .help, .version, .about,
     ]
 
     /// The options `command` takes.
@@ -172,12 +197,18 @@ enum OptionTable {
 
     /// The commands, each with what it does: `--help`'s usage lines and the manual's synopsis.
     static let commands: [(synopsis: String, what: String)] = [
-        ("termmap [options] [FILE...]", "open the interactive viewer (FILE: GeoJSON, GPX, KML, CSV, or what ogr2ogr reads; - is standard input, one JSON object a line, live)"),
+        (
+            "termmap [options] [FILE...]",
+            "open the interactive viewer (FILE: GeoJSON, GPX, KML, CSV, or what ogr2ogr reads; - is standard input, one JSON object a line, live)"
+        ),
         ("termmap render [options] [FILE...]", "print the screen (or --json state) without a terminal"),
         ("termmap data import-osm FILE.osm.pbf", "import an OpenStreetMap extract (streets, water, names)"),
         ("termmap data list | remove NAME", "the map data installed; remove an import or tileset"),
         ("termmap data info FILE|URL", "what a .pmtiles or .mbtiles tileset holds"),
-        ("termmap data get NAME (--bbox W,S,E,N | --around PLACE) [--zooms 0-14] [--from SOURCE]", "download an area's tiles as NAME.pmtiles"),
+        (
+            "termmap data get NAME (--bbox W,S,E,N | --around PLACE) [--zooms 0-14] [--from SOURCE]",
+            "download an area's tiles as NAME.pmtiles"
+        ),
         ("termmap data sources", "the named public tile sources (--tiles NAME)"),
         ("termmap data import-gshhg PATH", "import GSHHG shorelines into the user data folder"),
         ("termmap data pack --lines F --out F [--cities F]", "build a data file"),
@@ -185,7 +216,10 @@ enum OptionTable {
         ("termmap help keys | help options", "the key or option table as Markdown"),
         ("termmap help man", "this manual page, in roff"),
         ("termmap help completions bash|zsh|fish", "the completions for a shell"),
-        ("termmap [--data DIR] [--tiles SOURCE]... --about | --help | --version", "the data's sources and licences; this help; the version"),
+        (
+            "termmap [--data DIR] [--tiles SOURCE]... --about | --help | --version",
+            "the data's sources and licences; this help; the version"
+        ),
     ]
 
     /// The first words a command line can start with, and the words after `data` and `help`.

@@ -18,7 +18,8 @@ enum RenderCommand {
                     + "\(ViewerState.minimumCols)x\(ViewerState.minimumRows)")
         }
         var state = try options.initialState(
-            cols: options.cols, rows: options.rows, theme: options.chosenTheme(background: nil, environment: environment))
+            cols: options.cols, rows: options.rows,
+            theme: options.chosenTheme(background: nil, environment: environment))
         state.keymap = keymap
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
@@ -41,7 +42,8 @@ enum RenderCommand {
         if let path = options.castPath {
             // A recording animates, as the viewer does; the colours are those `render` would print.
             let castMode = options.color == nil ? ColorMode.ansi256 : mode
-            let text = ScriptedRecording.cast(state, keys: options.keys, tour: options.tour, sources: sources, mode: castMode)
+            let text = ScriptedRecording.cast(
+                state, keys: options.keys, tour: options.tour, sources: sources, mode: castMode)
             try writeFile(path, text)
             DataLoading.finish(sources)
             exit(0)
@@ -53,7 +55,8 @@ enum RenderCommand {
             state, keys: options.keys, tour: options.tour, sources: sources, mode: mode, spaced: false)
         state = end
         // The loop draws at least its first screen.
-        let screenful = screen.last ?? Screenful(frame: Frame(cols: state.terminalCols, rows: state.terminalRows), map: nil)
+        let screenful =
+            screen.last ?? Screenful(frame: Frame(cols: state.terminalCols, rows: state.terminalRows), map: nil)
         DataLoading.finish(sources)
         if options.json {
             printLine(try StateJSON.encode(state, map: screenful.map))

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import MapData
 import MapRender
 import Raster
@@ -106,7 +106,9 @@ struct StartupOptions {
             color = c
         }
         if let t = p.value(.theme), t != "auto" {
-            guard let chosen = Theme(rawValue: t) else { throw UsageError("--theme '\(t)' must be auto, dark or light") }
+            guard let chosen = Theme(rawValue: t) else {
+                throw UsageError("--theme '\(t)' must be auto, dark or light")
+            }
             theme = chosen
         }
         if let d = p.value(.data) {
@@ -148,7 +150,9 @@ struct StartupOptions {
         kiosk = p.has(.kiosk)
         resume = p.has(.resume)
         if let u = p.value(.units) {
-            guard ["metric", "imperial"].contains(u) else { throw UsageError("--units '\(InputParsing.excerpt(u))' must be metric or imperial") }
+            guard ["metric", "imperial"].contains(u) else {
+                throw UsageError("--units '\(InputParsing.excerpt(u))' must be metric or imperial")
+            }
             imperial = u == "imperial"
         }
         if kiosk && idleTimeoutMinutes == nil { idleTimeoutMinutes = Self.kioskDefaultIdleMinutes }
@@ -211,7 +215,9 @@ struct StartupOptions {
     func centerHit(_ sources: MapSources) throws(UsageError) -> SearchHit? {
         guard let name = centerName else { return nil }
         guard let hit = sources.search(name) else {
-            throw UsageError("--center '\(InputParsing.excerpt(name))': no place is called that (give LAT,LON, a link, or a place's name)")
+            throw UsageError(
+                "--center '\(InputParsing.excerpt(name))': no place is called that (give LAT,LON, a link, or a place's name)"
+            )
         }
         return hit
     }

@@ -76,7 +76,9 @@ enum StreamInput {
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 var st = stat()
-                if stat(path, &st) == 0, fd < 0 || st.st_ino != inode || st.st_dev != device || (!isPipe && st.st_size < offset) {
+                if stat(path, &st) == 0,
+                    fd < 0 || st.st_ino != inode || st.st_dev != device || (!isPipe && st.st_size < offset)
+                {
                     // New, rotated or truncated: read it from the start.
                     if fd >= 0 { close(fd) }
                     fd = -1
@@ -99,7 +101,8 @@ enum StreamInput {
                     var taken = 0
                     while taken < followBytes {
                         let n = buffer.withUnsafeMutableBytes {
-                            isPipe ? Glibc.read(fd, $0.baseAddress, $0.count) : pread(fd, $0.baseAddress, $0.count, offset)
+                            isPipe
+                                ? Glibc.read(fd, $0.baseAddress, $0.count) : pread(fd, $0.baseAddress, $0.count, offset)
                         }
                         guard n > 0 else { break }
                         offset += off_t(n)
@@ -175,7 +178,9 @@ enum StreamInput {
 
         mutating func appendWhole(_ bytes: ArraySlice<UInt8>) {
             guard (whole?.count ?? 0) + bytes.count <= ReadLimits.wholeInputBytes else {
-                stop("\(displayName): more than \(ReadLimits.wholeInputBytes >> 30) GB to read whole; the rest is not read")
+                stop(
+                    "\(displayName): more than \(ReadLimits.wholeInputBytes >> 30) GB to read whole; the rest is not read"
+                )
                 return
             }
             whole? += bytes
@@ -219,7 +224,10 @@ enum StreamInput {
         mutating func refuse(_ why: String) {
             stopped = nil
             wholeData = nil
-            inbox?.post(.userFile(UserFileUpdate(file: UserFile(file: name, format: .stream, data: live.features, error: why), ended: false)))
+            inbox?.post(
+                .userFile(
+                    UserFileUpdate(
+                        file: UserFile(file: name, format: .stream, data: live.features, error: why), ended: false)))
         }
 
         /// A line cut short by a truncation is dropped.
@@ -247,7 +255,9 @@ enum StreamInput {
             let data = wholeData ?? live.features
             var error = wholeData == nil ? stopped : nil
             // An input none of whose lines was a feature is said as the GeoJSON reader says its first.
-            if ended, error == nil, wholeData == nil, live.badLines > 0, live.badLines == live.lines { error = live.firstBadLineReason }
+            if ended, error == nil, wholeData == nil, live.badLines > 0, live.badLines == live.lines {
+                error = live.firstBadLineReason
+            }
             return UserFile(file: name, format: .stream, data: data, error: error)
         }
 

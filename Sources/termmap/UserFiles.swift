@@ -1,9 +1,9 @@
+import Dispatch
 import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
 import MapRender
-import Dispatch
 import Support
 import Synchronization
 import TerminalUI
@@ -25,7 +25,9 @@ enum UserFiles {
                 drew.withLock { $0 = true }
                 let width = 30
                 let done = Int((share * Double(width)).rounded())
-                writeStderr("\r" + SafeText.forLine(name) + " [" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(share * 100)) %")
+                writeStderr(
+                    "\r" + SafeText.forLine(name) + " [" + String(repeating: "#", count: done)
+                        + String(repeating: " ", count: width - done) + "] \(Int(share * 100)) %")
             }
             // The bar is cleared, so that the next line starts clean.
             if drew.withLock({ $0 }) { writeStderr("\r\u{1B}[K") }
@@ -46,11 +48,13 @@ enum UserFiles {
                 let told = Mutex(0.0)
                 let read = readOne(file, ogr: ogr) { share in
                     let now = monotonicSeconds()
-                    guard told.withLock({ last in
-                        guard now - last >= 0.1 else { return false }
-                        last = now
-                        return true
-                    }) else { return }
+                    guard
+                        told.withLock({ last in
+                            guard now - last >= 0.1 else { return false }
+                            last = now
+                            return true
+                        })
+                    else { return }
                     let loading = UserFile(file: file, format: .geojson, data: UserLayerData(), progress: share)
                     inbox.post(.userFile(UserFileUpdate(file: loading)))
                 }
@@ -74,21 +78,28 @@ enum UserFiles {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): cannot read (\(systemErrorReason()))")
+            return UserFile(
+                file: file, format: .geojson, data: UserLayerData(),
+                error: "\(file): cannot read (\(systemErrorReason()))")
         }
         if let kind = notAFile(info.st_mode) {
-            let hint = kind == "a folder" ? "" : " (give it as standard input, termmap - < \(file), or follow it with --follow)"
-            return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): \(kind), not a file\(hint)")
+            let hint =
+                kind == "a folder"
+                ? "" : " (give it as standard input, termmap - < \(file), or follow it with --follow)"
+            return UserFile(
+                file: file, format: .geojson, data: UserLayerData(), error: "\(file): \(kind), not a file\(hint)")
         }
         guard info.st_size > 0 else {
             return UserFile(file: file, format: .geojson, data: UserLayerData(), error: "\(file): an empty file")
         }
         if let mapped = MappedFile(fd: fd, count: Int(info.st_size)) {
             return MappedFileGuard.reading(file) {
-                read(file, mapped.bytes, ogr: ogr, progress: { share in
-                    mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
-                    progress?(share)
-                })
+                read(
+                    file, mapped.bytes, ogr: ogr,
+                    progress: { share in
+                        mapped.giveBack(below: Int(share * Double(mapped.bytes.count)))
+                        progress?(share)
+                    })
             }
         }
         let bytes = readAll(fd: fd, expected: Int(info.st_size))
@@ -110,7 +121,9 @@ enum UserFiles {
     }
 
     /// `file`'s `bytes` read by their format (GDAL's for one termmap does not read itself).
-    static func read(_ file: String, _ bytes: UnsafeBufferPointer<UInt8>, ogr: Ogr2ogr.Limits, progress: ReadProgress?) -> UserFile {
+    static func read(_ file: String, _ bytes: UnsafeBufferPointer<UInt8>, ogr: Ogr2ogr.Limits, progress: ReadProgress?)
+        -> UserFile
+    {
         guard let format = UserDataReader.format(of: Array(bytes.prefix(1 << 16)), file: file) else {
             return Ogr2ogr.read(file, name: file, limits: ogr)
         }
@@ -183,7 +196,9 @@ enum UserFiles {
             if let e = f.error { return e }
             var said: [String] = []
             if f.data.skipped > 0 {
-                said.append("\(f.data.skipped) feature\(f.data.skipped == 1 ? "" : "s") left out (the first: \(f.data.firstSkipReason ?? "?"))")
+                said.append(
+                    "\(f.data.skipped) feature\(f.data.skipped == 1 ? "" : "s") left out (the first: \(f.data.firstSkipReason ?? "?"))"
+                )
             }
             said += f.data.notes.phrases
             return said.isEmpty ? nil : "\(f.file == "-" ? "<stdin>" : f.file): " + said.joined(separator: "; ")

@@ -18,7 +18,9 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         switch first {
         case "help" where args.dropFirst().first == "keys":
             // The keys in effect: the configuration's `[keys]` applied.
-            printLine(try ConfigLocation.arguments(Array(args.dropFirst(2)), for: .viewer, environment: environment).keymap.markdownTable)
+            printLine(
+                try ConfigLocation.arguments(Array(args.dropFirst(2)), for: .viewer, environment: environment).keymap
+                    .markdownTable)
             return 0
         case "help" where args.dropFirst().first == "man":
             printLine(ManPage.roff)
@@ -43,7 +45,9 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
         case _ where first.hasPrefix("--") && args.contains("--about"):
             // The run's sources as the viewer would load them, with the data and tiles its options name
             // (`termmap --data DIR --tiles FILE --about`); without them, the data folders'.
-            let parsed = try ConfigLocation.arguments(args.filter { $0 != "--about" }, for: .viewer, environment: environment).parsed
+            let parsed = try ConfigLocation.arguments(
+                args.filter { $0 != "--about" }, for: .viewer, environment: environment
+            ).parsed
             let options = try StartupOptions(parsed)
             let named = options.dataDir != nil || !options.tiles.isEmpty
             let load = {

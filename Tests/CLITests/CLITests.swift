@@ -41,7 +41,8 @@ struct CLITests {
     @Test(arguments: [
         ["render", "--size", "0x0"], ["render", "--center", "91,0"], ["render", "--zoom", "-1"],
         ["render", "--zoom", "abc"], ["render", "--bogus"], ["render", "--keys", "<Nope>"],
-        ["render", "--size", "100"], ["render", "--zoom"], ["render", "--color", "pink"], ["render", "--theme", "blue"],
+        ["render", "--size", "100"], ["render", "--zoom"], ["render", "--color", "pink"],
+        ["render", "--theme", "blue"],
         ["render", "--radius", "0"], ["render", "--zoom", "nan"], ["render", "--zoom", "inf"],
         ["render", "--zoom", "1", "--zoom", "2"], ["render", "--center", ""],
         ["render", "--size", "99999x5"], ["render", "--center", "1e400,0"],
@@ -62,7 +63,9 @@ struct CLITests {
     func aMissingFileIsOneLine(args: [String]) throws {
         let r = try runTermmap(args)
         #expect(r.status == 1, "\(args)")
-        #expect(r.err.split(separator: "\n").count == 1 && r.err.contains("'\(args.last ?? "")'") || r.err.contains("\(args.last ?? ""): cannot read"), "\(args): \(r.err)")
+        #expect(
+            r.err.split(separator: "\n").count == 1 && r.err.contains("'\(args.last ?? "")'")
+                || r.err.contains("\(args.last ?? ""): cannot read"), "\(args): \(r.err)")
     }
 
     /// Options are per command (the option table): another command's option is unknown here.
@@ -152,7 +155,8 @@ struct CLITests {
 
     /// A folder where a file is expected is one line saying so, not Foundation's error dumped whole.
     @Test(arguments: [
-        ["data", "info"], ["data", "import-osm"], ["render", "--tiles"], ["data", "pack", "--out", "/nonexistent/x.tmap", "--lines"],
+        ["data", "info"], ["data", "import-osm"], ["render", "--tiles"],
+        ["data", "pack", "--out", "/nonexistent/x.tmap", "--lines"],
         ["render", "--tour"],
     ])
     func aFolderForAFileIsOneLine(_ command: [String]) throws {
@@ -175,7 +179,8 @@ struct CLITests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("junk".utf8).write(to: dir.appendingPathComponent("junk.pmtiles"))
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let city = try Data(contentsOf: root.appendingPathComponent("assets/helsinki.tmap"))
         try city.prefix(3000).write(to: dir.appendingPathComponent("cut.tmap"))
         let view = ["--center", "60.1699,24.9384", "--zoom", "14", "--size", "80x24", "--color", "never"]
@@ -183,11 +188,15 @@ struct CLITests {
         #expect(r.status == 0, "\(r.err)")
         let lines = r.err.split(separator: "\n")
         #expect(lines.count == 2, "\(r.err)")
-        #expect(lines.allSatisfy { $0.hasPrefix("termmap: \(dir.path)/") && $0.hasSuffix("; skipped, the rest is used") })
+        #expect(
+            lines.allSatisfy { $0.hasPrefix("termmap: \(dir.path)/") && $0.hasSuffix("; skipped, the rest is used") })
         let screen = r.out.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(screen[23].hasPrefix("cut.tmap is damaged and not used") || screen[23].hasPrefix("junk.pmtiles is damaged"))
+        #expect(
+            screen[23].hasPrefix("cut.tmap is damaged and not used") || screen[23].hasPrefix("junk.pmtiles is damaged"))
         let clean = try runTermmap(["render"] + view)
-        #expect(Array(screen.prefix(22)) == Array(clean.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(22)))
+        #expect(
+            Array(screen.prefix(22))
+                == Array(clean.out.split(separator: "\n", omittingEmptySubsequences: false).prefix(22)))
         let about = try runTermmap(["--data", dir.path, "--about"])
         #expect(about.status == 0 && about.out.contains("OpenStreetMap"), "\(about.err)")
         // A file given as the folder says so.

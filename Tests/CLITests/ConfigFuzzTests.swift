@@ -27,8 +27,10 @@ struct ConfigFuzzTests {
         quit = "Q", "<Ctrl-C>"
         """
 
-    static let pieces = ["=", "\"", "#", " ", "\n", "[", "]", "[keys]", ",", "<", ">", "\\", "\r", "\u{0}", "é", "zoom", "true",
-                         "<Ctrl-", "'", "=\"", "\"\"", "\t", "tiles", "-"]
+    static let pieces = [
+        "=", "\"", "#", " ", "\n", "[", "]", "[keys]", ",", "<", ">", "\\", "\r", "\u{0}", "é", "zoom", "true",
+        "<Ctrl-", "'", "=\"", "\"\"", "\t", "tiles", "-",
+    ]
 
     @Test func damagedConfigurationsEndInOneLine() throws {
         _ = try ConfigFile(parsing: Self.sample, path: "config")
@@ -56,7 +58,9 @@ struct ConfigFuzzTests {
             } catch {
                 failures += 1
                 let message = error.description
-                #expect(!message.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }, "\(message)")
+                #expect(
+                    !message.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) },
+                    "\(message)")
                 let parts = message.split(separator: ":", maxSplits: 2)
                 let line = parts.count == 3 && parts[0] == "config" ? Int(parts[1]) : nil
                 #expect(line.map { (1...lines).contains($0) } == true, "\(message)")
@@ -71,10 +75,13 @@ extension ConfigFuzzTests {
     /// A file written with CR LF line ends (a Windows editor's) reads as its lines; a damaged line's
     /// control characters are quoted as escapes.
     @Test func crlfLinesAndQuotedControlCharacters() throws {
-        let file = try ConfigFile(parsing: "zoom = 3\r\ntheme = light\r\n\r\n[keys]\r\nquit = \"Q\"\r\n", path: "config")
+        let file = try ConfigFile(
+            parsing: "zoom = 3\r\ntheme = light\r\n\r\n[keys]\r\nquit = \"Q\"\r\n", path: "config")
         #expect(file.settings.map(\.option.name) == ["zoom", "theme"] && file.settings.map(\.line) == [1, 2])
         #expect(file.keys.map(\.line) == [5])
-        #expect(throws: UsageError.self) { try ConfigFile(parsing: "zoom = 3\ncolor = \"2\u{1B}[31m\"\n", path: "config") }
+        #expect(throws: UsageError.self) {
+            try ConfigFile(parsing: "zoom = 3\ncolor = \"2\u{1B}[31m\"\n", path: "config")
+        }
         do {
             _ = try ConfigFile(parsing: "zoom = 3\ncolor = \"2\u{1B}[31m\"\n", path: "config")
         } catch {

@@ -29,7 +29,8 @@ struct ConfigTests {
         ("radius", "2km", true), ("ascii", "true", true), ("color", "16", true), ("theme", "light", true),
         ("data", "/tmp", true), ("tiles", fixtures.appendingPathComponent("helsinki-omt.pmtiles").path, true),
         ("tile-cache", "32", true), ("tile-cache-disk", "0", true), ("no-animation", "true", false),
-        ("no-mouse", "true", false), ("idle-timeout", "5", false), ("ogr2ogr-memory", "256", true), ("ogr2ogr-seconds", "60", true),
+        ("no-mouse", "true", false), ("idle-timeout", "5", false), ("ogr2ogr-memory", "256", true),
+        ("ogr2ogr-seconds", "60", true),
     ]
 
     @Test func everySettableOptionHasASample() throws {
@@ -55,7 +56,8 @@ struct ConfigTests {
         #expect(fromArgs.out.contains("# command line"))
         guard sample.render else { return }
         let state = ["XDG_STATE_HOME": FileManager.default.temporaryDirectory.path + "/termmap-config-state"]
-        for output in [["--json", "--keys", "MhM"], ["--color", "256"]] where !(sample.name == "color" && output[0] == "--color") {
+        for output in [["--json", "--keys", "MhM"], ["--color", "256"]]
+        where !(sample.name == "color" && output[0] == "--color") {
             let base = ["render", "--size", "60x20"] + output
             let a = try runTermmap(base + ["--config", config], environment: state)
             let b = try runTermmap(base + ["--no-config"] + args, environment: state)
@@ -100,7 +102,10 @@ struct ConfigTests {
             """)
         let r = try runTermmap(["config", "--config", config])
         #expect(r.status == 2)
-        #expect(r.err == "termmap: \(config):5: theme 'light#not a comment start, so part of the value' must be auto, dark or light\n")
+        #expect(
+            r.err
+                == "termmap: \(config):5: theme 'light#not a comment start, so part of the value' must be auto, dark or light\n"
+        )
         let good = try writeConfig("center = \"https://www.openstreetmap.org/#map=15/60.17/24.94\"   # after a space\n")
         let json = try runTermmap(["render", "--config", good, "--json", "--size", "40x12"]).out
         #expect(json.contains("\"zoom\":15"))
@@ -121,10 +126,19 @@ struct ConfigTests {
         ("center =", "1: 'center' needs a value"),
         ("[colors]", "1: unknown section '[colors]' (the one section is [keys])"),
         ("[keys", "1: a section is written [keys]"),
-        ("[keys]\nzoomin = \"x\"", "2: unknown command 'zoomin' (did you mean 'zoom-in'?) (termmap help keys lists them)"),
+        (
+            "[keys]\nzoomin = \"x\"",
+            "2: unknown command 'zoomin' (did you mean 'zoom-in'?) (termmap help keys lists them)"
+        ),
         ("[keys]\nzoom-in = \"x\"\nzoom-out = \"x\"", "3: key 'x' is bound to 'zoom-in' on line 2 too"),
-        ("[keys]\nzoom-in = \"xy\"", "2: 'xy' is not one key (write keys as --keys does: \"+\", \"<Enter>\", \"<Ctrl-L>\")"),
-        ("[keys]\nzoom-in = \"<Nope>\"", "2: '<Nope>' is not one key (write keys as --keys does: \"+\", \"<Enter>\", \"<Ctrl-L>\")"),
+        (
+            "[keys]\nzoom-in = \"xy\"",
+            "2: 'xy' is not one key (write keys as --keys does: \"+\", \"<Enter>\", \"<Ctrl-L>\")"
+        ),
+        (
+            "[keys]\nzoom-in = \"<Nope>\"",
+            "2: '<Nope>' is not one key (write keys as --keys does: \"+\", \"<Enter>\", \"<Ctrl-L>\")"
+        ),
         ("[keys]\nquit = \"q\"\nquit = \"Q\"", "3: 'quit' is bound twice (line 2 too)"),
     ])
     func badLines(_ line: (text: String, error: String)) throws {
@@ -151,7 +165,9 @@ struct ConfigTests {
     @Test func keysRebound() throws {
         let config = try writeConfig("[keys]\nzoom-in = \"x\", \"<Ctrl-L>\"\nworld = \"+\"\n")
         func zoom(_ keys: String) throws -> String {
-            let r = try runTermmap(["render", "--config", config, "--json", "--size", "40x12", "--zoom", "3", "--keys", keys])
+            let r = try runTermmap([
+                "render", "--config", config, "--json", "--size", "40x12", "--zoom", "3", "--keys", keys,
+            ])
             #expect(r.status == 0, "\(r.err)")
             let state = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
             return "\(state?["zoom"] ?? "?")"

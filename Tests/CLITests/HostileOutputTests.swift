@@ -18,15 +18,20 @@ struct HostileOutputTests {
     static let corpus = HostileText.corpus.map(Hostile.init)
 
     static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-hostile-\(getpid())-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "termmap-hostile-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
 
     /// Both streams of a run hold nothing foreign.
     static func expectClean(_ r: (status: Int32, out: String, err: String), _ what: String) {
-        #expect(HostileText.foreignSequence(in: Array(r.out.utf8)) == nil, "\(what) stdout: \(SafeText.forLine(r.out.prefix(300)))")
-        #expect(HostileText.foreignSequence(in: Array(r.err.utf8)) == nil, "\(what) stderr: \(SafeText.forLine(r.err.prefix(300)))")
+        #expect(
+            HostileText.foreignSequence(in: Array(r.out.utf8)) == nil,
+            "\(what) stdout: \(SafeText.forLine(r.out.prefix(300)))")
+        #expect(
+            HostileText.foreignSequence(in: Array(r.err.utf8)) == nil,
+            "\(what) stderr: \(SafeText.forLine(r.err.prefix(300)))")
     }
 
     /// A tileset whose name, attribution, description and layer names are the text, itself so named:
@@ -38,7 +43,9 @@ struct HostileOutputTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let fileName = text.replacingOccurrences(of: "/", with: "-") + ".pmtiles"
         let path = dir.appendingPathComponent(fileName).path
-        let tile = ProtoBuilder.tile(layer: "transportation_name", features: [(2, ProtoBuilder.commands([(0, 2048), (4096, 2048)], close: false), ["name": text])])
+        let tile = ProtoBuilder.tile(
+            layer: "transportation_name",
+            features: [(2, ProtoBuilder.commands([(0, 2048), (4096, 2048)], close: false), ["name": text])])
         let id = TileID(z: 14, x: 9326, y: 4742)
         let layers = "[{\"id\":\(jsonQuoted(text)),\"fields\":{}},{\"id\":\"transportation_name\",\"fields\":{}}]"
         _ = try PMTilesBuilder.write(
@@ -55,7 +62,11 @@ struct HostileOutputTests {
         Self.expectClean(try runTermmap(["--tiles", path, "--about"]), "--about")
         for extra in [["--color", "never"], ["--color", "256"], ["--json"], ["--pick"], ["--ascii"]] {
             Self.expectClean(
-                try runTermmap(["render", "--tiles", path, "--center", "60.1690,24.9420", "--zoom", "15", "--tile-cache-disk", "0"] + extra),
+                try runTermmap(
+                    [
+                        "render", "--tiles", path, "--center", "60.1690,24.9420", "--zoom", "15", "--tile-cache-disk",
+                        "0",
+                    ] + extra),
                 "render \(extra)")
         }
     }
@@ -74,7 +85,9 @@ struct HostileOutputTests {
         let r = try runTermmap(["data", "import-osm", path.path, "--data", dir.path, "--name", "x"])
         #expect(r.status == 0, "\(SafeText.forLine(r.err))")
         Self.expectClean(r, "import-osm")
-        Self.expectClean(try runTermmap(["data", "import-osm", path.path + "-missing", "--data", dir.path, "--name", "y"]), "import-osm missing")
+        Self.expectClean(
+            try runTermmap(["data", "import-osm", path.path + "-missing", "--data", dir.path, "--name", "y"]),
+            "import-osm missing")
     }
 
     /// A configuration file whose values are the text: `config` lists them, `--check` and the viewer's
@@ -84,7 +97,10 @@ struct HostileOutputTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let config = dir.appendingPathComponent("config")
-        let quoted = "\"" + hostile.text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let quoted =
+            "\""
+            + hostile.text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
         try Data("units = \(quoted)\n\(hostile.text) = 1\n[keys]\nzoom-in = \(quoted)\n".utf8).write(to: config)
         Self.expectClean(try runTermmap(["config", "--config", config.path]), "config")
         Self.expectClean(try runTermmap(["config", "--check", "--config", config.path]), "config --check")
@@ -101,7 +117,10 @@ struct HostileOutputTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let geojson = dir.appendingPathComponent("x.geojson")
-        try Data("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\(jsonQuoted(text)),\"coordinates\":[1,2]}}".utf8).write(to: geojson)
+        try Data(
+            "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\(jsonQuoted(text)),\"coordinates\":[1,2]}}"
+                .utf8
+        ).write(to: geojson)
         Self.expectClean(try runTermmap(["render", geojson.path]), "geojson type")
         try Data(("{\"type\":\"Feature\"," + text + "}").utf8).write(to: geojson)
         Self.expectClean(try runTermmap(["render", geojson.path]), "geojson syntax")

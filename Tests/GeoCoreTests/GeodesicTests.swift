@@ -40,7 +40,8 @@ struct GeodesicTests {
         }
         for c in f.zoomButton {
             let r = try MapView(
-                center: Coordinate(latitude: c.lat, longitude: c.lon), zoom: c.zoom, size: ViewSize(cols: c.cols, rows: c.rows)
+                center: Coordinate(latitude: c.lat, longitude: c.lon), zoom: c.zoom,
+                size: ViewSize(cols: c.cols, rows: c.rows)
             ).region
             let south = max(-90, r.center.latitude - r.span.latitudeDelta / 2)
             let north = min(90, r.center.latitude + r.span.latitudeDelta / 2)

@@ -17,7 +17,8 @@ struct RulerFixture: Decodable {
     let cases: [Case]
 
     static let shared: RulerFixture? = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/ruler.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/ruler.json")
         return (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(RulerFixture.self, from: $0) }
     }()
 }
@@ -38,7 +39,9 @@ struct RulerTests {
             let legs = ruler.legs
             #expect(legs.count == c.legs.count, "case \(k)")
             for (got, want) in zip(legs, c.legs) {
-                #expect(abs(got.meters - want.meters) <= 1e-9 * want.meters + 1e-9, "case \(k): \(got.meters) m, want \(want.meters)")
+                #expect(
+                    abs(got.meters - want.meters) <= 1e-9 * want.meters + 1e-9,
+                    "case \(k): \(got.meters) m, want \(want.meters)")
                 var d = abs(got.bearing - want.bearing)
                 d = min(d, 360 - d)
                 #expect(d <= 1e-7, "case \(k): bearing \(got.bearing)°, want \(want.bearing)°")

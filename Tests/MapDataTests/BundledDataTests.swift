@@ -56,7 +56,9 @@ struct BundledDataTests {
         }
         #expect(cities.filter { $0.kind == .capital }.count == 241)
         let suginami = try #require(city("Suginami", "JP"))
-        #expect(abs(suginami.coordinate.latitude - 35.69938) < 1e-5 && abs(suginami.coordinate.longitude - 139.63623) < 1e-5)
+        #expect(
+            abs(suginami.coordinate.latitude - 35.69938) < 1e-5 && abs(suginami.coordinate.longitude - 139.63623) < 1e-5
+        )
         let minato = cities.filter { $0.name == "Minato" && $0.countryCode == "JP" }
         #expect(minato.allSatisfy { $0.population < 375_339 }, "\(minato.map(\.population))")
     }

@@ -1,6 +1,6 @@
 import GeoCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import MapData
 

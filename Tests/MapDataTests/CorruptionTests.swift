@@ -140,7 +140,9 @@ struct CorruptionTests {
         var forged = Array(bytes[..<latitude]) + huge + Array(bytes[(end + 1)...])
         let grown = huge.count - (end + 1 - latitude)
         // The section grows; every section after it moves.
-        for field in [sectionLength, f.HeaderField.nameOffset, f.HeaderField.metadataOffset, f.HeaderField.searchOffset]
+        for field in [
+            sectionLength, f.HeaderField.nameOffset, f.HeaderField.metadataOffset, f.HeaderField.searchOffset,
+        ]
         where u32(field) != 0 && (field == sectionLength || u32(field) > u32(section)) {
             let value = u32(field) + grown
             for i in 0..<4 { forged[field + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }

@@ -71,7 +71,8 @@ struct DouglasPeuckerTests {
             return points[i]
         }
         // The budget's evaluations, two reads a stretch, and a radial pass over what is left.
-        #expect(calls <= DouglasPeucker.budget(points.count) + 4 * points.count, "\(calls) reads of \(points.count) points")
+        #expect(
+            calls <= DouglasPeucker.budget(points.count) + 4 * points.count, "\(calls) reads of \(points.count) points")
         #expect(kept.first == 0 && kept.last == points.count - 1)
         #expect(Self.deviation(points, kept: kept) <= tolerance * (1 + 1e-9))
     }
@@ -106,7 +107,8 @@ struct UserLayerDetailTests {
         let n = 200_000
         let ring = DouglasPeuckerTests.jagged(n).map { (24.9 + $0.0, 60 + $0.1) }
         let coordinates = ring.map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
-        let text = #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[["#
+        let text =
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[["#
             + coordinates + "," + "[\(ring[0].0),\(ring[0].1)]" + "]]}}"
         let layer = try GeoJSONReader.read(Array(text.utf8), file: "teeth.geojson")
         let dotSize = 1.0 / 4096

@@ -89,7 +89,9 @@ struct FormatTests {
     }
 
     @Test func sameInputSameBytes() {
-        #expect(MapAssetWriter.encode(lines: FormatTests.sampleLines(), cities: FormatTests.sampleCities) == Self.sampleBytes)
+        #expect(
+            MapAssetWriter.encode(lines: FormatTests.sampleLines(), cities: FormatTests.sampleCities)
+                == Self.sampleBytes)
     }
 
     @Test func citiesAreLargestFirstAndSearchIgnoresCaseAndAccents() throws {
@@ -132,7 +134,9 @@ struct FormatTests {
                 #expect(first.count == n && (floor > 0 ? n < all.count : n == all.count))
                 #expect(fresh.placeName(n - 1) == bundledWorld.placeName(n - 1))
             }
-            #expect(try bundledWorld.placePoints(populationAtLeast: 1_000_000) == fresh.placePoints(populationAtLeast: 1_000_000))
+            #expect(
+                try bundledWorld.placePoints(populationAtLeast: 1_000_000)
+                    == fresh.placePoints(populationAtLeast: 1_000_000))
         }
         let fresh = try MapAsset(path: bundledWorldPath)
         _ = try fresh.placePoints(populationAtLeast: 5_000_000)
@@ -213,7 +217,8 @@ struct FormatTests {
         #expect(v1.version == 1 && v1.unitsPerDegree == 100_000 && v1.nameCount == 0)
         #expect(v1.levels.map(\.toleranceDegrees) == MapAssetWriter.defaultTolerances)
         let v2 = try MapAsset(
-            bytes: MapAssetWriter.encode(lines: Array(FormatTests.sampleLines().prefix(6)), cities: FormatTests.sampleCities))
+            bytes: MapAssetWriter.encode(
+                lines: Array(FormatTests.sampleLines().prefix(6)), cities: FormatTests.sampleCities))
         #expect(v2.version == 5)
         #expect(try v1.cities() == v2.cities())
         // Every level holds the same points in both versions, class by class.
@@ -258,7 +263,8 @@ extension FormatTests {
     @Test func placeNamesRoundTrip() throws {
         var cities = Self.sampleCities
         cities[0].names = PlaceNames(region: "Oregon", alternates: ["Rose City", "PDX town"])
-        let asset = try MapAsset(bytes: MapAssetWriter.encode(lines: Array(Self.sampleLines().prefix(6)), cities: cities))
+        let asset = try MapAsset(
+            bytes: MapAssetWriter.encode(lines: Array(Self.sampleLines().prefix(6)), cities: cities))
         let byName = Dictionary(uniqueKeysWithValues: zip(try asset.cities().map { $0.name }, try asset.placeNames()))
         #expect(byName[cities[0].name] == PlaceNames(region: "Oregon", alternates: ["Rose City", "PDX town"]))
         #expect(byName.values.filter { !$0.isEmpty }.count == 1)

@@ -70,7 +70,8 @@ extension GSHHGTests {
             }
             meta.append("\(level) -1 3 45 45.25 \(start) \(w.bytes.count - start)")
         }
-        let rivers = try SourceReaders.gshhgRivers(meta: meta.joined(separator: "\n"), data: w.bytes, name: "rivers_f.dat")
+        let rivers = try SourceReaders.gshhgRivers(
+            meta: meta.joined(separator: "\n"), data: w.bytes, name: "rivers_f.dat")
         #expect(rivers.map(\.parts[0][0].longitude) == [10, 11, 12, 16])
         #expect(rivers.allSatisfy { $0.featureClass == .worldRiver && $0.parts[0].count == 3 })
         #expect(rivers[1].parts[0][1] == Coordinate(latitude: 45.25, longitude: 11.5))

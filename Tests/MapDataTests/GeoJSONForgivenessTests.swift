@@ -15,7 +15,8 @@ struct GeoJSONForgivenessTests {
 
     static func collection(_ geometries: [String]) -> String {
         "{\"type\":\"FeatureCollection\",\"features\":[\n"
-            + geometries.map { "{\"type\":\"Feature\",\"properties\":{},\"geometry\":\($0)}" }.joined(separator: ",\n") + "]}"
+            + geometries.map { "{\"type\":\"Feature\",\"properties\":{},\"geometry\":\($0)}" }.joined(separator: ",\n")
+            + "]}"
     }
 
     @Test(arguments: [
@@ -29,7 +30,10 @@ struct GeoJSONForgivenessTests {
         (#"{"type":"Point","coordinates":[1,{"a":1}]}"#, "not a number"),
     ])
     func aBadPositionLosesItsFeatureOnly(_ bad: String, says: String) throws {
-        let data = try Self.read(Self.collection([#"{"type":"Point","coordinates":[20.39,41.5]}"#, bad, #"{"type":"Point","coordinates":[1,2]}"#]))
+        let data = try Self.read(
+            Self.collection([
+                #"{"type":"Point","coordinates":[20.39,41.5]}"#, bad, #"{"type":"Point","coordinates":[1,2]}"#,
+            ]))
         #expect(data.count == 2 && data.skipped == 1)
         let reason = try #require(data.firstSkipReason)
         #expect(reason.contains(says), "\(reason)")
@@ -38,11 +42,12 @@ struct GeoJSONForgivenessTests {
     }
 
     @Test func anEmptyMemberIsNoPiece() throws {
-        let data = try Self.read(Self.collection([
-            #"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[]]}"#,
-            #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[]},{"type":"LineString","coordinates":[[0,0],[2,2]]}]}"#,
-            #"{"type":"MultiPoint","coordinates":[[1,1],[],[2,2]]}"#,
-        ]))
+        let data = try Self.read(
+            Self.collection([
+                #"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[]]}"#,
+                #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[]},{"type":"LineString","coordinates":[[0,0],[2,2]]}]}"#,
+                #"{"type":"MultiPoint","coordinates":[[1,1],[],[2,2]]}"#,
+            ]))
         #expect(data.count == 3 && data.skipped == 0)
         #expect(data.countsByType == [.polygon: 1, .lineString: 1, .point: 1])
         #expect(data.pieceTypes.count == 4)
@@ -51,7 +56,8 @@ struct GeoJSONForgivenessTests {
     @Test func aCutRecordOfATextSequenceIsSkipped() throws {
         let rs = "\u{1E}"
         let records = (0..<5).map { i in
-            i == 2 ? #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coor"#
+            i == 2
+                ? #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coor"#
                 : #"{"type":"Feature","properties":{"i":\#(i)},"geometry":{"type":"Point","coordinates":[\#(i),\#(i)]}}"#
         }
         let data = try Self.read(records.map { rs + $0 + "\n" }.joined())
@@ -62,16 +68,19 @@ struct GeoJSONForgivenessTests {
         let lines = try Self.read(records.joined(separator: "\n"))
         #expect(lines.count == 4 && lines.skipped == 1)
         // A document that is not JSON still fails whole.
-        #expect(throws: MapDataError.self) { try Self.read(#"{"type":"FeatureCollection","features":[{"type":"Feature" "#) }
+        #expect(throws: MapDataError.self) {
+            try Self.read(#"{"type":"FeatureCollection","features":[{"type":"Feature" "#)
+        }
     }
 
     /// Alaska across the antimeridian as geojson-vt's us-states has it (longitudes below −180), and a
     /// line past +180: kept, drawn where they point (x below 0 or past 1), counted.
     @Test func longitudesPast180AreDrawnWhereTheyPoint() throws {
-        let data = try Self.read(Self.collection([
-            #"{"type":"Polygon","coordinates":[[[-188.9,51.2],[-179.1,51.2],[-179.1,52.9],[-188.9,52.9],[-188.9,51.2]]]}"#,
-            #"{"type":"LineString","coordinates":[[170,10],[190,10],[541,10]]}"#,
-        ]))
+        let data = try Self.read(
+            Self.collection([
+                #"{"type":"Polygon","coordinates":[[[-188.9,51.2],[-179.1,51.2],[-179.1,52.9],[-188.9,52.9],[-188.9,51.2]]]}"#,
+                #"{"type":"LineString","coordinates":[[170,10],[190,10],[541,10]]}"#,
+            ]))
         #expect(data.count == 2 && data.skipped == 0)
         #expect(data.notes.longitudesPast180 == 4)
         #expect(data.notes.positionsLeftOut == 1)
@@ -82,15 +91,18 @@ struct GeoJSONForgivenessTests {
     }
 
     @Test func latitudesPast90LeaveTheirPositionOut() throws {
-        let data = try Self.read(Self.collection([
-            #"{"type":"LineString","coordinates":[[0,0],[0,95],[1,1]]}"#, #"{"type":"Point","coordinates":[0,-91]}"#,
-        ]))
+        let data = try Self.read(
+            Self.collection([
+                #"{"type":"LineString","coordinates":[[0,0],[0,95],[1,1]]}"#,
+                #"{"type":"Point","coordinates":[0,-91]}"#,
+            ]))
         #expect(data.count == 1 && data.skipped == 1)
         #expect(data.points(of: 0).count == 2 && data.notes.positionsLeftOut == 1)
     }
 
     @Test func repeatedIdsAreCountedAsReplaced() throws {
-        let data = try Self.read(#"""
+        let data = try Self.read(
+            #"""
             {"type":"FeatureCollection","features":[
             {"type":"Feature","id":7,"properties":{"v":"a"},"geometry":{"type":"Point","coordinates":[1,1]}},
             {"type":"Feature","id":"7","properties":{"v":"b"},"geometry":{"type":"Point","coordinates":[2,2]}},
@@ -103,7 +115,8 @@ struct GeoJSONForgivenessTests {
     /// A `coordinates` member where none belongs, before and after the geometry: its positions are not
     /// the geometry's.
     @Test func strayCoordinatesAreNotTheGeometrys() throws {
-        let data = try Self.read(#"""
+        let data = try Self.read(
+            #"""
             {"type":"FeatureCollection","coordinates":[[9,9],[9,9]],"features":[
             {"type":"Feature","coordinates":[5,5],"properties":{},"geometry":{"type":"LineString","coordinates":[[1,1],[2,2]]},"bbox2":{"coordinates":[7,7]}},
             {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[3,3]},"coordinates":[[8,8]]}]}
@@ -117,7 +130,8 @@ struct GeoJSONForgivenessTests {
     /// a member of features with a geometry whatever its type says, a line of one position (a dot), a
     /// ring of three positions left open (closed when drawn).
     @Test func whatGDALReadsOfWhatAValidatorRefuses() throws {
-        let data = try Self.read(#"""
+        let data = try Self.read(
+            #"""
             {"type":"featurecollection","features":[
             {"type":"feature","properties":{},"geometry":{"type":"point","coordinates":[1,2]}},
             {"type":"Featre","properties":{},"geometry":{"type":"Point","coordinates":[3,4]}},

@@ -91,7 +91,9 @@ import Testing
     /// Formats that are not images are named as what they are, not as raster tiles.
     @Test func formatsAreNamedAsWhatTheyAre() {
         #expect(MBTilesArchive.unsupported("json") == "JSON tiles (UTFGrid) are not supported (vector tiles only)")
-        #expect(MBTilesArchive.unsupported("mlt") == "MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")
+        #expect(
+            MBTilesArchive.unsupported("mlt") == "MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)"
+        )
         #expect(MBTilesArchive.unsupported("webp") == "WebP raster tiles are not supported (vector tiles only)")
         #expect(MBTilesArchive.unsupported("x-custom").contains("format 'x-custom'"))
     }

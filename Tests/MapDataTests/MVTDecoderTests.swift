@@ -22,7 +22,8 @@ import Testing
     }
 
     static func same(_ value: MVTValue?, _ reference: Any) -> Bool {
-        let number = (reference as? Double) ?? (reference as? Int).map(Double.init) ?? (reference as? NSNumber)?.doubleValue
+        let number =
+            (reference as? Double) ?? (reference as? Int).map(Double.init) ?? (reference as? NSNumber)?.doubleValue
         switch value {
         case .string(let s)?: return s == reference as? String
         case .bool(let b)?: return b == reference as? Bool
@@ -111,7 +112,8 @@ import Testing
 
     /// mvt-fixtures 020: a multipoint is one MoveTo of count 2, each point a part of its own.
     @Test func multipointIsAPartAPoint() throws {
-        let layers = try #require(MVTDecoder.decode(ProtoBuilder.tile(layer: "x", features: [(1, [17, 10, 14, 3, 9], [:])])))
+        let layers = try #require(
+            MVTDecoder.decode(ProtoBuilder.tile(layer: "x", features: [(1, [17, 10, 14, 3, 9], [:])])))
         let f = try #require(layers.first?.features.first)
         #expect(f.type == .point)
         #expect(f.parts.map { $0.map { [$0.x, $0.y] } } == [[[5, 7]], [[3, 2]]])

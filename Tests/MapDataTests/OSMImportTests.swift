@@ -63,7 +63,9 @@ struct OSMImportTests {
         #expect(contents.features.allSatisfy { $0.name != "Tyhjätie" })
         // The ways' points (not the land of the extract's box).
         let points = contents.features.filter { !$0.featureClass.isFillOnly }.flatMap { $0.parts.joined() }
-        #expect(!points.isEmpty && points.allSatisfy { abs($0.latitude - 60.17) < 1e-6 && abs($0.longitude - 24.9425) < 0.01 })
+        #expect(
+            !points.isEmpty
+                && points.allSatisfy { abs($0.latitude - 60.17) < 1e-6 && abs($0.longitude - 24.9425) < 0.01 })
     }
 
     /// Rings come from every member way whatever its role, holes are decided by containment, and an inner
@@ -147,7 +149,8 @@ struct FormatVersionFiveTests {
     static let helsinki: MapAsset = {
         do {
             let (contents, _) = try OSMImporter.contents(
-                pbf: OSMFixtures.bytes("Helsinki.osm.pbf"), name: "Helsinki.osm.pbf", source: "h", classMinZoom: zoomLadder)
+                pbf: OSMFixtures.bytes("Helsinki.osm.pbf"), name: "Helsinki.osm.pbf", source: "h",
+                classMinZoom: zoomLadder)
             return try MapAsset(bytes: MapAssetWriter.encode(contents), name: "helsinki.tmap")
         } catch {
             preconditionFailure("\(error)")
@@ -159,7 +162,9 @@ struct FormatVersionFiveTests {
     @Test func theFinestLevelKeepsObjectsTagsAndWidths() throws {
         let asset = Self.helsinki
         let finest = try #require(asset.levels.last)
-        var roads = 0, withLanes = 0, pois = 0
+        var roads = 0
+        var withLanes = 0
+        var pois = 0
         for i in finest.chunks {
             let chunk = try asset.chunk(i)
             #expect(chunk.info.hasExtras)
@@ -182,15 +187,20 @@ struct FormatVersionFiveTests {
         // pyosmium: 144 of the extract's 145 primary ways have a lanes tag (2 lanes: 65 dm).
         #expect(roads > 100 && Double(withLanes) >= 0.9 * Double(roads), "\(withLanes) of \(roads)")
         // The ways of roads.json (Tools/make_road_fixtures.py, pyosmium) by their lanes: 3.25 m a lane.
-        struct Road: Decodable { var way: Int64; var lanes: String? }
+        struct Road: Decodable {
+            var way: Int64
+            var lanes: String?
+        }
         struct Roads: Decodable { var roads: [Road] }
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/osm/roads.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/osm/roads.json")
         for road in try JSONDecoder().decode(Roads.self, from: Data(contentsOf: url)).roads {
             let lanes = try #require(road.lanes.flatMap(Double.init))
             var found = 0
             for i in finest.chunks {
                 let chunk = try asset.chunk(i)
-                for f in 0..<chunk.featureCount where OSMReference(packed: chunk.osm[f]) == OSMReference(.way, road.way) {
+                for f in 0..<chunk.featureCount where OSMReference(packed: chunk.osm[f]) == OSMReference(.way, road.way)
+                {
                     found += 1
                     #expect(Double(chunk.details[f]) == (lanes * 32.5).rounded(), "way \(road.way)")
                 }
@@ -205,7 +215,8 @@ struct FormatVersionFiveTests {
 
     /// A file of version 4 (the demo city as bundled before version 5) reads: every chunk decodes, with no extras.
     @Test func versionFourFilesStillRead() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/helsinki-v4.tmap")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/helsinki-v4.tmap")
         let v4 = try MapAsset(bytes: [UInt8](try Data(contentsOf: url)), name: "helsinki-v4.tmap")
         #expect(v4.version == 4)
         var features = 0

@@ -50,7 +50,8 @@ enum OSMFixtures {
             var members: [[Member]]
         }
         enum Member: Decodable {
-            case text(String), number(Int64)
+            case text(String)
+            case number(Int64)
             init(from decoder: Decoder) throws {
                 let c = try decoder.singleValueContainer()
                 if let n = try? c.decode(Int64.self) {

@@ -138,20 +138,28 @@ import Testing
         #expect(error(good) == "x.pmtiles: MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")
         good[99] = 1
         // Cut short (an interrupted download): refused at open, not tile by tile.
-        let rootEnd = good[8..<16].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        let rootEnd =
+            good[8..<16].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
             + good[16..<24].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
         #expect(
             error(Array(good[0..<140]))
-                == "x.pmtiles: truncated: the header's root directory ends at byte \(rootEnd), the file has 140 bytes (an interrupted download?)")
+                == "x.pmtiles: truncated: the header's root directory ends at byte \(rootEnd), the file has 140 bytes (an interrupted download?)"
+        )
         let third = Array(good[0..<(good.count / 3)])
-        #expect(error(third).hasPrefix("x.pmtiles: truncated: the header's tile data ends at byte \(good.count), the file has \(good.count / 3) bytes"))
+        #expect(
+            error(third).hasPrefix(
+                "x.pmtiles: truncated: the header's tile data ends at byte \(good.count), the file has \(good.count / 3) bytes"
+            ))
     }
 
     /// Archives written here (uncompressed directories): tiles through leaves, a leaf that points at
     /// itself, and entries pointing past the data are a failed tile each, never a trap or a hang.
     @Test func leavesLoopsAndForgedOffsets() throws {
-        let tiles = (0..<300).map { i in (id: UInt64(5 + i * 3), data: [UInt8](repeating: UInt8(i % 251), count: 10 + i % 7)) }
-        let leafy = try PMTilesArchive(source: LocalFileSource(bytes: PMTilesWriter.archive(tiles: tiles, leafSize: 40)))
+        let tiles = (0..<300).map { i in
+            (id: UInt64(5 + i * 3), data: [UInt8](repeating: UInt8(i % 251), count: 10 + i % 7))
+        }
+        let leafy = try PMTilesArchive(
+            source: LocalFileSource(bytes: PMTilesWriter.archive(tiles: tiles, leafSize: 40)))
         for t in tiles.prefix(50) + tiles.suffix(5) {
             let id = try #require(TileID(pmtilesID: t.id))
             #expect(try leafy.tiles([id])[id]?.get() == t.data)

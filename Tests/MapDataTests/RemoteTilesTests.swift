@@ -58,9 +58,12 @@ import Testing
 
     /// RFC 9111 §4.2.1's order: no-store/no-cache, max-age, Expires − Date, then a tenth of the age.
     @Test func freshnessFollowsTheHeaders() {
-        func r(_ cc: String = "", expires: Int64? = nil, date: Int64? = nil, lastModified: String = "") -> HTTPPool.Response {
+        func r(_ cc: String = "", expires: Int64? = nil, date: Int64? = nil, lastModified: String = "")
+            -> HTTPPool.Response
+        {
             HTTPPool.Response(
-                status: 200, body: [], etag: "", lastModified: lastModified, cacheControl: cc, expires: expires, date: date,
+                status: 200, body: [], etag: "", lastModified: lastModified, cacheControl: cc, expires: expires,
+                date: date,
                 retryAfter: nil, error: "", timedOut: false, tooBig: false, totalSize: nil)
         }
         let now: Int64 = 1_800_000_000
@@ -83,13 +86,16 @@ import Testing
         let (a, why) = TileDiskCache.open(source: "https://h/doc.json", folder: folder, limitBytes: 3 << 20)
         let cache = try #require(a, "\(why ?? "")")
         let tile = TileID(z: 14, x: 9327, y: 4742)
-        cache.put(tile, .init(body: [1, 2, 3], etag: "\"e\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", expires: 100))
+        cache.put(
+            tile, .init(body: [1, 2, 3], etag: "\"e\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", expires: 100))
         cache.put(TileID(z: 3, x: 1, y: 1), .init(body: nil, expires: 200))
         cache.put(resource: "tilejson", .init(body: Array("{}".utf8), expires: 300))
         cache.close()
         let (b, _) = TileDiskCache.open(source: "https://h/doc.json", folder: folder, limitBytes: 3 << 20)
         let again = try #require(b)
-        #expect(again.tile(tile) == .init(body: [1, 2, 3], etag: "\"e\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", expires: 100))
+        #expect(
+            again.tile(tile)
+                == .init(body: [1, 2, 3], etag: "\"e\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT", expires: 100))
         #expect(again.tile(TileID(z: 3, x: 1, y: 1))?.body == nil && again.tile(TileID(z: 3, x: 1, y: 1)) != nil)
         #expect(again.tile(TileID(z: 3, x: 0, y: 1)) == nil)
         #expect(again.resource("tilejson")?.expires == 300)
@@ -112,15 +118,21 @@ import Testing
         for id in 0..<UInt64(count) {
             guard let t = TileID(pmtilesID: id) else { continue }
             // Every third tile the same bytes as the tile before (a run), else distinct.
-            let bytes: [UInt8] = id % 3 == 2 ? tiles[tiles.count - 1].1 : [0x1a] + (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) } + Array("\(id)".utf8)
+            let bytes: [UInt8] =
+                id % 3 == 2
+                ? tiles[tiles.count - 1].1
+                : [0x1a] + (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) } + Array("\(id)".utf8)
             tiles.append((t, bytes))
         }
         let path = NSTemporaryDirectory() + "termmap-\(UUID().uuidString).pmtiles"
         defer { unlink(path) }
         let byID = Dictionary(uniqueKeysWithValues: tiles.map { ($0.0.pmtilesID, $0.1) })
         let contents = try PMTilesBuilder.write(
-            tiles.map { PMTilesBuilder.Tile(id: $0.0.pmtilesID, length: $0.1.count, hash: PMTilesBuilder.hash($0.1)) }, to: path,
-            description: .init(bounds: CoordinateBounds(north: 85, south: -85, west: -180, east: 180), metadata: ["name": .string("t")])
+            tiles.map { PMTilesBuilder.Tile(id: $0.0.pmtilesID, length: $0.1.count, hash: PMTilesBuilder.hash($0.1)) },
+            to: path,
+            description: .init(
+                bounds: CoordinateBounds(north: 85, south: -85, west: -180, east: 180), metadata: ["name": .string("t")]
+            )
         ) { byID[$0.id] ?? [] }
         let archive = try PMTilesArchive(source: LocalFileSource(path: path))
         let h = archive.header
@@ -140,7 +152,8 @@ import Testing
         var offset: UInt64 = 0
         let entries = (0..<UInt64(60_000)).map { id -> PMTilesEntry in
             offset += UInt64.random(in: 1...5000, using: &rng)
-            return PMTilesEntry(tileID: id * 3, offset: offset, length: UInt32.random(in: 1...4000, using: &rng), runLength: 1)
+            return PMTilesEntry(
+                tileID: id * 3, offset: offset, length: UInt32.random(in: 1...4000, using: &rng), runLength: 1)
         }
         let (root, leaves) = PMTilesBuilder.directories(entries)
         #expect(root.count <= 16_384 - 127 && !leaves.isEmpty)
@@ -201,7 +214,9 @@ final class ScriptedArchive: TileArchive, @unchecked Sendable {
     private(set) var asked = 0
     init(_ answer: Result<[UInt8]?, TileFailure>) { self.answer = answer }
 
-    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >] {
         var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
         for t in ids where wanted(t) {
             asked += 1

@@ -16,7 +16,8 @@ enum TileFixtures {
 
     /// `files[name]` of the reference.
     static func reference(_ name: String) -> [String: Any] {
-        let json = (try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("reference.json"))))
+        let json =
+            (try? JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("reference.json"))))
             as? [String: Any]
         return (json?["files"] as? [String: Any])?[name] as? [String: Any] ?? [:]
     }

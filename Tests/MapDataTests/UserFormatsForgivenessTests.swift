@@ -33,7 +33,9 @@ struct UserFormatsForgivenessTests {
         #expect(data.count == 3 && data.skipped == 0)
         #expect(data.countsByType == [.lineString: 3])
         #expect(data.points(of: 0).count == 3 && data.points(of: 1).count == 4 && data.points(of: 2).count == 2)
-        #expect(data.property("begin", of: 0) == "2010-05-28T02:02:09Z" && data.property("end", of: 0) == "2010-05-28T02:02:44Z")
+        #expect(
+            data.property("begin", of: 0) == "2010-05-28T02:02:09Z"
+                && data.property("end", of: 0) == "2010-05-28T02:02:44Z")
         #expect(data.property("when", of: 0)?.split(separator: " ").count == 3)
         #expect(data.names == ["gx", "multi", "kml 2.3"])
     }
@@ -58,9 +60,12 @@ struct UserFormatsForgivenessTests {
         func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16) }
         let n = Array(name.utf8)
         let method = deflated ? 8 : 0
-        let local = u32(0x0403_4B50) + u16(20) + u16(0) + u16(method) + u16(0) + u16(0) + u32(0) + u32(data.count) + u32(content.count)
+        let local =
+            u32(0x0403_4B50) + u16(20) + u16(0) + u16(method) + u16(0) + u16(0) + u32(0) + u32(data.count)
+            + u32(content.count)
             + u16(n.count) + u16(0) + n + data
-        let central = u32(0x0201_4B50) + u16(20) + u16(20) + u16(0) + u16(method) + u16(0) + u16(0) + u32(0) + u32(data.count)
+        let central =
+            u32(0x0201_4B50) + u16(20) + u16(20) + u16(0) + u16(method) + u16(0) + u16(0) + u32(0) + u32(data.count)
             + u32(content.count) + u16(n.count) + u16(0) + u16(0) + u16(0) + u16(0) + u32(0) + u32(0) + n
         let end = u32(0x0605_4B50) + u16(0) + u16(0) + u16(1) + u16(1) + u32(central.count) + u32(local.count) + u16(0)
         return local + central + end
@@ -74,7 +79,9 @@ struct UserFormatsForgivenessTests {
         // Named otherwise, a zip whose entry is a KML is a KMZ still.
         #expect(try Self.read(kmz, "download.bin").count == 3)
         // One with nothing to draw says so.
-        let empty = try Self.zip("doc.kml", Array("<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document/></kml>".utf8), deflated: deflated)
+        let empty = try Self.zip(
+            "doc.kml", Array("<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document/></kml>".utf8), deflated: deflated
+        )
         #expect(throws: MapDataError.self) { try Self.read(empty, "e.kmz") }
         do { _ = try Self.read(empty, "e.kmz") } catch { #expect("\(error)" == "e.kmz: no features") }
     }
@@ -86,9 +93,11 @@ struct UserFormatsForgivenessTests {
             """
         #expect(UserDataReader.format(of: Array(prefixed.utf8), file: "x.xml") == .gpx)
         #expect(try Self.read(Array(prefixed.utf8), "x.xml").names == ["here"])
-        #expect(UserDataReader.format(of: Array("<doc xmlns=\"http://www.opengis.net/kml/2.2\"/>".utf8), file: "x") == .kml)
+        #expect(
+            UserDataReader.format(of: Array("<doc xmlns=\"http://www.opengis.net/kml/2.2\"/>".utf8), file: "x") == .kml)
         // A comment longer than the first 4 KB before the root, and an extension that says what it is.
-        let long = "<?xml version=\"1.0\"?><!--" + String(repeating: "x", count: 20_000) + "--><gpx version=\"1.1\"></gpx>"
+        let long =
+            "<?xml version=\"1.0\"?><!--" + String(repeating: "x", count: 20_000) + "--><gpx version=\"1.1\"></gpx>"
         #expect(UserDataReader.format(of: Array(long.utf8), file: "x") == .gpx)
         #expect(UserDataReader.format(of: Array("<?xml version=\"1.0\"?><unknown/>".utf8), file: "x.gpx") == .gpx)
         #expect(UserDataReader.format(of: Array("<?xml version=\"1.0\"?><unknown/>".utf8), file: "x.xml") == nil)
@@ -96,7 +105,9 @@ struct UserFormatsForgivenessTests {
 
     @Test(arguments: ["ISO-8859-1", "windows-1252"])
     func declaredEncodingsAreRead(_ encoding: String) throws {
-        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?><gpx version=\"1.1\"><wpt lat=\"47.37\" lon=\"8.54\"><name>Z".utf8)
+        var bytes = Array(
+            "<?xml version=\"1.0\" encoding=\"\(encoding)\"?><gpx version=\"1.1\"><wpt lat=\"47.37\" lon=\"8.54\"><name>Z"
+                .utf8)
         bytes += [0xFC] + Array("rich".utf8)
         if encoding == "windows-1252" { bytes += [0x20, 0x80, 0x20, 0x93, 0x71, 0x94] }
         bytes += Array("</name></wpt></gpx>".utf8)

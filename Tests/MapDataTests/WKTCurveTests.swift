@@ -19,8 +19,11 @@ struct WKTCurveTests {
         var cases: [Case]
     }
     static let fixture: Fixture = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/wkt-curves.json")
-        do { return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url)) } catch { preconditionFailure("\(error)") }
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/wkt-curves.json")
+        do { return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url)) } catch {
+            preconditionFailure("\(error)")
+        }
     }()
 
     /// The distance from `p` to the polyline `line`.
@@ -53,7 +56,10 @@ struct WKTCurveTests {
             #expect(gdal.allSatisfy { Self.distance($0, to: mine) <= tolerance }, "\(c.wkt)")
             #expect(mine.count == gdal.count, "\(mine.count) points, GDAL \(gdal.count)")
             if mine.count == gdal.count {
-                #expect(zip(mine, gdal).allSatisfy { abs($0.0 - $1.0) <= 1e-9 * max(1, extent) && abs($0.1 - $1.1) <= 1e-9 * max(1, extent) }, "\(c.wkt)")
+                #expect(
+                    zip(mine, gdal).allSatisfy {
+                        abs($0.0 - $1.0) <= 1e-9 * max(1, extent) && abs($0.1 - $1.1) <= 1e-9 * max(1, extent)
+                    }, "\(c.wkt)")
             }
         }
     }

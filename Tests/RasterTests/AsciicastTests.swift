@@ -7,7 +7,10 @@ import Testing
 struct AsciicastTests {
     @Test func theHeaderIsTheFormatsAndReadsAsJSON() throws {
         let line = Asciicast.header(cols: 80, rows: 24, timestamp: nil, term: "xterm-256color", shell: "/bin/sh")
-        #expect(line == "{\"version\": 2, \"width\": 80, \"height\": 24, \"env\": {\"TERM\": \"xterm-256color\", \"SHELL\": \"/bin/sh\"}}\n")
+        #expect(
+            line
+                == "{\"version\": 2, \"width\": 80, \"height\": 24, \"env\": {\"TERM\": \"xterm-256color\", \"SHELL\": \"/bin/sh\"}}\n"
+        )
         let stamped = Asciicast.header(cols: 100, rows: 30, timestamp: 1_796_000_000, term: "x\"y", shell: "/bin/bash")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(stamped.utf8)) as? [String: Any])
         #expect(json["timestamp"] as? Int == 1_796_000_000 && (json["env"] as? [String: String])?["TERM"] == "x\"y")

@@ -1,8 +1,8 @@
 import Support
+import TestSupport
 import Testing
 
 @testable import Raster
-import TestSupport
 
 @Suite("Braille canvas and line drawing")
 struct RasterTests {

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import Raster
 
@@ -17,7 +17,8 @@ struct TerminalPainterTests {
     }
 
     static let styles: [CellStyle] = [
-        .plain, CellStyle(foreground: PaletteColor(179)), CellStyle(foreground: PaletteColor(33), background: PaletteColor(17)),
+        .plain, CellStyle(foreground: PaletteColor(179)),
+        CellStyle(foreground: PaletteColor(33), background: PaletteColor(17)),
         CellStyle(background: PaletteColor(17)), CellStyle(foreground: PaletteColor(9), bold: true),
         CellStyle(foreground: PaletteColor(2), underline: true), CellStyle(reverse: true),
         CellStyle(foreground: PaletteColor(255), background: PaletteColor(12)),
@@ -48,7 +49,9 @@ struct TerminalPainterTests {
         return out
     }
 
-    @Test(arguments: [(ColorMode.ansi256, false), (.ansi16, false), (.ansi8, false), (.monochrome, false), (.ansi256, true)])
+    @Test(arguments: [
+        (ColorMode.ansi256, false), (.ansi16, false), (.ansi8, false), (.monochrome, false), (.ansi256, true),
+    ])
     func everyFrameIsShownWhateverTheMovesBefore(mode: ColorMode, erase: Bool) {
         var random = SeededRandom(state: 42)
         let cols = 23
@@ -136,7 +139,8 @@ struct TerminalPainterTests {
         var frame = Frame(cols: 6, rows: 1)
         frame[0, 0] = Cell(glyph: "a", style: CellStyle(foreground: PaletteColor(179)))
         frame[1, 0] = Cell(glyph: "b", style: CellStyle(foreground: PaletteColor(179), background: PaletteColor(17)))
-        frame[2, 0] = Cell(glyph: "c", style: CellStyle(foreground: PaletteColor(3), background: PaletteColor(17), bold: true))
+        frame[2, 0] = Cell(
+            glyph: "c", style: CellStyle(foreground: PaletteColor(3), background: PaletteColor(17), bold: true))
         frame[3, 0] = Cell(glyph: "d", style: CellStyle(foreground: PaletteColor(12)))
         var painter = TerminalPainter(cols: 6, rows: 1, abilities: Self.abilities())
         let text = String(decoding: painter.paint(frame), as: UTF8.self)
@@ -191,7 +195,8 @@ struct TerminalPainterTests {
         frame[1, 1] = Cell(glyph: "q")
         var painter = TerminalPainter(cols: 4, rows: 2, abilities: Self.abilities())
         _ = painter.paint(frame)
-        #expect(String(decoding: painter.paint(frame, fullRepaint: true), as: UTF8.self) == "\u{1B}[H\u{1B}[2J\u{1B}[2;2Hq")
+        #expect(
+            String(decoding: painter.paint(frame, fullRepaint: true), as: UTF8.self) == "\u{1B}[H\u{1B}[2J\u{1B}[2;2Hq")
     }
 }
 
@@ -242,9 +247,13 @@ extension TerminalRepliesTests {
             var r = TerminalReplies()
             return units(text).map { r.feed($0) }
         }
-        for (text, final) in [("\u{1B}[1;2D", 0x44), ("\u{1B}[1;5C", 0x43), ("\u{1B}[1;3A", 0x41), ("\u{1B}[1;6B", 0x42)] {
+        for (text, final) in [
+            ("\u{1B}[1;2D", 0x44), ("\u{1B}[1;5C", 0x43), ("\u{1B}[1;3A", 0x41), ("\u{1B}[1;6B", 0x42),
+        ] {
             let o = outcome(text)
-            #expect(o.last == .input([.modifiedArrow(UInt8(final))]) && o.dropLast().allSatisfy { $0 == .pending }, "\(text.debugDescription)")
+            #expect(
+                o.last == .input([.modifiedArrow(UInt8(final))]) && o.dropLast().allSatisfy { $0 == .pending },
+                "\(text.debugDescription)")
         }
         for text in ["\u{1B}[1;1D", "\u{1B}[2D", "\u{1B}[1;2;3D", "\u{1B}[1;99A"] {
             let given = outcome(text).flatMap { (o: TerminalReplies.Outcome) -> [Unit] in
@@ -274,7 +283,10 @@ extension TerminalRepliesTests {
     @Test func backgroundColourAnswersAreReplies() {
         let cases: [(String, TerminalColor)] = [
             ("\u{1B}]11;rgb:ffff/ffff/ffff\u{07}", TerminalColor(red: 1, green: 1, blue: 1)),
-            ("\u{1B}]11;rgb:2020/2020/2020\u{1B}\\", TerminalColor(red: 0x2020 / 65535.0, green: 0x2020 / 65535.0, blue: 0x2020 / 65535.0)),
+            (
+                "\u{1B}]11;rgb:2020/2020/2020\u{1B}\\",
+                TerminalColor(red: 0x2020 / 65535.0, green: 0x2020 / 65535.0, blue: 0x2020 / 65535.0)
+            ),
             ("\u{1B}]11;rgb:f/8/0\u{07}", TerminalColor(red: 1, green: 8 / 15.0, blue: 0)),
             ("\u{1B}]11;rgb:ff/80/00\u{07}", TerminalColor(red: 1, green: 128 / 255.0, blue: 0)),
             ("\u{1B}]11;rgba:fff/000/000/fff\u{1B}\\", TerminalColor(red: 1, green: 0, blue: 0)),
@@ -286,7 +298,10 @@ extension TerminalRepliesTests {
             #expect(outcomes.dropLast().allSatisfy { $0 == .pending } && !r.isPending, "\(text.debugDescription)")
         }
         // Another command's answer, or a colour not in rgb: form, is no key either.
-        for text in ["\u{1B}]10;rgb:0/0/0\u{07}", "\u{1B}]11;#ffffff\u{07}", "\u{1B}]11;rgb:fffff/0/0\u{07}", "\u{1B}]11;rgb:+f/0/0\u{07}"] {
+        for text in [
+            "\u{1B}]10;rgb:0/0/0\u{07}", "\u{1B}]11;#ffffff\u{07}", "\u{1B}]11;rgb:fffff/0/0\u{07}",
+            "\u{1B}]11;rgb:+f/0/0\u{07}",
+        ] {
             var r = TerminalReplies()
             #expect(units(text).map { r.feed($0) }.last == .reply(.otherCommand), "\(text.debugDescription)")
         }

@@ -49,10 +49,12 @@ struct ClassFamilyLookTests {
         if c.isArea {
             if let fill = StyleTable.fill(role, mode: mode) { return "area bg \(shown(fill))" }
             let s = StyleTable.stipple(role, ascii: ascii)
-            return "area \(s.map { "\($0.glyph) \($0.cols)x\($0.rows)" } ?? "nothing") fg \(shown(style.foreground)) \(attributes)"
+            return
+                "area \(s.map { "\($0.glyph) \($0.cols)x\($0.rows)" } ?? "nothing") fg \(shown(style.foreground)) \(attributes)"
         }
         let wide = row.wideFromZoom <= 15
-        return "line \(row.dotEvery)/\(row.dashOn) \(wide ? "wide" : "thin") fg \(shown(style.foreground)) \(attributes)"
+        return
+            "line \(row.dotEvery)/\(row.dashOn) \(wide ? "wide" : "thin") fg \(shown(style.foreground)) \(attributes)"
     }
 
     @Test(arguments: ColorMode.allCases, [false, true])
@@ -62,7 +64,10 @@ struct ClassFamilyLookTests {
                 for ca in a.classes {
                     for cb in b.classes {
                         let (la, lb) = (Self.look(ca, mode, ascii: ascii), Self.look(cb, mode, ascii: ascii))
-                        #expect(la != lb, "\(mode) \(ascii ? "ASCII" : "braille"): \(ca) (\(a.name)) and \(cb) (\(b.name)) both \(la)")
+                        #expect(
+                            la != lb,
+                            "\(mode) \(ascii ? "ASCII" : "braille"): \(ca) (\(a.name)) and \(cb) (\(b.name)) both \(la)"
+                        )
                     }
                 }
             }

@@ -43,9 +43,10 @@ struct EventLoopTests {
         // The frame drawn for "+": the zoom its status line shows is within one frame period of the start
         // (the zoom goes 3.00 → 4.32 over 250 ms; a frame is 33 ms).
         let status = try #require(screen.presented.count >= 2 ? screen.presented[1].line(22) : nil)
-        let shown = try #require(status.split(separator: "│").first { $0.contains("zoom") }.flatMap {
-            Double($0.replacingOccurrences(of: "zoom", with: "").trimmingCharacters(in: .whitespaces))
-        })
+        let shown = try #require(
+            status.split(separator: "│").first { $0.contains("zoom") }.flatMap {
+                Double($0.replacingOccurrences(of: "zoom", with: "").trimmingCharacters(in: .whitespaces))
+            })
         let oneFrame = (4.3219 - 3) * Double(EventLoop.animationFrameMilliseconds) / 1000 / ViewAnimation.duration
         #expect(shown >= 3 && shown <= 3 + oneFrame, "\(status)")
     }
@@ -94,7 +95,8 @@ struct EventLoopTests {
         func zoom(_ answers: FakeScreen.Answers) throws -> FakeScreen {
             var state = try start(animations: true)
             // The first frame's question is answered before "+".
-            let screen = FakeScreen(Array(repeating: nil, count: 40) + [.key(.char("+"))] + Array(repeating: nil, count: 60))
+            let screen = FakeScreen(
+                Array(repeating: nil, count: 40) + [.key(.char("+"))] + Array(repeating: nil, count: 60))
             screen.answers = answers
             run(&state, screen, tick: 0.011)
             return screen
@@ -103,14 +105,17 @@ struct EventLoopTests {
         let quick = try zoom(.afterReads(10))  // about 110 ms: paced, but animated
         #expect(slow.presented.count == 2, "the first frame and the zoom's last: \(slow.presented.count)")
         #expect(quick.presented.count > 2)
-        #expect(slow.presented.last.flatMap(zoomShown) == "zoom 4.32" && quick.presented.last.flatMap(zoomShown) == "zoom 4.32")
+        #expect(
+            slow.presented.last.flatMap(zoomShown) == "zoom 4.32"
+                && quick.presented.last.flatMap(zoomShown) == "zoom 4.32")
     }
 
     /// The first frame's answer is timed from the end of the work done after it (loading PROJ): a
     /// second of that on a loaded machine is not a slow link, and the first zoom still animates.
     @Test func workAfterTheFirstFrameIsNotTheLinksTime() throws {
         var state = try start(animations: true)
-        let screen = FakeScreen(Array(repeating: nil, count: 10) + [.key(.char("+"))] + Array(repeating: nil, count: 60))
+        let screen = FakeScreen(
+            Array(repeating: nil, count: 10) + [.key(.char("+"))] + Array(repeating: nil, count: 60))
         screen.answers = .afterReads(1)
         var clock = 0.0
         EventLoop.run(
@@ -128,7 +133,10 @@ struct EventLoopTests {
     @Test func keyFramesWaitForATerminalThatAnswers() throws {
         func pans(_ answers: FakeScreen.Answers) throws -> (FakeScreen, ViewerState) {
             var state = try start()
-            let screen = FakeScreen([nil, nil] + Array(repeating: [InputEvent?.some(.key(.char("l"))), nil], count: 6).flatMap { $0 } + [nil, nil, nil, nil])
+            let screen = FakeScreen(
+                [nil, nil] + Array(repeating: [InputEvent?.some(.key(.char("l"))), nil], count: 6).flatMap { $0 } + [
+                    nil, nil, nil, nil,
+                ])
             screen.answers = answers
             run(&state, screen, tick: 0.011)
             return (screen, state)
@@ -138,7 +146,8 @@ struct EventLoopTests {
         let (unpaced, unpacedState) = try pans(.cannotAsk)
         #expect(unpaced.presented.count == 7 && silent.presented.count == 7, "the first frame and six pans")
         #expect(slow.presented.count < 7 && slow.presented.count >= 2, "\(slow.presented.count) frames")
-        #expect(slowState.view.center == unpacedState.view.center && silentState.view.center == unpacedState.view.center)
+        #expect(
+            slowState.view.center == unpacedState.view.center && silentState.view.center == unpacedState.view.center)
         #expect(slow.presented.last?.text == unpaced.presented.last?.text, "the last frame is the last pan's")
         #expect(slow.mostOutstanding == 1)
     }
@@ -231,7 +240,8 @@ extension EventLoopTests {
     /// it (and ask for it), `+` answers in the next frame, and once the level is made (an event from the
     /// preparer's thread) the next frame draws the file.
     @Test func keysAnswerWhileALevelIsMade() throws {
-        let text = #"{"type":"Feature","properties":{"name":"ring"},"geometry":{"type":"LineString","coordinates":[[-40,-20],[40,-20],[40,20],[-40,20],[-40,-20]]}}"#
+        let text =
+            #"{"type":"Feature","properties":{"name":"ring"},"geometry":{"type":"LineString","coordinates":[[-40,-20],[40,-20],[40,20],[-40,20],[-40,-20]]}}"#
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "ring.geojson")
         let file = UserFile(file: "ring.geojson", format: .geojson, data: data)
         var state = try start()
@@ -250,8 +260,10 @@ extension EventLoopTests {
         let ink = StyleTable.style(.overlay(0), mode: .ansi256)
         func drawsTheFile(_ f: Frame) -> Bool { f.cells.contains { $0.style == ink && $0.glyph != " " } }
         #expect(screen.presented.count >= 3)
-        #expect(!drawsTheFile(screen.presented[0]) && !drawsTheFile(screen.presented[1]), "drawn before its level was made")
-        #expect(screen.presented[1].line(22).contains("zoom 4.32"), "+ answered at once: \(screen.presented[1].line(22))")
+        #expect(
+            !drawsTheFile(screen.presented[0]) && !drawsTheFile(screen.presented[1]), "drawn before its level was made")
+        #expect(
+            screen.presented[1].line(22).contains("zoom 4.32"), "+ answered at once: \(screen.presented[1].line(22))")
         #expect(preparer.requests.contains(DetailRequest(file: file, level: 3)) && preparer.requests.contains(request))
         #expect(drawsTheFile(screen.presented[screen.presented.count - 1]), "the level made is drawn")
     }

@@ -24,10 +24,12 @@ struct ExplainTests {
             let action = try #require(json["lastAction"] as? [String: Any])
             let e = try #require(action["explain"] as? [String: Any])
             let label = "\(c.direction) at \(c.lat),\(c.lon) z\(c.zoom) \(c.cols)x\(c.rows)"
-            #expect(Set(e.keys) == [
-                "factor", "latitudinalMeters", "longitudinalMeters", "newLatitudinalMeters", "newLongitudinalMeters",
-                "latitudeDelta", "longitudeDelta", "zoomX", "zoomY",
-            ])
+            #expect(
+                Set(e.keys) == [
+                    "factor", "latitudinalMeters", "longitudinalMeters", "newLatitudinalMeters",
+                    "newLongitudinalMeters",
+                    "latitudeDelta", "longitudeDelta", "zoomX", "zoomY",
+                ])
             func n(_ key: String) -> Double { (e[key] as? Double) ?? .nan }
             let factor = c.direction == "in" ? 0.4 : 3
             #expect(n("factor") == factor)
@@ -41,7 +43,8 @@ struct ExplainTests {
                 #expect(abs(min(n("zoomX"), n("zoomY")) - c.zoomAfter) < 1e-9, "\(label)")
             }
             // The region rebuilt from the metres: its height in metres along the meridian is the one asked.
-            let meridian = WGS84.meridianDistance(latitude: c.lat + n("latitudeDelta") / 2)
+            let meridian =
+                WGS84.meridianDistance(latitude: c.lat + n("latitudeDelta") / 2)
                 - WGS84.meridianDistance(latitude: c.lat - n("latitudeDelta") / 2)
             if n("latitudeDelta") < 10 {
                 #expect(abs(meridian - factor * c.latitudinalMetersBefore) < 1e-3 * meridian, "\(label)")
@@ -50,15 +53,20 @@ struct ExplainTests {
     }
 
     @Test func thePanelShowsTheStepAndAnyKeyClosesItDoingNothingElse() throws {
-        var state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 14)
+        var state = try ViewerState(
+            cols: 80, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 14)
         state.update(.key(.char("e")))
-        #expect(Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text.contains("nothing to explain yet"))
+        #expect(
+            Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text.contains(
+                "nothing to explain yet"))
         state.update(.key(.char("+")))
         #expect(!state.showExplain && state.view.zoom == 14, "the key that closed the panel did nothing else")
         state.update(.key(.char("+")))
         state.update(.key(.char("e")))
         let text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
-        for part in ["zoom in ×0.4", "edge midpoints", "region from metres", "regionThatFits: zoomX 15.32", "zoom 14.00 → 15.32"] {
+        for part in [
+            "zoom in ×0.4", "edge midpoints", "region from metres", "regionThatFits: zoomX 15.32", "zoom 14.00 → 15.32",
+        ] {
             #expect(text.contains(part), "\(part)")
         }
         // At 80 columns every line fits the box whole.
@@ -71,12 +79,14 @@ struct ExplainTests {
 
     /// The region from metres names the radii of curvature it used, and a fallback says why it was used.
     @Test func thePanelNamesTheRadiiAndWhyAFallbackWasUsed() throws {
-        var state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 14)
+        var state = try ViewerState(
+            cols: 80, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 14)
         for k in "+e" { state.update(.key(.char(k))) }
         var text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
         // WGS84 at 33.78°: M = a(1 − e²)/(1 − e² sin²φ)^1.5, N = a/(1 − e² sin²φ)^0.5.
         #expect(text.contains("M(φ) 6355.2 km, N(φ) 6384.7 km at φ 33.78°"))
-        let fallback = try #require(GeoFixtures.shared.zoomButton.first { $0.fallback && $0.longitudinalMetersBefore == 0 })
+        let fallback = try #require(
+            GeoFixtures.shared.zoomButton.first { $0.fallback && $0.longitudinalMetersBefore == 0 })
         state = try ViewerState(
             cols: fallback.cols, rows: fallback.rows + ViewerState.statusRows,
             center: Coordinate(latitude: fallback.lat, longitude: fallback.lon), zoom: fallback.zoom)
@@ -89,10 +99,12 @@ struct ExplainTests {
     /// shows one whole level closer; at 28 the category's round() makes its span zero.
     @Test(arguments: [0.0, 3.7, 14, 20, 28])
     func aZoomLevelIsExplainedBesideTheSeedsCategory(level: Double) throws {
-        var state = try ViewerState(cols: 90, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 2)
+        var state = try ViewerState(
+            cols: 90, rows: 24, center: Coordinate(latitude: 33.777328, longitude: -84.397348), zoom: 2)
         for k in "z" + CoordinateFormat.fixed(level, 1) { state.update(.key(.char(k))) }
         state.update(.key(.enter))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
         let e = try #require((json["lastAction"] as? [String: Any])?["explain"] as? [String: Any])
         #expect(Set(e.keys) == ["requested", "standardLongitudeDelta", "seedLongitudeDelta", "seedEquivalentZoom"])
         #expect(e["requested"] as? Double == level)
@@ -125,11 +137,13 @@ struct ExplainTests {
                 for k in "r\(Int(c.radius))" { state.update(.key(.char(k))) }
                 state.update(.key(.enter))
                 state.update(.key(.char("f")))
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
+                let json = try #require(
+                    try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
                 let action = try #require(json["lastAction"] as? [String: Any])
                 let e = try #require(action["explain"] as? [String: Any])
                 #expect(Set(e.keys) == ["ratio", "zoomX", "zoomY", "limitedBy", "seedZoom", "seedCroppedRows"])
-                let zoomX = try #require(e["zoomX"] as? Double), zoomY = try #require(e["zoomY"] as? Double)
+                let zoomX = try #require(e["zoomX"] as? Double)
+                let zoomY = try #require(e["zoomY"] as? Double)
                 let label = "\(c.lat),\(c.lon) r\(c.radius) \(sizeText)"
                 #expect(abs((action["zoomAfter"] as? Double ?? .nan) - expected) < 1e-9, "\(label)")
                 if expected > 0 && expected < 28 { #expect(abs(min(zoomX, zoomY) - expected) < 1e-9, "\(label)") }
@@ -152,7 +166,9 @@ struct ExplainTests {
         // The limiting side takes the ratio of the view exactly, the other less.
         #expect(abs(fit.ringRows - fit.ratio * Double(fit.viewRows)) < 1e-6, "\(fit.ringRows)")
         #expect(fit.ringCols < fit.ratio * Double(fit.viewCols) && fit.zoom == state.view.zoom)
-        #expect(text.contains("the ring spans \(CoordinateFormat.fixed(fit.ringCols, 1)) × 23.3 cells of the 120 × 28 view"))
+        #expect(
+            text.contains("the ring spans \(CoordinateFormat.fixed(fit.ringCols, 1)) × 23.3 cells of the 120 × 28 view")
+        )
     }
 
     /// `c` and `r`: the seed's screen-space circle reaches 874 km north and 1,143 km south for 1,000 km at
@@ -160,10 +176,12 @@ struct ExplainTests {
     @Test func aCircleIsExplainedBesideTheSeedsScreenCircle() throws {
         let s = GeoFixtures.shared.seedScreenCircle
         for keys in ["r1000km\n", "c"] {
-            var state = try ViewerState(cols: 100, rows: 30, center: Coordinate(latitude: s.lat, longitude: s.lon), zoom: s.zoom)
+            var state = try ViewerState(
+                cols: 100, rows: 30, center: Coordinate(latitude: s.lat, longitude: s.lon), zoom: s.zoom)
             state.radiusMeters = s.radius
             for k in keys { state.update(.key(k == "\n" ? .enter : .char(k))) }
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(StateJSON.encode(state).utf8)) as? [String: Any])
             let action = try #require(json["lastAction"] as? [String: Any])
             #expect(action["name"] as? String == "circle")
             let e = try #require(action["explain"] as? [String: Any])
@@ -172,7 +190,9 @@ struct ExplainTests {
             #expect(abs((e["seedNorthMeters"] as? Double ?? .nan) - s.northDistance) < 1e-3, "\(keys)")
             #expect(abs((e["seedSouthMeters"] as? Double ?? .nan) - s.southDistance) < 1e-3, "\(keys)")
             let geodesic = try #require(state.lastAction?.circle?.geodesic)
-            for r in [geodesic.north, geodesic.south, geodesic.east, geodesic.west] { #expect(abs(r - s.radius) < 1e-6) }
+            for r in [geodesic.north, geodesic.south, geodesic.east, geodesic.west] {
+                #expect(abs(r - s.radius) < 1e-6)
+            }
             state.update(.key(.char("e")))
             let text = Renderer.render(state, sources: nil, options: RenderOptions(mode: .plain)).text
             #expect(text.contains("geodesic circle:    1000 km / 1000 km / 1000 km / 1000 km"))

@@ -65,7 +65,9 @@ struct HostileTextTests {
         for row in 0..<frame.rows {
             let line = frame.line(row)
             if glibcColumns(line) != frame.cols {
-                found.append("\(SafeText.forLine(context)): row \(row) is \(glibcColumns(line).map(String.init) ?? "unknown") columns wide, not \(frame.cols): \(SafeText.forLine(line))")
+                found.append(
+                    "\(SafeText.forLine(context)): row \(row) is \(glibcColumns(line).map(String.init) ?? "unknown") columns wide, not \(frame.cols): \(SafeText.forLine(line))"
+                )
             }
         }
         for mode in [ColorMode.ansi256, .ansi8, .monochrome] {
@@ -73,13 +75,19 @@ struct HostileTextTests {
             abilities.unicode = !ascii
             var painter = TerminalPainter(cols: frame.cols, rows: frame.rows, abilities: abilities)
             let bytes = painter.paint(frame)
-            if let foreign = HostileText.foreignSequence(in: bytes) { found.append("\(context), \(mode): painter sent \(foreign)") }
+            if let foreign = HostileText.foreignSequence(in: bytes) {
+                found.append("\(context), \(mode): painter sent \(foreign)")
+            }
             var terminal = ModelTerminal(cols: frame.cols, rows: frame.rows)
             terminal.feed(bytes)
             if !terminal.errors.isEmpty { found.append("\(context), \(mode): \(terminal.errors.prefix(3))") }
-            if !ascii, let d = terminal.firstDifference(frame, mode: mode) { found.append("\(context), \(mode): shown differs at \(d)") }
+            if !ascii, let d = terminal.firstDifference(frame, mode: mode) {
+                found.append("\(context), \(mode): shown differs at \(d)")
+            }
             let text = Array(AnsiWriter.text(frame, mode: mode).utf8)
-            if let foreign = HostileText.foreignSequence(in: text) { found.append("\(context), \(mode): render printed \(foreign)") }
+            if let foreign = HostileText.foreignSequence(in: text) {
+                found.append("\(context), \(mode): render printed \(foreign)")
+            }
         }
         return found
     }
@@ -105,7 +113,8 @@ struct HostileTextTests {
         for command in [Command.whatIsHere, .toggleLayers, .bookmarks] {
             var s = base
             _ = s.update(.command(command), places: sources)
-            out.append(("\(command)", Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .ansi256)).frame))
+            out.append(
+                ("\(command)", Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .ansi256)).frame))
         }
         return out
     }
@@ -115,8 +124,12 @@ struct HostileTextTests {
         var shown = false
         for (what, s) in states {
             for (place, frame) in places(s, sources: sources) {
-                for problem in problems(frame, ascii: ascii, "\(what) \(place)") { Issue.record(Comment(rawValue: problem)) }
-                if let t = token(text), (0..<frame.rows).contains(where: { frame.line($0).contains(t) }) { shown = true }
+                for problem in problems(frame, ascii: ascii, "\(what) \(place)") {
+                    Issue.record(Comment(rawValue: problem))
+                }
+                if let t = token(text), (0..<frame.rows).contains(where: { frame.line($0).contains(t) }) {
+                    shown = true
+                }
             }
         }
         if let t = token(text) { #expect(shown, "'\(t)' of \(SafeText.forLine(text)) is on no screen") }
@@ -125,7 +138,9 @@ struct HostileTextTests {
     // MARK: Sources
 
     /// A user's file of one point and one line named `text`, with `text` as a property's key and value.
-    static func userFileStates(_ data: UserLayerData, file: String, format: UserDataFormat, ascii: Bool) throws -> [(String, ViewerState)] {
+    static func userFileStates(_ data: UserLayerData, file: String, format: UserDataFormat, ascii: Bool) throws -> [(
+        String, ViewerState
+    )] {
         var s = try state(zoom: 16, ascii: ascii)
         _ = s.update(.userFile(UserFileUpdate(file: UserFile(file: file, format: format, data: data))))
         try s.view.setCenter(center, zoomLevel: 16)
@@ -147,7 +162,9 @@ struct HostileTextTests {
     func geoJSON(_ hostile: Hostile, ascii: Bool) throws {
         let text = hostile.text
         let data = try UserDataReader.read(Self.geojson(text), format: .geojson, file: "x.geojson")
-        Self.expectSafe(try Self.userFileStates(data, file: "x.geojson", format: .geojson, ascii: ascii), sources: nil, text: text, ascii: ascii)
+        Self.expectSafe(
+            try Self.userFileStates(data, file: "x.geojson", format: .geojson, ascii: ascii), sources: nil, text: text,
+            ascii: ascii)
     }
 
     @Test(arguments: Hostile.corpus, [false, true])
@@ -156,7 +173,9 @@ struct HostileTextTests {
         let field = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         let bytes = Array("lat,lon,name,\(field)\n60.17,24.94,\(field),\(field)\n".utf8)
         let data = try UserDataReader.read(bytes, format: .csv, file: "x.csv")
-        Self.expectSafe(try Self.userFileStates(data, file: "x.csv", format: .csv, ascii: ascii), sources: nil, text: text, ascii: ascii)
+        Self.expectSafe(
+            try Self.userFileStates(data, file: "x.csv", format: .csv, ascii: ascii), sources: nil, text: text,
+            ascii: ascii)
     }
 
     static func xmlEscaped(_ text: String) -> String {
@@ -189,7 +208,9 @@ struct HostileTextTests {
             """
         for (file, format, body) in [("x.gpx", UserDataFormat.gpx, gpx), ("x.kml", .kml, kml)] {
             let data = try UserDataReader.read(Array(body.utf8), format: format, file: file)
-            Self.expectSafe(try Self.userFileStates(data, file: file, format: format, ascii: ascii), sources: nil, text: text, ascii: ascii)
+            Self.expectSafe(
+                try Self.userFileStates(data, file: file, format: format, ascii: ascii), sources: nil, text: text,
+                ascii: ascii)
         }
     }
 
@@ -199,8 +220,13 @@ struct HostileTextTests {
         var live = LiveFeatures()
         let label = jsonQuoted(text)
         live.take(Array(#"{"id":1,"lat":60.17,"lon":24.94,"label":\#(label),"color":\#(label)}"#.utf8))
-        live.take(Array(#"{"type":"Feature","properties":{"name":\#(label)},"geometry":{"type":"LineString","coordinates":[[24.90,60.168],[24.98,60.168]]}}"#.utf8))
-        Self.expectSafe(try Self.userFileStates(live.features, file: "-", format: .stream, ascii: ascii), sources: nil, text: text, ascii: ascii)
+        live.take(
+            Array(
+                #"{"type":"Feature","properties":{"name":\#(label)},"geometry":{"type":"LineString","coordinates":[[24.90,60.168],[24.98,60.168]]}}"#
+                    .utf8))
+        Self.expectSafe(
+            try Self.userFileStates(live.features, file: "-", format: .stream, ascii: ascii), sources: nil, text: text,
+            ascii: ascii)
     }
 
     /// The file's name is outside text too (a file can be named anything but `/` and NUL).
@@ -211,7 +237,11 @@ struct HostileTextTests {
         var states = try Self.userFileStates(data, file: text + ".geojson", format: .geojson, ascii: ascii)
         // A file that failed, whose error names it.
         var failed = try Self.state(zoom: 16, ascii: ascii)
-        _ = failed.update(.userFile(UserFileUpdate(file: UserFile(file: text, format: .geojson, data: UserLayerData(), error: "\(text): cannot read"))))
+        _ = failed.update(
+            .userFile(
+                UserFileUpdate(
+                    file: UserFile(file: text, format: .geojson, data: UserLayerData(), error: "\(text): cannot read")))
+        )
         states.append(("failed file", failed))
         Self.expectSafe(states, sources: nil, text: text, ascii: ascii)
     }
@@ -220,7 +250,9 @@ struct HostileTextTests {
     func bookmarkNames(_ hostile: Hostile, ascii: Bool) throws {
         let text = hostile.text
         var s = try Self.state(zoom: 12, ascii: ascii)
-        s.bookmarks = BookmarkList(text: text.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") + "\t60.17\t24.94\t12\n")
+        s.bookmarks = BookmarkList(
+            text: text.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+                + "\t60.17\t24.94\t12\n")
         #expect(s.bookmarks?.bookmarks.count == 1)
         Self.expectSafe([("bookmarks", s)], sources: nil, text: text, ascii: ascii)
     }
@@ -232,7 +264,10 @@ struct HostileTextTests {
         var s = try Self.state(zoom: 12, ascii: ascii)
         _ = s.update(.command(.search), places: bundledCitySources)
         for ch in text.prefix(24) { _ = s.update(.key(.char(ch)), places: bundledCitySources) }
-        for problem in Self.problems(Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).frame, ascii: ascii, "search") {
+        for problem in Self.problems(
+            Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).frame, ascii: ascii,
+            "search")
+        {
             Issue.record(Comment(rawValue: problem))
         }
     }
@@ -246,7 +281,8 @@ struct HostileTextTests {
         let point = ProtoBuilder.commands([(2048, 2100)], close: false)
         let bytes =
             ProtoBuilder.tile(layer: "transportation", features: [(2, road, ["class": "primary"])])
-            + ProtoBuilder.tile(layer: "transportation_name", features: [(2, road, ["class": "primary", "name": text])])
+            + ProtoBuilder.tile(
+                layer: "transportation_name", features: [(2, road, ["class": "primary", "name": text])])
             + ProtoBuilder.tile(layer: "poi", features: [(1, point, ["class": "cafe", "name": text, text: text])])
         let source = TileSource(archive: FakeArchive(tiles: [tile: bytes]), label: text)
         let sources = MapSources(features: FeatureSources(base: TileRenderingTests.bundledWorld, details: [source]))
@@ -267,16 +303,23 @@ struct HostileTextTests {
             let (lat, lon) = (center.latitude + 0.01 * Double(i), center.longitude)
             let id = Int64(i * 10)
             nodes += [
-                .init(id: id + 1, latitude: lat, longitude: lon - 0.01), .init(id: id + 2, latitude: lat, longitude: lon + 0.01),
-                .init(id: id + 3, latitude: lat + 0.0003, longitude: lon, tags: [("shop", "bakery"), ("name", text), (text, text)]),
+                .init(id: id + 1, latitude: lat, longitude: lon - 0.01),
+                .init(id: id + 2, latitude: lat, longitude: lon + 0.01),
+                .init(
+                    id: id + 3, latitude: lat + 0.0003, longitude: lon,
+                    tags: [("shop", "bakery"), ("name", text), (text, text)]),
                 .init(id: id + 4, latitude: lat - 0.002, longitude: lon, tags: [("place", "town"), ("name", text)]),
             ]
-            ways.append(.init(id: id + 5, nodes: [id + 1, id + 2], tags: [("highway", "residential"), ("name", text), (text, text)]))
+            ways.append(
+                .init(
+                    id: id + 5, nodes: [id + 1, id + 2],
+                    tags: [("highway", "residential"), ("name", text), (text, text)]))
             places.append(Coordinate(latitude: lat, longitude: lon))
         }
         do {
             let pbf = PBFBuilder(nodes: nodes, ways: ways).bytes()
-            let (contents, _) = try OSMImporter.contents(pbf: pbf, name: "x.osm.pbf", source: "x.osm.pbf", classMinZoom: StyleTable.minZoom)
+            let (contents, _) = try OSMImporter.contents(
+                pbf: pbf, name: "x.osm.pbf", source: "x.osm.pbf", classMinZoom: StyleTable.minZoom)
             let asset = try MapAsset(bytes: MapAssetWriter.encode(contents), name: "x")
             return (MapSources(world: TileRenderingTests.bundledWorld, details: [asset]), places)
         } catch {
@@ -294,7 +337,10 @@ struct HostileTextTests {
         var search = s
         _ = search.update(.command(.search), places: sources)
         for ch in text.prefix(12) { _ = search.update(.key(.char(ch)), places: sources) }
-        for problem in Self.problems(Renderer.draw(search, sources: sources, options: RenderOptions(mode: .ansi256)).frame, ascii: ascii, "search") {
+        for problem in Self.problems(
+            Renderer.draw(search, sources: sources, options: RenderOptions(mode: .ansi256)).frame, ascii: ascii,
+            "search")
+        {
             Issue.record(Comment(rawValue: problem))
         }
         Self.expectSafe([("import", s)], sources: sources, text: text, ascii: ascii)
@@ -312,7 +358,11 @@ struct HostileTextTests {
         #expect(!screen.unicodeScalars.contains(where: HostileText.actsOnTerminal), "\(SafeText.forLine(screen))")
         #expect(!line.unicodeScalars.contains(where: HostileText.actsOnTerminal), "\(SafeText.forLine(line))")
         #expect(HostileText.foreignSequence(in: Array(line.utf8)) == nil)
-        for ch in screen { #expect(SafeText.shown(ch).scalar == ch.unicodeScalars.first || SafeText.shown(ch).scalar == SafeText.placeholder) }
+        for ch in screen {
+            #expect(
+                SafeText.shown(ch).scalar == ch.unicodeScalars.first
+                    || SafeText.shown(ch).scalar == SafeText.placeholder)
+        }
         if let t = Self.token(text) { #expect(screen.contains(t) && line.contains(t)) }
         // Once safe, safe: the sanitiser changes nothing more.
         #expect(SafeText.forScreen(screen) == screen && SafeText.forLine(line) == line)
@@ -347,7 +397,9 @@ struct HostileTextTests {
         frame.write("東京東京", col: 0, row: 4, style: .plain)
         frame[1, 4] = Cell(glyph: "x")  // the second half of 東: the first goes blank
         frame[2, 4] = Cell(glyph: "y")  // the first half of 京: the second goes blank
-        for row in 0..<frame.rows { #expect(Self.glibcColumns(frame.line(row)) == 20, "\(SafeText.forLine(frame.line(row)))") }
+        for row in 0..<frame.rows {
+            #expect(Self.glibcColumns(frame.line(row)) == 20, "\(SafeText.forLine(frame.line(row)))")
+        }
         #expect(frame.line(4).hasPrefix(" xy 東"))
         #expect(Self.problems(frame, ascii: false, "wide").isEmpty)
         // Painted over a screen of other wide glyphs, shifted by halves.

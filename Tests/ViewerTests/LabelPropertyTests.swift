@@ -32,12 +32,15 @@ struct LabelPropertyTests {
     static func checkNoOverlap(_ engine: LabelEngine, _ what: String) {
         var owner: [Int: Int] = [:]  // cell index → label
         for (n, label) in engine.labels.enumerated() {
-            #expect(label.col >= 0 && label.col + label.text.count <= engine.cols && label.row >= 0 && label.row < engine.rows,
+            #expect(
+                label.col >= 0 && label.col + label.text.count <= engine.cols && label.row >= 0
+                    && label.row < engine.rows,
                 "\(what): '\(label.text)' leaves the map")
             for col in label.col..<(label.col + label.text.count) {
                 let cell = label.row * engine.cols + col
                 if let other = owner[cell] {
-                    Issue.record("\(what): '\(label.text)' overlaps '\(engine.labels[other].text)' at \(col),\(label.row)")
+                    Issue.record(
+                        "\(what): '\(label.text)' overlaps '\(engine.labels[other].text)' at \(col),\(label.row)")
                 }
                 owner[cell] = n
             }
@@ -63,8 +66,10 @@ struct LabelPropertyTests {
     @Test(arguments: views.indices)
     func labelsNeverOverlap(index: Int) throws {
         let view = try view(Self.views[index])
-        let engine = MapRenderer.drawn(view: view, sources: bundledCitySources, layers: [GraticuleLayer(), PlacesLayer()])
-            .labels
+        let engine = MapRenderer.drawn(
+            view: view, sources: bundledCitySources, layers: [GraticuleLayer(), PlacesLayer()]
+        )
+        .labels
         let places = engine.labels.filter { [.cityLabel, .capitalLabel, .placeLabel].contains($0.role) }
         // As many names as the view has places its zoom names, up to three (a view over the sea or at
         // street level may have none; there the grid's labels are what is checked).
@@ -72,7 +77,8 @@ struct LabelPropertyTests {
         let namable = try projectedCities(bundledCitySources).filter { c in
             let x = t.nearestDotX(c.point.x)
             let y = t.dotY(c.point.y)
-            return PlaceTable.rank(population: c.city.population, kind: c.city.kind) >= PlacesLayer.populationFloor(zoom: view.zoom)
+            return PlaceTable.rank(population: c.city.population, kind: c.city.kind)
+                >= PlacesLayer.populationFloor(zoom: view.zoom)
                 && x >= 0 && y >= 0 && x < view.size.widthDots && y < view.size.heightDots
         }.count
         #expect(places.count >= min(3, namable), "view \(index): \(places.count) place labels of \(namable)")
@@ -119,7 +125,9 @@ struct LabelPropertyTests {
                 return inside(l.col, l.row, l.text.count) && inside(c, r, l.text.count) && !before.contains(l.text)
             }
             // One name in twenty may change sides as room beside its place opens or closes.
-            #expect(gone.count <= max(1, (kept + gone.count) / 20), "\(key) at \(lat),\(lon): \(gone.count) of \(kept + gone.count) moved: \(gone)")
+            #expect(
+                gone.count <= max(1, (kept + gone.count) / 20),
+                "\(key) at \(lat),\(lon): \(gone.count) of \(kept + gone.count) moved: \(gone)")
             #expect(appeared.count <= 2, "\(key) at \(lat),\(lon): new \(appeared.map(\.text))")
             #expect(kept >= 3, "\(key) at \(lat),\(lon): \(kept) kept")
         }
@@ -132,12 +140,15 @@ struct LabelPropertyTests {
         let few = MapSources(world: try MapAsset(path: world))
         let all = MapSources(features: FeatureSources(base: try MapAsset(path: world)), usesTiers: false)
         for (i, zoom) in [0.0, 0.5, 1, 1.7, 2, 3.2, 4, 4.9, 5, 5.5, 6, 6.9].enumerated() {
-            let s = try scripted(cols: 160, rows: 48, lat: [48.0, 35, -20][i % 3], lon: [10.0, 100, -50][i % 3], zoom: zoom)
+            let s = try scripted(
+                cols: 160, rows: 48, lat: [48.0, 35, -20][i % 3], lon: [10.0, 100, -50][i % 3], zoom: zoom)
             let a = Renderer.render(s, sources: few, options: RenderOptions(mode: .plain)).text
             let b = Renderer.render(s, sources: all, options: RenderOptions(mode: .plain)).text
             #expect(a == b, "zoom \(zoom)")
         }
-        let counts = try [0, 4].map { try few.topPlaces(tier: $0, floor: Int(4_000_000 * exp2(-Double($0 + 1)))).id.count }
+        let counts = try [0, 4].map {
+            try few.topPlaces(tier: $0, floor: Int(4_000_000 * exp2(-Double($0 + 1)))).id.count
+        }
         #expect(counts[0] < 400 && counts[1] < 34_006 / 3, "the tiers hold the few, not all: \(counts)")
     }
 

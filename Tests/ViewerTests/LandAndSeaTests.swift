@@ -64,7 +64,8 @@ struct LandAndSeaTests {
     /// Known sea and water points show water, known land points land (≥ 95 % each), at zoom 14 to 17;
     /// no row's tint is the same over both.
     @Test(arguments: [
-        "coast-island.osm.pbf", "coast-bay.osm.pbf", "coast-reentry.osm.pbf", "Helsinki.osm.pbf", "helsinki-omt.pmtiles",
+        "coast-island.osm.pbf", "coast-bay.osm.pbf", "coast-reentry.osm.pbf", "Helsinki.osm.pbf",
+        "helsinki-omt.pmtiles",
         "helsinki-protomaps.pmtiles",
     ])
     func seaAndLandAreWhereTheCoastlineSays(file: String) throws {
@@ -75,40 +76,52 @@ struct LandAndSeaTests {
             latitude: (reference.box[1] + reference.box[3]) / 2, longitude: (reference.box[0] + reference.box[2]) / 2)
         let sea = reference.points.filter { $0.kind != "land" }
         let mean = (
-            lat: sea.map(\.lat).reduce(0, +) / Double(max(1, sea.count)), lon: sea.map(\.lon).reduce(0, +) / Double(max(1, sea.count))
+            lat: sea.map(\.lat).reduce(0, +) / Double(max(1, sea.count)),
+            lon: sea.map(\.lon).reduce(0, +) / Double(max(1, sea.count))
         )
         // The sea point nearest the sea's mean (which may be land: an island's middle).
-        let nearest = sea.min { abs($0.lat - mean.lat) + abs($0.lon - mean.lon) < abs($1.lat - mean.lat) + abs($1.lon - mean.lon) }
+        let nearest = sea.min {
+            abs($0.lat - mean.lat) + abs($0.lon - mean.lon) < abs($1.lat - mean.lat) + abs($1.lon - mean.lon)
+        }
         let seaCenter = Coordinate(latitude: nearest?.lat ?? box.latitude, longitude: nearest?.lon ?? box.longitude)
         for zoom in [14.0, 15, 16, 17] {
-          for center in [box, seaCenter] {
-            let view = try MapView(center: center, zoom: zoom, size: try ViewSize(cols: 200, rows: 60))
-            var frame = Frame(cols: 200, rows: 60)
-            for batch in MapRenderer.missingTiles(view: view, sources: sources) {
-                (sources.features.all[batch.source] as? TileSource)?.load(batch.tiles)
+            for center in [box, seaCenter] {
+                let view = try MapView(center: center, zoom: zoom, size: try ViewSize(cols: 200, rows: 60))
+                var frame = Frame(cols: 200, rows: 60)
+                for batch in MapRenderer.missingTiles(view: view, sources: sources) {
+                    (sources.features.all[batch.source] as? TileSource)?.load(batch.tiles)
+                }
+                let pick = MapRenderer.render(
+                    into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256)
+                ).pick
+                var counts: [String: (right: Int, all: Int)] = [:]
+                // Per row, the tints of the sea and land points in it: no tint may span both.
+                var rowTints: [Int: [String: Set<String>]] = [:]
+                for p in reference.points {
+                    let dot = view.dotPoint(for: Coordinate(latitude: p.lat, longitude: p.lon))
+                    let col = Int(dot.x / 2)
+                    let row = Int(dot.y / 4)
+                    guard col >= 0, row >= 0, col < 200, row < 60 else { continue }
+                    let shown = pick.area(col: col, row: row)?.className ?? "nothing"
+                    let water = p.kind != "land"
+                    let right =
+                        water
+                        ? Self.waterClasses.contains(shown) : !Self.waterClasses.contains(shown) && shown != "nothing"
+                    counts[water ? "water" : "land", default: (0, 0)].all += 1
+                    if right { counts[water ? "water" : "land", default: (0, 0)].right += 1 }
+                    rowTints[row, default: [:]][shown, default: []].insert(water ? "water" : "land")
+                }
+                for (kind, c) in counts {
+                    #expect(Double(c.right) >= 0.95 * Double(c.all), "\(file) z\(zoom) \(kind): \(c.right) of \(c.all)")
+                }
+                if center == seaCenter {
+                    #expect(counts["water"]?.all ?? 0 > 0, "\(file) z\(zoom): no sea point in view")
+                }
+                let spanning = rowTints.filter { $0.value.values.contains { $0.count > 1 } }
+                #expect(
+                    spanning.count <= max(1, rowTints.count / 20),
+                    "\(file) z\(zoom): rows whose tint spans land and sea: \(spanning.keys.sorted())")
             }
-            let pick = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256)).pick
-            var counts: [String: (right: Int, all: Int)] = [:]
-            // Per row, the tints of the sea and land points in it: no tint may span both.
-            var rowTints: [Int: [String: Set<String>]] = [:]
-            for p in reference.points {
-                let dot = view.dotPoint(for: Coordinate(latitude: p.lat, longitude: p.lon))
-                let col = Int(dot.x / 2), row = Int(dot.y / 4)
-                guard col >= 0, row >= 0, col < 200, row < 60 else { continue }
-                let shown = pick.area(col: col, row: row)?.className ?? "nothing"
-                let water = p.kind != "land"
-                let right = water ? Self.waterClasses.contains(shown) : !Self.waterClasses.contains(shown) && shown != "nothing"
-                counts[water ? "water" : "land", default: (0, 0)].all += 1
-                if right { counts[water ? "water" : "land", default: (0, 0)].right += 1 }
-                rowTints[row, default: [:]][shown, default: []].insert(water ? "water" : "land")
-            }
-            for (kind, c) in counts {
-                #expect(Double(c.right) >= 0.95 * Double(c.all), "\(file) z\(zoom) \(kind): \(c.right) of \(c.all)")
-            }
-            if center == seaCenter { #expect(counts["water"]?.all ?? 0 > 0, "\(file) z\(zoom): no sea point in view") }
-            let spanning = rowTints.filter { $0.value.values.contains { $0.count > 1 } }
-            #expect(spanning.count <= max(1, rowTints.count / 20), "\(file) z\(zoom): rows whose tint spans land and sea: \(spanning.keys.sorted())")
-          }
         }
     }
 
@@ -119,7 +132,8 @@ struct LandAndSeaTests {
         let east = reference.box[2]
         let lat = (reference.box[1] + reference.box[3]) / 2
         let sources = bundledCitySources
-        let view = try MapView(center: Coordinate(latitude: lat, longitude: east), zoom: 15, size: try ViewSize(cols: 100, rows: 30))
+        let view = try MapView(
+            center: Coordinate(latitude: lat, longitude: east), zoom: 15, size: try ViewSize(cols: 100, rows: 30))
         let context = MapRenderer.drawn(view: view, sources: sources, layers: [BaseMapLayer()])
         #expect(context.report.streetDataEnds)
         let col = Int(view.dotPoint(for: Coordinate(latitude: lat, longitude: east)).x / 2)
@@ -128,7 +142,8 @@ struct LandAndSeaTests {
         }
         #expect(edgeCells.count >= 25, "edge ink in \(edgeCells.count) of 30 rows at column \(col)")
         let inside = try MapView(
-            center: Coordinate(latitude: lat, longitude: (reference.box[0] + east) / 2), zoom: 17, size: try ViewSize(cols: 40, rows: 12))
+            center: Coordinate(latitude: lat, longitude: (reference.box[0] + east) / 2), zoom: 17,
+            size: try ViewSize(cols: 40, rows: 12))
         #expect(!MapRenderer.drawn(view: inside, sources: sources, layers: [BaseMapLayer()]).report.streetDataEnds)
         // The viewer says it once, and not over another message.
         var s = try ViewerState(cols: 100, rows: 30, center: view.center, zoom: 15)
@@ -143,9 +158,11 @@ struct LandAndSeaTests {
     /// mode); the demo city's view has street data, Paris's has none.
     @Test func aStreetViewWithoutStreetDataSaysHowToGetSome() throws {
         let sources = bundledCitySources
-        let paris = try MapView(center: Coordinate(latitude: 48.8566, longitude: 2.3522), zoom: 16, size: try ViewSize(cols: 80, rows: 24))
+        let paris = try MapView(
+            center: Coordinate(latitude: 48.8566, longitude: 2.3522), zoom: 16, size: try ViewSize(cols: 80, rows: 24))
         #expect(!MapRenderer.drawn(view: paris, sources: sources, layers: [BaseMapLayer()]).report.streetDataInView)
-        let helsinki = try MapView(center: Coordinate(latitude: 60.1690, longitude: 24.9420), zoom: 16, size: try ViewSize(cols: 80, rows: 24))
+        let helsinki = try MapView(
+            center: Coordinate(latitude: 60.1690, longitude: 24.9420), zoom: 16, size: try ViewSize(cols: 80, rows: 24))
         #expect(MapRenderer.drawn(view: helsinki, sources: sources, layers: [BaseMapLayer()]).report.streetDataInView)
         var s = try ViewerState(cols: 80, rows: 24, center: paris.center, zoom: 16)
         _ = s.update(.rendered(missing: [], streetDataInView: false))
@@ -168,13 +185,18 @@ struct LandAndSeaTests {
     @Test func buildingsAreBlocksBelowTheRoads() throws {
         let buildings = try #require(Self.references["Helsinki.osm.pbf"]?.buildings)
         for zoom in [16.0, 17, 18] {
-            var right = 0, all = 0, roadsOver = 0
+            var right = 0
+            var all = 0
+            var roadsOver = 0
             // Views centred on every 10th building point, 120×40.
             for centre in stride(from: 0, to: buildings.count, by: 10).map({ buildings[$0] }) {
                 let view = try MapView(
-                    center: Coordinate(latitude: centre.lat, longitude: centre.lon), zoom: zoom, size: try ViewSize(cols: 120, rows: 40))
+                    center: Coordinate(latitude: centre.lat, longitude: centre.lon), zoom: zoom,
+                    size: try ViewSize(cols: 120, rows: 40))
                 var frame = Frame(cols: 120, rows: 40)
-                let pick = MapRenderer.render(into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256)).pick
+                let pick = MapRenderer.render(
+                    into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256)
+                ).pick
                 let d = view.dotPoint(for: Coordinate(latitude: centre.lat, longitude: centre.lon))
                 let (col, row) = (Int(d.x / 2), Int(d.y / 4))
                 all += 1
@@ -183,17 +205,22 @@ struct LandAndSeaTests {
                 // dots: a label may stand over it).
                 for r in 0..<40 {
                     for c in 0..<120
-                    where pick.area(col: c, row: r)?.className == "building" && (0x2801...0x28FF).contains(frame[c, r].glyph.value) {
+                    where pick.area(col: c, row: r)?.className == "building"
+                        && (0x2801...0x28FF).contains(frame[c, r].glyph.value)
+                    {
                         guard let top = pick.feature(col: c, row: r),
-                            let line = FeatureClass.allCases.first(where: { StyleTable.className($0) == top.className }),
+                            let line = FeatureClass.allCases.first(where: { StyleTable.className($0) == top.className }
+                            ),
                             line.isRoad || line == .path
                         else { continue }
                         roadsOver += 1
-                        #expect(frame[c, r].style.foreground == StyleTable.style(.feature(line), mode: .ansi256).foreground)
+                        #expect(
+                            frame[c, r].style.foreground == StyleTable.style(.feature(line), mode: .ansi256).foreground)
                     }
                 }
             }
-            #expect(Double(right) >= 0.9 * Double(all), "z\(zoom): \(right) of \(all) building points show the building")
+            #expect(
+                Double(right) >= 0.9 * Double(all), "z\(zoom): \(right) of \(all) building points show the building")
             #expect(roadsOver > 0, "z\(zoom): no road over a building to look at")
         }
     }
@@ -204,20 +231,25 @@ struct LandAndSeaTests {
     @Test func aBrokenCoastlineMakesNoSeaAndTheWorldsLandShows() throws {
         let url = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/osm/coast-broken.osm.pbf")
         let (contents, report) = try OSMImporter.contents(
-            pbf: [UInt8](try Data(contentsOf: url)), name: "coast-broken.osm.pbf", source: "b", classMinZoom: StyleTable.minZoom)
+            pbf: [UInt8](try Data(contentsOf: url)), name: "coast-broken.osm.pbf", source: "b",
+            classMinZoom: StyleTable.minZoom)
         #expect(report.coastEndsInside == 1 && report.seaRings == 0)
         #expect(!contents.features.contains { $0.featureClass == .sea })
         let asset = try MapAsset(bytes: MapAssetWriter.encode(contents), name: "coast-broken.tmap")
         let sources = MapSources(world: Self.world, details: [asset])
         // The stretch runs along 50.005°N from 10.0002°E to 10.015°E.
         for (lat, lon, fromImport) in [(50.005, 10.008, false), (50.0085, 10.025, true)] {
-            let view = try MapView(center: Coordinate(latitude: lat, longitude: lon), zoom: 17, size: try ViewSize(cols: 40, rows: 12))
+            let view = try MapView(
+                center: Coordinate(latitude: lat, longitude: lon), zoom: 17, size: try ViewSize(cols: 40, rows: 12))
             var frame = Frame(cols: 40, rows: 12)
-            let pick = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256)).pick
+            let pick = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256))
+                .pick
             let area = try #require(pick.area(col: 20, row: 6))
             // Central Germany is Natural Earth's land too: the source tells them apart.
             #expect(area.className == "land")
-            #expect((area.reference.source == 0) == fromImport, "\(lat),\(lon): \(String(describing: area.reference.source))")
+            #expect(
+                (area.reference.source == 0) == fromImport,
+                "\(lat),\(lon): \(String(describing: area.reference.source))")
         }
     }
 }

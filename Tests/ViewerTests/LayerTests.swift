@@ -28,7 +28,8 @@ struct LayerTests {
     @Test(arguments: [(0.0, 0.0, 3.0), (60.1699, 24.9384, 16.0)])
     func aLayerFromOutsideIsDrawnAndPicked(lat: Double, lon: Double, zoom: Double) throws {
         var s = try scripted(cols: 80, rows: 26, lat: lat, lon: lon, zoom: zoom)
-        let before = try #require(Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).map)
+        let before = try #require(
+            Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).map)
         // A cell near the center that no label covers (a label is written over dots).
         func covered(_ col: Int, _ row: Int) -> Bool {
             before.labels.contains { label in
@@ -74,7 +75,9 @@ struct LayerTests {
             guard let fg = StyleTable.style(.feature(c), mode: .ansi256).foreground else { continue }
             classesOfColour[fg, default: []].insert(StyleTable.className(c))
         }
-        classesOfColour[StyleTable.style(.city, mode: .ansi256).foreground ?? PaletteColor(0), default: []].formUnion(["city", "capital"])
+        classesOfColour[StyleTable.style(.city, mode: .ansi256).foreground ?? PaletteColor(0), default: []].formUnion([
+            "city", "capital",
+        ])
         var checked = 0
         for row in 0..<38 {
             for col in 0..<120 {
@@ -83,7 +86,9 @@ struct LayerTests {
                     let classes = classesOfColour[fg]
                 else { continue }
                 let picked = map.pick.feature(col: col, row: row)
-                #expect(classes.contains(picked?.className ?? "none"), "\(col),\(row): \(classes) drawn, \(picked?.className ?? "none") picked")
+                #expect(
+                    classes.contains(picked?.className ?? "none"),
+                    "\(col),\(row): \(classes) drawn, \(picked?.className ?? "none") picked")
                 checked += 1
             }
         }
@@ -95,8 +100,10 @@ struct LayerTests {
     @Test func labelsAndTheShadeAreNotFeatures() throws {
         let plain = try scripted(cols: 120, rows: 40, lat: 60.1699, lon: 24.9384, zoom: 16)
         let shaded = try scripted(cols: 120, rows: 40, lat: 60.1699, lon: 24.9384, zoom: 16, circle: 100)
-        let a = try #require(Renderer.draw(plain, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).map)
-        let b = try #require(Renderer.draw(shaded, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).map)
+        let a = try #require(
+            Renderer.draw(plain, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).map)
+        let b = try #require(
+            Renderer.draw(shaded, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).map)
         #expect(a.pick.allFeatures == b.pick.allFeatures)
         let street = try #require(a.labels.first { $0.feature?.className.hasSuffix("road") == true })
         #expect(street.feature?.name == street.text)
@@ -130,11 +137,16 @@ struct LayerTests {
         let first = try #require(Renderer.draw(s, sources: sources, options: RenderOptions(mode: .plain)).map)
         #expect(first.sources.map(\.name) == ["tiles", "Natural Earth"])
         #expect(first.sources[0].kind == .tiles && first.sources[0].status.state == .loading)
-        #expect(first.sources[0].status.loading == first.missing.flatMap(\.tiles).count && first.sources[0].status.loading > 0)
+        #expect(
+            first.sources[0].status.loading == first.missing.flatMap(\.tiles).count
+                && first.sources[0].status.loading > 0)
         let loaded = try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).map)
         #expect(loaded.sources[0].status == SourceStatus() && loaded.missing.isEmpty)
-        #expect(loaded.credits.contains(Credit(attribution: "© OpenMapTiles © OpenStreetMap contributors")) || loaded.credits.contains(.openStreetMap))
-        let json = try JSONSerialization.jsonObject(with: Data(try StateJSON.encode(s, map: first).utf8)) as? [String: Any]
+        #expect(
+            loaded.credits.contains(Credit(attribution: "© OpenMapTiles © OpenStreetMap contributors"))
+                || loaded.credits.contains(.openStreetMap))
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try StateJSON.encode(s, map: first).utf8)) as? [String: Any]
         let listed = try #require(json?["sources"] as? [[String: Any]])
         #expect(listed.map { $0["status"] as? String } == ["loading", "ok"])
         #expect(listed.map { $0["kind"] as? String } == ["tiles", "import"])
@@ -147,7 +159,9 @@ struct LayerTests {
 
     /// The base layers place their labels in order of importance: the grid's, then places', then
     /// streets' (a street's name never takes the room a place's would have had).
-    @Test(arguments: [(60.1699, 24.9384, 13.0), (60.1699, 24.9384, 14.0), (60.1699, 24.9384, 15.0), (60.1720, 24.9470, 14.5)])
+    @Test(arguments: [
+        (60.1699, 24.9384, 13.0), (60.1699, 24.9384, 14.0), (60.1699, 24.9384, 15.0), (60.1720, 24.9470, 14.5),
+    ])
     func labelsArePlacedGridThenPlacesThenStreets(lat: Double, lon: Double, zoom: Double) throws {
         let s = try scripted(cols: 120, rows: 40, lat: lat, lon: lon, zoom: zoom)
         let map = try #require(Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .plain)).map)

@@ -41,8 +41,10 @@ struct NewUserFaultTests {
         #expect(second.contains("page 2 of 2") && second.contains(/Ctrl-C +quit/))
         s.update(.key(.char(" ")))
         #expect(!s.showHelp)
-        let big = Renderer.render(try state("?", cols: 100, rows: 40), sources: nil, options: RenderOptions(mode: .plain))
-        #expect(big.text.contains("any key closes") && big.text.contains(/Ctrl-C +quit/) && !big.text.contains("page 1"))
+        let big = Renderer.render(
+            try state("?", cols: 100, rows: 40), sources: nil, options: RenderOptions(mode: .plain))
+        #expect(
+            big.text.contains("any key closes") && big.text.contains(/Ctrl-C +quit/) && !big.text.contains("page 1"))
     }
 
     /// 6. Undo says what it undid.
@@ -86,7 +88,8 @@ struct NewUserFaultTests {
             var shown = line.components(separatedBy: " │ ").map { $0.trimmingCharacters(in: .whitespaces) }
             // The credit sits at the end, apart.
             if let last = shown.last, last.hasSuffix("© OSM") {
-                shown[shown.count - 1] = last.replacingOccurrences(of: "© OSM", with: "").trimmingCharacters(in: .whitespaces)
+                shown[shown.count - 1] = last.replacingOccurrences(of: "© OSM", with: "").trimmingCharacters(
+                    in: .whitespaces)
                 if shown[shown.count - 1].isEmpty { shown.removeLast() }
             }
             for field in shown {
@@ -131,7 +134,8 @@ struct NewUserFaultTests {
         var s = world
         s.update(.key(.char("+")))
         let m = s.view.extentMeters()
-        #expect(statusLine(s).contains("\(Formatting.distance(m.longitudinal)) × \(Formatting.distance(m.latitudinal))"))
+        #expect(
+            statusLine(s).contains("\(Formatting.distance(m.longitudinal)) × \(Formatting.distance(m.latitudinal))"))
         #expect(s.message.contains("east–west chord"))
     }
 
@@ -174,7 +178,9 @@ struct NewUserFaultTests {
             }
             #expect(abs(g.latitude - c.latitude) <= 1 / 3600.0 && abs(g.longitude - c.longitude) <= 1 / 3600.0)
         }
-        for bad in ["91,0", "1,2,3", "nan,0", "0,inf", "0x10,0", "abc", "", "48 N 2 N", "-48 S 2 E", "48 61 0 N 2 E", "1e5,0"] {
+        for bad in [
+            "91,0", "1,2,3", "nan,0", "0,inf", "0x10,0", "abc", "", "48 N 2 N", "-48 S 2 E", "48 61 0 N 2 E", "1e5,0",
+        ] {
             if case .success = InputParsing.coordinate(bad) { Issue.record("'\(bad)' accepted") }
         }
     }
@@ -220,7 +226,8 @@ struct NewUserFaultTests {
         #expect(f.text.contains("░"), "the shade is drawn")
         for label in engine.labels {
             let line = Array(f.line(label.row).unicodeScalars)
-            let shown = String(String.UnicodeScalarView(line[label.col..<(label.col + label.text.unicodeScalars.count)]))
+            let shown = String(
+                String.UnicodeScalarView(line[label.col..<(label.col + label.text.unicodeScalars.count)]))
             #expect(shown == label.text, "'\(label.text)' reads '\(shown)'")
             for c in [label.col - 1, label.col + label.text.count] where c >= 0 && c < 160 {
                 #expect(line[c] != "░", "stipple beside '\(label.text)'")
@@ -245,7 +252,8 @@ struct NewUserFaultTests {
             let f = Renderer.render(s, sources: bundledCitySources, options: RenderOptions(mode: mode))
             for cell in f.cells where cell.glyph != " " {
                 if cell.style.background != nil { shaded += 1 }
-                #expect(cell.style.foreground == nil || cell.style.foreground != cell.style.background,
+                #expect(
+                    cell.style.foreground == nil || cell.style.foreground != cell.style.background,
                     "\(cell.glyph) in its own colour at \(lat), \(lon) z\(zoom)")
             }
         }
@@ -283,8 +291,10 @@ struct NewUserFaultTests {
 
     /// 1 (small scale). On the world and continents, the ten most populous places in view (after
     /// dropping any within 3 cells of a more populous one) are nearly all labelled: at least 7.
-    @Test(arguments: [(0.0, 0.0, 0.0, 160, 48), (0, 0, 0, 200, 60), (50, 10, 2, 160, 48), (35, 105, 2, 160, 48),
-        (10, -70, 1.5, 160, 48), (5, 20, 3, 160, 48)])
+    @Test(arguments: [
+        (0.0, 0.0, 0.0, 160, 48), (0, 0, 0, 200, 60), (50, 10, 2, 160, 48), (35, 105, 2, 160, 48),
+        (10, -70, 1.5, 160, 48), (5, 20, 3, 160, 48),
+    ])
     func theLargestPlacesAreLabelledOnSmallScales(lat: Double, lon: Double, zoom: Double, cols: Int, rows: Int) throws {
         let s = try scripted(cols: cols, rows: rows, lat: lat, lon: lon, zoom: zoom)
         let engine = try labelsAsRendered(s, bundledSources, ascii: false)
@@ -303,7 +313,10 @@ struct NewUserFaultTests {
             top.append(p)
         }
         let labelled = top.filter { p in engine.labels.contains { $0.text == p.name } }
-        #expect(labelled.count >= 7, "\(labelled.count) of \(top.map(\.name)): missing \(top.filter { p in !labelled.contains { $0.name == p.name } }.map(\.name))")
+        #expect(
+            labelled.count >= 7,
+            "\(labelled.count) of \(top.map(\.name)): missing \(top.filter { p in !labelled.contains { $0.name == p.name } }.map(\.name))"
+        )
     }
 
     /// 2 (looks). Without colour each line keeps a look of its own: coasts solid, lake shores in short
@@ -314,7 +327,8 @@ struct NewUserFaultTests {
             var canvas = BrailleCanvas(cols: 12, rows: 1)
             let row = StyleTable.row(.feature(c))
             canvas.line(0, 1, 23, 1, ink: 1, every: row?.dotEvery ?? 1, on: row?.dashOn ?? 1, phase: 0)
-            return String((0..<24).map { x in canvas.pattern(col: x / 2, row: 0) & (x % 2 == 0 ? 0x02 : 0x10) != 0 ? "█" : " " })
+            return String(
+                (0..<24).map { x in canvas.pattern(col: x / 2, row: 0) & (x % 2 == 0 ? 0x02 : 0x10) != 0 ? "█" : " " })
         }
         #expect(pattern(.coastline) == String(repeating: "█", count: 24))
         #expect(pattern(.border) == String(repeating: "████  ", count: 4))
@@ -325,7 +339,8 @@ struct NewUserFaultTests {
             ratio: CircleFit.defaultRatio)
         let f = Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .plain))
         #expect(f.text.contains("░"))
-        let grid = Renderer.render(try scripted(cols: 100, rows: 30, lat: 45.6, lon: 13.8, zoom: 7), sources: nil,
+        let grid = Renderer.render(
+            try scripted(cols: 100, rows: 30, lat: 45.6, lon: 13.8, zoom: 7), sources: nil,
             options: RenderOptions(mode: .plain))
         #expect(!grid.text.contains("░"))
     }

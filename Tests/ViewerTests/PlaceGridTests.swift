@@ -1,6 +1,6 @@
 import GeoCore
-import TestSupport
 import MapData
+import TestSupport
 import Testing
 
 @testable import MapRender

@@ -27,9 +27,11 @@ struct PointsOfInterestTests {
     /// `poisOmitted` is the number whose name was not placed.
     @Test(arguments: [(60.1685, 24.9450), (60.1665, 24.9440), (60.1700, 24.9405)])
     func namedPointsOfInterestAreSignedAndMostlyNamed(lat: Double, lon: Double) throws {
-        let view = try MapView(center: Coordinate(latitude: lat, longitude: lon), zoom: 17, size: try ViewSize(cols: 200, rows: 60))
+        let view = try MapView(
+            center: Coordinate(latitude: lat, longitude: lon), zoom: 17, size: try ViewSize(cols: 200, rows: 60))
         var frame = Frame(cols: 200, rows: 60)
-        let map = MapRenderer.render(into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256))
+        let map = MapRenderer.render(
+            into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256))
         let inView = Self.pois.filter { p in
             let d = view.dotPoint(for: Coordinate(latitude: p.lat, longitude: p.lon))
             return d.x >= 0 && d.y >= 0 && d.x < view.size.widthDots && d.y < view.size.heightDots
@@ -40,7 +42,11 @@ struct PointsOfInterestTests {
         #expect(Double(placed.count) >= 0.6 * Double(map.poisNamed), "\(placed.count) of \(map.poisNamed) named")
         #expect(map.poisOmitted == map.poisNamed - placed.count)
         let names = Set(inView.map { Transliteration.screenText($0.name, ascii: false) })
-        for label in placed { #expect(names.contains(Transliteration.screenText(label.text, ascii: false)), "\(label.text) is not a point of interest in view") }
+        for label in placed {
+            #expect(
+                names.contains(Transliteration.screenText(label.text, ascii: false)),
+                "\(label.text) is not a point of interest in view")
+        }
         // Each placed name has its kind's sign beside it.
         let signs = map.placed.filter { $0.role == .feature(.poi) }
         #expect(signs.count >= placed.count)
@@ -53,12 +59,16 @@ struct PointsOfInterestTests {
         let path = repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/tiles/\(file)").path
         let tiles = TileSource(archive: try TileArchives.open(path), label: "tiles")
         let sources = MapSources(features: FeatureSources(base: bundledCitySources.features.base, details: [tiles]))
-        let view = try MapView(center: Coordinate(latitude: 60.1685, longitude: 24.9450), zoom: 17, size: try ViewSize(cols: 200, rows: 60))
+        let view = try MapView(
+            center: Coordinate(latitude: 60.1685, longitude: 24.9450), zoom: 17, size: try ViewSize(cols: 200, rows: 60)
+        )
         for batch in MapRenderer.missingTiles(view: view, sources: sources) { tiles.load(batch.tiles) }
         var frame = Frame(cols: 200, rows: 60)
         let map = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256))
         let placed = map.placed.filter { $0.role == .poiLabel }
-        #expect(map.poisNamed >= 20 && Double(placed.count) >= 0.6 * Double(map.poisNamed), "\(placed.count) of \(map.poisNamed)")
+        #expect(
+            map.poisNamed >= 20 && Double(placed.count) >= 0.6 * Double(map.poisNamed),
+            "\(placed.count) of \(map.poisNamed)")
         #expect(map.poisOmitted == map.poisNamed - placed.count)
         let names = Set(Self.pois.map { Transliteration.screenText($0.name, ascii: false) })
         for label in placed { #expect(names.contains(label.text), "\(label.text)") }
@@ -70,7 +80,8 @@ struct PointsOfInterestTests {
 struct LegendTests {
     @Test(arguments: [ColorMode.ansi256, .ansi8, .plain])
     func theLegendListsWhatIsOnScreenWithItsLook(mode: ColorMode) throws {
-        var s = try ViewerState(cols: 120, rows: 40, center: Coordinate(latitude: 60.1685, longitude: 24.9450), zoom: 17)
+        var s = try ViewerState(
+            cols: 120, rows: 40, center: Coordinate(latitude: 60.1685, longitude: 24.9450), zoom: 17)
         s.animationsEnabled = false
         _ = s.update(.key(.char("w")))
         #expect(s.showLegend)

@@ -39,7 +39,10 @@ struct BookmarkListTests {
         list.save(Bookmark(name: "Home", coordinate: Coordinate(latitude: 52, longitude: 361), zoom: 9))
         list.save(Bookmark(name: "new\tone", coordinate: Coordinate(latitude: -1, longitude: 2), zoom: 4.25))
         list.delete(1)
-        #expect(list.text == "# mine\nHome\t52.0000000\t1.0000000\t9.0000\n\nbad line\nFar\t0\t200\t3\nnew one\t-1.0000000\t2.0000000\t4.2500\n")
+        #expect(
+            list.text
+                == "# mine\nHome\t52.0000000\t1.0000000\t9.0000\n\nbad line\nFar\t0\t200\t3\nnew one\t-1.0000000\t2.0000000\t4.2500\n"
+        )
         #expect(BookmarkList(text: list.text).bookmarks.map(\.name) == ["Home", "new one"])
     }
 

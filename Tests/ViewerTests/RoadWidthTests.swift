@@ -38,13 +38,17 @@ struct RoadWidthTests {
         let road = Self.roads[index]
         // The README: the `width` tag, else 3.25 m a lane, else the class's width.
         #expect(try Self.readmeWidth("primary road") == StyleTable.roadWidth(.primary))
-        let width = try road.width.flatMap(Double.init) ?? road.lanes.flatMap(Double.init).map { $0 * 3.25 } ?? Self.readmeWidth("primary road")
+        let width =
+            try road.width.flatMap(Double.init) ?? road.lanes.flatMap(Double.init).map { $0 * 3.25 }
+            ?? Self.readmeWidth("primary road")
         var counts: [Int] = []
         for zoom in [17.0, 18, 19] {
             let size = try ViewSize(cols: 200, rows: 60)
             let view = try MapView(center: Coordinate(latitude: road.lat, longitude: road.lon), zoom: zoom, size: size)
             var frame = Frame(cols: 200, rows: 60)
-            let pick = MapRenderer.render(into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256)).pick
+            let pick = MapRenderer.render(
+                into: &frame, view: view, sources: bundledCitySources, style: MapStyle(mode: .ansi256)
+            ).pick
             let centre = view.dotPoint(for: Coordinate(latitude: road.lat, longitude: road.lon))
             let (col, row) = (Int(centre.x / 2), Int(centre.y / 4))
             let theta = road.bearing * .pi / 180
@@ -63,7 +67,8 @@ struct RoadWidthTests {
                     k += 1
                 }
             }
-            #expect(abs(Double(run) - expected) <= 1, "z\(zoom): \(run) cells across, the road is \(expected) cells wide")
+            #expect(
+                abs(Double(run) - expected) <= 1, "z\(zoom): \(run) cells across, the road is \(expected) cells wide")
             counts.append(run)
         }
         #expect(counts[0] < counts[1] && counts[1] < counts[2], "\(counts)")

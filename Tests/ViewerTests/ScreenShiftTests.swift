@@ -73,18 +73,24 @@ struct ScreenShiftTests {
     /// right and down sends the picture again where it changed, not the picture moved.
     @Test func diagonalShiftsAreDrawn() throws {
         #expect(!ScreenShift(columns: 1, rows: 1, mapRows: 0..<5).isMoved)
-        #expect(ScreenShift(columns: 0, rows: -3, mapRows: 0..<5).isMoved && ScreenShift(columns: 2, rows: 0, mapRows: 0..<5).isMoved)
+        #expect(
+            ScreenShift(columns: 0, rows: -3, mapRows: 0..<5).isMoved
+                && ScreenShift(columns: 2, rows: 0, mapRows: 0..<5).isMoved)
         let a = try norway("")
         var b = a
         b.update(.mouse(.drag(dx: 1, dy: 1)))
         let shift = try #require(ScreenShift.between(a, b))
         #expect(shift.columns == 1 && shift.rows == 1)
         let screen = FakeScreen([])
-        screen.present(Renderer.render(a, sources: bundledSources, options: RenderOptions(mode: .plain)), fullRepaint: false, shift: nil)
+        screen.present(
+            Renderer.render(a, sources: bundledSources, options: RenderOptions(mode: .plain)), fullRepaint: false,
+            shift: nil)
         let frame = Renderer.render(b, sources: bundledSources, options: RenderOptions(mode: .plain))
         screen.present(frame, fullRepaint: false, shift: shift)
         let unmoved = FakeScreen([])
-        unmoved.present(Renderer.render(a, sources: bundledSources, options: RenderOptions(mode: .plain)), fullRepaint: false, shift: nil)
+        unmoved.present(
+            Renderer.render(a, sources: bundledSources, options: RenderOptions(mode: .plain)), fullRepaint: false,
+            shift: nil)
         unmoved.present(frame, fullRepaint: false, shift: nil)
         #expect(screen.cellsSent.last == unmoved.cellsSent.last)
         #expect(screen.shown == frame)

@@ -81,9 +81,13 @@ struct FramePropertyTests {
                 let shades = [shade, StyleTable.shade(mode: .ansi256, overLand: true)]
                 if d > 2000 + 2 * 4 * view.metersPerDot { #expect(shades.contains(frame[col, row].style.background)) }
                 // Inside, the map's own background: the land's or the sea's tint, never the shade.
-                let own: [PaletteColor?] = [StyleTable.fill(.feature(.land), mode: .ansi256), StyleTable.sea(mode: .ansi256)]
+                let own: [PaletteColor?] = [
+                    StyleTable.fill(.feature(.land), mode: .ansi256), StyleTable.sea(mode: .ansi256),
+                ]
                 if d < 2000 - 2 * 4 * view.metersPerDot { #expect(own.contains(frame[col, row].style.background)) }
-                if d > 2000 + 2 * 4 * view.metersPerDot { overLand[frame[col, row].style.background == shades[1]] = true }
+                if d > 2000 + 2 * 4 * view.metersPerDot {
+                    overLand[frame[col, row].style.background == shades[1]] = true
+                }
             }
         }
         // San Francisco at zoom 12 has both outside the circle: the city's land and the bay.
@@ -114,12 +118,16 @@ struct FramePropertyTests {
         let sources = MapSources(
             features: FeatureSources(
                 base: TileRenderingTests.bundledWorld,
-                details: [TileSource(archive: tiles, label: "helsinki-omt"), TileSource(archive: tiles, label: "helsinki-omt"), city]))
+                details: [
+                    TileSource(archive: tiles, label: "helsinki-omt"),
+                    TileSource(archive: tiles, label: "helsinki-omt"), city,
+                ]))
         for ascii in [false, true] {
             for cols in stride(from: 30, through: 200, by: 2) {
                 var s = try scripted(cols: cols, rows: 24, lat: 60.1699, lon: 24.9384, zoom: 14)
                 if ascii { s.glyphMode = .ascii }
-                let status = frameLines(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).frame)[22]
+                let status = frameLines(
+                    Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).frame)[22]
                 let credit = ascii ? "(c) OSM" : "© OSM"
                 if let at = status.range(of: credit)?.lowerBound, at > status.startIndex {
                     #expect(status[status.index(before: at)] == " ", "\(cols) cols: \(status)")

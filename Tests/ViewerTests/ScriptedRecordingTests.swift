@@ -20,7 +20,8 @@ struct ScriptedRecordingTests {
     @Test func keysComeOnTheScriptsClockWithTheirAnimationFrames() throws {
         let start = try ViewerState(cols: 60, rows: 20, center: Coordinate(latitude: 50, longitude: 10), zoom: 4)
         let cast = ScriptedRecording.cast(start, keys: [.key(.char("+"))], tour: nil, sources: nil, mode: .ansi256)
-        #expect(cast == ScriptedRecording.cast(start, keys: [.key(.char("+"))], tour: nil, sources: nil, mode: .ansi256))
+        #expect(
+            cast == ScriptedRecording.cast(start, keys: [.key(.char("+"))], tour: nil, sources: nil, mode: .ansi256))
         #expect(cast.hasPrefix("{\"version\": 2, \"width\": 60, \"height\": 20, \"env\""))
         let times = try events(cast).map { ($0[0] as? Double) ?? -1 }
         #expect(times.first == 0 && times[1] == 0.5)
@@ -45,7 +46,9 @@ struct ScriptedRecordingTests {
     /// the keys lead to (zoom frames, and pans moved by the terminal).
     @Test(arguments: [ColorMode.ansi256, .ansi16, .ansi8])
     func aRecordingShowsTheScreenItEndsOn(mode: ColorMode) throws {
-        let keys: [Keystroke] = [.key(.char("+")), .command(.panRight), .key(.char("j")), .key(.char("c")), .key(.char("h"))]
+        let keys: [Keystroke] = [
+            .key(.char("+")), .command(.panRight), .key(.char("j")), .key(.char("c")), .key(.char("h")),
+        ]
         let start = try ViewerState(cols: 60, rows: 20, center: Coordinate(latitude: 50, longitude: 10), zoom: 4)
         let cast = ScriptedRecording.cast(start, keys: keys, tour: nil, sources: bundledSources, mode: mode)
         var terminal = ModelTerminal(cols: 60, rows: 20)

@@ -85,7 +85,10 @@ struct SearchTests {
         #expect(labels("Helsingin eurooppalainen").first == "Helsingin eurooppalainen koulu, building")
         let square = bundledCitySources.matches("Kauppatori", limit: 5).first { $0.label == "Kauppatori, square" }
         // The market square: 60.1675°N 24.9530°E.
-        #expect(square.map { abs($0.coordinate.latitude - 60.1675) < 0.001 && abs($0.coordinate.longitude - 24.953) < 0.002 } == true)
+        #expect(
+            square.map {
+                abs($0.coordinate.latitude - 60.1675) < 0.001 && abs($0.coordinate.longitude - 24.953) < 0.002
+            } == true)
     }
 
     /// One letter missing, added or changed still finds the place, after every match as typed.

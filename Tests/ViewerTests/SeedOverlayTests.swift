@@ -1,5 +1,5 @@
-import Glibc
 import GeoCore
+import Glibc
 import Raster
 import Testing
 
@@ -42,7 +42,8 @@ struct SeedOverlayTests {
         // The geodesic circle's rows, from its ring.
         let ys = try GeodesicCircle(center: Coordinate(latitude: 60, longitude: -160), radiusMeters: 1e6).ring()
             .map { state.view.dotPoint(for: $0).y / 4 }
-        let top = Int(ys.min() ?? 0), bottom = Int(ys.max() ?? 0)
+        let top = Int(ys.min() ?? 0)
+        let bottom = Int(ys.max() ?? 0)
         #expect(seedTop > top && seedBottom > bottom, "seed \(seedTop)…\(seedBottom), geodesic \(top)…\(bottom)")
         // Round on screen: as many dots wide as high.
         let c = state.view.dotPoint(for: Coordinate(latitude: 60, longitude: -160))

@@ -107,7 +107,8 @@ func roleMap(_ frame: Frame) -> String {
     }
     let rows = 0..<frame.rows
     let roles = rows.map { row in String((0..<frame.cols).map { letter(frame[$0, row]) }) }
-    let shaded = rows.map { row in String((0..<frame.cols).map { shades.contains(frame[$0, row].style.background) ? "~" : "." })
+    let shaded = rows.map { row in
+        String((0..<frame.cols).map { shades.contains(frame[$0, row].style.background) ? "~" : "." })
     }
     return (roles + [""] + shaded).joined(separator: "\n")
 }

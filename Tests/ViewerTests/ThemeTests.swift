@@ -70,11 +70,13 @@ struct ThemeTests {
     @Test func lightThemeFrame() throws {
         var s = try scripted(cols: 100, rows: 30, lat: 37.8, lon: -122.4, zoom: 10, circle: 5000)
         s.theme = .light
-        let ansi = AnsiWriter.text(Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .ansi256)), mode: .ansi256)
+        let ansi = AnsiWriter.text(
+            Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .ansi256)), mode: .ansi256)
         #expect(ansi.contains("48;5;230") && ansi.contains("48;5;189"))
         #expect(!ansi.contains("38;5;231") && !ansi.contains("48;5;235"))
         s.theme = .dark
-        let dark = AnsiWriter.text(Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .ansi256)), mode: .ansi256)
+        let dark = AnsiWriter.text(
+            Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .ansi256)), mode: .ansi256)
         #expect(dark.contains("48;5;235") && dark.contains("48;5;17") && !dark.contains("48;5;230"))
     }
 }

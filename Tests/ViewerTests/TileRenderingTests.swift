@@ -61,7 +61,9 @@ struct TileRenderingTests {
         }
         // The reference has roads in the view (an empty one would pass anything).
         #expect(v.carRoadCells.count > 20, "\(file) view \(index): \(v.carRoadCells.count) road cells")
-        #expect(Double(shown) >= 0.9 * Double(v.carRoadCells.count), "\(file) view \(index): \(shown) of \(v.carRoadCells.count)")
+        #expect(
+            Double(shown) >= 0.9 * Double(v.carRoadCells.count),
+            "\(file) view \(index): \(shown) of \(v.carRoadCells.count)")
     }
 
     /// Braille cells of two or more dots drawn from the tiles lie within a cell of an OSM way (or an
@@ -71,7 +73,9 @@ struct TileRenderingTests {
         let v = HelsinkiViews.all[index]
         let f = Self.loaded(try Self.state(v), sources: try Self.sources(file), options: RenderOptions(mode: .ansi256))
         var tileStyles = Set<CellStyle>()
-        for c in TileSchema.classes where c != .border { tileStyles.insert(StyleTable.style(.feature(c), mode: .ansi256)) }
+        for c in TileSchema.classes where c != .border {
+            tileStyles.insert(StyleTable.style(.feature(c), mode: .ansi256))
+        }
         let (drawn, onWays) = cellsOnWays(f, mask: v.nearWays, styles: tileStyles)
         #expect(drawn > 100, "\(file) view \(index): \(drawn) cells")
         #expect(Double(onWays) >= 0.85 * Double(drawn), "\(file) view \(index): \(onWays) of \(drawn) on ways")
@@ -82,8 +86,10 @@ struct TileRenderingTests {
     @Test(arguments: [11.0, 12.4, 14.0, 15.5, 17.0, 19.0])
     func pmtilesAndMBTilesGiveTheSameScreen(zoom: Double) throws {
         let s = try Self.state(lat: 60.1690, lon: 24.9420, zoom: zoom, cols: 120, rows: 40)
-        let a = Self.loaded(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .ansi256))
-        let b = Self.loaded(s, sources: try Self.sources("helsinki-omt.mbtiles"), options: RenderOptions(mode: .ansi256))
+        let a = Self.loaded(
+            s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .ansi256))
+        let b = Self.loaded(
+            s, sources: try Self.sources("helsinki-omt.mbtiles"), options: RenderOptions(mode: .ansi256))
         #expect(a == b)
         let inked = (0..<38).reduce(0) { n, row in n + (0..<120).filter { a[$0, row].glyph != " " }.count }
         #expect(inked > 200, "zoom \(zoom): \(inked) cells")
@@ -164,7 +170,8 @@ struct TileRenderingTests {
         let second = Renderer.render(s, sources: sources, options: RenderOptions(mode: .plain))
         #expect(!second.line(v.rows).contains("loading"))
         // Its map is that of a render that loaded everything first; the first frame's was not.
-        let complete = Self.loaded(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain))
+        let complete = Self.loaded(
+            s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain))
         #expect((0..<v.rows).allSatisfy { second.line($0) == complete.line($0) })
         #expect(!(0..<v.rows).allSatisfy { first.frame.line($0) == complete.line($0) })
 
@@ -200,11 +207,17 @@ struct TileRenderingTests {
     @Test func aMultiPointOfInterestIsSignedAtEachPoint() throws {
         func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
         // MoveTo of count 3: the three points' deltas.
-        let points: [UInt64] = [UInt64(3 << 3 | 1), zigzag(1880), zigzag(1880), zigzag(60), zigzag(0), zigzag(-60), zigzag(60)]
+        let points: [UInt64] = [
+            UInt64(3 << 3 | 1), zigzag(1880), zigzag(1880), zigzag(60), zigzag(0), zigzag(-60), zigzag(60),
+        ]
         let tile = TileID(z: 14, x: 9326, y: 4742)
         let bytes = ProtoBuilder.tile(layer: "poi", features: [(1, points, ["class": "cafe", "name": "Kahvila"])])
-        let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [TileSource(archive: FakeArchive(tiles: [tile: bytes]), label: "fake")]))
-        let center = WebMercator.unproject(MercatorPoint(x: (9326 + 1900.0 / 4096) / 16384, y: (4742 + 1900.0 / 4096) / 16384))
+        let sources = MapSources(
+            features: FeatureSources(
+                base: Self.bundledWorld,
+                details: [TileSource(archive: FakeArchive(tiles: [tile: bytes]), label: "fake")]))
+        let center = WebMercator.unproject(
+            MercatorPoint(x: (9326 + 1900.0 / 4096) / 16384, y: (4742 + 1900.0 / 4096) / 16384))
         let s = try Self.state(lat: center.latitude, lon: center.longitude, zoom: 17, cols: 120, rows: 40)
         let f = Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain))
         let named = (0..<38).map { f.frame.line($0) }.joined().components(separatedBy: "Kahvila").count - 1
@@ -253,15 +266,19 @@ struct TileRenderingTests {
     func theRealTilesDrawWithoutTheirBadFeature(berlin: Bool) throws {
         let id = berlin ? SuiteReproductions.berlinTileID : SuiteReproductions.waterTileID
         let tile = TileID(z: id.z, x: id.x, y: id.y)
-        let bytes = berlin ? SuiteReproductions.berlinZ14WithABadBuilding() : SuiteReproductions.z12WithWaterStartingWithClosePath()
+        let bytes =
+            berlin
+            ? SuiteReproductions.berlinZ14WithABadBuilding() : SuiteReproductions.z12WithWaterStartingWithClosePath()
         let archive = try PMTilesArchive(
-            source: LocalFileSource(bytes: PMTilesWriter.archive(tiles: [(tile.pmtilesID, bytes)], maxZoom: UInt8(id.z))))
+            source: LocalFileSource(
+                bytes: PMTilesWriter.archive(tiles: [(tile.pmtilesID, bytes)], maxZoom: UInt8(id.z))))
         let sources = MapSources(
             features: FeatureSources(base: Self.bundledWorld, details: [TileSource(archive: archive, label: "t")]))
         let n = Double(1 << id.z)
         let center = WebMercator.unproject(MercatorPoint(x: (Double(id.x) + 0.5) / n, y: (Double(id.y) + 0.5) / n))
         // Buildings are drawn from zoom 15: the Berlin tile is looked at there (its z14 tile scaled).
-        let s = try Self.state(lat: center.latitude, lon: center.longitude, zoom: Double(id.z) + (berlin ? 1 : 0), cols: 60, rows: 20)
+        let s = try Self.state(
+            lat: center.latitude, lon: center.longitude, zoom: Double(id.z) + (berlin ? 1 : 0), cols: 60, rows: 20)
         let map = try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).map)
         #expect(map.tiles.failed == 0 && map.tiles.skipped == 1)
         let classes = map.pick.allFeatures.compactMap { $0?.className }
@@ -278,7 +295,9 @@ struct TileRenderingTests {
         let sources = MapSources(features: FeatureSources(base: Self.bundledWorld, details: [source]))
         var most = 0
         for zoom in [12.0, 13, 14, 15, 16] {
-            _ = Self.loaded(try Self.state(lat: 60.1700, lon: 24.9440, zoom: zoom), sources: sources, options: RenderOptions(mode: .plain))
+            _ = Self.loaded(
+                try Self.state(lat: 60.1700, lon: 24.9440, zoom: zoom), sources: sources,
+                options: RenderOptions(mode: .plain))
             let (bytes, count) = source.cacheUse
             most = max(most, bytes)
             #expect(count >= 1)
@@ -298,7 +317,9 @@ extension TileRenderingTests {
             ProtoBuilder.tile(
                 layer: "roads",
                 features: (0..<300).map { i in
-                    let points = (0..<20).map { k in (Int64(k * 200 + (i * 7 + Int(seed)) % 100), Int64(i * 13 % 4000 + k)) }
+                    let points = (0..<20).map { k in
+                        (Int64(k * 200 + (i * 7 + Int(seed)) % 100), Int64(i * 13 % 4000 + k))
+                    }
                     return (2, ProtoBuilder.commands(points, close: false), ["kind": "minor_road"])
                 })
         }
@@ -380,7 +401,9 @@ final class FakeArchive: TileArchive, @unchecked Sendable {
         info = inner.info
     }
 
-    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >] {
         fetched += ids.count
         if failAll { return Dictionary(uniqueKeysWithValues: ids.map { ($0, .failure(TileFailure("bad"))) }) }
         if let inner { return inner.storedTiles(ids, wanted: wanted) }
@@ -404,7 +427,10 @@ extension TileRenderingTests {
         #expect(frames.last?.frame.line(28).contains("loading") == false)
         #expect(frames.first?.time == frames.last?.time)
         #expect(end.requestedTiles.isEmpty)
-        #expect(frames.last?.frame == Self.loaded(s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain)))
+        #expect(
+            frames.last?.frame
+                == Self.loaded(
+                    s, sources: try Self.sources("helsinki-omt.pmtiles"), options: RenderOptions(mode: .plain)))
     }
 }
 
@@ -415,12 +441,14 @@ extension TileRenderingTests {
     func aScriptEndsOnItsLastViewWithItsTiles(cacheBytes: Int) throws {
         func sources() throws -> MapSources {
             let tiles = TileSource(
-                archive: try TileArchives.open(Self.path("helsinki-omt.pmtiles")), label: "tiles", cacheBytes: cacheBytes)
+                archive: try TileArchives.open(Self.path("helsinki-omt.pmtiles")), label: "tiles",
+                cacheBytes: cacheBytes)
             return MapSources(features: FeatureSources(base: Self.bundledWorld, details: [tiles]))
         }
         let s = try Self.state(lat: 60.1690, lon: 24.9420, zoom: 14)
         let keys = try KeyScript.parse("z15<Enter>lq").get()
-        let (end, screen) = ScriptedRecording.play(s, keys: keys, tour: nil, sources: try sources(), mode: .plain, spaced: false)
+        let (end, screen) = ScriptedRecording.play(
+            s, keys: keys, tour: nil, sources: try sources(), mode: .plain, spaced: false)
         #expect(end.view.zoom == 15)
         let last = try #require(screen.last)
         #expect(!last.frame.line(28).contains("loading"), "\(last.frame.line(28))")

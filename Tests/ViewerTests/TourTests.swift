@@ -13,7 +13,10 @@ struct TourTests {
 
     @Test func aTourFileIsParsedStepByStep() throws {
         let tour = try Tour.parse(Self.three).get()
-        #expect(tour.steps.map(\.keys) == [[.key(.char("+"))], [.key(.char("-"))], [.key(.char("z")), .key(.char("5")), .key(.enter)]])
+        #expect(
+            tour.steps.map(\.keys) == [
+                [.key(.char("+"))], [.key(.char("-"))], [.key(.char("z")), .key(.char("5")), .key(.enter)],
+            ])
         #expect(tour.steps.map(\.seconds) == [2, 1, 3])
         #expect(tour.steps.map(\.caption) == ["zoom in", "zoom out", "level five"])
         #expect(try Tour.parse("+\t1\r\n").get().steps == [TourStep(keys: [.key(.char("+"))], seconds: 1, caption: "")])
@@ -38,11 +41,19 @@ struct TourTests {
     /// (the fuzzer found an ESC from a tour file reaching the terminal through the error line).
     @Test func aMessageQuotesAShortVisibleExcerpt() {
         let long = String(repeating: "9x", count: 400)
-        guard case .failure(let e) = Tour.parse("+\t\(long)\tcaption\n") else { Issue.record("accepted"); return }
+        guard case .failure(let e) = Tour.parse("+\t\(long)\tcaption\n") else {
+            Issue.record("accepted")
+            return
+        }
         #expect(e.description == "line 1: seconds '\(String(long.prefix(32)))…' must be a number from 0 to 3600")
-        guard case .failure(let esc) = Tour.parse("+\t\u{1B}[2J\tc\n") else { Issue.record("accepted"); return }
+        guard case .failure(let esc) = Tour.parse("+\t\u{1B}[2J\tc\n") else {
+            Issue.record("accepted")
+            return
+        }
         #expect(SafeText.forLine(esc.description) == "line 1: seconds '\\u{1b}[2J' must be a number from 0 to 3600")
-        #expect(SafeText.forLine("a\tb\u{7F}\u{9B}c") == "a\\u{9}b\\u{7f}\\u{9b}c" && SafeText.forLine("plain ⣿") == "plain ⣿")
+        #expect(
+            SafeText.forLine("a\tb\u{7F}\u{9B}c") == "a\\u{9}b\\u{7f}\\u{9b}c"
+                && SafeText.forLine("plain ⣿") == "plain ⣿")
     }
 
     @Test func theBuiltInTourParsesAndItsCaptionsFitEightyColumns() {
@@ -69,16 +80,25 @@ struct TourTests {
     @Test func theLoopPlaysAKeyPausesAndTResumes() throws {
         var state = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 3)
         state.animationsEnabled = false
-        let screen = FakeScreen(Array(repeating: nil, count: 12) + [.key(.char("l"))] + Array(repeating: nil, count: 5) + [.key(.char("t"))] + Array(repeating: nil, count: 60))
+        let screen = FakeScreen(
+            Array(repeating: nil, count: 12) + [.key(.char("l"))] + Array(repeating: nil, count: 5) + [.key(.char("t"))]
+                + Array(repeating: nil, count: 60))
         var clock = 0.0
         var seen: [String] = []
         var zooms: [Double] = []
-        EventLoop.run(&state, sources: nil, screen: screen, now: { clock += 0.1; return clock },
-                      tour: TourPlayer(try Tour.parse(Self.three).get()))
+        EventLoop.run(
+            &state, sources: nil, screen: screen,
+            now: {
+                clock += 0.1
+                return clock
+            },
+            tour: TourPlayer(try Tour.parse(Self.three).get()))
         for frame in screen.presented {
             let message = frame.line(23).trimmedOfWhitespace
             if seen.last != message { seen.append(message) }
-            if let z = frame.line(22).split(separator: "│").first(where: { $0.contains("zoom") }) { zooms.append(Double(z.replacing("zoom", with: "").trimmedOfWhitespace) ?? -1) }
+            if let z = frame.line(22).split(separator: "│").first(where: { $0.contains("zoom") }) {
+                zooms.append(Double(z.replacing("zoom", with: "").trimmedOfWhitespace) ?? -1)
+            }
         }
         // In this order, each once: the key paused the tour, `t` resumed it where it was.
         let order = ["zoom in", "tour paused", "tour resumed", "zoom out", "level five", "tour over"].map { word in
@@ -98,7 +118,11 @@ struct TourTests {
         let screen = FakeScreen(Array(repeating: nil, count: 400))
         var clock = 0.0
         let ending = EventLoop.run(
-            &state, sources: nil, screen: screen, now: { clock += 0.05; return clock }, idleTimeout: 30,
+            &state, sources: nil, screen: screen,
+            now: {
+                clock += 0.05
+                return clock
+            }, idleTimeout: 30,
             tour: TourPlayer(try Tour.parse(Self.three).get()), tourAfter: 5)
         #expect(ending == .quit && state.message.hasPrefix("idle for"))
         let messages = screen.presented.map { $0.line(23).trimmedOfWhitespace }

@@ -29,10 +29,13 @@ struct UserDataExpectation: Decodable, CustomTestStringConvertible {
     var views: [View]
     var testDescription: String { file }
 
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/userdata")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/userdata")
     /// The real files (never copied into the project), when they are beside it.
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/overlay-samples")
-        .standardized
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../../shared/overlay-samples"
+    )
+    .standardized
     static let all: [UserDataExpectation] = {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent("expected.json")),
             let list = try? JSONDecoder().decode([UserDataExpectation].self, from: data)
@@ -64,7 +67,9 @@ struct UserDataTests {
         #expect(data.skipped == e.skipped)
         #expect(Dictionary(uniqueKeysWithValues: data.countsByType.map { ($0.key.name, $0.value) }) == e.counts)
         if let b = e.bounds, let got = data.bounds {
-            #expect(abs(got.west - b[0]) < 1e-9 && abs(got.south - b[1]) < 1e-9 && abs(got.east - b[2]) < 1e-9 && abs(got.north - b[3]) < 1e-9)
+            #expect(
+                abs(got.west - b[0]) < 1e-9 && abs(got.south - b[1]) < 1e-9 && abs(got.east - b[2]) < 1e-9
+                    && abs(got.north - b[3]) < 1e-9)
         }
         #expect(data.names == e.names)
         for f in 0..<min(data.count, e.properties.count) {
@@ -87,21 +92,29 @@ struct UserDataTests {
         let layer = UserDataLayer(file: file, look: 0)
         for v in e.views {
             let view = try MapView(
-                center: Coordinate(latitude: v.lat, longitude: v.lon), zoom: v.zoom, size: try ViewSize(cols: v.cols, rows: v.rows))
+                center: Coordinate(latitude: v.lat, longitude: v.lon), zoom: v.zoom,
+                size: try ViewSize(cols: v.cols, rows: v.rows))
             let c = MapRenderer.drawn(view: view, sources: nil, layers: [layer])
             var inked = Set<[Int]>()
             for row in 0..<v.rows {
                 // The file's look, or a colour of its own (simplestyle): the inks from the overlays' up.
-                for col in 0..<v.cols where c.canvas.ink(col: col, row: row) >= StyleTable.ink(.overlay(0)) { inked.insert([col, row]) }
+                for col in 0..<v.cols where c.canvas.ink(col: col, row: row) >= StyleTable.ink(.overlay(0)) {
+                    inked.insert([col, row])
+                }
             }
             let expected = Set(v.cells)
             func near(_ cell: [Int], _ set: Set<[Int]>) -> Bool {
                 (-1...1).contains { dx in (-1...1).contains { dy in set.contains([cell[0] + dx, cell[1] + dy]) } }
             }
-            let recall = expected.isEmpty ? 1 : Double(expected.filter { near($0, inked) }.count) / Double(expected.count)
-            let precision = inked.isEmpty ? (expected.isEmpty ? 1 : 0) : Double(inked.filter { near($0, expected) }.count) / Double(inked.count)
+            let recall =
+                expected.isEmpty ? 1 : Double(expected.filter { near($0, inked) }.count) / Double(expected.count)
+            let precision =
+                inked.isEmpty
+                ? (expected.isEmpty ? 1 : 0) : Double(inked.filter { near($0, expected) }.count) / Double(inked.count)
             #expect(recall >= 0.95, "\(e.file) at \(v.lat),\(v.lon) z\(v.zoom): recall \(recall) of \(expected.count)")
-            #expect(precision >= 0.95, "\(e.file) at \(v.lat),\(v.lon) z\(v.zoom): precision \(precision) of \(inked.count)")
+            #expect(
+                precision >= 0.95, "\(e.file) at \(v.lat),\(v.lon) z\(v.zoom): precision \(precision) of \(inked.count)"
+            )
         }
     }
 }
@@ -109,28 +122,44 @@ struct UserDataTests {
 @Suite("The user's own files: bad input ends in one line naming the file, the line and the column")
 struct UserDataBadInputTests {
     static let cases: [(name: String, text: String, says: String)] = [
-        ("bad.geojson", "{\"type\":\"FeatureCollection\",\n \"features\":[{\"type\":\"Feature\" \"geometry\":null}]}", "bad.geojson:2:32: expected ',' or '}'"),
+        (
+            "bad.geojson",
+            "{\"type\":\"FeatureCollection\",\n \"features\":[{\"type\":\"Feature\" \"geometry\":null}]}",
+            "bad.geojson:2:32: expected ',' or '}'"
+        ),
         ("deep.geojson", String(repeating: "[", count: 100_000), "deep.geojson:1:"),
-        ("crs.geojson", #"{"type":"Point","coordinates":[1,2],"crs":{"type":"name","properties":{"name":"EPSG:3857"}}}"#, "a crs other than WGS 84"),
+        (
+            "crs.geojson",
+            #"{"type":"Point","coordinates":[1,2],"crs":{"type":"name","properties":{"name":"EPSG:3857"}}}"#,
+            "a crs other than WGS 84"
+        ),
         ("utf8.geojson", "{\"type\":\"Feature\",\"properties\":{\"name\":\"\u{FF}\"}}", "invalid UTF-8"),
         ("empty.geojson", #"{"type":"FeatureCollection","features":[]}"#, "empty.geojson: no features"),
         ("nocoords.csv", "a,b\n1,2\n", "nocoords.csv:1:1: no coordinate columns"),
         ("quote.csv", "lat,lon,name\n1,2,\"open\n", "quote.csv:2:1: a quoted field without its closing quote"),
-        ("bomb.gpx", """
+        (
+            "bomb.gpx",
+            """
             <?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>
             <gpx><wpt lat="1" lon="2"><name>&b;</name></wpt></gpx>
-            """, "bomb.gpx:1:"),
-        ("xxe.kml", """
+            """, "bomb.gpx:1:"
+        ),
+        (
+            "xxe.kml",
+            """
             <?xml version="1.0"?><!DOCTYPE kml [<!ENTITY x SYSTEM "file:///etc/passwd">]>
             <kml><Placemark><name>&x;</name><Point><coordinates>1,2</coordinates></Point></Placemark></kml>
-            """, "entities are not read"),
+            """, "entities are not read"
+        ),
         ("broken.kml", "<kml><Placemark></kml>", "broken.kml:1:"),
     ]
 
     @Test(arguments: cases.indices)
     func oneLine(_ i: Int) throws {
         let c = Self.cases[i]
-        let bytes: [UInt8] = c.name == "utf8.geojson" ? Array(c.text.utf8).map { $0 == 0xC3 ? 0xFF : $0 }.filter { $0 != 0xBF } : Array(c.text.utf8)
+        let bytes: [UInt8] =
+            c.name == "utf8.geojson"
+            ? Array(c.text.utf8).map { $0 == 0xC3 ? 0xFF : $0 }.filter { $0 != 0xBF } : Array(c.text.utf8)
         let format = try #require(UserDataReader.format(of: bytes, file: c.name))
         do {
             _ = try UserDataReader.read(bytes, format: format, file: c.name)
@@ -173,16 +202,20 @@ struct SimpleStyleTests {
             """
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "styled.geojson")
         let layer = UserDataLayer(file: UserFile(file: "styled.geojson", format: .geojson, data: data), look: 2)
-        let view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 1, size: try ViewSize(cols: 100, rows: 30))
+        let view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 1, size: try ViewSize(cols: 100, rows: 30))
         for (mode, red, green) in [(ColorMode.ansi256, 196, 46), (.ansi16, 9, 10)] {
             var frame = Frame(cols: 100, rows: 30)
-            _ = MapRenderer.render(into: &frame, view: view, overlays: [layer], sources: nil, style: MapStyle(mode: mode))
+            _ = MapRenderer.render(
+                into: &frame, view: view, overlays: [layer], sources: nil, style: MapStyle(mode: mode))
             let line = ViewTransform(view).dot(for: Coordinate(latitude: 0, longitude: 5))
             let lineCell = frame[Int(line.x) / 2, Int(line.y) / 4]
             #expect(lineCell.style.foreground == PaletteColor(UInt8(red)), "\(mode): the line")
             let marker = ViewTransform(view).dot(for: Coordinate(latitude: 30, longitude: 0))
             let markerCell = frame[Int(marker.x) / 2, Int(marker.y) / 4]
-            #expect(markerCell.glyph == "▲" && markerCell.style.foreground == PaletteColor(UInt8(green)), "\(mode): the marker")
+            #expect(
+                markerCell.glyph == "▲" && markerCell.style.foreground == PaletteColor(UInt8(green)),
+                "\(mode): the marker")
             if mode == .ansi256 {
                 let inside = ViewTransform(view).dot(for: Coordinate(latitude: -30, longitude: 0))
                 #expect(frame[Int(inside.x) / 2, Int(inside.y) / 4].style.background == PaletteColor(33), "the fill")
@@ -202,9 +235,13 @@ struct UserLayerLabelAndColumnTests {
         for k in 0..<80 {
             let lon = 12 + span * (Double(rng.next() % 1000) / 1000 - 0.5)
             let lat = 51.2 + span / 2 * (Double(rng.next() % 1000) / 1000 - 0.5)
-            features.append(#"{"type":"Feature","properties":{"name":"P\#(k)"},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#)
+            features.append(
+                #"{"type":"Feature","properties":{"name":"P\#(k)"},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#
+            )
         }
-        features.append(#"{"type":"Feature","properties":{"name":"The long road"},"geometry":{"type":"LineString","coordinates":[[9.5,50.2],[14.5,52.3]]}}"#)
+        features.append(
+            #"{"type":"Feature","properties":{"name":"The long road"},"geometry":{"type":"LineString","coordinates":[[9.5,50.2],[14.5,52.3]]}}"#
+        )
         let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "crowd.geojson")
         return UserFile(file: "crowd.geojson", format: .geojson, data: data)
@@ -223,7 +260,8 @@ struct UserLayerLabelAndColumnTests {
             s.update(.key(.char(key)))
             let shift = try #require(ScreenShift.between(start, s))
             func labels(_ s: ViewerState) -> LabelEngine {
-                MapRenderer.drawn(view: s.view, sources: nil, layers: s.layers.layers.filter { $0 is UserDataLayer }).labels
+                MapRenderer.drawn(view: s.view, sources: nil, layers: s.layers.layers.filter { $0 is UserDataLayer })
+                    .labels
             }
             let (before, after) = (labels(start), labels(s))
             LabelPropertyTests.checkNoOverlap(before, "zoom \(zoom)")
@@ -235,34 +273,45 @@ struct UserLayerLabelAndColumnTests {
             for l in before.labels where inside(l.col, l.row, l.text.count) {
                 let (c, r) = (l.col + shift.columns, l.row + shift.rows)
                 guard inside(c, r, l.text.count) else { continue }
-                if after.labels.contains(where: { $0.text == l.text && $0.col == c && $0.row == r }) { kept += 1 } else { moved.append(l.text) }
+                if after.labels.contains(where: { $0.text == l.text && $0.col == c && $0.row == r }) {
+                    kept += 1
+                } else {
+                    moved.append(l.text)
+                }
             }
             let names = Set(before.labels.map(\.text))
             let appeared = after.labels.filter { l in
-                inside(l.col, l.row, l.text.count) && inside(l.col - shift.columns, l.row - shift.rows, l.text.count) && !names.contains(l.text)
+                inside(l.col, l.row, l.text.count) && inside(l.col - shift.columns, l.row - shift.rows, l.text.count)
+                    && !names.contains(l.text)
             }
             #expect(moved.isEmpty, "\(key) at zoom \(zoom): moved \(moved)")
             #expect(appeared.isEmpty, "\(key) at zoom \(zoom): new \(appeared.map(\.text))")
             #expect(kept >= 5, "\(key) at zoom \(zoom): \(kept) kept")
-            for m in before.markers where inside(m.col, m.row, 1) && inside(m.col + shift.columns, m.row + shift.rows, 1) {
-                #expect(after.markers.contains { $0.col == m.col + shift.columns && $0.row == m.row + shift.rows }, "\(key): a marker moved")
+            for m in before.markers
+            where inside(m.col, m.row, 1) && inside(m.col + shift.columns, m.row + shift.rows, 1) {
+                #expect(
+                    after.markers.contains { $0.col == m.col + shift.columns && $0.row == m.row + shift.rows },
+                    "\(key): a marker moved")
             }
         }
     }
 
     /// A name of the map that a user's marker falls on gives way whole: no pieces of it between markers.
     @Test func aNameUnderAMarkerGivesWayWhole() throws {
-        let view = try MapView(center: Coordinate(latitude: 48, longitude: 10), zoom: 4, size: try ViewSize(cols: 120, rows: 40))
+        let view = try MapView(
+            center: Coordinate(latitude: 48, longitude: 10), zoom: 4, size: try ViewSize(cols: 120, rows: 40))
         let before = MapRenderer.drawn(view: view, sources: bundledSources, layers: [PlacesLayer()]).labels
         let name = try #require(before.labels.first { $0.text.count >= 5 })
         // A point in the middle cell of that name.
         let middle = name.col + name.text.count / 2
         let point = view.coordinate(at: DotPoint(x: Double(middle * 2) + 1, y: Double(name.row * 4) + 2))
-        let text = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[\#(point.longitude),\#(point.latitude)]}}"#
+        let text =
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[\#(point.longitude),\#(point.latitude)]}}"#
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "on.geojson")
         let layer = UserDataLayer(file: UserFile(file: "on.geojson", format: .geojson, data: data), look: 0)
         var frame = Frame(cols: 120, rows: 40)
-        _ = MapRenderer.render(into: &frame, view: view, overlays: [layer], sources: bundledSources, style: MapStyle(mode: .ansi256))
+        _ = MapRenderer.render(
+            into: &frame, view: view, overlays: [layer], sources: bundledSources, style: MapStyle(mode: .ansi256))
         let row = String((0..<120).map { Character(frame[$0, name.row].glyph) })
         let cells = Array(row)
         #expect(cells[middle] == "●", "the marker is in its cell: \(row)")
@@ -273,19 +322,24 @@ struct UserLayerLabelAndColumnTests {
 
     /// At zoom 0 a line smaller than a dot is drawn as a dot of the file's ink, and the pick names it.
     @Test func aLineSmallerThanADotIsADotThePickNames() throws {
-        let text = #"{"type":"Feature","properties":{"name":"tiny"},"geometry":{"type":"LineString","coordinates":[[30,10],[30.2,10.1]]}}"#
+        let text =
+            #"{"type":"Feature","properties":{"name":"tiny"},"geometry":{"type":"LineString","coordinates":[[30,10],[30.2,10.1]]}}"#
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "tiny.geojson")
         let file = UserFile(file: "tiny.geojson", format: .geojson, data: data)
         #expect(file.prepare(0) && file.prepare(12) && !file.prepare(0))
         let (coarse, fine) = (try #require(file.readyLevel(0)), try #require(file.readyLevel(12)))
         #expect(coarse.dust.count == 1 && coarse.data.count == 0)
         #expect(fine.dust.count == 0 && fine.data.count == 1)
-        let view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 0, size: try ViewSize(cols: 100, rows: 30))
+        let view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 0, size: try ViewSize(cols: 100, rows: 30))
         var frame = Frame(cols: 100, rows: 30)
-        let map = MapRenderer.render(into: &frame, view: view, overlays: [UserDataLayer(file: file, look: 0)], sources: nil, style: MapStyle(mode: .ansi256))
+        let map = MapRenderer.render(
+            into: &frame, view: view, overlays: [UserDataLayer(file: file, look: 0)], sources: nil,
+            style: MapStyle(mode: .ansi256))
         let dot = ViewTransform(view).dot(for: Coordinate(latitude: 10.05, longitude: 30.1))
         let picked = map.pick.feature(col: Int(dot.x) / 2, row: Int(dot.y) / 4)
-        #expect(picked?.className == "file tiny.geojson" && picked?.name == "tiny" && picked?.reference.feature == .own(0))
+        #expect(
+            picked?.className == "file tiny.geojson" && picked?.name == "tiny" && picked?.reference.feature == .own(0))
     }
 
     /// Offsets are a stride until an item spans differently, then numbers; either way the same entries.
@@ -319,14 +373,18 @@ struct UserLayerLabelAndColumnTests {
     /// A CSV's quoting as RFC 4180 has it, CRLF lines, a quoted name with a doubled quote and a line
     /// break, and labels from the name column until a row has none.
     @Test func csvFieldsAsWritten() throws {
-        let text = "name,lat,lon,note\r\n\"Caf\u{E9} \"\"Ny\"\"\",60.1,24.9,\"two\nlines\"\r\nplain,61,25,\r\n,62, 26 ,x\r\n"
+        let text =
+            "name,lat,lon,note\r\n\"Caf\u{E9} \"\"Ny\"\"\",60.1,24.9,\"two\nlines\"\r\nplain,61,25,\r\n,62, 26 ,x\r\n"
         let data = try UserDataReader.read(Array(text.utf8), format: .csv, file: "q.csv")
         #expect(data.count == 3)
         #expect(data.names == ["Caf\u{E9} \"Ny\"", "plain", nil])
-        #expect(data.property("note", of: 0) == "two\nlines" && data.property("note", of: 1) == "" && data.property("note", of: 2) == "x")
+        #expect(
+            data.property("note", of: 0) == "two\nlines" && data.property("note", of: 1) == ""
+                && data.property("note", of: 2) == "x")
         #expect(data.property("name", of: 2) == "")
         let (x, y, _, _) = data.box(2)
-        #expect(abs(x - WebMercator.projectX(longitude: 26)) < 1e-15 && abs(y - WebMercator.projectY(latitude: 62)) < 1e-15)
+        #expect(
+            abs(x - WebMercator.projectX(longitude: 26)) < 1e-15 && abs(y - WebMercator.projectY(latitude: 62)) < 1e-15)
     }
 }
 
@@ -353,7 +411,9 @@ struct UserPolygonFillTests {
         var rings: [[(Double, Double)]] = []
         for k in 0..<(1 + r.below(3)) {
             let n = 3 + r.below(400)
-            let (cx, cy, radius) = (Double(r.below(60)) - 30, Double(r.below(40)) - 20, Double(5 + r.below(40)) / Double(k + 1))
+            let (cx, cy, radius) = (
+                Double(r.below(60)) - 30, Double(r.below(40)) - 20, Double(5 + r.below(40)) / Double(k + 1)
+            )
             var ring = (0..<n).map { i -> (Double, Double) in
                 let a = 2 * Double.pi * Double(i) / Double(n)
                 let s = radius * (0.3 + r.unit())
@@ -367,7 +427,8 @@ struct UserPolygonFillTests {
         builder.endFeature(id: nil, name: nil, properties: [])
         let data = builder.finished()
         #expect(data.count == 1)
-        let view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 2, size: try ViewSize(cols: 80, rows: 24))
+        let view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 2, size: try ViewSize(cols: 80, rows: 24))
         let layer = UserDataLayer(file: UserFile(file: "p.geojson", format: .geojson, data: data), look: 0)
         var listed = LayerContext(view: view, sources: nil, ascii: false)
         var parity = LayerContext(view: view, sources: nil, ascii: false)

@@ -171,15 +171,22 @@ struct ViewerLogicTests {
         let help = Keymap.standard.helpLines
         #expect(help.count == Keymap.standard.bindings.count + 1 - 2 * 3)
         for b in Keymap.standard.bindings {
-            let row = help.first { $0.contains(b.help) } ?? help.first { line in
-                let words = b.help.split(separator: " ")
-                return line.contains("left, down, up, right " + words.drop { !["left", "down", "up", "right"].contains(String($0)) }.dropFirst().joined(separator: " "))
-                    && line.hasPrefix(b.keys[0].label + " ") || line.contains(" \(b.keys[0].label) ")
-            }
+            let row =
+                help.first { $0.contains(b.help) }
+                ?? help.first { line in
+                    let words = b.help.split(separator: " ")
+                    return line.contains(
+                        "left, down, up, right "
+                            + words.drop { !["left", "down", "up", "right"].contains(String($0)) }.dropFirst().joined(
+                                separator: " "))
+                        && line.hasPrefix(b.keys[0].label + " ") || line.contains(" \(b.keys[0].label) ")
+                }
             #expect(row != nil, "\(b.command.name) is in the help")
         }
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(Keymap.standard.markdownTable), "README key table is out of date: paste Keymap.standard.markdownTable")
+        #expect(
+            readme.contains(Keymap.standard.markdownTable),
+            "README key table is out of date: paste Keymap.standard.markdownTable")
         // Every command has a key.
         for command in Command.allCases { #expect(Keymap.standard.bindings.contains { $0.command == command }) }
     }
@@ -203,7 +210,11 @@ struct ViewerLogicTests {
             Issue.record("valid script refused")
             return
         }
-        #expect(keys == [.char("z"), .char("1"), .char("4"), .enter, .char("c"), .char("+"), .char("<"), .left].map { .key($0) })
+        #expect(
+            keys
+                == [.char("z"), .char("1"), .char("4"), .enter, .char("c"), .char("+"), .char("<"), .left].map {
+                    .key($0)
+                })
         if case .success = KeyScript.parse("<Bogus>") { Issue.record("bad key name accepted") }
         if case .success = KeyScript.parse("abc<Enter") { Issue.record("unclosed < accepted") }
     }
@@ -233,7 +244,8 @@ struct ViewerLogicTests {
 
     /// Shift- and Ctrl-arrows pan a whole view, as H J K L do; `--keys` names them `<s-left>`, `<c-up>`.
     @Test func modifiedArrowsPanAWholeView() throws {
-        for (key, letter) in [(Key.modifiedLeft, "H"), (.modifiedRight, "L"), (.modifiedUp, "K"), (.modifiedDown, "J")] {
+        for (key, letter) in [(Key.modifiedLeft, "H"), (.modifiedRight, "L"), (.modifiedUp, "K"), (.modifiedDown, "J")]
+        {
             let start = try scripted(cols: 80, rows: 24, lat: 20, lon: 10, zoom: 5)
             var a = start
             var b = start
@@ -248,8 +260,10 @@ struct ViewerLogicTests {
     @Test func pTogglesTheMouse() throws {
         var s = try scripted(cols: 80, rows: 24, lat: 20, lon: 10, zoom: 5)
         #expect(s.mouseCaptured)
-        #expect(s.update(.key(.char("p"))) == [.captureMouse(false)] && !s.mouseCaptured && s.message.contains("mouse off"))
-        #expect(s.update(.key(.char("p"))) == [.captureMouse(true)] && s.mouseCaptured && s.message.contains("mouse on"))
+        #expect(
+            s.update(.key(.char("p"))) == [.captureMouse(false)] && !s.mouseCaptured && s.message.contains("mouse off"))
+        #expect(
+            s.update(.key(.char("p"))) == [.captureMouse(true)] && s.mouseCaptured && s.message.contains("mouse on"))
     }
 
     /// Ctrl-Z suspends (the screen does it), or says why it cannot and changes nothing else.

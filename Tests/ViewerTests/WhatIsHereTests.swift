@@ -60,7 +60,8 @@ struct WhatIsHereTests {
     @Test(arguments: fixture.osm)
     func theDemoCityNamesTheWay(_ c: OSMCase) throws {
         let s = try Self.state(lat: c.lat, lon: c.lon, zoom: 17)
-        let info = try #require(Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).info)
+        let info = try #require(
+            Renderer.draw(s, sources: bundledCitySources, options: RenderOptions(mode: .ansi256)).info)
         let match = info.features.first { $0.identity?.id == c.id }
         let listed = info.features.map { "\($0.className) \($0.identity?.id ?? "-")" }
         #expect(match != nil, "\(c.id) not in \(listed)")
@@ -78,13 +79,16 @@ struct WhatIsHereTests {
         let sources = try TileRenderingTests.sources("helsinki-omt.pmtiles")
         let info = try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .ansi256)).info)
         let match = info.features.first { $0.identity?.layer == c.layer && Self.properties($0) == c.properties }
-        #expect(match != nil, "\(c.layer) \(c.properties) not in \(info.features.map { ($0.identity?.layer, Self.properties($0)) })")
+        #expect(
+            match != nil,
+            "\(c.layer) \(c.properties) not in \(info.features.map { ($0.identity?.layer, Self.properties($0)) })")
         #expect(match?.identity?.id == c.id)
     }
 
     /// The decoder reads feature ids as mapbox-vector-tile wrote them (0 bits to 2^40), none where none.
     @Test func tileFeatureIdsAreRead() throws {
-        let bytes = try [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/tiles/ids.mvt")))
+        let bytes = try [UInt8](
+            Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/tiles/ids.mvt")))
         var ids: [String?] = []
         let valid = bytes.withUnsafeBytes { raw in
             MVTDecoder.visit(raw, wanted: { _ in true }) { _, f in ids.append(f.id.map { String($0) }) }
@@ -95,19 +99,26 @@ struct WhatIsHereTests {
     /// A user's feature lists every property and its number in its file; the first answer is the
     /// topmost feature, and the crosshair marks the centre while the panel is open.
     @Test func aUsersFeatureListsEveryProperty() throws {
-        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"far"},"geometry":{"type":"Point","coordinates":[40,10]}},{"type":"Feature","properties":{"name":"Lenkki","ele":12,"note":"x=y"},"geometry":{"type":"LineString","coordinates":[[30.00001,-0.1],[30.00001,0.1]]}}]}"#
+        let text =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"far"},"geometry":{"type":"Point","coordinates":[40,10]}},{"type":"Feature","properties":{"name":"Lenkki","ele":12,"note":"x=y"},"geometry":{"type":"LineString","coordinates":[[30.00001,-0.1],[30.00001,0.1]]}}]}"#
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "run.geojson")
         var s = try Self.state(lat: 0, lon: 30, zoom: 12)
-        s.layers.layers.append(UserDataLayer(file: UserFile(file: "run.geojson", format: .geojson, data: data), look: 0))
+        s.layers.layers.append(
+            UserDataLayer(file: UserFile(file: "run.geojson", format: .geojson, data: data), look: 0))
         let screen = Renderer.draw(s, sources: nil, options: RenderOptions(mode: .plain))
         let info = try #require(screen.info)
         #expect(info.features.count == 1)
         let f = try #require(info.features.first)
         #expect(f.className == "file run.geojson" && f.name == "Lenkki" && f.identity?.id == "2")
-        #expect(f.identity?.properties == [FeatureProperty("name", "Lenkki"), FeatureProperty("ele", "12"), FeatureProperty("note", "x=y")])
+        #expect(
+            f.identity?.properties == [
+                FeatureProperty("name", "Lenkki"), FeatureProperty("ele", "12"), FeatureProperty("note", "x=y"),
+            ])
         let cell = InfoReport.crosshairCell(s.view.size)
         #expect(screen.frame[cell.col, cell.row].glyph == "┼")
-        let text2 = (0..<screen.frame.rows).map { r in String((0..<screen.frame.cols).map { Character(screen.frame[$0, r].glyph) }) }
+        let text2 = (0..<screen.frame.rows).map { r in
+            String((0..<screen.frame.cols).map { Character(screen.frame[$0, r].glyph) })
+        }
         #expect(text2.contains { $0.contains("note=x=y") } && text2.contains { $0.contains("feature 2 of the file") })
         // Closed: no crosshair, no panel.
         var closed = s
@@ -121,9 +132,13 @@ struct WhatIsHereTests {
         let s = try Self.state(lat: 0, lon: -140, zoom: 3)
         let screen = Renderer.draw(s, sources: nil, options: RenderOptions(mode: .plain))
         #expect(screen.info?.features.isEmpty == true)
-        let rows = (0..<screen.frame.rows).map { r in String((0..<screen.frame.cols).map { Character(screen.frame[$0, r].glyph) }) }
+        let rows = (0..<screen.frame.rows).map { r in
+            String((0..<screen.frame.cols).map { Character(screen.frame[$0, r].glyph) })
+        }
         #expect(rows.contains { $0.contains("nothing here") })
-        let json = try JSONSerialization.jsonObject(with: Data(try StateJSON.encode(s, map: screen.map).utf8)) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try StateJSON.encode(s, map: screen.map).utf8))
+            as? [String: Any]
         let info = try #require(json?["info"] as? [String: Any])
         #expect(Set(info.keys) == ["lat", "lon", "zoom", "features"] && (info["features"] as? [Any])?.isEmpty == true)
         #expect(info["lat"] as? Double == 0 && info["lon"] as? Double == -140)
@@ -136,7 +151,8 @@ struct WhatIsHereTests {
         let text = #"{"type":"Feature","properties":\#(props),"geometry":{"type":"Point","coordinates":[30,0]}}"#
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "many.geojson")
         var s = try Self.state(lat: 0, lon: 30, zoom: 12)
-        s.layers.layers.append(UserDataLayer(file: UserFile(file: "many.geojson", format: .geojson, data: data), look: 0))
+        s.layers.layers.append(
+            UserDataLayer(file: UserFile(file: "many.geojson", format: .geojson, data: data), look: 0))
         func rows(_ s: ViewerState) -> [String] {
             let f = Renderer.draw(s, sources: nil, options: RenderOptions(mode: .plain)).frame
             return (0..<f.rows).map { r in String((0..<f.cols).map { Character(f[$0, r].glyph) }) }
@@ -145,7 +161,9 @@ struct WhatIsHereTests {
         for _ in 0..<100 { _ = s.update(.key(.down)) }
         let limit = try #require(Renderer.draw(s, sources: nil, options: RenderOptions(mode: .plain)).infoScrollLimit)
         _ = s.update(.rendered(missing: [], infoScrollLimit: limit))
-        #expect(s.infoScroll == limit && rows(s).contains { $0.contains("k60=v60") } && !rows(s).contains { $0.contains("k1=v1") })
+        #expect(
+            s.infoScroll == limit && rows(s).contains { $0.contains("k60=v60") }
+                && !rows(s).contains { $0.contains("k1=v1") })
         _ = s.update(.key(.up))
         #expect(s.infoScroll == limit - 1)
         let before = s.view.center
@@ -157,7 +175,9 @@ struct WhatIsHereTests {
     /// crosses it or whose inside (even–odd: a hole is outside) holds its centre.
     @Test func withinTheCell() {
         let cell: Pick.CellSquare = (10, 10, 12, 14)
-        func ring(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [(Double, Double)] { [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)] }
+        func ring(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [(Double, Double)] {
+            [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+        }
         func meets(_ rings: [[(Double, Double)]], area: Bool) -> Bool {
             let points = rings.flatMap { $0 }
             var ranges: [Range<Int>] = []
@@ -178,10 +198,14 @@ struct WhatIsHereTests {
     }
 
     /// Degrees, minutes and seconds read back through `g`'s parser to the hundredth of a second.
-    @Test(arguments: [(60.169889, 24.940944), (-33.8688, 151.2093), (0.0, -0.000001), (89.999999, -179.999999), (-12.5, 179.99999)])
+    @Test(arguments: [
+        (60.169889, 24.940944), (-33.8688, 151.2093), (0.0, -0.000001), (89.999999, -179.999999), (-12.5, 179.99999),
+    ])
     func degreesMinutesSecondsReadBack(_ lat: Double, _ lon: Double) throws {
         let text = CoordinateFormat.degreesMinutesSeconds(Coordinate(latitude: lat, longitude: lon))
         let back = try InputParsing.coordinate(text).get()
-        #expect(abs(back.latitude - lat) <= 0.005 / 3600 + 1e-12 && abs(back.longitude - lon) <= 0.005 / 3600 + 1e-12, "\(text)")
+        #expect(
+            abs(back.latitude - lat) <= 0.005 / 3600 + 1e-12 && abs(back.longitude - lon) <= 0.005 / 3600 + 1e-12,
+            "\(text)")
     }
 }

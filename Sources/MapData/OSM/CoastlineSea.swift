@@ -1,6 +1,6 @@
+import GeoCore
 import Glibc
 import Support
-import GeoCore
 
 /// The sea of an extract, made from its coastline ways and its box, as OSMCoastline makes the world's
 /// (osmcode.org/osmcoastline): OpenStreetMap has no sea polygons, only coastline ways with the land on
@@ -73,7 +73,8 @@ public enum CoastlineSea {
 
     /// The box of `chain`'s points, `maxGap` wider on every side, within `box`.
     static func around(_ chain: [Coordinate], _ box: CoordinateBounds) -> CoordinateBounds {
-        let lat = chain.map(\.latitude), lon = chain.map(\.longitude)
+        let lat = chain.map(\.latitude)
+        let lon = chain.map(\.longitude)
         let dLat = maxGap / metresPerDegree
         let dLon = dLat / max(0.01, cos((lat.first ?? 0) * .pi / 180))
         return CoordinateBounds(
@@ -122,7 +123,8 @@ public enum CoastlineSea {
             entry = start.at
         }
         for i in 1..<chain.count {
-            let a = chain[i - 1], b = chain[i]
+            let a = chain[i - 1]
+            let b = chain[i]
             let (ina, inb) = (inside(a, box), inside(b, box))
             if ina && inb {
                 current.append(b)
@@ -135,7 +137,8 @@ public enum CoastlineSea {
             else { continue }
             func at(_ t: Double) -> Coordinate {
                 Coordinate(
-                    latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+                    latitude: a.latitude + t * (b.latitude - a.latitude),
+                    longitude: a.longitude + t * (b.longitude - a.longitude))
             }
             if !ina {
                 let p = onSide(at(t0), box)
@@ -198,7 +201,8 @@ public enum CoastlineSea {
     /// A position round the box, clockwise from its north-west corner: 0–1 the north side, 1–2 the
     /// east, 2–3 the south, 3–4 the west.
     static func perimeter(_ p: Coordinate, _ box: CoordinateBounds) -> Double {
-        let w = box.east - box.west, h = box.north - box.south
+        let w = box.east - box.west
+        let h = box.north - box.south
         let e = 1e-12
         if abs(p.latitude - box.north) < e && p.longitude < box.east { return (p.longitude - box.west) / w }
         if abs(p.longitude - box.east) < e && p.latitude > box.south { return 1 + (box.north - p.latitude) / h }

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 
 /// What an import found, for the command's report.
 public struct OSMImportReport: Sendable {
@@ -78,7 +78,8 @@ public enum OSMImporter {
             if !rings.isEmpty {
                 relationAreas.append(
                     SourceFeature(
-                        mp.featureClass, parts: Rings.nested(rings), name: mp.name, osm: OSMReference(.relation, mp.id), tags: mp.tags))
+                        mp.featureClass, parts: Rings.nested(rings), name: mp.name, osm: OSMReference(.relation, mp.id),
+                        tags: mp.tags))
             }
         }
         // Ways with a class of their own.
@@ -94,12 +95,15 @@ public enum OSMImporter {
                     report.openRings += 1
                     continue
                 }
-                features.append(SourceFeature(featureClass, parts: located, name: way.name, osm: OSMReference(.way, way.id), tags: way.tags))
+                features.append(
+                    SourceFeature(
+                        featureClass, parts: located, name: way.name, osm: OSMReference(.way, way.id), tags: way.tags))
             } else {
                 for part in located {
                     features.append(
                         SourceFeature(
-                            featureClass, parts: [part], name: way.name, osm: OSMReference(.way, way.id), detail: way.widthDecimetres,
+                            featureClass, parts: [part], name: way.name, osm: OSMReference(.way, way.id),
+                            detail: way.widthDecimetres,
                             tags: way.tags))
                 }
                 if featureClass == .coastline { coastline += located }
@@ -117,21 +121,31 @@ public enum OSMImporter {
             let lon = points.map(\.longitude).reduce(0, +) / Double(points.count)
             features.append(
                 SourceFeature(
-                    .poi, parts: [[Coordinate(latitude: lat, longitude: lon)]], name: name, osm: OSMReference(.way, way),
+                    .poi, parts: [[Coordinate(latitude: lat, longitude: lon)]], name: name,
+                    osm: OSMReference(.way, way),
                     detail: UInt32(kind.rawValue), tags: tags))
         }
         // Squares: a point amid their nodes, for search.
         var squares = collector.squareNodes
         var uncounted = OSMImportReport()  // the squares' ways were counted once already
         for square in collector.squareWays {
-            var lat = 0.0, lon = 0.0, n = 0.0
+            var lat = 0.0
+            var lon = 0.0
+            var n = 0.0
             for id in square.ways {
                 guard let way = waysByID[id] else { continue }
                 for part in locate(way, nodes: nodes, report: &uncounted) {
-                    for c in part.dropLast(part.first == part.last ? 1 : 0) { (lat, lon, n) = (lat + c.latitude, lon + c.longitude, n + 1) }
+                    for c in part.dropLast(part.first == part.last ? 1 : 0) {
+                        (lat, lon, n) = (lat + c.latitude, lon + c.longitude, n + 1)
+                    }
                 }
             }
-            if n > 0 { squares.append(NamedPlace(name: square.name, coordinate: Coordinate(latitude: lat / n, longitude: lon / n), kind: .square)) }
+            if n > 0 {
+                squares.append(
+                    NamedPlace(
+                        name: square.name, coordinate: Coordinate(latitude: lat / n, longitude: lon / n), kind: .square)
+                )
+            }
         }
         report.places = collector.places.count
 
@@ -160,7 +174,8 @@ public enum OSMImporter {
         if let p = collector.header?.writingProgram { metadata.append(("writer", p)) }
         if !unclaimed.isEmpty {
             // west,south,east,north boxes joined by `;` (FORMAT.md, metadata).
-            metadata.append(("unclaimed", unclaimed.map { "\($0.west),\($0.south),\($0.east),\($0.north)" }.joined(separator: ";")))
+            metadata.append(
+                ("unclaimed", unclaimed.map { "\($0.west),\($0.south),\($0.east),\($0.north)" }.joined(separator: ";")))
         }
         var contents = MapContents(
             features: features, places: collector.places, levels: LevelSpec.fromZooms(zoomLevels),
@@ -265,7 +280,8 @@ public enum OSMImporter {
 
         /// True for the tags of a square people look for by name (Kauppatori, Senaatintori).
         static func isSquare(_ tags: [String: String]) -> Bool {
-            tags["place"] == "square" || (tags["highway"] == "pedestrian" && (tags["area"] == "yes" || tags["type"] == "multipolygon"))
+            tags["place"] == "square"
+                || (tags["highway"] == "pedestrian" && (tags["area"] == "yes" || tags["type"] == "multipolygon"))
         }
 
         /// True when ways carry their nodes' locations (`osmium add-locations-to-ways`): no node store then.
@@ -292,7 +308,8 @@ public enum OSMImporter {
             if let kind = Classification.pointOfInterest(n.tags), let name = n.tags["name"], !name.isEmpty {
                 pois.append(
                     SourceFeature(
-                        .poi, parts: [[Coordinate(latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9)]],
+                        .poi,
+                        parts: [[Coordinate(latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9)]],
                         name: name, osm: OSMReference(.node, n.id), detail: UInt32(kind.rawValue),
                         tags: Classification.keptTags(n.tags)))
             }
@@ -300,7 +317,9 @@ public enum OSMImporter {
             if place == "square" {
                 squareNodes.append(
                     NamedPlace(
-                        name: name, coordinate: Coordinate(latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9),
+                        name: name,
+                        coordinate: Coordinate(
+                            latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9),
                         kind: .square))
                 return
             }
@@ -351,7 +370,8 @@ public enum OSMImporter {
             let members = r.members.filter { $0.type == .way }.map(\.ref)
             multipolygons.append(
                 Multipolygon(
-                    id: r.id, featureClass: featureClass, name: r.tags["name"], members: members, tags: Classification.keptTags(r.tags)))
+                    id: r.id, featureClass: featureClass, name: r.tags["name"], members: members,
+                    tags: Classification.keptTags(r.tags)))
         }
 
         /// The node store, sorted by id (PBF files are usually sorted already).
@@ -397,7 +417,9 @@ public enum Classification {
 
     /// The keys whose value says what a feature is, the first one a feature has kept for what-is-here
     /// answers (`highway=primary`, `amenity=cafe`).
-    static let mainKeys = ["amenity", "shop", "tourism", "highway", "railway", "waterway", "building", "leisure", "natural", "landuse"]
+    static let mainKeys = [
+        "amenity", "shop", "tourism", "highway", "railway", "waterway", "building", "leisure", "natural", "landuse",
+    ]
 
     /// What a feature keeps of its tags: its main key's (`mainKeys`) and its `ref`, as `key=value` lines.
     static func keptTags(_ tags: [String: String]) -> String {
@@ -428,7 +450,8 @@ public enum Classification {
             case "restaurant", "fast_food", "food_court", "ice_cream": return .food
             case "cafe", "bar", "pub", "biergarten": return .drink
             case "theatre", "cinema", "arts_centre", "library": return .sight
-            case "pharmacy", "bank", "post_office", "hospital", "clinic", "townhall", "police", "place_of_worship", "toilets":
+            case "pharmacy", "bank", "post_office", "hospital", "clinic", "townhall", "police", "place_of_worship",
+                "toilets":
                 return .amenity
             default: break
             }
@@ -441,7 +464,9 @@ public enum Classification {
             default: break
             }
         }
-        if tags["railway"] == "station" || tags["railway"] == "halt" || (tags["public_transport"] == "station" && tags["railway"] != nil) {
+        if tags["railway"] == "station" || tags["railway"] == "halt"
+            || (tags["public_transport"] == "station" && tags["railway"] != nil)
+        {
             return .station
         }
         return nil
@@ -538,7 +563,8 @@ enum Rings {
         var inside = false
         var j = ring.count - 1
         for i in ring.indices {
-            let a = ring[i], b = ring[j]
+            let a = ring[i]
+            let b = ring[j]
             if (a.latitude > p.latitude) != (b.latitude > p.latitude),
                 p.longitude < (b.longitude - a.longitude) * (p.latitude - a.latitude) / (b.latitude - a.latitude)
                     + a.longitude

@@ -51,7 +51,8 @@ enum Zlib {
         let status = out.withUnsafeMutableBytes { o in
             input.withUnsafeBytes { i in
                 compress2(
-                    o.baseAddress?.assumingMemoryBound(to: Bytef.self), &outLength, i.baseAddress?.assumingMemoryBound(to: Bytef.self),
+                    o.baseAddress?.assumingMemoryBound(to: Bytef.self), &outLength,
+                    i.baseAddress?.assumingMemoryBound(to: Bytef.self),
                     uLong(input.count), Z_BEST_COMPRESSION)
             }
         }
@@ -64,7 +65,10 @@ enum Zlib {
     /// zlib's best compression; nil if zlib fails.
     static func gzip(_ input: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { return nil }
         defer { deflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 
 /// `termmap data get`: the tiles of an area and zooms from any tileset, written as one `.pmtiles`.
@@ -58,7 +58,8 @@ public struct AreaDownload {
     /// Bytes the tiles take in a PMTiles source (from its directories), nil for other sources.
     public static func bytes(of tiles: [TileID], in archive: any TileArchive) -> (count: Int, bytes: Int)? {
         guard let p = archive as? PMTilesArchive else { return nil }
-        var count = 0, bytes = 0
+        var count = 0
+        var bytes = 0
         for t in tiles {
             if let place = try? p.locate(t) {
                 count += 1
@@ -91,8 +92,12 @@ public final class DownloadJournal {
             let bytes = [UInt8](existing)
             var at = firstLine.count
             keep = at
-            func u64(_ i: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i + $1]) << (8 * UInt64($1)) } }
-            func u32(_ i: Int) -> UInt32 { (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[i + $1]) << (8 * UInt32($1)) } }
+            func u64(_ i: Int) -> UInt64 {
+                (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i + $1]) << (8 * UInt64($1)) }
+            }
+            func u32(_ i: Int) -> UInt32 {
+                (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[i + $1]) << (8 * UInt32($1)) }
+            }
             while at + 12 <= bytes.count {
                 let id = u64(at)
                 let length = u32(at + 8)
@@ -127,7 +132,9 @@ public final class DownloadJournal {
 
     private func write(_ bytes: [UInt8]) throws(MapDataError) {
         let n = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard n == bytes.count else { throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())")) }
+        guard n == bytes.count else {
+            throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())"))
+        }
     }
 
     /// Records a tile's bytes as the source stored them (nil: it has no such tile).

@@ -37,7 +37,8 @@ public final class HTTPPool: @unchecked Sendable {
         if let p = pools[key] { return p }
         var why = [CChar](repeating: 0, count: 256)
         guard termmap_http_load(&why, why.count) == 0, let h = termmap_http_pool_new() else {
-            throw MapDataError(file: url, .unreadable(String(decoding: why.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)))
+            throw MapDataError(
+                file: url, .unreadable(String(decoding: why.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)))
         }
         let p = HTTPPool(handle: h, host: key)
         pools[key] = p
@@ -106,7 +107,9 @@ public final class HTTPPool: @unchecked Sendable {
         public var brokeOff: String? {
             guard status > 0, !tooBig, !error.isEmpty else { return nil }
             let got = body.count == 1 ? "1 byte" : "\(body.count) bytes"
-            if timedOut { return "timed out: the server sent \(got) and then nothing for \(HTTPPool.timeoutMilliseconds / 1000) s" }
+            if timedOut {
+                return "timed out: the server sent \(got) and then nothing for \(HTTPPool.timeoutMilliseconds / 1000) s"
+            }
             return "the answer broke off after \(got) (\(error))"
         }
 
@@ -140,7 +143,8 @@ public final class HTTPPool: @unchecked Sendable {
         if waiting {
             return requests.map { _ in
                 Response(
-                    status: 0, body: [], etag: "", lastModified: "", cacheControl: "", error: "the server asked to wait",
+                    status: 0, body: [], etag: "", lastModified: "", cacheControl: "",
+                    error: "the server asked to wait",
                     timedOut: false, tooBig: false, deferred: true)
             }
         }
@@ -155,7 +159,7 @@ public final class HTTPPool: @unchecked Sendable {
             strings.append(p)
             return UnsafePointer(p)
         }
-        defer { strings.forEach { free($0) } }
+        defer { for p in strings { free(p) } }
         for (i, r) in requests.enumerated() {
             cRequests[i] = termmap_http_request(
                 url: c(r.url), range: c(r.range), if_match: c(r.ifMatch), if_none_match: c(r.ifNoneMatch),

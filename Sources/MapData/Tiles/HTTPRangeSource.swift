@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 
 /// A remote file read by HTTP range requests (a `.pmtiles` on any static server, object store or
@@ -127,7 +127,9 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
 
     /// One range from the server, and how to keep it (the header with the server's expiry, the rest
     /// for as long as the file's ETag holds).
-    private func fetch(offset: UInt64, length: Int, keepETag: Bool) throws(MapDataError) -> ([UInt8], TileDiskCache.Entry) {
+    private func fetch(offset: UInt64, length: Int, keepETag: Bool) throws(MapDataError) -> (
+        [UInt8], TileDiskCache.Entry
+    ) {
         lock.lock()
         // A weak ETag cannot be matched by If-Match (RFC 9110 §13.1.1): without a strong one, no check.
         let match = keepETag ? etag.flatMap { $0.hasPrefix("W/") || $0.isEmpty ? nil : $0 } : nil
@@ -211,4 +213,3 @@ public final class HTTPRangeSource: ByteRangeSource, @unchecked Sendable {
         return out
     }
 }
-

@@ -1,7 +1,7 @@
 import CSQLite
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 
 /// An MBTiles 1.3 file (github.com/mapbox/mbtiles-spec): a SQLite database with a `metadata` table of
@@ -86,7 +86,8 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         info = TilesetInfo(
             format: "MBTiles", name: meta["name"] ?? file, minZoom: max(0, min(minZoom ?? 0, TileID.maxZoom)),
             maxZoom: max(0, min(maxZoom ?? 14, TileID.maxZoom)),
-            bounds: TilesetInfo.parseBounds(meta["bounds"]) ?? CoordinateBounds(north: 90, south: -90, west: -180, east: 180),
+            bounds: TilesetInfo.parseBounds(meta["bounds"])
+                ?? CoordinateBounds(north: 90, south: -90, west: -180, east: 180),
             tileCount: nil, attribution: TilesetInfo.plainAttribution(meta["attribution"]), layers: layers,
             compression: "gzip or none (told by each tile)")
     }
@@ -127,7 +128,9 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
     static func unsupported(_ format: String) -> String {
         switch format.lowercased() {
         case "png", "jpg", "jpeg", "webp", "avif":
-            let kind = ["png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "webp": "WebP", "avif": "AVIF"][format.lowercased()] ?? format
+            let kind =
+                ["png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "webp": "WebP", "avif": "AVIF"][format.lowercased()]
+                ?? format
             return "\(kind) raster tiles are not supported (vector tiles only)"
         case "json": return "JSON tiles (UTFGrid) are not supported (vector tiles only)"
         case "mlt": return "MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)"
@@ -166,7 +169,9 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         return sqlite3_step(s) == SQLITE_ROW ? Int(sqlite3_column_int64(s, 0)) : nil
     }
 
-    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >] {
         lock.lock()
         defer { lock.unlock() }
         var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]

@@ -27,7 +27,10 @@ public enum MVTValue: Equatable, Sendable {
 
 /// What a vector tile feature is.
 public enum MVTGeometryType: Int, Sendable {
-    case unknown = 0, point = 1, lineString = 2, polygon = 3
+    case unknown = 0
+    case point = 1
+    case lineString = 2
+    case polygon = 3
 }
 
 /// One feature of a vector tile: its type, its parts (points, lines or rings) in tile units with y
@@ -85,7 +88,11 @@ public struct MVTRawFeature {
         while i + 1 < tags.count {
             let key = layer.keys[Int(tags[i])]
             let value = layer.values[Int(tags[i + 1])]
-            if let j = out.firstIndex(where: { $0.key == key }) { out[j].value = value } else { out.append((key, value)) }
+            if let j = out.firstIndex(where: { $0.key == key }) {
+                out[j].value = value
+            } else {
+                out.append((key, value))
+            }
             i += 2
         }
         return out
@@ -143,15 +150,15 @@ public enum MVTDecoder {
         var points = 0
         let valid = visit(
             bytes, wanted: { _ in true },
-            layer: { layers.append(MVTLayer(name: $0.name, extent: $0.extent, features: [])) }
-        ) { tables, feature in
-            guard let parts = feature.parts(points: &points) else {
-                layers[layers.count - 1].skipped += 1
-                return
-            }
-            layers[layers.count - 1].features.append(
-                MVTFeature(type: feature.type, parts: parts, properties: feature.properties(in: tables)))
-        }
+            layer: { layers.append(MVTLayer(name: $0.name, extent: $0.extent, features: [])) },
+            { tables, feature in
+                guard let parts = feature.parts(points: &points) else {
+                    layers[layers.count - 1].skipped += 1
+                    return
+                }
+                layers[layers.count - 1].features.append(
+                    MVTFeature(type: feature.type, parts: parts, properties: feature.properties(in: tables)))
+            })
         return valid ? layers : nil
     }
 

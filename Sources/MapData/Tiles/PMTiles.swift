@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 import Synchronization
 
@@ -80,8 +80,13 @@ public struct PMTilesHeader: Equatable, Sendable {
     public var bytes: [UInt8] {
         var h: [UInt8] = Array("PMTiles".utf8) + [3]
         func u64(_ v: UInt64) { for i in 0..<8 { h.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
-        func i32(_ v: Int32) { for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(i)))) } }
-        for v in [rootOffset, rootLength, metadataOffset, metadataLength, leafOffset, leafLength, tileDataOffset, tileDataLength] {
+        func i32(_ v: Int32) {
+            for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> (8 * UInt32(i)))) }
+        }
+        for v in [
+            rootOffset, rootLength, metadataOffset, metadataLength, leafOffset, leafLength, tileDataOffset,
+            tileDataLength,
+        ] {
             u64(v)
         }
         for v in [addressedTiles, tileEntries, tileContents] { u64(v) }
@@ -160,8 +165,11 @@ public final class PMTilesArchive: TileArchive {
         }
         guard h.tileType == 1 || h.tileType == 0 else {
             // Type 6 is MapLibre Tiles (spec v3.0.1): vector tiles, in another encoding.
-            if h.tileType == 6 { throw fail(.badInput("MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")) }
-            let kind = ["", "", "PNG", "JPEG", "WebP", "AVIF"].indices.contains(Int(h.tileType))
+            if h.tileType == 6 {
+                throw fail(.badInput("MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)"))
+            }
+            let kind =
+                ["", "", "PNG", "JPEG", "WebP", "AVIF"].indices.contains(Int(h.tileType))
                 ? ["", "", "PNG", "JPEG", "WebP", "AVIF"][Int(h.tileType)] : "type \(h.tileType)"
             throw fail(.badInput("\(kind) raster tiles are not supported (vector tiles only)"))
         }
@@ -225,7 +233,8 @@ public final class PMTilesArchive: TileArchive {
         let file = name.split(separator: "/").last.map(String.init) ?? name
         info = TilesetInfo(
             format: "PMTiles v3", name: meta["name"] ?? file, minZoom: Int(h.minZoom), maxZoom: Int(h.maxZoom),
-            bounds: bounds, tileCount: Int(exactly: h.addressedTiles), attribution: TilesetInfo.plainAttribution(meta["attribution"]),
+            bounds: bounds, tileCount: Int(exactly: h.addressedTiles),
+            attribution: TilesetInfo.plainAttribution(meta["attribution"]),
             layers: layers, compression: PMTilesHeader.compressionName(h.tileCompression))
     }
 
@@ -246,7 +255,8 @@ public final class PMTilesArchive: TileArchive {
             // Every entry takes at least four bytes.
             guard let n = r.varint(), n <= UInt64(r.remaining / 4), n <= UInt64(maxEntries) else { return nil }
             let count = Int(n)
-            var entries = [PMTilesEntry](repeating: PMTilesEntry(tileID: 0, offset: 0, length: 0, runLength: 0), count: count)
+            var entries = [PMTilesEntry](
+                repeating: PMTilesEntry(tileID: 0, offset: 0, length: 0, runLength: 0), count: count)
             var id: UInt64 = 0
             for i in 0..<count {
                 guard let d = r.varint() else { return nil }
@@ -336,7 +346,9 @@ public final class PMTilesArchive: TileArchive {
         state.withLock { s in
             s.clock += 1
             s.leaves[offset] = (entries, s.clock)
-            if s.leaves.count > Self.leafCacheLimit, let oldest = s.leaves.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            if s.leaves.count > Self.leafCacheLimit,
+                let oldest = s.leaves.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
                 s.leaves[oldest.key] = nil
             }
         }
@@ -364,7 +376,9 @@ public final class PMTilesArchive: TileArchive {
         }
     }
 
-    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >] {
         var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
         var toRead: [(tile: TileID, offset: UInt64, length: Int)] = []
         // A remote file's tiles seen before are on disk (they hold while the file's ETag does).

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 
 /// Writes a PMTiles v3 archive (protomaps/PMTiles `spec/v3/spec.md`): clustered (tile data in tile-id
@@ -68,7 +68,11 @@ public enum PMTilesBuilder {
         for e in entries { varint(UInt64(e.runLength)) }
         for e in entries { varint(UInt64(e.length)) }
         for (i, e) in entries.enumerated() {
-            if i > 0, e.offset == entries[i - 1].offset + UInt64(entries[i - 1].length) { varint(0) } else { varint(e.offset + 1) }
+            if i > 0, e.offset == entries[i - 1].offset + UInt64(entries[i - 1].length) {
+                varint(0)
+            } else {
+                varint(e.offset + 1)
+            }
         }
         return out
     }
@@ -87,7 +91,10 @@ public enum PMTilesBuilder {
             while i < entries.count {
                 let part = Array(entries[i..<min(entries.count, i + leafSize)])
                 let bytes = gzipped(directory(part))
-                rootEntries.append(PMTilesEntry(tileID: part[0].tileID, offset: UInt64(leaves.count), length: UInt32(bytes.count), runLength: 0))
+                rootEntries.append(
+                    PMTilesEntry(
+                        tileID: part[0].tileID, offset: UInt64(leaves.count), length: UInt32(bytes.count), runLength: 0)
+                )
                 leaves += bytes
                 i += leafSize
             }
@@ -108,7 +115,8 @@ public enum PMTilesBuilder {
         var stored: [UInt64: [(offset: UInt64, length: Int)]] = [:]
         var entries: [PMTilesEntry] = []
         var gzipTiles = 0
-        var minZoom = 31, maxZoom = 0
+        var minZoom = 31
+        var maxZoom = 0
         for tile in sorted {
             let content = try bytes(tile)
             if content.starts(with: [0x1f, 0x8b]) { gzipTiles += 1 }
@@ -160,15 +168,21 @@ public enum PMTilesBuilder {
         // Clustered; internal compression gzip; tile compression gzip, none, or unknown when mixed; MVT.
         let tileCompression: UInt8 = gzipTiles == sorted.count ? 2 : gzipTiles == 0 ? 1 : 0
         if sorted.isEmpty { (minZoom, maxZoom) = (0, 0) }
-        (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (true, 2, tileCompression, 1)
+        (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (
+            true, 2, tileCompression, 1
+        )
         (header.minZoom, header.maxZoom, header.centerZoom) = (UInt8(minZoom), UInt8(maxZoom), UInt8(minZoom))
         let b = description.bounds
         func e7(_ degrees: Double) -> Int32 { Int32((degrees * 10_000_000).rounded()) }
-        (header.minLonE7, header.minLatE7, header.maxLonE7, header.maxLatE7) = (e7(b.west), e7(b.south), e7(b.east), e7(b.north))
+        (header.minLonE7, header.minLatE7, header.maxLonE7, header.maxLatE7) = (
+            e7(b.west), e7(b.south), e7(b.east), e7(b.north)
+        )
         (header.centerLonE7, header.centerLatE7) = (e7((b.west + b.east) / 2), e7((b.south + b.north) / 2))
         let h = header.bytes
         let file = h + root + metadata + leaves + data
-        guard let f = fopen(path, "wb") else { throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())")) }
+        guard let f = fopen(path, "wb") else {
+            throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())"))
+        }
         let written = file.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
         let flushed = fflush(f) == 0 && fsync(fileno(f)) == 0
         guard fclose(f) == 0, flushed, written == file.count else {

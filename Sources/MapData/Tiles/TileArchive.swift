@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 
 /// What a tileset says about itself (PMTiles header and metadata, MBTiles `metadata` table).
@@ -29,7 +29,9 @@ public struct TilesetInfo: Sendable {
         attribution: String?, layers: [String], compression: String
     ) {
         (self.format, self.name, self.minZoom, self.maxZoom, self.bounds) = (format, name, minZoom, maxZoom, bounds)
-        (self.tileCount, self.attribution, self.layers, self.compression) = (tileCount, attribution, layers, compression)
+        (self.tileCount, self.attribution, self.layers, self.compression) = (
+            tileCount, attribution, layers, compression
+        )
     }
 }
 
@@ -60,7 +62,9 @@ public protocol TileArchive: AnyObject, Sendable {
     /// such tile). Several tiles at once, so that a remote archive can coalesce their requests or have
     /// several in flight; `wanted` is asked before a request is sent (a tile the view has left is
     /// dropped and has no result).
-    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>]
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >]
     /// True (once) when the archive found its file changed and read its header anew: tiles read
     /// before are of the old file.
     func refreshIfChanged() -> Bool

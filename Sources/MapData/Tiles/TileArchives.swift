@@ -18,7 +18,9 @@ public enum TileArchives {
     public static func label(_ location: String) -> String {
         var name = location
         if isURL(location) {
-            if location.contains("{z}") { return URL(string: location.replacing("{", with: "").replacing("}", with: ""))?.host ?? location }
+            if location.contains("{z}") {
+                return URL(string: location.replacing("{", with: "").replacing("}", with: ""))?.host ?? location
+            }
             name = String(location.split(separator: "?").first ?? "")
         }
         let file = name.split(separator: "/").last.map(String.init) ?? name
@@ -57,7 +59,9 @@ public enum TileArchives {
         }
         if isURL(location) {
             var cache: TileDiskCache?
-            if let folder = policy.folder, location.lowercased().split(separator: "?").first?.hasSuffix(".mbtiles") != true {
+            if let folder = policy.folder,
+                location.lowercased().split(separator: "?").first?.hasSuffix(".mbtiles") != true
+            {
                 let (c, why) = TileDiskCache.open(source: location, folder: folder, limitBytes: policy.limitBytes)
                 cache = c
                 if let why { notices.append(why) }
@@ -91,7 +95,8 @@ public enum TileArchives {
         if location.contains("{z}") { return try TileServerArchive(template: location, cache: cache) }
         if location.lowercased().split(separator: "?").first?.hasSuffix(".mbtiles") == true {
             throw MapDataError(
-                file: location, .badInput("MBTiles cannot be read over HTTP (a SQLite file): download it, or use .pmtiles"))
+                file: location,
+                .badInput("MBTiles cannot be read over HTTP (a SQLite file): download it, or use .pmtiles"))
         }
         let pool = try HTTPPool.shared(for: location)
         if let kept = cache?.resource("tilejson") {
@@ -101,12 +106,16 @@ public enum TileArchives {
             return try PMTilesArchive(source: HTTPRangeSource(url: location, cache: cache))
         }
         let head = pool.get(HTTPPool.Request(url: location, range: "0-16383", maxBytes: 16_384))
-        if head.status == 0 { throw fail(head.timedOut ? "no answer within \(HTTPPool.timeoutMilliseconds / 1000) s" : head.error) }
+        if head.status == 0 {
+            throw fail(head.timedOut ? "no answer within \(HTTPPool.timeoutMilliseconds / 1000) s" : head.error)
+        }
         guard head.status == 200 || head.status == 206 else { throw fail("HTTP \(head.status)") }
         if let broke = head.brokeOff { throw fail(broke) }
         if head.body.starts(with: Array("PMTiles".utf8)) {
             // A whole file sent for a range (and larger than the range): tiles could never be read.
-            if head.status == 200, head.tooBig { throw fail("the server does not answer range requests (it sent the whole file)") }
+            if head.status == 200, head.tooBig {
+                throw fail("the server does not answer range requests (it sent the whole file)")
+            }
             let source = try HTTPRangeSource(url: location, cache: cache)
             source.adopt(head: head)
             let archive = try PMTilesArchive(source: source)
@@ -114,7 +123,8 @@ public enum TileArchives {
             return archive
         }
         if TileJSON.looksLikeJSON(head.body) {
-            let complete = !head.tooBig && (head.status == 200 || head.totalSize.map { $0 <= UInt64(head.body.count) } == true)
+            let complete =
+                !head.tooBig && (head.status == 200 || head.totalSize.map { $0 <= UInt64(head.body.count) } == true)
             return try tileJSONArchive(
                 location, kept: nil, pool: pool, cache: cache, credit: credit, fetched: complete ? head : nil)
         }
@@ -140,7 +150,8 @@ public enum TileArchives {
             }
             if let r {
                 let entry = { (body: [UInt8]?) in
-                    TileDiskCache.Entry(body: body, etag: r.etag, lastModified: r.lastModified, expires: now + r.freshSeconds(now: now))
+                    TileDiskCache.Entry(
+                        body: body, etag: r.etag, lastModified: r.lastModified, expires: now + r.freshSeconds(now: now))
                 }
                 switch r.status {
                 case 0 where document != nil: break  // offline: the cached document

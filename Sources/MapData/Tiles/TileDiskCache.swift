@@ -83,8 +83,12 @@ public final class TileDiskCache: @unchecked Sendable {
 
     /// The cache of `source` (the location the user gave) in `folder`, created when new; nil (with the
     /// reason) when the folder cannot hold one: the source is then read without a cache.
-    public static func open(source: String, folder: String, limitBytes: Int = defaultLimitBytes) -> (TileDiskCache?, String?) {
-        guard makeFolders(folder) else { return (nil, "tile cache \(folder): \(systemErrorReason()); tiles are not kept") }
+    public static func open(source: String, folder: String, limitBytes: Int = defaultLimitBytes) -> (
+        TileDiskCache?, String?
+    ) {
+        guard makeFolders(folder) else {
+            return (nil, "tile cache \(folder): \(systemErrorReason()); tiles are not kept")
+        }
         let cache = TileDiskCache(
             path: folder + "/" + fileName(source: source), folder: folder, source: source, limitBytes: limitBytes)
         if let why = cache.connect() { return (nil, "tile cache \(cache.path): \(why); tiles are not kept") }
@@ -128,7 +132,9 @@ public final class TileDiskCache: @unchecked Sendable {
         guard let db = reader else { return nil }
         let sql: String
         switch key {
-        case .tile: sql = "SELECT tile_data, etag, last_modified, expires FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?"
+        case .tile:
+            sql =
+                "SELECT tile_data, etag, last_modified, expires FROM tiles WHERE zoom_level=? AND tile_column=? AND tile_row=?"
         case .resource: sql = "SELECT data, etag, last_modified, expires FROM resources WHERE key=?"
         }
         var found: Entry?
@@ -136,8 +142,11 @@ public final class TileDiskCache: @unchecked Sendable {
             let body: [UInt8]? =
                 sqlite3_column_type(s, 0) == SQLITE_NULL
                 ? nil
-                : sqlite3_column_blob(s, 0).map { [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(sqlite3_column_bytes(s, 0)))) } ?? []
-            found = Entry(body: body, etag: Self.text(s, 1), lastModified: Self.text(s, 2), expires: sqlite3_column_int64(s, 3))
+                : sqlite3_column_blob(s, 0).map {
+                    [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(sqlite3_column_bytes(s, 0))))
+                } ?? []
+            found = Entry(
+                body: body, etag: Self.text(s, 1), lastModified: Self.text(s, 2), expires: sqlite3_column_int64(s, 3))
         }
         if Self.isDamage(rc) {
             setAside()
@@ -214,16 +223,20 @@ public final class TileDiskCache: @unchecked Sendable {
             let sql: String
             switch key {
             case .tile:
-                sql = "INSERT OR REPLACE INTO tiles(zoom_level, tile_column, tile_row, tile_data, etag, last_modified, expires, used) VALUES(?,?,?,?,?,?,?,?)"
+                sql =
+                    "INSERT OR REPLACE INTO tiles(zoom_level, tile_column, tile_row, tile_data, etag, last_modified, expires, used) VALUES(?,?,?,?,?,?,?,?)"
             case .resource:
-                sql = "INSERT OR REPLACE INTO resources(key, data, etag, last_modified, expires, used) VALUES(?,?,?,?,?,?)"
+                sql =
+                    "INSERT OR REPLACE INTO resources(key, data, etag, last_modified, expires, used) VALUES(?,?,?,?,?,?)"
             }
             rc = Self.query(db, sql, bind: key, entry: entry, used: now) { _ in }
         }
         for key in touches where rc == SQLITE_OK || rc == SQLITE_DONE {
             switch key {
             case .tile:
-                rc = Self.query(db, "UPDATE tiles SET used=\(now) WHERE zoom_level=? AND tile_column=? AND tile_row=?", bind: key) { _ in }
+                rc = Self.query(
+                    db, "UPDATE tiles SET used=\(now) WHERE zoom_level=? AND tile_column=? AND tile_row=?", bind: key
+                ) { _ in }
             case .resource:
                 rc = Self.query(db, "UPDATE resources SET used=\(now) WHERE key=?", bind: key) { _ in }
             }
@@ -265,7 +278,10 @@ public final class TileDiskCache: @unchecked Sendable {
             for file in cacheFiles() {
                 guard let db = file == path ? writer : Self.connect(file) else { continue }
                 var used: Int64?
-                _ = Self.query(db, "SELECT min(u) FROM (SELECT min(used) u FROM tiles UNION ALL SELECT min(used) FROM resources)", bind: nil) { s in
+                _ = Self.query(
+                    db, "SELECT min(u) FROM (SELECT min(used) u FROM tiles UNION ALL SELECT min(used) FROM resources)",
+                    bind: nil
+                ) { s in
                     if sqlite3_column_type(s, 0) != SQLITE_NULL { used = sqlite3_column_int64(s, 0) }
                 }
                 if file != path { sqlite3_close(db) }
@@ -329,7 +345,9 @@ public final class TileDiskCache: @unchecked Sendable {
     /// A connection with a busy timeout, nil when the file cannot be opened.
     static func connect(_ path: String) -> OpaquePointer? {
         var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK,
+        guard
+            sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+                == SQLITE_OK,
             let db
         else {
             sqlite3_close(db)
@@ -425,7 +443,10 @@ public final class TileDiskCache: @unchecked Sendable {
         }
         if let entry {
             if let body = entry.body {
-                body.withUnsafeBytes { _ = sqlite3_bind_blob(s, next, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), transient) }
+                body.withUnsafeBytes {
+                    _ = sqlite3_bind_blob(
+                        s, next, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), transient)
+                }
             } else {
                 sqlite3_bind_null(s, next)
             }

@@ -31,7 +31,9 @@ public struct TileJSON: Equatable, Sendable {
     public static func parse(_ bytes: [UInt8], url: String) throws(MapDataError) -> TileJSON {
         func fail(_ why: String) -> MapDataError { MapDataError(file: url, .badInput(why)) }
         guard bytes.count <= maxBytes else { throw fail("TileJSON document of more than 1 MB") }
-        guard let json = JSONValue.parse(bytes)?.object else { throw fail("not a TileJSON document (not a JSON object)") }
+        guard let json = JSONValue.parse(bytes)?.object else {
+            throw fail("not a TileJSON document (not a JSON object)")
+        }
         guard case .array(let list)? = json["tiles"] else { throw fail("TileJSON document without \"tiles\"") }
         let templates = list.compactMap { if case .string(let t) = $0 { t } else { nil } }
         guard !templates.isEmpty, templates.count == list.count else {

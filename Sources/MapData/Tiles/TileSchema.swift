@@ -66,7 +66,8 @@ public enum TileSchema: String, Sendable {
         // Both: OpenMapTiles says `class`, Protomaps `kind`.
         case "water":
             let c = text("class").isEmpty ? text("kind") : text("class")
-            featureClass = type == .polygon ? (c == "swimming_pool" ? nil : c == "ocean" ? .sea : .water) : waterLine(text("kind"))
+            featureClass =
+                type == .polygon ? (c == "swimming_pool" ? nil : c == "ocean" ? .sea : .water) : waterLine(text("kind"))
         case "landuse":
             featureClass = landArea(text("class").isEmpty ? text("kind") : text("class"))
         case "landcover":
@@ -80,13 +81,16 @@ public enum TileSchema: String, Sendable {
         case "boundaries": featureClass = text("kind") == "country" ? .border : nil
         // Points of interest: OpenMapTiles' `poi` (class, subclass), Protomaps' `pois` (kind).
         case "poi", "pois":
-            let kind = layer == "poi" ? poiKind(text("class"), subclass: text("subclass")) : poiKind(text("kind"), subclass: "")
+            let kind =
+                layer == "poi"
+                ? poiKind(text("class"), subclass: text("subclass")) : poiKind(text("kind"), subclass: "")
             detail = kind.map { UInt32($0.rawValue) } ?? 0
             featureClass = kind == nil ? nil : .poi
         default: featureClass = nil
         }
         guard let featureClass else { return nil }
-        guard featureClass.isPoint ? type == .point : featureClass.isArea ? type == .polygon : type == .lineString else { return nil }
+        guard featureClass.isPoint ? type == .point : featureClass.isArea ? type == .polygon : type == .lineString
+        else { return nil }
         return Mapping(featureClass: featureClass, namesOnly: namesOnly, detail: detail)
     }
 
@@ -148,7 +152,8 @@ public enum TileSchema: String, Sendable {
             "place_of_worship", "toilets":
             return .amenity
         case "shop", "grocery", "clothing_store", "bakery", "books", "shoes", "jewelry", "alcohol_shop", "florist",
-            "furniture", "hairdresser", "convenience", "supermarket", "department_store", "gift", "optician", "mobile_phone",
+            "furniture", "hairdresser", "convenience", "supermarket", "department_store", "gift", "optician",
+            "mobile_phone",
             "electronics", "cosmetics", "music", "sports", "toys", "hardware", "butcher", "deli", "art", "bicycle":
             return .shop
         default: return c.hasSuffix("_shop") || c.hasSuffix("_store") ? .shop : nil

@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
-import Glibc
 import GeoCore
+import Glibc
 import Support
 import Synchronization
 
@@ -34,9 +34,13 @@ public final class TileServerArchive: TileArchive {
         if cache?.resource("probe") != nil { return }
         let first = url(TileID(z: 0, x: 0, y: 0))
         let r = pool.get(HTTPPool.Request(url: first, maxBytes: TileLimits.compressedBytes))
-        if r.status == 0 { throw MapDataError(file: first, .unreadable(r.timedOut ? "no answer within 10 s" : r.error)) }
+        if r.status == 0 {
+            throw MapDataError(file: first, .unreadable(r.timedOut ? "no answer within 10 s" : r.error))
+        }
         // A server that asks to wait (429, 503) is there: the pool waits as it asks.
-        guard [200, 204, 404, 429, 503].contains(r.status) else { throw MapDataError(file: first, .unreadable("HTTP \(r.status)")) }
+        guard [200, 204, 404, 429, 503].contains(r.status) else {
+            throw MapDataError(file: first, .unreadable("HTTP \(r.status)"))
+        }
         cache?.put(resource: "probe", TileDiskCache.Entry(body: [], expires: .max))
     }
 
@@ -67,7 +71,9 @@ public final class TileServerArchive: TileArchive {
             .replacing("{y}", with: String(y))
     }
 
-    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<[UInt8]?, TileFailure>] {
+    public func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >] {
         var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
         var fetch: [TileID] = []
         var stale: [(TileID, TileDiskCache.Entry)] = []
@@ -83,7 +89,8 @@ public final class TileServerArchive: TileArchive {
                 fetch.append(tile)
             }
         }
-        let responses = pool.run(fetch.map { HTTPPool.Request(url: url($0), maxBytes: TileLimits.compressedBytes) }) { i in
+        let responses = pool.run(fetch.map { HTTPPool.Request(url: url($0), maxBytes: TileLimits.compressedBytes) }) {
+            i in
             wanted(fetch[i])
         }
         for (tile, r) in zip(fetch, responses) {
@@ -97,7 +104,9 @@ public final class TileServerArchive: TileArchive {
     private func take(_ r: HTTPPool.Response, tile: TileID, now: Int64) -> Result<[UInt8]?, TileFailure>? {
         func keep(_ body: [UInt8]?) {
             cache?.put(
-                tile, TileDiskCache.Entry(body: body, etag: r.etag, lastModified: r.lastModified, expires: now + r.freshSeconds(now: now)))
+                tile,
+                TileDiskCache.Entry(
+                    body: body, etag: r.etag, lastModified: r.lastModified, expires: now + r.freshSeconds(now: now)))
         }
         if let broke = r.brokeOff { return .failure(TileFailure("tile \(tile): \(broke)", retry: .after(30))) }
         switch r.status {
@@ -110,10 +119,12 @@ public final class TileServerArchive: TileArchive {
             notFound.withLock { _ = $0.insert(tile) }
             keep(nil)
             return .success(nil)
-        case 0 where r.deferred: return .failure(TileFailure("tile \(tile): the server asked to wait", retry: .after(1)))
+        case 0 where r.deferred:
+            return .failure(TileFailure("tile \(tile): the server asked to wait", retry: .after(1)))
         case 0 where r.timedOut: return .failure(TileFailure("tile \(tile): no answer within 10 s", retry: .after(30)))
         case 0: return .failure(TileFailure("tile \(tile): \(r.error)", retry: .offline))
-        case 429, 503: return .failure(TileFailure("tile \(tile): HTTP \(r.status)", retry: .after(Double(r.retryAfter ?? 1))))
+        case 429, 503:
+            return .failure(TileFailure("tile \(tile): HTTP \(r.status)", retry: .after(Double(r.retryAfter ?? 1))))
         case 500...: return .failure(TileFailure("tile \(tile): HTTP \(r.status)", retry: .after(30)))
         default: return .failure(TileFailure("tile \(tile): HTTP \(r.status)"))
         }

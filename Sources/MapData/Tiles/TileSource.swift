@@ -1,6 +1,6 @@
 import GeoCore
-import Synchronization
 import Support
+import Synchronization
 
 /// A vector tileset as a feature source: the tiles of a view at the zoom nearest its detail, decoded
 /// into the classes of the style table, kept in a cache bounded in bytes. A view never loads a tile:
@@ -224,12 +224,16 @@ public final class TileSource: FeatureSource {
             ) { layer, feature in
                 featureOrdinal += 1
                 let property = { (key: String) in feature.value(key, in: layer) }
-                if !ocean, layer.name == "water", property("class")?.text == "ocean" || property("kind")?.text == "ocean" {
+                if !ocean, layer.name == "water",
+                    property("class")?.text == "ocean" || property("kind")?.text == "ocean"
+                {
                     ocean = true
                 }
                 guard let m = TileSchema.map(layer: layer.name, type: feature.type, property) else { return }
                 var name: Int32 = -1
-                if m.featureClass.isRoad || m.featureClass == .path || m.featureClass.isPoint, let n = TileSchema.name(property) {
+                if m.featureClass.isRoad || m.featureClass == .path || m.featureClass.isPoint,
+                    let n = TileSchema.name(property)
+                {
                     name = intern(n)
                 }
                 // OpenMapTiles' name lines without a name give nothing.
@@ -251,7 +255,8 @@ public final class TileSource: FeatureSource {
         let extent = Int64(4096)
         var land = ChunkBuilder(featureClass: .land, level: tile.z)
         land.add(
-            [[(0, 0), (extent, 0), (extent, extent), (0, extent), (0, 0)]], name: -1, origin: Self.noOrigin, originX: square.minX,
+            [[(0, 0), (extent, 0), (extent, extent), (0, extent), (0, 0)]], name: -1, origin: Self.noOrigin,
+            originX: square.minX,
             originY: square.minY, scale: square.size / Double(extent))
         builders[Int(FeatureClass.land.rawValue) * 2] = land
         var chunks: [(DecodedChunk, Bool)] = []
@@ -274,7 +279,9 @@ public final class TileSource: FeatureSource {
         else { return nil }
         let origin = hit.chunk.tileFeatures[f]
         guard origin != Self.noOrigin else { return nil }
-        if let known = state.withLock({ s in s.identities?.tile == tile ? s.identities?.answers[origin] : nil }) { return known }
+        if let known = state.withLock({ s in s.identities?.tile == tile ? s.identities?.answers[origin] : nil }) {
+            return known
+        }
         let found = readIdentity(tile, origin)
         state.withLock { s in
             if s.identities?.tile != tile { s.identities = (tile, [:]) }
@@ -375,7 +382,8 @@ struct ChunkBuilder {
 
     /// Adds a feature's parts (tile units) at `origin + unit · scale`; parts too short to draw are dropped.
     mutating func add(
-        _ parts: [[(x: Int64, y: Int64)]], name: Int32, detail: UInt32 = 0, origin: UInt64, originX: Double, originY: Double,
+        _ parts: [[(x: Int64, y: Int64)]], name: Int32, detail: UInt32 = 0, origin: UInt64, originX: Double,
+        originY: Double,
         scale: Double
     ) {
         let minPoints = featureClass.isArea ? 4 : featureClass.isPoint ? 1 : 2

@@ -8,8 +8,12 @@ public enum CSVReader {
     static let wktNames: Set<String> = ["wkt", "geometry", "the_geom", "geom"]
 
     /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
+        -> UserLayerData
+    {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
+            try read(buffer, file: file, progress: progress)
+        }
     }
 
     /// The layer of `bytes`, the contents of `file`.
@@ -24,7 +28,9 @@ public enum CSVReader {
             MapDataError(file: file, .syntax(line: line, column: column, why))
         }
         guard try rows.next(file: file) else { throw MapDataError(file: file, .badInput("an empty file")) }
-        let names = try (0..<rows.fields.count).map { c throws(MapDataError) in try rows.text(c, file: file).trimmingCharacters(in: " ") }
+        let names = try (0..<rows.fields.count).map { c throws(MapDataError) in
+            try rows.text(c, file: file).trimmingCharacters(in: " ")
+        }
         let headerLine = rows.line
         let lower = names.map { $0.lowercased() }
         let latColumn = lower.firstIndex { latitudeNames.contains($0) }
@@ -77,7 +83,9 @@ public enum CSVReader {
                 case .failure(let why): builder.reject("line \(line): \(why)")
                 }
             }
-            for (i, c) in propertyColumns.enumerated() { values[i] = c < rows.fields.count ? try rows.text(c, file: file) : nil }
+            for (i, c) in propertyColumns.enumerated() {
+                values[i] = c < rows.fields.count ? try rows.text(c, file: file) : nil
+            }
             let name = namePosition.flatMap { values[$0] }
             builder.endFeature(id: nil, name: name.flatMap { $0.isEmpty ? nil : $0 }, values: values)
         }
@@ -91,7 +99,9 @@ public enum CSVReader {
         for b in bytes[start...] {
             if b == UInt8(ascii: "\"") { quoted.toggle() }
             if !quoted && (b == 0x0A || b == 0x0D) { break }
-            if !quoted, [0x09, UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "|")].contains(b) { counts[b, default: 0] += 1 }
+            if !quoted, [0x09, UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "|")].contains(b) {
+                counts[b, default: 0] += 1
+            }
         }
         // Ties go to the first of tab, semicolon, comma, pipe.
         var best = UInt8(ascii: ",")
@@ -151,7 +161,8 @@ public enum CSVReader {
                         at += 1
                     }
                     guard closed else {
-                        throw MapDataError(file: file, .syntax(line: line, column: 1, "a quoted field without its closing quote"))
+                        throw MapDataError(
+                            file: file, .syntax(line: line, column: 1, "a quoted field without its closing quote"))
                     }
                     // Text after the closing quote belongs to the field (what readers do with `"a"b`).
                     while at < bytes.count, bytes[at] != delimiter, bytes[at] != 0x0A, bytes[at] != 0x0D {
@@ -185,7 +196,9 @@ public enum CSVReader {
         func withField<R>(_ c: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
             guard c < fields.count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
             let f = fields[c]
-            if f.unquoted { return unquoted.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[f.start..<f.end])) } }
+            if f.unquoted {
+                return unquoted.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[f.start..<f.end])) }
+            }
             return body(UnsafeBufferPointer(rebasing: bytes[f.start..<f.end]))
         }
 
@@ -195,7 +208,8 @@ public enum CSVReader {
         /// Field `c` as text (one line naming where when it is not UTF-8).
         func text(_ c: Int, file: String) throws(MapDataError) -> String {
             guard let s = withField(c, { String(validating: $0, as: UTF8.self) }) else {
-                throw MapDataError(file: file, .syntax(line: line, column: c < fields.count ? fields[c].column : 1, "invalid UTF-8"))
+                throw MapDataError(
+                    file: file, .syntax(line: line, column: c < fields.count ? fields[c].column : 1, "invalid UTF-8"))
             }
             return s
         }
@@ -226,13 +240,19 @@ public enum CSVReader {
             if first == UInt8(ascii: "-") { sign = [first] }
             t.removeFirst()
         }
-        guard t.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
+        guard
+            t.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e")
+                    || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+            }),
             t.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
         else { return nil }
         // Leading zeros of the whole part go (one stays), a point gets a digit on either side.
         while t.count > 1, t[0] == 0x30, t[1] >= 0x30 && t[1] <= 0x39 { t.removeFirst() }
         if t.first == UInt8(ascii: ".") { t.insert(0x30, at: 0) }
-        if let dot = t.firstIndex(of: UInt8(ascii: ".")), dot + 1 == t.count || !(t[dot + 1] >= 0x30 && t[dot + 1] <= 0x39) {
+        if let dot = t.firstIndex(of: UInt8(ascii: ".")),
+            dot + 1 == t.count || !(t[dot + 1] >= 0x30 && t[dot + 1] <= 0x39)
+        {
             t.insert(0x30, at: dot + 1)
         }
         let normal = sign + t

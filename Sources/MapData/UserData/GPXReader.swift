@@ -3,8 +3,12 @@
 /// as properties.
 public enum GPXReader {
     /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
+        -> UserLayerData
+    {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
+            try read(buffer, file: file, progress: progress)
+        }
     }
 
     /// The layer of `bytes`, the contents of `file`.
@@ -97,7 +101,9 @@ public enum GPXReader {
                     properties.append(("ele_min", "\(e)"))
                     properties.append(("ele_max", "\(top)"))
                 }
-                if segments.allSatisfy(\.isEmpty) { builder.reject(name == "trk" ? "a track without points" : "a route without points") }
+                if segments.allSatisfy(\.isEmpty) {
+                    builder.reject(name == "trk" ? "a track without points" : "a route without points")
+                }
             }
             if let firstTime { properties.append(("time", firstTime)) }
             properties.append(("gpx", name))

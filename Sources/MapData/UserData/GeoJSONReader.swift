@@ -10,8 +10,12 @@
 /// not JSON at all ends in one line with its line and column.
 public enum GeoJSONReader {
     /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
+        -> UserLayerData
+    {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
+            try read(buffer, file: file, progress: progress)
+        }
     }
 
     /// The layer of `bytes`, the contents of `file`.
@@ -27,19 +31,24 @@ public enum GeoJSONReader {
     public static func read(
         _ bytes: [UInt8], file: String, into builder: inout UserLayerBuilder, progress: ReadProgress? = nil
     ) throws(MapDataError) {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, into: &builder, progress: progress) }
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
+            try read(buffer, file: file, into: &builder, progress: progress)
+        }
     }
 
     /// Reads `bytes` into `builder` (a stream's lines go into one builder).
     public static func read(
-        _ bytes: UnsafeBufferPointer<UInt8>, file: String, into builder: inout UserLayerBuilder, progress: ReadProgress? = nil
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, into builder: inout UserLayerBuilder,
+        progress: ReadProgress? = nil
     ) throws(MapDataError) {
         var reader = Reader(scanner: JSONScanner(bytes))
         reader.progress = progress
         // A UTF-8 byte order mark is allowed before a document (RFC 8259 §8.1 lets readers skip it).
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.scanner.at = 3 }
         // An RFC 8142 text sequence: its first record is led by RS (0x1E).
-        let sequence = bytes[reader.scanner.at..<bytes.count].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == 0x1E
+        let sequence =
+            bytes[reader.scanner.at..<bytes.count].first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+            == 0x1E
         var values = 0
         while reader.scanner.peek() != nil, !builder.isFull {
             let start = reader.scanner.at
@@ -66,7 +75,10 @@ public enum GeoJSONReader {
 
     /// GeoJSON's type names as RFC 7946 spells them, whatever case a file writes them in (GDAL reads
     /// `featurecollection` and `point`); other values as they are.
-    static let typeNames = ["FeatureCollection", "Feature", "GeometryCollection", "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"]
+    static let typeNames = [
+        "FeatureCollection", "Feature", "GeometryCollection", "Point", "MultiPoint", "LineString", "MultiLineString",
+        "Polygon", "MultiPolygon",
+    ]
     static let canonicalTypes = Dictionary(uniqueKeysWithValues: typeNames.map { ($0.lowercased(), $0) })
     static func canonical(_ type: JSONTree) -> JSONTree {
         guard case .string(let t) = type, let name = canonicalTypes[t.lowercased()] else { return type }
@@ -150,7 +162,8 @@ public enum GeoJSONReader {
             }
             if let crs = object.crs, crs != .null, !GeoJSONReader.isWGS84(crs) {
                 scanner.at = start
-                var e = scanner.error("a crs other than WGS 84 (RFC 7946 §4: coordinates are WGS 84 longitude, latitude)")
+                var e = scanner.error(
+                    "a crs other than WGS 84 (RFC 7946 §4: coordinates are WGS 84 longitude, latitude)")
                 e.refusesFile = true
                 throw e
             }
@@ -263,7 +276,8 @@ public enum GeoJSONReader {
         /// lists, which fit any depth). A position is 2 or more numbers; more than 2: the third is an
         /// altitude (kept for a point), the rest ignored. What cannot be a position (null, a string, one
         /// number, uneven nesting) makes the coordinates bad, and reading goes on.
-        mutating func nested(_ c: inout Coordinates, _ builder: inout UserLayerBuilder) throws(JSONSyntaxError) -> Int? {
+        mutating func nested(_ c: inout Coordinates, _ builder: inout UserLayerBuilder) throws(JSONSyntaxError) -> Int?
+        {
             let open = scanner.at
             guard try scanner.beginArray() else { return nil }
             tell()
@@ -273,8 +287,12 @@ public enum GeoJSONReader {
                 var lon = 0.0
                 var lat = 0.0
                 repeat {
-                    guard let b = scanner.peek(), b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) else {
-                        if c.bad == nil { c.bad = (scanner.found("a position holds something that is not a number"), scanner.at) }
+                    guard let b = scanner.peek(),
+                        b == UInt8(ascii: "-") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    else {
+                        if c.bad == nil {
+                            c.bad = (scanner.found("a position holds something that is not a number"), scanner.at)
+                        }
                         try scanner.skipValue()
                         count = -1_000
                         continue
@@ -393,7 +411,8 @@ public enum GeoJSONReader {
             case "MultiPoint", "LineString": wanted = 1
             case "MultiLineString", "Polygon": wanted = 2
             case "MultiPolygon": wanted = 3
-            default: return builder.reject(type.isEmpty ? "a geometry without a type" : "an unknown geometry type '\(type)'")
+            default:
+                return builder.reject(type.isEmpty ? "a geometry without a type" : "an unknown geometry type '\(type)'")
             }
             guard let c = g.coordinates else { return builder.reject("a \(type) without coordinates") }
             if let bad = c.bad { return builder.reject("\(place(bad.offset)): \(bad.reason)") }
@@ -402,7 +421,9 @@ public enum GeoJSONReader {
                 if !inCollection, c.depth == nil { builder.reject("an empty \(type)") }
                 return
             }
-            guard depth == wanted else { return builder.reject("a \(type) with coordinates nested \(depth) deep (\(wanted) expected)") }
+            guard depth == wanted else {
+                return builder.reject("a \(type) with coordinates nested \(depth) deep (\(wanted) expected)")
+            }
             switch type {
             case "Point": builder.addPiece(.point, ringEnds: [c.end])
             case "MultiPoint": for i in c.first..<c.end { builder.addPiece(.point, ringEnds: [i + 1]) }

@@ -12,7 +12,8 @@ public indirect enum JSONTree: Equatable, Sendable {
 
     public static func == (a: JSONTree, b: JSONTree) -> Bool {
         switch (a, b) {
-        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let x), .object(let y)):
+            x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         case (.array(let x), .array(let y)): x == y
         case (.string(let x), .string(let y)): x == y
         case (.number(let x, _), .number(let y, _)): x == y
@@ -175,7 +176,10 @@ public struct JSONScanner {
                 return s
             }
             if b == UInt8(ascii: "\\") { break }
-            if b < 0x20 { throw error("a control character in a string (write it as \\u00\(b < 16 ? "0" : "")\(String(b, radix: 16)))") }
+            if b < 0x20 {
+                throw error(
+                    "a control character in a string (write it as \\u00\(b < 16 ? "0" : "")\(String(b, radix: 16)))")
+            }
             at += 1
         }
         var out: [UInt8] = Array(bytes[start..<at])
@@ -213,7 +217,9 @@ public struct JSONScanner {
                     if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
                         at += 2
                         let low = try hex4()
-                        scalar = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                        scalar =
+                            (0xDC00..<0xE000).contains(low)
+                            ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                     } else {
                         scalar = 0xFFFD
                     }

@@ -5,8 +5,12 @@
 /// ExtendedData values as properties. Altitudes are ignored.
 public enum KMLReader {
     /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError) -> UserLayerData {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
+        -> UserLayerData
+    {
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
+            try read(buffer, file: file, progress: progress)
+        }
     }
 
     /// The layer of `bytes`, the contents of `file` (a KMZ: its KML).
@@ -15,7 +19,9 @@ public enum KMLReader {
     {
         if ZipEntries.isZip(bytes) {
             let kml = try kmlOfKMZ(bytes, file: file)
-            return try kml.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, file: file, progress: progress) }
+            return try kml.withUnsafeBufferPointer { buffer throws(MapDataError) in
+                try read(buffer, file: file, progress: progress)
+            }
         }
         let handler = Handler()
         try XMLEvents.read(bytes, file: file, handler: handler, progress: progress)
@@ -25,16 +31,22 @@ public enum KMLReader {
     /// The KML a KMZ holds: `doc.kml`, else its first `.kml` (KML 2.2 §15.2), inflated up to
     /// `ReadLimits.wholeInputBytes`.
     static func kmlOfKMZ(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(MapDataError) -> [UInt8] {
-        guard let zip = ZipEntries(bytes) else { throw MapDataError(file: file, .badInput("a damaged zip (no central directory)")) }
+        guard let zip = ZipEntries(bytes) else {
+            throw MapDataError(file: file, .badInput("a damaged zip (no central directory)"))
+        }
         let kmls = zip.entries.filter { $0.name.lowercased().hasSuffix(".kml") }
         guard let entry = kmls.first(where: { $0.name.lowercased() == "doc.kml" }) ?? kmls.first else {
             throw MapDataError(file: file, .badInput("a KMZ without a .kml inside"))
         }
         switch zip.data(entry, limit: ReadLimits.wholeInputBytes) {
         case .success(let kml): return kml
-        case .failure(.method(let m)): throw MapDataError(file: file, .badInput("\(entry.name) is compressed by method \(m), which termmap does not read"))
+        case .failure(.method(let m)):
+            throw MapDataError(
+                file: file, .badInput("\(entry.name) is compressed by method \(m), which termmap does not read"))
         case .failure(.damagedOrTooLarge):
-            throw MapDataError(file: file, .badInput("\(entry.name) is damaged or inflates past \(ReadLimits.wholeInputBytes >> 30) GB"))
+            throw MapDataError(
+                file: file,
+                .badInput("\(entry.name) is damaged or inflates past \(ReadLimits.wholeInputBytes >> 30) GB"))
         }
     }
 
@@ -70,7 +82,10 @@ public enum KMLReader {
         var track: [(Double, Double)] = []
         var times: [String] = []
 
-        static let textElements: Set<String> = ["name", "description", "value", "SimpleData", "coordinates", "when", "coord", "north", "south", "east", "west"]
+        static let textElements: Set<String> = [
+            "name", "description", "value", "SimpleData", "coordinates", "when", "coord", "north", "south", "east",
+            "west",
+        ]
         /// The elements read as features: Placemarks, and GroundOverlays (the box their image covers).
         static let featureElements: Set<String> = ["Placemark", "GroundOverlay"]
         /// A GroundOverlay's LatLonBox as it is read.
@@ -119,7 +134,11 @@ public enum KMLReader {
                 if parent == "Track" { times.append(text.trimmedOfWhiteSpace) }
             case "coord":
                 if parent == "Track" {
-                    if let p = KMLReader.trackCoordinate(text) { track.append(p) } else { builder.reject("a track coordinate that is not 'lon lat alt'") }
+                    if let p = KMLReader.trackCoordinate(text) {
+                        track.append(p)
+                    } else {
+                        builder.reject("a track coordinate that is not 'lon lat alt'")
+                    }
                 }
             case "Track":
                 // An empty one is no piece (Google's location history has them beside the real ones).
@@ -150,7 +169,11 @@ public enum KMLReader {
                 default: break
                 }
             case "Polygon":
-                if let outer { add(.polygon, [outer] + rings) } else { builder.reject("a Polygon without an outer boundary") }
+                if let outer {
+                    add(.polygon, [outer] + rings)
+                } else {
+                    builder.reject("a Polygon without an outer boundary")
+                }
             case "Placemark", "GroundOverlay":
                 inPlacemark = false
                 if pieces == 0 { builder.reject("a Placemark without a geometry") }

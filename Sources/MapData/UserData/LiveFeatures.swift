@@ -43,7 +43,9 @@ public struct LiveFeatures: Sendable {
                 builder.delete(id: id)
                 return true
             }
-            guard case .number(let lat, _)? = value["lat"], case .number(let lon, _)? = value["lon"] else { return false }
+            guard case .number(let lat, _)? = value["lat"], case .number(let lon, _)? = value["lon"] else {
+                return false
+            }
             builder.addPiece(.point, rings: [[(lon, lat)]])
             var label: String?
             if case .string(let s)? = value["label"] { label = s }

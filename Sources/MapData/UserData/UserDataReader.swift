@@ -9,7 +9,9 @@ public enum UserDataReader {
         var i = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
         while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
-        let ext = file.split(separator: "/").last.flatMap { name in name.contains(".") ? name.split(separator: ".").last : nil }
+        let ext =
+            file.split(separator: "/").last.flatMap { name in name.contains(".") ? name.split(separator: ".").last : nil
+            }
             .map { $0.lowercased() } ?? ""
         if i < bytes.count {
             switch bytes[i] {
@@ -33,8 +35,12 @@ public enum UserDataReader {
         // Text whose first line holds a delimiter and a coordinate column's name: CSV.
         let firstLine = bytes[i...].prefix { $0 != 0x0A && $0 != 0x0D }
         if !firstLine.contains(0), let line = String(validating: Array(firstLine), as: UTF8.self)?.lowercased() {
-            let names = line.split(whereSeparator: { ",;\t|".contains($0) }).map { String($0).trimmingCharacters(in: "\"").trimmingCharacters(in: " ") }
-            if names.contains(where: { CSVReader.latitudeNames.contains($0) || CSVReader.wktNames.contains($0) }) { return .csv }
+            let names = line.split(whereSeparator: { ",;\t|".contains($0) }).map {
+                String($0).trimmingCharacters(in: "\"").trimmingCharacters(in: " ")
+            }
+            if names.contains(where: { CSVReader.latitudeNames.contains($0) || CSVReader.wktNames.contains($0) }) {
+                return .csv
+            }
         }
         return nil
     }
@@ -80,11 +86,15 @@ public enum UserDataReader {
     public static func read(_ bytes: [UInt8], format: UserDataFormat, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData
     {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in try read(buffer, format: format, file: file, progress: progress) }
+        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
+            try read(buffer, format: format, file: file, progress: progress)
+        }
     }
 
     /// The features of `bytes` in `format`; a file with none usable fails (one line naming it).
-    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, format: UserDataFormat, file: String, progress: ReadProgress? = nil)
+    public static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, format: UserDataFormat, file: String, progress: ReadProgress? = nil
+    )
         throws(MapDataError) -> UserLayerData
     {
         let data: UserLayerData
@@ -95,7 +105,9 @@ public enum UserDataReader {
         case .kml: data = try KMLReader.read(bytes, file: file, progress: progress)
         }
         guard data.count > 0 else {
-            let why = data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" } ?? "no features"
+            let why =
+                data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" }
+                ?? "no features"
             throw MapDataError(file: file, .badInput(why))
         }
         return data

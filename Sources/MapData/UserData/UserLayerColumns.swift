@@ -255,7 +255,8 @@ public struct CoordinateColumn: RandomAccessCollection, Sendable, Equatable {
             block = copy
         } else if wanted > block.capacity {
             // Growth by half again: the block is remapped, so its size costs no copy, only address space.
-            guard block.reserve(Swift.max(wanted, block.capacity + block.capacity / 2, 1024)) || block.reserve(wanted) else { return nil }
+            guard block.reserve(Swift.max(wanted, block.capacity + block.capacity / 2, 1024)) || block.reserve(wanted)
+            else { return nil }
         }
         return block
     }
@@ -284,7 +285,9 @@ public struct CoordinateColumn: RandomAccessCollection, Sendable, Equatable {
 
     /// Makes room for `capacity` values in all; false without the memory.
     @discardableResult
-    public mutating func reserveCapacity(_ capacity: Int) -> Bool { writable(more: Swift.max(0, capacity - count)) != nil }
+    public mutating func reserveCapacity(_ capacity: Int) -> Bool {
+        writable(more: Swift.max(0, capacity - count)) != nil
+    }
 
     /// Keeps the first `n` values.
     public mutating func truncate(to n: Int) {

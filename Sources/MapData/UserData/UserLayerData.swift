@@ -70,7 +70,8 @@ public struct UserLayerData: Sendable, Equatable {
 
     /// About how many bytes the layer holds (its columns; what a ceiling of memory compares).
     public var approximateBytes: Int {
-        16 * x.count + 4 * (ringStarts.count + pieceRings.count + featurePieces.count) + pieceTypes.count + 32 * slotBoxes.count / 4
+        16 * x.count + 4 * (ringStarts.count + pieceRings.count + featurePieces.count) + pieceTypes.count + 32
+            * slotBoxes.count / 4
             + rows.byteCount + 2 * (strokeColors.count + fillColors.count)
     }
 
@@ -105,7 +106,9 @@ public struct UserLayerData: Sendable, Equatable {
     /// Feature `f`'s Mercator box: minX, minY, maxX, maxY.
     public func box(_ f: Int) -> (Double, Double, Double, Double) {
         let slot = boxSlots[f]
-        if boxSlots[f + 1] > slot { return (slotBoxes[4 * slot], slotBoxes[4 * slot + 1], slotBoxes[4 * slot + 2], slotBoxes[4 * slot + 3]) }
+        if boxSlots[f + 1] > slot {
+            return (slotBoxes[4 * slot], slotBoxes[4 * slot + 1], slotBoxes[4 * slot + 2], slotBoxes[4 * slot + 3])
+        }
         let i = ringStarts[pieceRings[featurePieces[f]]]
         return (x[i], y[i], x[i], y[i])
     }
@@ -114,7 +117,10 @@ public struct UserLayerData: Sendable, Equatable {
     public func degreeBox(_ f: Int) -> (Double, Double, Double, Double) {
         let slot = boxSlots[f]
         if boxSlots[f + 1] > slot {
-            return (slotDegreeBoxes[4 * slot], slotDegreeBoxes[4 * slot + 1], slotDegreeBoxes[4 * slot + 2], slotDegreeBoxes[4 * slot + 3])
+            return (
+                slotDegreeBoxes[4 * slot], slotDegreeBoxes[4 * slot + 1], slotDegreeBoxes[4 * slot + 2],
+                slotDegreeBoxes[4 * slot + 3]
+            )
         }
         let (px, py, _, _) = box(f)
         let c = WebMercator.unproject(MercatorPoint(x: px, y: py))
@@ -217,8 +223,12 @@ public struct UserLayerNotes: Sendable, Equatable {
     public var phrases: [String] {
         func count(_ n: Int, _ one: String, _ many: String) -> String { n == 1 ? "1 \(one)" : "\(n) \(many)" }
         var out: [String] = []
-        if longitudesPast180 > 0 { out.append(count(longitudesPast180, "position", "positions") + " past ±180° drawn where they point") }
-        if positionsLeftOut > 0 { out.append(count(positionsLeftOut, "position", "positions") + " past ±90° of latitude left out") }
+        if longitudesPast180 > 0 {
+            out.append(count(longitudesPast180, "position", "positions") + " past ±180° drawn where they point")
+        }
+        if positionsLeftOut > 0 {
+            out.append(count(positionsLeftOut, "position", "positions") + " past ±90° of latitude left out")
+        }
         if replaced > 0 { out.append(count(replaced, "feature", "features") + " replaced by a later one of its id") }
         if let stoppedAt { out.append("stopped at " + stoppedAt) }
         return out
@@ -331,7 +341,11 @@ public struct UserLayerBuilder: Sendable {
             return false
         }
         guard data.x.append(WebMercator.projectX(longitude: lon)) else { return outOfMemory() }
-        guard data.y.append(WebMercator.projectY(latitude: Swift.max(-WebMercator.maxLatitude, Swift.min(WebMercator.maxLatitude, lat)))) else {
+        guard
+            data.y.append(
+                WebMercator.projectY(
+                    latitude: Swift.max(-WebMercator.maxLatitude, Swift.min(WebMercator.maxLatitude, lat))))
+        else {
             data.x.truncate(to: data.y.count)
             return outOfMemory()
         }
@@ -371,7 +385,11 @@ public struct UserLayerBuilder: Sendable {
         case .point: if sizes != [1] { bad = "a point needs one position" }
         case .lineString:
             // A line of one position is a point where it is (GDAL keeps it; a dot draws it).
-            if sizes == [1] { type = .point } else if sizes.count != 1 || sizes[0] < 2 { bad = "a line of fewer than 2 positions" }
+            if sizes == [1] {
+                type = .point
+            } else if sizes.count != 1 || sizes[0] < 2 {
+                bad = "a line of fewer than 2 positions"
+            }
         case .polygon:
             // Three positions make a triangle (the ring closed when drawn, as GDAL reads unclosed rings).
             if let short = sizes.first(where: { $0 < 3 }) { bad = "a polygon ring of \(short) positions (at least 3)" }
@@ -471,7 +489,10 @@ public struct UserLayerBuilder: Sendable {
         read += 1
         if read > ReadLimits.features { stop("more than \(ReadLimits.features) features") }
         if bad == nil && pieceTypes.isEmpty {
-            bad = pendingNotes.leftOut > 0 ? "its only positions are past ±90° of latitude, ±540° of longitude, or not finite" : "a feature without geometry"
+            bad =
+                pendingNotes.leftOut > 0
+                ? "its only positions are past ±90° of latitude, ±540° of longitude, or not finite"
+                : "a feature without geometry"
         }
         // Positions a reader appended and no piece took are taken back.
         if bad == nil, piecesEnd < data.x.count { dropPositions(after: piecesEnd) }
@@ -498,21 +519,32 @@ public struct UserLayerBuilder: Sendable {
         data.x.withUnsafeBufferPointer { xs in
             data.y.withUnsafeBufferPointer { ys in
                 for i in pendingStart..<piecesEnd {
-                    box = (Swift.min(box.0, xs[i]), Swift.min(box.1, ys[i]), Swift.max(box.2, xs[i]), Swift.max(box.3, ys[i]))
+                    box = (
+                        Swift.min(box.0, xs[i]), Swift.min(box.1, ys[i]), Swift.max(box.2, xs[i]),
+                        Swift.max(box.3, ys[i])
+                    )
                 }
             }
         }
         func color(_ keys: [String]) -> Int16 {
             for k in keys {
-                if let c = data.columnIndex[k], c < values.count, let v = values[c], let i = SimpleStyle.cubeIndex(v) { return Int16(i) }
+                if let c = data.columnIndex[k], c < values.count, let v = values[c], let i = SimpleStyle.cubeIndex(v) {
+                    return Int16(i)
+                }
             }
             return -1
         }
-        let styled = data.columnIndex["stroke"] != nil || data.columnIndex["marker-color"] != nil || data.columnIndex["fill"] != nil
-        let stroke = styled ? color(pieceTypes.allSatisfy { $0 == .point } ? ["marker-color", "stroke"] : ["stroke", "marker-color"]) : -1
+        let styled =
+            data.columnIndex["stroke"] != nil || data.columnIndex["marker-color"] != nil
+            || data.columnIndex["fill"] != nil
+        let stroke =
+            styled
+            ? color(pieceTypes.allSatisfy { $0 == .point } ? ["marker-color", "stroke"] : ["stroke", "marker-color"])
+            : -1
         let fill = styled ? color(["fill"]) : -1
         data.closeFeature(
-            box: box, degreeBox: (lonRange.0, latRange.0, lonRange.1, latRange.1), stroke: stroke, fill: fill, name: name,
+            box: box, degreeBox: (lonRange.0, latRange.0, lonRange.1, latRange.1), stroke: stroke, fill: fill,
+            name: name,
             values: values)
         return true
     }

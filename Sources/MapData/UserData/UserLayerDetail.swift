@@ -73,7 +73,10 @@ public struct UserLayerDetail: Sendable {
                                 continue
                             }
                             if type == .polygon {
-                                var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+                                var minX = Double.infinity
+                                var maxX = -Double.infinity
+                                var minY = Double.infinity
+                                var maxY = -Double.infinity
                                 for i in start..<end {
                                     minX = min(minX, xs[i])
                                     maxX = max(maxX, xs[i])
@@ -94,7 +97,9 @@ public struct UserLayerDetail: Sendable {
                                     continue
                                 }
                             }
-                            let mask = DouglasPeucker.keepMask(count: end - start, tolerance: tolerance) { (xs[start + $0], ys[start + $0]) }
+                            let mask = DouglasPeucker.keepMask(count: end - start, tolerance: tolerance) {
+                                (xs[start + $0], ys[start + $0])
+                            }
                             let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
                             if type == .polygon && kept < 4 {
                                 // A ring keeps four points (a triangle closed).
@@ -104,8 +109,10 @@ public struct UserLayerDetail: Sendable {
                                 for k in 0..<(end - start) where mask[k] {
                                     let inRing = out.x.count - ringBegin
                                     if inRing >= 3 && k < end - start - 1
-                                        && dot(xs[start + k], ys[start + k]) == dot(out.x[out.x.count - 2], out.y[out.y.count - 2])
-                                        && dot(out.x[out.x.count - 1], out.y[out.y.count - 1]) == dot(out.x[out.x.count - 3], out.y[out.y.count - 3])
+                                        && dot(xs[start + k], ys[start + k])
+                                            == dot(out.x[out.x.count - 2], out.y[out.y.count - 2])
+                                        && dot(out.x[out.x.count - 1], out.y[out.y.count - 1])
+                                            == dot(out.x[out.x.count - 3], out.y[out.y.count - 3])
                                     {
                                         // A, B, A and now B again (dot for dot): the way back and out again
                                         // draws what A–B drew and encloses nothing, so it goes. A ring of
@@ -127,7 +134,8 @@ public struct UserLayerDetail: Sendable {
                     }
                     guard out.pieceTypes.count > piecesBefore else { continue }
                     out.closeFeature(
-                        box: box, degreeBox: layer.degreeBox(f), stroke: layer.strokeColors[f], fill: layer.fillColors[f],
+                        box: box, degreeBox: layer.degreeBox(f), stroke: layer.strokeColors[f],
+                        fill: layer.fillColors[f],
                         name: layer.name(of: f), values: [])
                     feature.append(f)
                 }
@@ -167,7 +175,10 @@ public struct UserLayerDots: Sendable {
         for s in squares { starts[s + 1] += 1 }
         for i in 0..<(n * n) { starts[i + 1] += starts[i] }
         var next = starts
-        var (x, y, feature) = ([Double](repeating: 0, count: dots.count), [Double](repeating: 0, count: dots.count), [Int32](repeating: 0, count: dots.count))
+        var (x, y, feature) = (
+            [Double](repeating: 0, count: dots.count), [Double](repeating: 0, count: dots.count),
+            [Int32](repeating: 0, count: dots.count)
+        )
         for (d, s) in zip(dots, squares) {
             let i = Int(next[s])
             next[s] += 1
@@ -186,7 +197,9 @@ public struct UserLayerDots: Sendable {
     }
 
     /// The rows and columns of squares that [minX, maxX] × [minY, maxY] meets, nil for none.
-    public static func squares(minX: Double, minY: Double, maxX: Double, maxY: Double) -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {
+    public static func squares(minX: Double, minY: Double, maxX: Double, maxY: Double) -> (
+        rows: ClosedRange<Int>, columns: ClosedRange<Int>
+    )? {
         let (x0, y0) = (UserLayerIndex.square(minX), UserLayerIndex.square(minY))
         let (x1, y1) = (UserLayerIndex.square(maxX), UserLayerIndex.square(maxY))
         guard x0 <= x1, y0 <= y1, maxX >= 0, minX <= 1, maxY >= 0, minY <= 1 else { return nil }

@@ -88,12 +88,18 @@ public enum WKT {
         let chars: [UInt8]
         var at = 0
 
-        mutating func space() { while at < chars.count, chars[at] == 0x20 || chars[at] == 0x09 || chars[at] == 0x0A || chars[at] == 0x0D { at += 1 } }
+        mutating func space() {
+            while at < chars.count, chars[at] == 0x20 || chars[at] == 0x09 || chars[at] == 0x0A || chars[at] == 0x0D {
+                at += 1
+            }
+        }
 
         mutating func word() -> String {
             space()
             let start = at
-            while at < chars.count, (chars[at] | 0x20) >= UInt8(ascii: "a"), (chars[at] | 0x20) <= UInt8(ascii: "z") { at += 1 }
+            while at < chars.count, (chars[at] | 0x20) >= UInt8(ascii: "a"), (chars[at] | 0x20) <= UInt8(ascii: "z") {
+                at += 1
+            }
             return String(decoding: chars[start..<at], as: UTF8.self).uppercased()
         }
 
@@ -107,14 +113,17 @@ public enum WKT {
         }
 
         mutating func expect(_ c: UInt8) throws(WKTError) {
-            guard take(c) else { throw WKTError(message: "WKT: expected '\(Character(Unicode.Scalar(c)))' at character \(at + 1)") }
+            guard take(c) else {
+                throw WKTError(message: "WKT: expected '\(Character(Unicode.Scalar(c)))' at character \(at + 1)")
+            }
         }
 
         mutating func number() throws(WKTError) -> Double {
             space()
             let start = at
             while at < chars.count, let c = Optional(chars[at]),
-                (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+                    || c == UInt8(ascii: ".")
                     || c | 0x20 == UInt8(ascii: "e")
             {
                 at += 1
@@ -130,7 +139,10 @@ public enum WKT {
             let x = try number()
             let y = try number()
             space()
-            while at < chars.count, chars[at] != UInt8(ascii: ","), chars[at] != UInt8(ascii: ")") { _ = try number(); space() }
+            while at < chars.count, chars[at] != UInt8(ascii: ","), chars[at] != UInt8(ascii: ")") {
+                _ = try number()
+                space()
+            }
             return (x, y)
         }
 
@@ -161,7 +173,9 @@ public enum WKT {
         /// `CIRCULARSTRING (…)`'s positions as a line: each arc (start, a point on it, end) in steps.
         mutating func circularString() throws(WKTError) -> [(Double, Double)] {
             let p = try positions()
-            guard p.count >= 3, p.count % 2 == 1 else { throw WKTError(message: "WKT: a CIRCULARSTRING needs 3, 5, 7… positions") }
+            guard p.count >= 3, p.count % 2 == 1 else {
+                throw WKTError(message: "WKT: a CIRCULARSTRING needs 3, 5, 7… positions")
+            }
             var out = [p[0]]
             for k in stride(from: 0, to: p.count - 2, by: 2) { out += WKT.arc(p[k], p[k + 1], p[k + 2]) }
             return out
@@ -230,7 +244,8 @@ public enum WKT {
             case "CIRCULARSTRING": pieces.append(Piece(type: .lineString, rings: [try circularString()]))
             case "COMPOUNDCURVE": pieces.append(Piece(type: .lineString, rings: [try compoundCurve(depth: depth + 1)]))
             case "CURVEPOLYGON": pieces.append(Piece(type: .polygon, rings: try curves(depth: depth + 1)))
-            case "MULTICURVE": for line in try curves(depth: depth + 1) { pieces.append(Piece(type: .lineString, rings: [line])) }
+            case "MULTICURVE":
+                for line in try curves(depth: depth + 1) { pieces.append(Piece(type: .lineString, rings: [line])) }
             case "MULTISURFACE":
                 // Polygons, as `(rings)` or named (POLYGON, CURVEPOLYGON).
                 try expect(UInt8(ascii: "("))

@@ -43,7 +43,8 @@ enum XMLEvents {
             handler.end(name, text: element.text)
             // Inside an element that collects, a child is its markup and text.
             if let parent = open.last, parent.collects {
-                open[open.count - 1].text += element.text.isEmpty ? "<\(name)/>" : "<\(name)>" + element.text + "</\(name)>"
+                open[open.count - 1].text +=
+                    element.text.isEmpty ? "<\(name)/>" : "<\(name)>" + element.text + "</\(name)>"
             }
         }
 
@@ -57,25 +58,34 @@ enum XMLEvents {
     /// UTF-16, ISO-8859-1 and US-ASCII).
     static let windows1252: [Int32] = [
         0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E,
+        0x0178,
     ]
 
     /// Parses `bytes`, calling `handler` for each element and its text. The document's own encoding
     /// decides (its declaration or byte order mark; UTF-8 without either), Windows-1252 included.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: any XMLHandler, progress: ReadProgress? = nil) throws(Failure) {
-        guard let parser = XML_ParserCreate(nil) else { throw Failure(line: 1, column: 1, message: "cannot start the XML reader") }
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: any XMLHandler, progress: ReadProgress? = nil)
+        throws(Failure)
+    {
+        guard let parser = XML_ParserCreate(nil) else {
+            throw Failure(line: 1, column: 1, message: "cannot start the XML reader")
+        }
         defer { XML_ParserFree(parser) }
         XML_SetUnknownEncodingHandler(
             parser,
             { _, name, info in
                 guard let name, let info else { return Int32(XML_STATUS_ERROR.rawValue) }
                 let n = String(cString: name).lowercased()
-                guard ["windows-1252", "cp1252", "x-cp1252"].contains(n) else { return Int32(XML_STATUS_ERROR.rawValue) }
+                guard ["windows-1252", "cp1252", "x-cp1252"].contains(n) else {
+                    return Int32(XML_STATUS_ERROR.rawValue)
+                }
                 withUnsafeMutableBytes(of: &info.pointee.map) { raw in
                     let map = raw.bindMemory(to: Int32.self)
                     for b in 0..<256 {
                         // A byte Windows-1252 leaves undefined is refused (-1), as expat refuses bad bytes.
-                        map[b] = b >= 0x80 && b < 0xA0 ? (XMLEvents.windows1252[b - 0x80] == 0 ? -1 : XMLEvents.windows1252[b - 0x80]) : Int32(b)
+                        map[b] =
+                            b >= 0x80 && b < 0xA0
+                            ? (XMLEvents.windows1252[b - 0x80] == 0 ? -1 : XMLEvents.windows1252[b - 0x80]) : Int32(b)
                     }
                 }
                 info.pointee.data = nil
@@ -103,7 +113,8 @@ enum XMLEvents {
             },
             { data, name in
                 guard let data, let name else { return }
-                Unmanaged<Context>.fromOpaque(data).takeUnretainedValue().end(XMLEvents.localName(String(cString: name)))
+                Unmanaged<Context>.fromOpaque(data).takeUnretainedValue().end(
+                    XMLEvents.localName(String(cString: name)))
             })
         XML_SetCharacterDataHandler(parser) { data, text, length in
             guard let data, let text, length > 0 else { return }
@@ -137,13 +148,17 @@ enum XMLEvents {
         if status != XML_STATUS_OK {
             let line = Int(XML_GetCurrentLineNumber(parser))
             let column = Int(XML_GetCurrentColumnNumber(parser)) + 1
-            let message = context.refused ?? XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) } ?? "invalid XML"
+            let message =
+                context.refused ?? XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) }
+                ?? "invalid XML"
             throw Failure(line: line, column: column, message: message)
         }
     }
 
     /// Parses `file`'s `bytes` for `handler`; a failure is the file's one line with its line and column.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, handler: any XMLHandler, progress: ReadProgress?) throws(MapDataError) {
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, handler: any XMLHandler, progress: ReadProgress?
+    ) throws(MapDataError) {
         do {
             try parse(bytes, handler: handler, progress: progress)
         } catch {

@@ -27,7 +27,9 @@ struct ZipEntries {
         guard bytes.count >= 22 else { return nil }
         var end = bytes.count - 22
         let lowest = max(0, bytes.count - 22 - 65_535)
-        while end >= lowest, !(bytes[end] == 0x50 && bytes[end + 1] == 0x4B && bytes[end + 2] == 0x05 && bytes[end + 3] == 0x06) { end -= 1 }
+        while end >= lowest,
+            !(bytes[end] == 0x50 && bytes[end + 1] == 0x4B && bytes[end + 2] == 0x05 && bytes[end + 3] == 0x06)
+        { end -= 1 }
         guard end >= lowest else { return nil }
         let count = Self.u16(bytes, end + 10)
         var at = Self.u32(bytes, end + 16)
@@ -38,7 +40,8 @@ struct ZipEntries {
             let extra = Self.u16(bytes, at + 30)
             let comment = Self.u16(bytes, at + 32)
             guard at + 46 + nameLength <= bytes.count else { return nil }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(at + 46)..<(at + 46 + nameLength)]), as: UTF8.self)
+            let name = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[(at + 46)..<(at + 46 + nameLength)]), as: UTF8.self)
             entries.append(
                 Entry(
                     name: name, method: UInt16(Self.u16(bytes, at + 10)), compressedSize: Self.u32(bytes, at + 20),
@@ -50,14 +53,19 @@ struct ZipEntries {
 
     /// Why an entry could not be read: damaged (or inflating past the limit), or compressed in a way
     /// not read here.
-    enum Failure: Error { case damagedOrTooLarge, method(UInt16) }
+    enum Failure: Error {
+        case damagedOrTooLarge
+        case method(UInt16)
+    }
 
     /// The bytes of `entry`, inflated; at most `limit` bytes.
     func data(_ entry: Entry, limit: Int) -> Result<[UInt8], Failure> {
         let h = entry.localHeader
         guard h + 30 <= bytes.count, Self.u32(bytes, h) == 0x0403_4B50 else { return .failure(.damagedOrTooLarge) }
         let start = h + 30 + Self.u16(bytes, h + 26) + Self.u16(bytes, h + 28)
-        guard entry.compressedSize >= 0, start + entry.compressedSize <= bytes.count else { return .failure(.damagedOrTooLarge) }
+        guard entry.compressedSize >= 0, start + entry.compressedSize <= bytes.count else {
+            return .failure(.damagedOrTooLarge)
+        }
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<(start + entry.compressedSize)])
         let raw = UnsafeRawBufferPointer(slice)
         switch entry.method {
