@@ -37,9 +37,11 @@ test: deps test-deps lint
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
 
-# The repository's .swift-format, every warning an error (swift-format comes with the toolchain).
+# The repository's .swift-format, every warning an error (swift-format comes with the toolchain);
+# Package.swift lists exactly what each target imports.
 lint:
 	swift format lint --strict --recursive --parallel Sources Tests
+	python3 Tools/check_package_imports.py
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a
 # folder laid out as README, Conformance says; differences not in Tests/conformance/known-differences.tsv fail.

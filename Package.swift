@@ -46,7 +46,8 @@ let package = Package(
             name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "MapRender", "Raster", "Support", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(
-            name: "termmap-fuzz", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "TestSupport", "Viewer"]),
+            name: "termmap-fuzz",
+            dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support", "TestSupport", "Viewer"]),
 
         // Other projects' conformance suites through the readers (`make conformance SUITES=DIR`).
         .executableTarget(
@@ -54,7 +55,7 @@ let package = Package(
             dependencies: ["CSQLite", "CZlib", "GeoCore", "MapData", "MapRender", "TestSupport", "Viewer"]),
 
         // What tests and fuzzers share: the seeded generator and the fake screen.
-        .target(name: "TestSupport", dependencies: ["MapRender", "Raster", "Support", "Viewer"]),
+        .target(name: "TestSupport", dependencies: ["MapData", "Raster", "Support", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"], exclude: ["Fixtures"]),
