@@ -9,7 +9,7 @@ TEST_PYPI := pmtiles==3.8.1
 BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
 # The viewer users run links the Swift runtime into its binary: start-up then resolves a few hundred
-# symbols instead of tens of thousands (README, Performance: start-up).
+# symbols instead of tens of thousands (docs/performance.md, start-up).
 RELEASE_FLAGS ?= --static-swift-stdlib
 PREFIX ?= /usr/local
 
@@ -36,6 +36,7 @@ test: deps test-deps lint
 	python3 Tests/e2e/hostile_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/readme_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # The repository's .swift-format, every warning an error (swift-format comes with the toolchain);
 # Package.swift lists exactly what each target imports.
@@ -44,7 +45,7 @@ lint:
 	python3 Tools/check_package_imports.py
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a
-# folder laid out as README, Conformance says; differences not in Tests/conformance/known-differences.tsv fail.
+# folder laid out as docs/testing.md, Conformance says; differences not in Tests/conformance/known-differences.tsv fail.
 SUITES ?= ../shared/peers
 conformance: deps test-deps
 	swift build -c release --product termmap-conformance $(SWIFT_FLAGS)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turn a colour frame of `termmap render --color 256` (read from stdin) into an SVG image for the
-README: one rectangle per run of cells with a background colour, one text element per run of glyphs
+docs/: one rectangle per run of cells with a background colour, one text element per run of glyphs
 of one colour, in the xterm 256-colour palette on a black terminal. SGR changes may say only what
 changed (39 and 49 are the default colours), as termmap sends them.
 

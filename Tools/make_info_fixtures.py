@@ -33,7 +33,7 @@ MBTILES = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles", "hels
 OUT = os.path.join(ROOT, "Tests", "ViewerTests", "Fixtures", "info.json")
 IDS_TILE = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles", "ids.mvt")
 STREETS = {"primary", "secondary", "tertiary", "residential", "unclassified", "living_street"}
-# The tags the import keeps (its main key's, then `ref`), as README's what-is-here section says.
+# The tags the import keeps (its main key's, then `ref`), as docs/viewer.md's what-is-here paragraph says.
 # The import's order of main keys: a feature keeps the first it has (a cathedral's amenity, not its building).
 MAIN_KEYS = ["amenity", "shop", "tourism", "highway", "railway", "waterway", "building", "leisure", "natural", "landuse"]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Road width references for termmap: points in the middle of straight stretches of the Helsinki
 extract's primary roads, read with pyosmium, each with its bearing and its `width` and `lanes` tags (null where the
-extract has none: the README says how wide a road is then), chosen where no other car road comes
+extract has none: docs/data.md says how wide a road is then), chosen where no other car road comes
 within 25 m, so that a band drawn there is the road's own.
 
 Writes Tests/MapDataTests/Fixtures/osm/roads.json.

@@ -197,7 +197,7 @@ MUTANTS = [
     ("Sources/MapData/ChunkDecoder.swift", "previousObject = previousObject &+ UInt64(bitPattern: o)",
      "previousObject = UInt64(bitPattern: o)", "OSM ids read as stored differences, not added up"),
     ("Sources/MapData/OSM/OSMImporter.swift", "return UInt32((Double(l) * 32.5).rounded())", "return UInt32((Double(l) * 35).rounded())",
-     "a lane taken as 3.5 m, not the README's 3.25"),
+     "a lane taken as 3.5 m, not docs/data.md's 3.25"),
     ("Sources/MapData/FeatureSources.swift", "guard let text = unclaimed else { return nil }", "guard let text = unclaimed, text.isEmpty else { return nil }",
      "an import claims the stretches it could not tell land from sea in"),
     ("Sources/MapRender/WhatIsHere.swift", "        return area && inside\n", "        return false\n",

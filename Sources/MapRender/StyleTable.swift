@@ -312,7 +312,7 @@ public enum StyleTable {
     /// The zoom from which roads are drawn as wide as they are: a band with its centre line.
     public static let roadBandZoom = 16.0
 
-    /// A road's width in metres by its class (README, "Roads as wide as they are"), nil for classes
+    /// A road's width in metres by its class (docs/data.md, "Roads as wide as they are"), nil for classes
     /// drawn as thin lines at every zoom (paths, steps, rail).
     public static func roadWidth(_ c: FeatureClass) -> Double? {
         switch c {

@@ -109,7 +109,7 @@ public struct Binding: Equatable, Sendable {
 
 /// The key bindings, a value (helix's keymap: keys → named commands, each with its doc string): the
 /// viewer's state holds one, the standard one unless a configuration changes it; the `?` overlay and
-/// the README's key table are made from it.
+/// the key table of docs/viewer.md are made from it.
 public struct Keymap: Equatable, Sendable {
     /// Every binding, in help order.
     public let bindings: [Binding]
@@ -255,7 +255,7 @@ public struct Keymap: Equatable, Sendable {
         return rows
     }
 
-    /// The README's key table (Markdown), generated from the same bindings, with each command's name.
+    /// The key table of docs/viewer.md (Markdown), generated from the same bindings, with each command's name.
     public var markdownTable: String {
         var lines = ["| keys | command | action |", "|---|---|---|"]
         for b in bindings {

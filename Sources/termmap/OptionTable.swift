@@ -10,7 +10,7 @@ enum CommandName: CaseIterable, Sendable {
     case general
 }
 
-/// One command-line option, declared once: parsing, `--help` and the README's option table all
+/// One command-line option, declared once: parsing, `--help` and the option table of docs/viewer.md all
 /// come from `OptionTable.all` (swift-argument-parser's shape without its package).
 struct OptionSpec: Equatable, Sendable {
     /// The name after `--`.
@@ -254,7 +254,7 @@ enum OptionTable {
         return lines.joined(separator: "\n")
     }
 
-    /// The README's option table (Markdown), made from the same declarations.
+    /// The option table of docs/viewer.md (Markdown), made from the same declarations.
     static var markdownTable: String {
         var lines = ["| option | for | what |", "|---|---|---|"]
         for option in all {

@@ -312,15 +312,20 @@ struct CLITests {
     }
 }
 
-@Suite("README stays true")
-struct ReadmeTests {
+@Suite("docs/viewer.md stays true")
+struct ReferenceDocumentTests {
+    /// docs/viewer.md, the reference of keys, options and `render`.
+    static func reference() throws -> String {
+        try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("docs/viewer.md"), encoding: .utf8)
+    }
+
     @Test func optionTableIsTheOneTheProgramParses() throws {
         let r = try runTermmap(["help", "options"])
         #expect(r.status == 0)
-        let readme = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(r.out), "README option table is out of date: paste `termmap help options`")
+        let readme = try Self.reference()
+        #expect(readme.contains(r.out), "docs/viewer.md option table is out of date: paste `termmap help options`")
         // The table is what parsing accepts: each row's options work for the commands it names, and
         // `--help` lists each of them.
         let help = try runTermmap(["--help"]).out
@@ -334,12 +339,10 @@ struct ReadmeTests {
     }
 
     @Test func capturedFrameIsWhatRenderPrints() throws {
-        let readme = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Self.reference()
         // The command in backticks right after "## A frame", then the fenced block after it.
         guard let section = readme.range(of: "## A frame") else {
-            Issue.record("README has no '## A frame' section")
+            Issue.record("docs/viewer.md has no '## A frame' section")
             return
         }
         let rest = readme[section.upperBound...]
@@ -348,7 +351,7 @@ struct ReadmeTests {
             let fenceStart = rest.range(of: "```\n"),
             let fenceEnd = rest[fenceStart.upperBound...].range(of: "\n```")
         else {
-            Issue.record("README frame section is malformed")
+            Issue.record("docs/viewer.md frame section is malformed")
             return
         }
         let args = String(rest[rest.index(commandStart.lowerBound, offsetBy: 9)..<commandEnd.lowerBound])
@@ -357,6 +360,8 @@ struct ReadmeTests {
         #expect(r.status == 0)
         let frame = String(rest[fenceStart.upperBound..<fenceEnd.lowerBound])
         #expect(r.out.hasSuffix("\n"))
-        #expect(String(r.out.dropLast()) == frame, "README frame differs from: termmap \(args.joined(separator: " "))")
+        #expect(
+            String(r.out.dropLast()) == frame,
+            "docs/viewer.md frame differs from: termmap \(args.joined(separator: " "))")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// Roads as wide as they are, against `Tests/MapDataTests/Fixtures/osm/roads.json` (Tools/make_road_fixtures.py:
 /// pyosmium's primary roads of the Helsinki extract, with no other car road within 25 m, and their width
-/// and lanes tags) and the README's rule and table of class widths.
+/// and lanes tags) and docs/data.md's rule and table of class widths.
 @Suite("Roads as wide as they are")
 struct RoadWidthTests {
     struct Road: Decodable {
@@ -24,9 +24,9 @@ struct RoadWidthTests {
         }
     }()
 
-    /// The README's width of a class (`| primary road | 12 |`).
+    /// docs/data.md's width of a class (`| primary road | 12 |`).
     static func readmeWidth(_ name: String) throws -> Double {
-        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/data.md"), encoding: .utf8)
         let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| \(name) | ") })
         return try #require(Double(line.split(separator: "|")[1].trimmingCharacters(in: .whitespaces)))
     }
@@ -36,7 +36,7 @@ struct RoadWidthTests {
     @Test(arguments: roads.indices)
     func aRoadsBandIsAsWideAsTheRoad(index: Int) throws {
         let road = Self.roads[index]
-        // The README: the `width` tag, else 3.25 m a lane, else the class's width.
+        // docs/data.md: the `width` tag, else 3.25 m a lane, else the class's width.
         #expect(try Self.readmeWidth("primary road") == StyleTable.roadWidth(.primary))
         let width =
             try road.width.flatMap(Double.init) ?? road.lanes.flatMap(Double.init).map { $0 * 3.25 }

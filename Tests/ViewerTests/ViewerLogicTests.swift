@@ -183,10 +183,10 @@ struct ViewerLogicTests {
                 }
             #expect(row != nil, "\(b.command.name) is in the help")
         }
-        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/viewer.md"), encoding: .utf8)
         #expect(
             readme.contains(Keymap.standard.markdownTable),
-            "README key table is out of date: paste Keymap.standard.markdownTable")
+            "docs/viewer.md key table is out of date: paste Keymap.standard.markdownTable")
         // Every command has a key.
         for command in Command.allCases { #expect(Keymap.standard.bindings.contains { $0.command == command }) }
     }

@@ -37,7 +37,7 @@ def termmap(*args):
 
 
 def option_names():
-    """Every option of `termmap help options` (the README's table)."""
+    """Every option of `termmap help options` (the table in docs/viewer.md)."""
     return re.findall(r"^\| `--([a-z-]+)", termmap("help", "options"), re.M)
 
 

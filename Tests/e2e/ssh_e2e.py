@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """termmap over real OpenSSH: a private sshd on 127.0.0.1 with its own host key, config and a
 throwaway user key (the system's sshd and its config are never touched), the kiosk ForceCommand
-recipe from the README for a throwaway demo account (as root; otherwise the current user), a
+recipe from docs/presenting.md for a throwaway demo account (as root; otherwise the current user), a
 session driven in tmux, a dropped connection mid-animation, and the bytes a client receives for a
 scripted 20-key demo.
 

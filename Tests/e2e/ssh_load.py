@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The SSH demo under load (a benchmark; CI runs it small and checks correctness only): N sessions of
-the README's kiosk recipe through a private sshd on 127.0.0.1, logging in all at once and then 4 a
+the kiosk recipe of docs/presenting.md through a private sshd on 127.0.0.1, logging in all at once and then 4 a
 second; every session's screen, rebuilt by a terminal emulator, is checked against `termmap render`
 of the same keys after each key, all sessions pressing each key at the same instant; and one session
 behind a rate-limited proxy (32 KB/s, 50 ms each way) for a slow link.

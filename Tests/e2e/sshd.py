@@ -22,11 +22,11 @@ def free_port():
 
 class PrivateSSHD:
     """An sshd of our own on 127.0.0.1 (own host key, config and user key; the system's sshd and its
-    config are never touched) with the README's kiosk ForceCommand for `user`."""
+    config are never touched) with docs/presenting.md's kiosk ForceCommand for `user`."""
 
     @staticmethod
     def demo_user():
-        """The README's recipe is for a demo account of its own: as root the tests make a throwaway one
+        """docs/presenting.md's recipe is for a demo account of its own: as root the tests make a throwaway one
         (and remove it), so that no login runs root's shell start-up; otherwise the current user."""
         return "termmapdemo" if os.geteuid() == 0 else getpass.getuser()
 
@@ -56,7 +56,7 @@ class PrivateSSHD:
                 os.chmod(path, 0o755)
             # sshd reads the key file as the user it logs in.
             shutil.chown(f"{d}/authorized_keys", user)
-        # The README's kiosk recipe, in a config of our own (`exec`: the login shell becomes termmap).
+        # The kiosk recipe of docs/presenting.md, in a config of our own (`exec`: the login shell becomes termmap).
         force = f"exec {self.binary} --kiosk --idle-timeout 5 --data {data}"
         with open(f"{d}/sshd_config", "w") as f:
             f.write(f"""Port {self.port}
