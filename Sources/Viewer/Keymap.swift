@@ -143,70 +143,9 @@ public struct Keymap: Equatable, Sendable {
             })
     }
 
-    /// The standard keymap.
-    public static let standard = Keymap(bindings: [
-        Binding(keys: [.char("+"), .char("=")], command: .zoomIn, help: "zoom in: MapKit zoom button, region ×0.4"),
-        Binding(keys: [.char("-"), .char("_")], command: .zoomOut, help: "zoom out: MapKit zoom button, region ×3"),
-        Binding(
-            keys: [.char("z")], command: .zoomPrompt, help: "set the zoom level (0–28, fractions allowed)"),
-        Binding(keys: [.char("c")], command: .toggleCircle, help: "inverted circle at the map center on/off"),
-        Binding(
-            keys: [.char("r")], command: .radiusPrompt, help: "circle radius (500, 2km, 1.5mi, 800ft); turns it on"),
-        Binding(keys: [.char("f")], command: .fitCircle, help: "fit the view to the circle"),
-        Binding(keys: [.left, .char("h")], command: .panLeft, help: "pan left a quarter view"),
-        Binding(keys: [.down, .char("j")], command: .panDown, help: "pan down a quarter view"),
-        Binding(keys: [.up, .char("k")], command: .panUp, help: "pan up a quarter view"),
-        Binding(keys: [.right, .char("l")], command: .panRight, help: "pan right a quarter view"),
-        Binding(keys: [.char("H"), .modifiedLeft], command: .pageLeft, help: "pan left a whole view"),
-        Binding(keys: [.char("J"), .modifiedDown], command: .pageDown, help: "pan down a whole view"),
-        Binding(keys: [.char("K"), .modifiedUp], command: .pageUp, help: "pan up a whole view"),
-        Binding(keys: [.char("L"), .modifiedRight], command: .pageRight, help: "pan right a whole view"),
-        Binding(keys: [.char("g")], command: .goToPrompt, help: "go to a latitude, longitude or a pasted map link"),
-        Binding(keys: [.char("/")], command: .search, help: "find a place or street (↑↓ choose a match, Enter goes)"),
-        Binding(keys: [.char("0")], command: .world, help: "whole world"),
-        Binding(keys: [.char("u")], command: .undo, help: "undo the last view change"),
-        Binding(keys: [.char("U")], command: .redo, help: "redo what undo took back"),
-        Binding(keys: [.char("a")], command: .toggleAnimations, help: "animations on/off"),
-        Binding(keys: [.char("m")], command: .toggleGlyphs, help: "glyphs braille ↔ ASCII"),
-        Binding(
-            keys: [.char("e")], command: .explain, help: "explain the last step (+ - z c r f): every number it computed"
-        ),
-        Binding(
-            keys: [.char("v")], command: .toggleSeedOverlay,
-            help: "what the iOS code would draw on/off: its circle and its fit, dashed"),
-        Binding(keys: [.char("#")], command: .toggleGrid, help: "latitude/longitude grid on/off"),
-        Binding(
-            keys: [.char("w")], command: .toggleLegend,
-            help: "legend on/off: each kind of feature on screen and its look"),
-        Binding(
-            keys: [.char("o")], command: .toggleLayers,
-            help: "your files: each one's format and counts; 1–9 shows or hides one"),
-        Binding(
-            keys: [.char("i")], command: .whatIsHere,
-            help:
-                "what is here: the features under the crosshair (the centre), their ids and tags; ↑↓ scroll, Esc closes"
-        ),
-        Binding(
-            keys: [.char("p")], command: .toggleMouse,
-            help: "mouse on/off: off, the terminal selects text (--no-mouse starts so)"),
-        Binding(
-            keys: [.char("y")], command: .copyLink,
-            help: "copy this place to your terminal's clipboard: 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"),
-        Binding(
-            keys: [.char("M")], command: .ruler,
-            help:
-                "ruler: a vertex at the centre (near the first: closes it, with its area); Backspace takes one back, Esc ends it"
-        ),
-        Binding(
-            keys: [.char("b")], command: .bookmark, help: "bookmark this view under a name (the place's own proposed)"),
-        Binding(
-            keys: [.char("'")], command: .bookmarks, help: "your bookmarks: 1–9 goes there, d then 1–9 deletes one"),
-        Binding(keys: [.char("t")], command: .resumeTour, help: "resume a tour a key paused (termmap --tour)"),
-        Binding(keys: [.char("?")], command: .help, help: "this help"),
-        Binding(keys: [.ctrlL], command: .redraw, help: "redraw the screen"),
-        Binding(keys: [.ctrlZ], command: .suspend, help: "suspend to the shell (fg comes back)"),
-        Binding(keys: [.char("q"), .ctrlC], command: .quit, help: "quit"),
-    ])
+    /// The standard keymap: each command's row's keys and help (`ViewerCommands`).
+    public static let standard = Keymap(
+        bindings: ViewerCommands.rows.map { Binding(keys: $0.keys, command: $0.command, help: $0.help) })
 
     /// `+ =` style list of a binding's keys.
     public static func keyList(_ b: Binding) -> String { b.keys.map(\.label).joined(separator: " ") }

@@ -116,27 +116,11 @@ public enum Renderer {
 
     // MARK: Overlays
 
-    /// How the help is laid out on a map of `mapRows` rows: key lines a page and pages. When it does
-    /// not fit at once, each page ends in a line saying that more follows.
-    static func helpLayout(_ keymap: Keymap, mapRows: Int) -> (perPage: Int, pages: Int) {
-        let count = keymap.helpLines.count
-        // Two border rows (the title is written into the top one).
-        let room = max(1, mapRows - 2)
-        if count <= room { return (count, 1) }
-        let perPage = max(1, room - 1)
-        return (perPage, (count + perPage - 1) / perPage)
-    }
-
-    /// Pages of the help on this state's screen.
-    public static func helpPageCount(_ state: ViewerState) -> Int {
-        helpLayout(state.keymap, mapRows: max(1, state.terminalRows - ViewerState.statusRows)).pages
-    }
-
     static func drawHelp(
         _ frame: inout Frame, _ keymap: Keymap, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode,
         theme: Theme = .dark
     ) {
-        let layout = helpLayout(keymap, mapRows: mapRows)
+        let layout = HelpLayout(keymap, mapRows: mapRows)
         let page = min(max(0, page), layout.pages - 1)
         let keys = keymap.helpLines
         let shown = Array(keys[(page * layout.perPage)..<min(keys.count, (page + 1) * layout.perPage)])
