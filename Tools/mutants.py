@@ -119,6 +119,12 @@ MUTANTS = [
      "a slow link's burst of keys is drawn key by key (no hold for the burst's end)"),
     ("Sources/Viewer/ScriptEnd.swift", "            && !frameOwed && inboxEmpty && !tourPlays",
      "            && inboxEmpty && !tourPlays", "a script ends while a frame is still owed"),
+    ("Sources/MapData/UserData/UserDataReader.swift",
+     "        if let driver = drivers.first(where: { $0.claims(content: head, extension: ext) }) { return driver.format }\n"
+     "        if let driver = drivers.first(where: { $0.extensions.contains(ext) }) { return driver.format }\n",
+     "        if let driver = drivers.first(where: { $0.extensions.contains(ext) }) { return driver.format }\n"
+     "        if let driver = drivers.first(where: { $0.claims(content: head, extension: ext) }) { return driver.format }\n",
+     "the drivers asked by extension before content (a GeoJSON file named .toy is read as a toy)"),
     # The layered core: layers in order, the pick, credits, effects, one driver, one encoder.
     ("Sources/MapRender/MapRenderer.swift", "        for layer in overlays { layer.draw(into: &context) }",
      "        for layer in overlays.reversed() { layer.draw(into: &context) }",

@@ -208,7 +208,8 @@ public enum Renderer {
             lines.append("\(i < 9 ? "\(i + 1)" : " ") \(layer.visible ? "[x]" : "[ ]")   \(f.displayName): \(what)")
         }
         if layers.isEmpty {
-            lines.append("no files: termmap FILE… shows GeoJSON, GPX, KML, CSV and what ogr2ogr reads")
+            lines.append(
+                "no files: termmap FILE… shows \(FormatDrivers.titles.joined(separator: ", ")) and what ogr2ogr reads")
         }
         guard
             let box = drawPanel(

@@ -195,12 +195,19 @@ enum OptionTable {
         all.filter { $0.commands.contains(command) || (command == .config && $0.commands.contains(.viewer)) }
     }
 
-    /// The commands, each with what it does: `--help`'s usage lines and the manual's synopsis.
-    static let commands: [(synopsis: String, what: String)] = [
-        (
-            "termmap [options] [FILE...]",
-            "open the interactive viewer (FILE: GeoJSON, GPX, KML, CSV, or what ogr2ogr reads; - is standard input, one JSON object a line, live)"
-        ),
+    /// The commands, each with what it does: `--help`'s usage lines and the manual's synopsis. The
+    /// formats named are the format drivers' (`FormatDrivers`).
+    static var commands: [(synopsis: String, what: String)] {
+        [
+            (
+                "termmap [options] [FILE...]",
+                "open the interactive viewer (FILE: \(FormatDrivers.titles.joined(separator: ", ")), or what ogr2ogr "
+                    + "reads; - is standard input, one JSON object a line, live)"
+            )
+        ] + otherCommands
+    }
+
+    private static let otherCommands: [(synopsis: String, what: String)] = [
         ("termmap render [options] [FILE...]", "print the screen (or --json state) without a terminal"),
         ("termmap data import-osm FILE.osm.pbf", "import an OpenStreetMap extract (streets, water, names)"),
         ("termmap data list | remove NAME", "the map data installed; remove an import or tileset"),

@@ -1,3 +1,4 @@
+import MapData
 import TestSupport
 import Testing
 
@@ -87,5 +88,16 @@ extension ConfigFuzzTests {
         } catch {
             #expect(error.description == "config:2: color '2\\u{1B}[31m' must be auto, never, always, 8, 16 or 256")
         }
+    }
+}
+
+/// A format driver registered from outside termmap's targets is named by the help.
+@Suite("Format drivers in the help")
+struct FormatDriverHelpTests {
+    @Test func theHelpNamesARegisteredFormat() {
+        FormatDrivers.register(ToyDriver())
+        // (The help folds its lines: compared with its white space as single spaces.)
+        let help = OptionTable.helpText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("FILE: GeoJSON, GPX, KML, CSV, Toy, or what ogr2ogr reads"))
     }
 }

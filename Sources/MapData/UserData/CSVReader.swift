@@ -1,20 +1,30 @@
+/// CSV's driver: `.csv`, `.tsv`, `.txt`, or text whose first line holds a delimiter and a coordinate
+/// column's name (`lat`, `wkt`…).
+public struct CSVDriver: FormatDriver {
+    public let format = UserDataFormat.csv
+    public let title = "CSV"
+    public let extensions = ["csv", "tsv", "txt"]
+    public init() {}
+    public func claims(content head: ArraySlice<UInt8>, extension ext: String) -> Bool { false }
+    public func claims(firstLine line: String) -> Bool {
+        let names = line.lowercased().split(whereSeparator: { ",;\t|".contains($0) }).map {
+            String($0).trimmingCharacters(in: "\"").trimmingCharacters(in: " ")
+        }
+        return names.contains { CSVReader.latitudeNames.contains($0) || CSVReader.wktNames.contains($0) }
+    }
+    public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
+        -> UserLayerData
+    { try CSVReader.read(bytes, file: file, progress: progress) }
+}
+
 /// Reads CSV and TSV (RFC 4180 quoting; the delimiter sniffed from the header line: tab, semicolon,
 /// comma or pipe, whichever it holds most of outside quotes). Coordinates come from columns named
 /// lat/latitude/y and lon/lng/long/longitude/x (any case), or from a WKT column (`wkt`, `geometry`,
 /// `the_geom`, `geom`); every other column is a property.
-public enum CSVReader {
+public enum CSVReader: BufferReader {
     static let latitudeNames: Set<String> = ["lat", "latitude", "y"]
     static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x"]
     static let wktNames: Set<String> = ["wkt", "geometry", "the_geom", "geom"]
-
-    /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
-        -> UserLayerData
-    {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
-            try read(buffer, file: file, progress: progress)
-        }
-    }
 
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)

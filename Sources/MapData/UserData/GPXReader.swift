@@ -1,16 +1,21 @@
+/// GPX's driver: XML whose root is `gpx` (any prefix) or names Topografix's namespace; `.gpx`.
+public struct GPXDriver: FormatDriver {
+    public let format = UserDataFormat.gpx
+    public let title = "GPX"
+    public let extensions = ["gpx"]
+    public init() {}
+    public func claims(content head: ArraySlice<UInt8>, extension ext: String) -> Bool {
+        head.first == UInt8(ascii: "<") && UserDataReader.xmlFormat(Array(head.prefix(65_536))) == .gpx
+    }
+    public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
+        -> UserLayerData
+    { try GPXReader.read(bytes, file: file, progress: progress) }
+}
+
 /// Reads GPX 1.0 and 1.1 (topografix.com/GPX/1/1): waypoints as points, each track as one feature of
 /// its segments' lines, each route as a line; names, descriptions, types, first times and elevations
 /// as properties.
-public enum GPXReader {
-    /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
-        -> UserLayerData
-    {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
-            try read(buffer, file: file, progress: progress)
-        }
-    }
-
+public enum GPXReader: BufferReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData

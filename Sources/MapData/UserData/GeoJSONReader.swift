@@ -1,3 +1,18 @@
+/// GeoJSON's driver: `{`, or an RFC 8142 record separator (GeoJSON text sequences); `.geojson`,
+/// `.json` and the line-delimited names. It also reads what ogr2ogr and a stream give.
+public struct GeoJSONDriver: FormatDriver {
+    public let format = UserDataFormat.geojson
+    public let title = "GeoJSON"
+    public let extensions = ["geojson", "json", "geojsonl", "geojsons", "ndjson", "geojsonseq"]
+    public init() {}
+    public func claims(content head: ArraySlice<UInt8>, extension ext: String) -> Bool {
+        head.first == UInt8(ascii: "{") || head.first == 0x1E
+    }
+    public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
+        -> UserLayerData
+    { try GeoJSONReader.read(bytes, file: file, progress: progress) }
+}
+
 /// Reads GeoJSON (RFC 7946): a FeatureCollection, Features, bare geometries and GeometryCollections,
 /// one document or many in a row (newline-delimited GeoJSON, RFC 8142 text sequences). Positions go
 /// straight into the layer's columns as they are read, so a feature of any size is held once.
@@ -8,16 +23,7 @@
 /// drawn where it points and a latitude past ±90° leaves its position out, both counted in the layer's
 /// notes; a record of a text sequence that is not JSON is skipped (RFC 7464 §2.1). A document that is
 /// not JSON at all ends in one line with its line and column.
-public enum GeoJSONReader {
-    /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
-        -> UserLayerData
-    {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
-            try read(buffer, file: file, progress: progress)
-        }
-    }
-
+public enum GeoJSONReader: BufferReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData

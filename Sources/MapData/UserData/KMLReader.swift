@@ -1,18 +1,27 @@
+/// KML's driver: XML whose root is `kml` or names OGC's or Google's namespace, or a zip that is a KMZ
+/// (so named, or its first entry a `.kml`, as GDAL's are); `.kml`, `.kmz`.
+public struct KMLDriver: FormatDriver {
+    public let format = UserDataFormat.kml
+    public let title = "KML"
+    public let extensions = ["kml", "kmz"]
+    public init() {}
+    public func claims(content head: ArraySlice<UInt8>, extension ext: String) -> Bool {
+        if head.first == UInt8(ascii: "<") { return UserDataReader.xmlFormat(Array(head.prefix(65_536))) == .kml }
+        guard ZipEntries.isZip(head) else { return false }
+        let name = head.dropFirst(30).prefix(Int(head.dropFirst(26).first ?? 0))
+        return ext == "kmz" || String(decoding: name, as: UTF8.self).lowercased().hasSuffix(".kml")
+    }
+    public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
+        -> UserLayerData
+    { try KMLReader.read(bytes, file: file, progress: progress) }
+}
+
 /// Reads KML 2.2 (OGC 07-147r2) and KMZ (a zip whose first `.kml`, `doc.kml` preferred, is read): each
 /// Placemark with a Point, LineString, LinearRing, Polygon (outer and inner boundaries), a Google
 /// `gx:Track` or KML 2.3 `Track` (its `coord`s a line, its `when`s kept as properties), a `MultiTrack`,
 /// or a MultiGeometry of them; its name, description (all its text, HTML children included) and
 /// ExtendedData values as properties. Altitudes are ignored.
-public enum KMLReader {
-    /// The layer of `bytes`, the contents of `file`.
-    public static func read(_ bytes: [UInt8], file: String, progress: ReadProgress? = nil) throws(MapDataError)
-        -> UserLayerData
-    {
-        try bytes.withUnsafeBufferPointer { buffer throws(MapDataError) in
-            try read(buffer, file: file, progress: progress)
-        }
-    }
-
+public enum KMLReader: BufferReader {
     /// The layer of `bytes`, the contents of `file` (a KMZ: its KML).
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData

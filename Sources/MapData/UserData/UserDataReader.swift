@@ -1,10 +1,13 @@
 /// Told how far a reader has come: the share of the file's bytes read, 0…1 (called every megabyte or so).
 public typealias ReadProgress = @Sendable (Double) -> Void
 
-/// Reads a user's file by its content first and its extension second: GeoJSON (`{`, `[`, or an RFC 8142
-/// record separator), CSV/TSV, GPX and KML (XML naming `gpx` or `kml`). Anything else is for GDAL.
+/// Reads a user's file by its content first and its extension second, through the format drivers
+/// (`FormatDrivers`): GeoJSON (`{`, `[`, or an RFC 8142 record separator), CSV/TSV, GPX and KML (XML
+/// naming `gpx` or `kml`), and any registered. Anything else is for GDAL.
 public enum UserDataReader {
-    /// What a file's bytes and name say it is (nil: a format for GDAL's `ogr2ogr`).
+    /// What a file's bytes and name say it is (nil: a format for GDAL's `ogr2ogr`): the first driver
+    /// that claims the content, else the first whose extensions hold the name's, else the first that
+    /// claims the first line.
     public static func format(of bytes: [UInt8], file: String) -> UserDataFormat? {
         var i = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
@@ -13,36 +16,15 @@ public enum UserDataReader {
             file.split(separator: "/").last.flatMap { name in name.contains(".") ? name.split(separator: ".").last : nil
             }
             .map { $0.lowercased() } ?? ""
-        if i < bytes.count {
-            switch bytes[i] {
-            case UInt8(ascii: "{"), 0x1E: return .geojson
-            case UInt8(ascii: "<"):
-                if let format = xmlFormat(Array(bytes[i..<min(bytes.count, i + 65_536)])) { return format }
-            case 0x50 where ZipEntries.isZip(bytes[i...]):
-                // A zip: a KMZ when it is named so, or when its first entry is a KML (what GDAL's KMZ holds).
-                let name = bytes.dropFirst(i + 30).prefix(Int(bytes.dropFirst(i + 26).first ?? 0))
-                if ext == "kmz" || String(decoding: name, as: UTF8.self).lowercased().hasSuffix(".kml") { return .kml }
-            default: break
-            }
+        let drivers = FormatDrivers.all
+        let head = bytes[i...]
+        if let driver = drivers.first(where: { $0.claims(content: head, extension: ext) }) { return driver.format }
+        if let driver = drivers.first(where: { $0.extensions.contains(ext) }) { return driver.format }
+        let firstLine = head.prefix { $0 != 0x0A && $0 != 0x0D }
+        guard !firstLine.contains(0), let line = String(validating: Array(firstLine), as: UTF8.self) else {
+            return nil
         }
-        switch ext {
-        case "geojson", "json", "geojsonl", "geojsons", "ndjson", "geojsonseq": return .geojson
-        case "csv", "tsv", "txt": return .csv
-        case "gpx": return .gpx
-        case "kml", "kmz": return .kml
-        default: break
-        }
-        // Text whose first line holds a delimiter and a coordinate column's name: CSV.
-        let firstLine = bytes[i...].prefix { $0 != 0x0A && $0 != 0x0D }
-        if !firstLine.contains(0), let line = String(validating: Array(firstLine), as: UTF8.self)?.lowercased() {
-            let names = line.split(whereSeparator: { ",;\t|".contains($0) }).map {
-                String($0).trimmingCharacters(in: "\"").trimmingCharacters(in: " ")
-            }
-            if names.contains(where: { CSVReader.latitudeNames.contains($0) || CSVReader.wktNames.contains($0) }) {
-                return .csv
-            }
-        }
-        return nil
+        return drivers.first { $0.claims(firstLine: line) }?.format
     }
 
     /// What an XML document is by its root element: `gpx` or `kml` by local name whatever its prefix
@@ -97,13 +79,10 @@ public enum UserDataReader {
     )
         throws(MapDataError) -> UserLayerData
     {
-        let data: UserLayerData
-        switch format {
-        case .geojson, .ogr, .stream: data = try GeoJSONReader.read(bytes, file: file, progress: progress)
-        case .csv: data = try CSVReader.read(bytes, file: file, progress: progress)
-        case .gpx: data = try GPXReader.read(bytes, file: file, progress: progress)
-        case .kml: data = try KMLReader.read(bytes, file: file, progress: progress)
+        guard let driver = FormatDrivers.driver(for: format) else {
+            throw MapDataError(file: file, .badInput("no reader for the format \(format.rawValue)"))
         }
+        let data = try driver.read(bytes, file: file, progress: progress)
         guard data.count > 0 else {
             let why =
                 data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" }

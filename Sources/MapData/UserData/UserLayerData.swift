@@ -1,8 +1,21 @@
 import GeoCore
 
 /// Where a user's layer came from.
-public enum UserDataFormat: String, Sendable, CaseIterable {
-    case geojson, gpx, kml, csv, ogr, stream
+public struct UserDataFormat: RawRepresentable, Hashable, Sendable {
+    /// Its name: `geojson`, `gpx`.
+    public let rawValue: String
+
+    /// A format by its name (a driver's own: `FormatDriver.format`).
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let geojson = UserDataFormat(rawValue: "geojson")
+    public static let gpx = UserDataFormat(rawValue: "gpx")
+    public static let kml = UserDataFormat(rawValue: "kml")
+    public static let csv = UserDataFormat(rawValue: "csv")
+    /// What GDAL's ogr2ogr read (as GeoJSON records).
+    public static let ogr = UserDataFormat(rawValue: "ogr")
+    /// Standard input or `--follow`: one GeoJSON object a line, live.
+    public static let stream = UserDataFormat(rawValue: "stream")
 }
 
 /// A piece of a feature's geometry: Multi forms and collections are several pieces.
