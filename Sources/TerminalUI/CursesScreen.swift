@@ -53,6 +53,40 @@ public final class CursesScreen: Screen {
         colorOption: String?, environment: [String: String], recordPath: String? = nil, askBackground: Bool = false
     ) throws(TerminalError) {
         setlocale(LC_ALL, "")
+        let term = try Self.terminalType(environment)
+        unicode = termmap_locale_is_utf8() != 0
+        let cast = try recordPath.map { path throws(TerminalError) in
+            try Self.startRecording(path, environment: environment)
+        }
+        castFile = cast ?? -1
+        let (s, pipe) = try Self.openScreen(term: term, castFile: castFile)
+        screen = s
+        wake = pipe
+        termmap_record_watch_resize()
+        termmap_install_signal_handlers()
+        termmap_set_curses_active(1)
+        modifiedArrowCodes = Self.takeKeys()
+        colorMode = ColorMode.choose(
+            option: colorOption, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false, isTerminal: true,
+            terminalColors: Int(termmap_terminal_colors()))
+        // ncurses clears the screen (and enters the alternate one) at its first refresh: done here, so
+        // that the painter starts from a blank screen, and the later reads of keys refresh nothing.
+        termmap_refresh_cleared()
+        let win = termmap_stdscr()
+        painter = TerminalPainter(
+            cols: Int(getmaxx(win)), rows: Int(getmaxy(win)),
+            abilities: Self.abilities(colorMode: colorMode, unicode: unicode))
+        if askBackground {
+            background = askBackgroundColor(waitingAtMost: Self.backgroundWait)
+            // A terminal that shows a question it does not know: cleared again.
+            termmap_refresh_cleared()
+            painter.cleared(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)))
+        }
+        Self.buttonEventTracking(true)
+    }
+
+    /// The terminal type to open, once standard input and output are a terminal and TERM names one.
+    private static func terminalType(_ environment: [String: String]) throws(TerminalError) -> String {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(description: "not a terminal: use 'termmap render' to print the screen from a script")
         }
@@ -64,85 +98,72 @@ public final class CursesScreen: Screen {
         guard term != "dumb" else {
             throw TerminalError(description: "TERM=dumb cannot show a map: use a full terminal or 'termmap render'")
         }
-        unicode = termmap_locale_is_utf8() != 0
-        if let recordPath { castFile = try Self.startRecording(recordPath, environment: environment) }
-        // newterm (unlike initscr) returns NULL for an unknown terminal instead of exiting.
-        guard let s = termmap_newterm(term) else {
+        return term
+    }
+
+    /// Opens ncurses on the terminal and the self-pipe; on a failure what was opened is closed (the
+    /// recording too) and one line says why.
+    private static func openScreen(term: String, castFile: Int32) throws(TerminalError) -> (OpaquePointer, WakePipe) {
+        func failure(_ description: String, screen: OpaquePointer?) -> TerminalError {
+            if let screen {
+                endwin()
+                delscreen(screen)
+            }
             if castFile >= 0 {
                 termmap_record_stop()
                 Glibc.close(castFile)
             }
-            throw TerminalError(
-                description: "unknown terminal type '\(term)': set TERM (e.g. xterm-256color) or use 'termmap render'")
+            return TerminalError(description: description)
         }
-        screen = s
+        // newterm (unlike initscr) returns NULL for an unknown terminal instead of exiting.
+        guard let s = termmap_newterm(term) else {
+            throw failure(
+                "unknown terminal type '\(term)': set TERM (e.g. xterm-256color) or use 'termmap render'", screen: nil)
+        }
         set_term(s)
         // Frames are drawn in ECMA-48 (see TerminalPainter): a terminal that moves its cursor otherwise
         // is refused before anything is sent to it.
         guard termmap_cursor_addressing_is_ansi() != 0 else {
-            endwin()
-            delscreen(s)
-            if castFile >= 0 {
-                termmap_record_stop()
-                Glibc.close(castFile)
-            }
-            throw TerminalError(
-                description:
-                    "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. xterm-256color) or use 'termmap render'"
-            )
+            throw failure(
+                "terminal type '\(term)' does not move the cursor as ANSI terminals do: set TERM (e.g. "
+                    + "xterm-256color) or use 'termmap render'", screen: s)
         }
-        guard let pipe = WakePipe() else {
-            let reason = systemErrorReason()
-            endwin()
-            delscreen(s)
-            if castFile >= 0 {
-                termmap_record_stop()
-                Glibc.close(castFile)
-            }
-            throw TerminalError(description: "cannot make a pipe: \(reason)")
-        }
-        wake = pipe
-        termmap_record_watch_resize()
-        termmap_install_signal_handlers()
-        termmap_set_curses_active(1)
+        guard let pipe = WakePipe() else { throw failure("cannot make a pipe: \(systemErrorReason())", screen: s) }
+        return (s, pipe)
+    }
+
+    /// Raw keys, no echo, the keypad, a short Esc delay, a hidden cursor and the mouse; the codes ncurses
+    /// gives the arrows with a modifier held (kLFT3…kDN7), which the viewer takes as one key each.
+    private static func takeKeys() -> [Int32: Key] {
         raw()
         noecho()
         nonl()
         keypad(termmap_stdscr(), true)
+        var codes: [Int32: Key] = [:]
         for (cap, key) in [
             ("kLFT", Key.modifiedLeft), ("kRIT", .modifiedRight), ("kUP", .modifiedUp), ("kDN", .modifiedDown),
         ] {
             for modifier in 3...7 {
                 let code = termmap_key_code("\(cap)\(modifier)")
-                if code > 0 { modifiedArrowCodes[code] = key }
+                if code > 0 { codes[code] = key }
             }
         }
         set_escdelay(25)
         curs_set(0)
         mousemask(termmap_mouse_mask(), nil)
         mouseinterval(0)
-        colorMode = ColorMode.choose(
-            option: colorOption, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false, isTerminal: true,
-            terminalColors: Int(termmap_terminal_colors()))
-        let abilities = TerminalPainter.Abilities(
+        return codes
+    }
+
+    /// What terminfo says the terminal can do, for the painter.
+    private static func abilities(colorMode: ColorMode, unicode: Bool) -> TerminalPainter.Abilities {
+        TerminalPainter.Abilities(
             colorMode: colorMode, unicode: unicode,
             scrollRegion: termmap_has_string("csr") != 0 && termmap_has_string("ri") != 0,
             insertDelete: termmap_has_string("ich") != 0 && termmap_has_string("dch") != 0,
             lastCellSafe: termmap_has_flag("xenl") != 0 || termmap_has_flag("am") == 0,
             eraseCharacters: termmap_has_string("ech") != 0, eraseLine: termmap_has_string("el") != 0,
             backgroundErase: termmap_has_flag("bce") != 0)
-        // ncurses clears the screen (and enters the alternate one) at its first refresh: done here, so
-        // that the painter starts from a blank screen, and the later reads of keys refresh nothing.
-        termmap_refresh_cleared()
-        let win = termmap_stdscr()
-        painter = TerminalPainter(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)), abilities: abilities)
-        if askBackground {
-            background = askBackgroundColor(waitingAtMost: Self.backgroundWait)
-            // A terminal that shows a question it does not know: cleared again.
-            termmap_refresh_cleared()
-            painter.cleared(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)))
-        }
-        Self.buttonEventTracking(true)
     }
 
     /// How long the start waits for a terminal that answers neither question (one that answers device

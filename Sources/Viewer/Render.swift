@@ -316,19 +316,27 @@ public enum Renderer {
         return parts
     }
 
+    /// The status line (where, how far, the sources and their credit) and the message line under it.
     static func drawStatus(
         _ frame: inout Frame, _ state: ViewerState, _ view: MapView, map: MapRendering?, sources: MapSources?,
         ascii: Bool, mode: ColorMode
     ) {
-        let statusRow = frame.rows - 2
-        let messageRow = frame.rows - 1
+        let dataNames = map?.credits.filter { !$0.required }.map(\.name) ?? []
+        drawStatusLine(&frame, state, view, map: map, sources: sources, ascii: ascii, mode: mode)
+        drawMessageLine(&frame, state, dataError: map?.dataError, dataNames: dataNames, ascii: ascii, mode: mode)
+    }
+
+    /// The status line's fields, each with its rank (the lowest drops last), and the line when nothing
+    /// but the zoom fits.
+    static func statusFields(_ state: ViewerState, _ view: MapView, map: MapRendering?, sources: MapSources?) -> (
+        fields: [StatusLine.Field], compact: String
+    ) {
         // The view's size along the center's parallel and meridian (a wider window is never reported
         // narrower; the zoom message keeps the seed's east–west chord).
         let meters = view.extentMeters()
-        let zoom = "zoom \(Formatting.zoom(view.zoom))"
         var fields: [StatusLine.Field] = [
             .init(text: CoordinateFormat.hemispheres(view.center, decimals: 5), rank: 3),
-            .init(text: zoom, rank: 0),
+            .init(text: "zoom \(Formatting.zoom(view.zoom))", rank: 0),
             .init(
                 text: "\(Formatting.distance(meters.longitudinal)) × \(Formatting.distance(meters.latitudinal))",
                 rank: 4),
@@ -340,26 +348,32 @@ public enum Renderer {
             compact += " r" + Formatting.distance(c.circle.radiusMeters).replacing(" ", with: "")
         }
         if state.showSeedOverlay { fields.append(.init(text: "seed overlay", rank: 2)) }
-        let tileNote = map.flatMap { Self.tileNote($0.tiles) }
         switch state.tour {
         case .off: break
         case .playing(let step, let steps): fields.append(.init(text: "tour \(step)/\(steps)", rank: 2))
         case .paused(let step, let steps): fields.append(.init(text: "tour \(step)/\(steps) paused", rank: 2))
         }
-        if let tileNote { fields.append(.init(text: tileNote, rank: 6)) }
+        if let tileNote = map.flatMap({ Self.tileNote($0.tiles) }) { fields.append(.init(text: tileNote, rank: 6)) }
         // The data sources, finest first: each may drop on its own, the coarsest first.
         for (i, part) in sourceFields(map, view, sources: sources).enumerated() {
             fields.append(.init(text: part, rank: 7 + i, separator: i == 0 ? " │ " : " · "))
         }
-        // Data that must be credited on screen (OpenStreetMap's ODbL): at the end of the line, in full
-        // where it fits, else short; the rest of the data's names at the bottom right where there is room.
+        return (fields, compact)
+    }
+
+    /// The status line, with the credit the data requires on screen (OpenStreetMap's ODbL) at its end,
+    /// in full where it fits, else short.
+    static func drawStatusLine(
+        _ frame: inout Frame, _ state: ViewerState, _ view: MapView, map: MapRendering?, sources: MapSources?,
+        ascii: Bool, mode: ColorMode
+    ) {
+        let statusRow = frame.rows - 2
+        let (fields, compact) = statusFields(state, view, map: map, sources: sources)
         let required = map?.credits.filter(\.required) ?? []
-        let dataNames = map?.credits.filter { !$0.required }.map(\.name) ?? []
         let credit: (full: String, short: String)? =
             required.isEmpty
             ? nil
             : (required.map(\.text).joined(separator: "; "), required.map(\.short).joined(separator: "; "))
-        let dataError = map?.dataError
         // Laid out as shown: in ASCII `©` is `(c)` and `°` goes, so the lengths are the shown ones and a
         // space always stays before the credit.
         func shown(_ s: String) -> String { Transliteration.screenText(s, ascii: ascii) }
@@ -373,6 +387,16 @@ public enum Renderer {
                 style: StyleTable.style(.credit, mode: mode, theme: state.theme)
             )
         }
+    }
+
+    /// The message line: the prompt being typed, the data's error, or the last message with the rest of
+    /// the data's names at the bottom right where there is room.
+    static func drawMessageLine(
+        _ frame: inout Frame, _ state: ViewerState, dataError: String?, dataNames: [String], ascii: Bool,
+        mode: ColorMode
+    ) {
+        let statusRow = frame.rows - 2
+        let messageRow = frame.rows - 1
         if let prompt = state.prompt {
             drawChoices(&frame, prompt, bottom: statusRow, ascii: ascii, mode: mode, theme: state.theme)
             let text = prompt.kind.question + prompt.text + "_"
