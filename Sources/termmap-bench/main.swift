@@ -343,53 +343,91 @@ func terminalBytes(binary: String, dataArgs: [String], center: String = "50,10",
 
 // MARK: Main
 
-func main() throws {
-    // As termmap's own start does.
-    tuneAllocatorForFrames()
-    var args = Array(CommandLine.arguments.dropFirst())
-    let json = args.contains("--json")
-    args.removeAll { $0 == "--json" }
+/// What the command line asks of the bench.
+struct BenchOptions {
+    var json = false
     var frames = 200
     var dataDir: String?
     var only: String?
     var staticBinary: String?
+}
+
+/// The frame figures, measured in this process.
+struct FrameFigures {
+    var loads: [Double] = []
+    var rows: [(String, Int, Int, Double, Double)] = []
+    // Per tile scene at 200x60: the steady frame's median, a new view's first frame (median and worst).
+    var newViews: [(String, Double, Double, Double)] = []
+    var text: [Double] = []
+    // Frame time against cells on sparse views: what a frame costs besides its vertices.
+    var cellFits: [(name: String, constant: Double, perCell: Double)] = []
+}
+
+/// The figures of whole termmap processes: start-up, memory, bytes on the wire, the import.
+struct ProcessFigures {
+    var processTimes: [Double] = []
+    var peak = 0.0
+    var startup: [(String, Double)] = []
+    var staticStartup: [(String, Double)] = []
+    var bytes: [StepBytes] = []
+    var cityBytes: [StepBytes] = []
+    var imports: [Double] = []
+    var importPeak = 0.0
+    var imported = 0
+    var pbfSize = 1
+}
+
+/// The options, or nil when the arguments asked for something else, done now (`--help`, `--user-file`).
+func parseOptions() throws -> BenchOptions? {
+    var args = Array(CommandLine.arguments.dropFirst())
+    var options = BenchOptions()
+    options.json = args.contains("--json")
+    args.removeAll { $0 == "--json" }
     var i = 0
     while i < args.count {
         switch args[i] {
         case "--frames" where i + 1 < args.count:
-            frames = max(10, Int(args[i + 1]) ?? 200)
+            options.frames = max(10, Int(args[i + 1]) ?? 200)
             i += 2
         case "--data" where i + 1 < args.count:
-            dataDir = args[i + 1]
+            options.dataDir = args[i + 1]
             i += 2
         case "--scene" where i + 1 < args.count:
-            only = args[i + 1]
+            options.only = args[i + 1]
             i += 2
         case "--static" where i + 1 < args.count:
-            staticBinary = args[i + 1]
+            options.staticBinary = args[i + 1]
             i += 2
         case "--user-file" where i + 1 < args.count:
             let world = try MapAsset(path: packageRoot.appendingPathComponent("assets/world.tmap").path)
-            try userFileTimes(args[i + 1], world: world, frames: frames)
-            return
+            try userFileTimes(args[i + 1], world: world, frames: options.frames)
+            return nil
         case "--help":
             print("usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT] [--static BINARY]")
             print("  --scene TEXT     only the frame times of scenes whose name contains TEXT (for profiling)")
             print("  --static BINARY  also time the start-up of this termmap (built with --static-swift-stdlib)")
             print("  --user-file FILE only: read FILE (GeoJSON, CSV, GPX, KML) and time its frames at zooms 0, 8, 14")
-            return
+            return nil
         default:
             throw Failure(description: "unknown argument \(args[i])")
         }
     }
+    return options
+}
+
+/// The frame figures of every scene, in this process.
+func measureFrames(_ options: BenchOptions) throws -> (FrameFigures, MapAsset?) {
+    let frames = options.frames
+    let dataDir = options.dataDir
+    let only = options.only
+    var figures = FrameFigures()
     let worldPath =
         (dataDir.map { $0 + "/world.tmap" }).flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
         ?? packageRoot.appendingPathComponent("assets/world.tmap").path
-    var loads: [Double] = []
     for _ in 0..<20 {
         let t0 = nowSeconds()
         _ = try MapAsset(path: worldPath)
-        loads.append((nowSeconds() - t0) * 1000)
+        figures.loads.append((nowSeconds() - t0) * 1000)
     }
     let world = try MapAsset(path: worldPath)
     var high: MapAsset?
@@ -399,26 +437,21 @@ func main() throws {
     let city = try MapAsset(path: packageRoot.appendingPathComponent("assets/helsinki.tmap").path)
     let sources = MapSources(world: world, highResolution: high, details: [city])
 
-    var rows: [(String, Int, Int, Double, Double)] = []
-    // Per tile scene at 200x60: the steady frame's median, a new view's first frame (median and worst).
-    var newViews: [(String, Double, Double, Double)] = []
     for scene in scenes {
         if scene.needsHighResolution && high == nil { continue }
         if let only, !scene.name.contains(only) { continue }
         for (c, r) in sizes {
             let t = try frameTimes(
                 scene, cols: c, rows: r, sources: scene.tiles ? try tileSources(world) : sources, frames: frames)
-            rows.append((scene.name, c, r, median(t), percentile(t, 0.99)))
+            figures.rows.append((scene.name, c, r, median(t), percentile(t, 0.99)))
             if scene.tiles && c == 200 {
                 let cold = try newViewTimes(scene, cols: c, rows: r, world: world, runs: 20)
-                newViews.append((scene.name, median(t), median(cold), cold.max() ?? 0))
+                figures.newViews.append((scene.name, median(t), median(cold), cold.max() ?? 0))
             }
         }
     }
 
-    let text = try textTimes(sources: sources)
-    // Frame time against cells on sparse views: what a frame costs besides its vertices.
-    var cellFits: [(name: String, constant: Double, perCell: Double)] = []
+    figures.text = try textTimes(sources: sources)
     if only == nil {
         for scene in scenes where scene.name.hasPrefix("open Pacific") || scene.name.hasPrefix("Pitcairn") {
             let sizes = [(100, 30), (200, 60), (300, 90), (400, 120), (500, 150)]
@@ -431,71 +464,96 @@ func main() throws {
             let slope =
                 points.map { ($0.0 - mx) * ($0.1 - my) }.reduce(0, +)
                 / points.map { ($0.0 - mx) * ($0.0 - mx) }.reduce(0, +)
-            cellFits.append((scene.name, my - slope * mx, slope * 1000))
+            figures.cellFits.append((scene.name, my - slope * mx, slope * 1000))
         }
     }
-    if only != nil {
-        for r in rows { print("\(r.0) \(r.1)x\(r.2): median \(Int(r.3)) µs, p99 \(Int(r.4)) µs") }
-        print("text of a 400x120 colour frame: \(CoordinateFormat.fixed(median(text), 2)) ms median of 50")
-        for v in newViews {
-            print("\(v.0) new view: first frame \(Int(v.2)) µs median, \(Int(v.3)) µs worst, steady \(Int(v.1)) µs")
-        }
-        return
+    return (figures, high)
+}
+
+/// The scenes asked for with `--scene`, as lines.
+func printScenes(_ figures: FrameFigures) {
+    for r in figures.rows { print("\(r.0) \(r.1)x\(r.2): median \(Int(r.3)) µs, p99 \(Int(r.4)) µs") }
+    print("text of a 400x120 colour frame: \(CoordinateFormat.fixed(median(figures.text), 2)) ms median of 50")
+    for v in figures.newViews {
+        print("\(v.0) new view: first frame \(Int(v.2)) µs median, \(Int(v.3)) µs worst, steady \(Int(v.1)) µs")
     }
+}
+
+/// The figures of whole termmap processes.
+func measureProcesses(_ options: BenchOptions, high: MapAsset?) throws -> ProcessFigures {
+    var p = ProcessFigures()
+    let dataDir = options.dataDir
     let binary = try termmapBinary()
     let dataArgs = dataDir.map { ["--data", $0] } ?? []
-    var processTimes: [Double] = []
-    var peak = 0.0
     let europe = ["render", "--size", "200x60", "--center", "50,10", "--zoom", "4"] + dataArgs
     for _ in 0..<20 {
         // Wall time of the process alone (no GNU time around it).
-        processTimes.append(try runProcess(binary, europe, measurePeak: false).millis)
+        p.processTimes.append(try runProcess(binary, europe, measurePeak: false).millis)
     }
-    peak = try runProcess(binary, europe).peakMegabytes
+    p.peak = try runProcess(binary, europe).peakMegabytes
     for scene in scenes where !scene.needsHighResolution || high != nil {
         var a =
             ["render", "--size", "400x120", "--center", "\(scene.lat),\(scene.lon)", "--zoom", "\(scene.zoom)"]
             + dataArgs + (scene.tiles ? ["--tiles", tileFixture] : [])
         if let r = scene.circleMeters { a += ["--circle", "--radius", "\(r)"] }
-        peak = max(peak, try runProcess(binary, a).peakMegabytes)
+        p.peak = max(p.peak, try runProcess(binary, a).peakMegabytes)
     }
     let bare = try releaseBinary("termmap-bare")
-    let startup = try startupRatios(termmap: binary, bare: bare, dataArgs: dataArgs)
-    let staticStartup = try staticBinary.map { try startupRatios(termmap: $0, bare: bare, dataArgs: dataArgs) } ?? []
-    let bytes = try terminalBytes(binary: binary, dataArgs: dataArgs)
-    let cityBytes = try terminalBytes(binary: binary, dataArgs: dataArgs, center: "60.16878,24.94164", zoom: "16")
+    p.startup = try startupRatios(termmap: binary, bare: bare, dataArgs: dataArgs)
+    p.staticStartup =
+        try options.staticBinary.map { try startupRatios(termmap: $0, bare: bare, dataArgs: dataArgs) } ?? []
+    p.bytes = try terminalBytes(binary: binary, dataArgs: dataArgs)
+    p.cityBytes = try terminalBytes(binary: binary, dataArgs: dataArgs, center: "60.16878,24.94164", zoom: "16")
     // The import of the demo city's extract, whole process, into a scratch folder.
     let pbf = packageRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/osm/Helsinki.osm.pbf").path
     let scratch = NSTemporaryDirectory() + "termmap-bench-import-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    var imports: [Double] = []
-    var importPeak = 0.0
     for _ in 0..<10 {
         let run = try runProcess(binary, ["data", "import-osm", pbf, "--data", scratch, "--name", "bench"])
-        imports.append(run.millis)
-        importPeak = max(importPeak, run.peakMegabytes)
+        p.imports.append(run.millis)
+        p.importPeak = max(p.importPeak, run.peakMegabytes)
     }
-    let imported = (try? FileManager.default.attributesOfItem(atPath: scratch + "/bench.tmap")[.size] as? Int) ?? 0
-    let pbfSize = (try? FileManager.default.attributesOfItem(atPath: pbf)[.size] as? Int) ?? 1
+    p.imported = (try? FileManager.default.attributesOfItem(atPath: scratch + "/bench.tmap")[.size] as? Int) ?? 0
+    p.pbfSize = (try? FileManager.default.attributesOfItem(atPath: pbf)[.size] as? Int) ?? 1
 
-    if json {
-        let stepJSON = bytes.map {
-            "{\"name\":\"\($0.name)\",\"key\":\"\($0.key)\",\"bytes\":\($0.bytes),\"fullRepaint\":\($0.repaint)}"
-        }
-        let sceneJSON = rows.map {
-            "{\"name\":\"\($0.0)\",\"cols\":\($0.1),\"rows\":\($0.2),\"medianMicros\":\(Int($0.3.rounded())),\"p99Micros\":\(Int($0.4.rounded()))}"
-        }
-        print(
-            "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"startupRatios\":{\(startup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"staticStartupRatios\":{\(staticStartup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"cellFits\":[\(cellFits.map { "{\"name\":\"\($0.name)\",\"constantMicros\":\(Int($0.constant.rounded())),\"nanosPerCell\":\(round($0.perCell * 10) / 10)}" }.joined(separator: ","))],\"textMillis\":\(round(median(text) * 100) / 100),\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
-                + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
-                + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
-                + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
-                + "\"import\":{\"millis\":\(round(median(imports) * 10) / 10),\"peakRSSMegabytes\":\(round(importPeak * 10) / 10),"
-                + "\"bytes\":\(imported),\"pbfBytes\":\(pbfSize)},"
-                + "\"newTileViews\":[\(newViews.map { "{\"name\":\"\($0.0)\",\"steadyMicros\":\(Int($0.1)),\"firstMedianMicros\":\(Int($0.2)),\"firstMaxMicros\":\(Int($0.3))}" }.joined(separator: ","))]}"
-        )
-        return
+    return p
+}
+
+/// Every figure as one JSON object.
+func printJSON(_ figures: FrameFigures, _ p: ProcessFigures) {
+    let (rows, text, loads, cellFits, newViews) = (
+        figures.rows, figures.text, figures.loads, figures.cellFits, figures.newViews
+    )
+    let (bytes, startup, staticStartup, processTimes, peak) = (
+        p.bytes, p.startup, p.staticStartup, p.processTimes, p.peak
+    )
+    let (imports, importPeak, imported, pbfSize) = (p.imports, p.importPeak, p.imported, p.pbfSize)
+    let stepJSON = bytes.map {
+        "{\"name\":\"\($0.name)\",\"key\":\"\($0.key)\",\"bytes\":\($0.bytes),\"fullRepaint\":\($0.repaint)}"
     }
+    let sceneJSON = rows.map {
+        "{\"name\":\"\($0.0)\",\"cols\":\($0.1),\"rows\":\($0.2),\"medianMicros\":\(Int($0.3.rounded())),\"p99Micros\":\(Int($0.4.rounded()))}"
+    }
+    print(
+        "{\"scenes\":[\(sceneJSON.joined(separator: ","))],\"startupRatios\":{\(startup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"staticStartupRatios\":{\(staticStartup.map { "\"\($0.0)\":\(round($0.1 * 100) / 100)" }.joined(separator: ","))},\"cellFits\":[\(cellFits.map { "{\"name\":\"\($0.name)\",\"constantMicros\":\(Int($0.constant.rounded())),\"nanosPerCell\":\(round($0.perCell * 10) / 10)}" }.joined(separator: ","))],\"textMillis\":\(round(median(text) * 100) / 100),\"assetLoadMillis\":\(round(median(loads) * 100) / 100),"
+            + "\"renderProcessMillis\":\(round(median(processTimes) * 10) / 10),\"peakRSSMegabytes\":\(round(peak * 10) / 10),"
+            + "\"bytes\":{\"pan\":\(bytes[0].bytes),\"zoom\":\(bytes[4].bytes),\"fullRepaint\":\(bytes[0].repaint),"
+            + "\"steps\":[\(stepJSON.joined(separator: ","))]},"
+            + "\"import\":{\"millis\":\(round(median(imports) * 10) / 10),\"peakRSSMegabytes\":\(round(importPeak * 10) / 10),"
+            + "\"bytes\":\(imported),\"pbfBytes\":\(pbfSize)},"
+            + "\"newTileViews\":[\(newViews.map { "{\"name\":\"\($0.0)\",\"steadyMicros\":\(Int($0.1)),\"firstMedianMicros\":\(Int($0.2)),\"firstMaxMicros\":\(Int($0.3))}" }.joined(separator: ","))]}"
+    )
+}
+
+/// Every figure as a table for people.
+func printText(_ figures: FrameFigures, _ p: ProcessFigures, frames: Int) {
+    let (rows, text, loads, cellFits, newViews) = (
+        figures.rows, figures.text, figures.loads, figures.cellFits, figures.newViews
+    )
+    let (bytes, cityBytes, startup, staticStartup) = (p.bytes, p.cityBytes, p.startup, p.staticStartup)
+    let (processTimes, peak, imports, importPeak, imported, pbfSize) = (
+        p.processTimes, p.peak, p.imports, p.importPeak, p.imported, p.pbfSize
+    )
     func f(_ v: Double, _ d: Int) -> String { CoordinateFormat.fixed(v, d) }
     print("termmap-bench: \(frames) frames per scene, each after a 1-dot pan (first 10 not counted)\n")
     print("scene                                size      median µs   p99 µs")
@@ -545,6 +603,23 @@ func main() throws {
     print(
         "data import-osm Helsinki.osm.pbf (median of 10): \(f(median(imports), 1)) ms, peak \(f(importPeak, 1)) MB, "
             + "\(imported) bytes (\(f(100 * Double(imported) / Double(pbfSize), 1)) % of the extract)")
+}
+
+func main() throws {
+    // As termmap's own start does.
+    tuneAllocatorForFrames()
+    guard let options = try parseOptions() else { return }
+    let (figures, high) = try measureFrames(options)
+    if options.only != nil {
+        printScenes(figures)
+        return
+    }
+    let processes = try measureProcesses(options, high: high)
+    if options.json {
+        printJSON(figures, processes)
+    } else {
+        printText(figures, processes, frames: options.frames)
+    }
 }
 
 extension String {
