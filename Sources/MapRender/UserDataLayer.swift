@@ -144,21 +144,6 @@ public struct UserDataLayer: MapLayer {
 
     public func draw(into c: inout LayerContext) {
         guard visible, file.data.count > 0 else { return }
-        let role = StyleRole.overlay(look)
-        let ink = StyleTable.ink(role)
-        let t = c.transform
-        let ws = t.worldSize
-        let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
-        let cols = c.view.size.cols
-        var labels: [PendingLabel] = []
-        // At most one point a cell is marked: a million points at zoom 0 cost a pass, not a million labels.
-        var marked = [Bool](repeating: false, count: max(0, cols * c.view.size.rows))
-        var markers: [(col: Int, row: Int, color: Int16)] = []
-        // Each marked point's feature: its name is looked up only where there is room for it.
-        // (`whole`: a feature of the whole file, else of the level.)
-        var markerNames: [(feature: Int, whole: Bool, col: Int, row: Int)] = []
-        let markerGlyph = StyleTable.overlayMarker(look, ascii: c.ascii)
-        let className = "file \(file.displayName)"
         var (ready, wanted) = file.detail(zoom: c.view.zoom)
         if let w = wanted, c.makesDetailAtOnce {
             file.prepare(w)
@@ -167,146 +152,196 @@ public struct UserDataLayer: MapLayer {
         }
         if let wanted { c.report.missingDetail.append(DetailRequest(file: file, level: wanted)) }
         guard let level = ready else { return }
-        let data = level.data
-        c.pick.ownFiles.append((file.data, className))
-        let pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)
-        let pickDust =
-            level.dust.count + level.points.count > 0
-            ? c.pick.register(layer: file.data, feature: nil, className: className) : 0
+        var pass = DrawPass(layer: self, level: level, context: &c)
         // The view's rectangle in the unit square, and the world copies it shows.
+        let t = c.transform
+        let ws = t.worldSize
         let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
         let (vy0, vy1) = (t.center.y - t.halfHeight / ws, t.center.y + t.halfHeight / ws)
-        let copies = Int(vx0.rounded(.down))...Int(vx1.rounded(.down))
-        for copy in copies {
-            let ox = t.originX(copy: copy)
-            let oy = t.originY
-            if let (rows, columns) = UserLayerDots.squares(
-                minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1)
-            {
-                // The dust (lines and areas that fit in a dot) a dot each, the points a dot and a marker
-                // each (one a cell), in the file's look or their own colour.
-                for (dots, marks) in [(level.dust, false), (level.points, true)] {
-                    for row in rows {
-                        for i in dots.dots(row: row, from: columns.lowerBound, to: columns.upperBound) {
-                            let (x, y) = (dots.x[i] * ws + ox, dots.y[i] * ws + oy)
-                            guard x >= 0, y >= 0, x < w, y < h else { continue }
-                            let f = Int(dots.feature[i])
-                            let own = file.data.strokeColors[f]
-                            c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
-                            c.canvas.set(
-                                x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y),
-                                ink: own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink)
-                            let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
-                            if marks, row * cols + col < marked.count, !marked[row * cols + col] {
-                                marked[row * cols + col] = true
-                                markers.append((col, row, own))
-                                markerNames.append((f, true, col, row))
-                            }
-                        }
-                    }
-                }
-                c.canvas.tag = 0
-            }
+        for copy in Int(vx0.rounded(.down))...Int(vx1.rounded(.down)) {
+            let (ox, oy) = (t.originX(copy: copy), t.originY)
+            pass.drawDots(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1, ox: ox, oy: oy, &c)
             level.index.features(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) { f in
-                let box = data.box(f)
-                guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2
-                else { return }
-                // A colour of the file's own (simplestyle) wins over the layer's look.
-                let own = data.strokeColors[f]
-                let ink = own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink
-                let fillColor = data.fillColors[f]
-                let fillInk = fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink
-                c.canvas.tag = c.pick.tag(layer: pickLayer, feature: f)
-                for p in data.featurePieces[f]..<data.featurePieces[f + 1] {
-                    let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
-                    switch data.pieceTypes[p] {
-                    case .point:
-                        let i = data.ringStarts[rings.lowerBound]
-                        let (x, y) = (data.x[i] * ws + ox, data.y[i] * ws + oy)
+                pass.drawFeature(f, ox: ox, oy: oy, &c)
+            }
+        }
+        pass.placeMarkersAndNames(&c)
+    }
+
+    /// One drawing of the layer: what it has marked and named so far, over every world copy.
+    struct DrawPass {
+        let layer: UserDataLayer
+        let level: UserLayerLevel
+        let role: StyleRole
+        let ink: UInt8
+        let ws: Double
+        let (w, h): (Double, Double)
+        let cols: Int
+        let pickLayer: Int
+        let pickDust: Int
+        var labels: [PendingLabel] = []
+        /// At most one point a cell is marked: a million points at zoom 0 cost a pass, not a million labels.
+        var marked: [Bool]
+        var markers: [(col: Int, row: Int, color: Int16)] = []
+        /// Each marked point's feature: its name is looked up only where there is room for it.
+        /// (`whole`: a feature of the whole file, else of the level.)
+        var markerNames: [(feature: Int, whole: Bool, col: Int, row: Int)] = []
+
+        init(layer: UserDataLayer, level: UserLayerLevel, context c: inout LayerContext) {
+            self.layer = layer
+            self.level = level
+            role = StyleRole.overlay(layer.look)
+            ink = StyleTable.ink(role)
+            ws = c.transform.worldSize
+            (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
+            cols = c.view.size.cols
+            marked = [Bool](repeating: false, count: max(0, cols * c.view.size.rows))
+            let className = "file \(layer.file.displayName)"
+            c.pick.ownFiles.append((layer.file.data, className))
+            pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)
+            pickDust =
+                level.dust.count + level.points.count > 0
+                ? c.pick.register(layer: layer.file.data, feature: nil, className: className) : 0
+        }
+
+        /// The ink of a colour of the file's own (simplestyle), which wins over the layer's look.
+        func ink(own: Int16) -> UInt8 { own >= 0 ? StyleTable.ink(.userColor(Int(own))) : ink }
+
+        /// Marks a point's cell (once a cell) for a marker and, where there is room, its name.
+        mutating func mark(x: Double, y: Double, feature f: Int, whole: Bool, color: Int16) {
+            let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
+            guard row * cols + col < marked.count, !marked[row * cols + col] else { return }
+            marked[row * cols + col] = true
+            markers.append((col, row, color))
+            markerNames.append((f, whole, col, row))
+        }
+
+        /// The dust (lines and areas that fit in a dot) a dot each, the points a dot and a marker each (one
+        /// a cell), in the file's look or their own colour.
+        mutating func drawDots(
+            minX: Double, minY: Double, maxX: Double, maxY: Double, ox: Double, oy: Double, _ c: inout LayerContext
+        ) {
+            guard let (rows, columns) = UserLayerDots.squares(minX: minX, minY: minY, maxX: maxX, maxY: maxY) else {
+                return
+            }
+            for (dots, marks) in [(level.dust, false), (level.points, true)] {
+                for row in rows {
+                    for i in dots.dots(row: row, from: columns.lowerBound, to: columns.upperBound) {
+                        let (x, y) = (dots.x[i] * ws + ox, dots.y[i] * ws + oy)
                         guard x >= 0, y >= 0, x < w, y < h else { continue }
-                        let (col, row) = (Int(x) / ViewSize.dotsPerCellX, Int(y) / ViewSize.dotsPerCellY)
-                        // The marker's cell is drawn with the file's ink, so the pick names it.
-                        c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink)
-                        if row * cols + col < marked.count, !marked[row * cols + col] {
-                            marked[row * cols + col] = true
-                            markers.append((col, row, own))
-                            markerNames.append((f, false, col, row))
-                        }
-                    case .lineString, .polygon:
-                        let closes = data.pieceTypes[p] == .polygon
-                        for r in rings {
-                            let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
-                            var px = data.x[start] * ws + ox
-                            var py = data.y[start] * ws + oy
-                            // A ring whose file left it open (GDAL reads those) is closed where it is drawn.
-                            let open = closes && (data.x[end - 1] != data.x[start] || data.y[end - 1] != data.y[start])
-                            for k in (start + 1)..<(open ? end + 1 : end) {
-                                let i = k < end ? k : start
-                                let qx = data.x[i] * ws + ox
-                                let qy = data.y[i] * ws + oy
-                                // Within a dot of the last point drawn to: nothing a dot can show.
-                                if k < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
-                                if let (a, b) = LineClipper.interval(
-                                    px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1)
-                                {
-                                    let (dx, dy) = (qx - px, qy - py)
-                                    c.canvas.line(px + a * dx, py + a * dy, px + b * dx, py + b * dy, ink: ink)
-                                }
-                                px = qx
-                                py = qy
-                            }
-                        }
-                    }
-                }
-                let tag = c.canvas.tag
-                c.canvas.tag = 0
-                for p in data.featurePieces[f]..<data.featurePieces[f + 1] where data.pieceTypes[p] == .polygon {
-                    fill(data, piece: p, ox: ox, oy: oy, ink: fillInk, tag: tag, &c)
-                }
-                // The feature's extent in cells: a name is counted only where one could fit.
-                let extent = max(
-                    (box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX),
-                    (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
-                if extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f),
-                    extent >= Double(name.columns)
-                {
-                    // A line's or area's name at the middle of its box, where it is on screen, when the
-                    // feature is at least as long as its name.
-                    let mx = (box.0 + box.2) / 2 * ws + ox
-                    let my = (box.1 + box.3) / 2 * ws + oy
-                    if mx >= 0, my >= 0, mx < w, my < h {
-                        let col = Int(mx) / ViewSize.dotsPerCellX - name.columns / 2
-                        labels.append(PendingLabel(text: name, col: max(0, col), row: Int(my) / ViewSize.dotsPerCellY))
+                        let f = Int(dots.feature[i])
+                        let own = layer.file.data.strokeColors[f]
+                        c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
+                        c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink(own: own))
+                        if marks { mark(x: x, y: y, feature: f, whole: true, color: own) }
                     }
                 }
             }
+            c.canvas.tag = 0
         }
-        // Markers first, over the map's own names (each is where its point is); then their names beside
-        // them where there is room, then the names of lines and areas.
-        for m in markers {
-            c.labels.addMarker(
-                markerGlyph, col: m.col, row: m.row, role: m.color >= 0 ? .userColor(Int(m.color)) : role)
+
+        /// A feature of the level: its points, lines and rings, its areas filled, its name noted.
+        mutating func drawFeature(_ f: Int, ox: Double, oy: Double, _ c: inout LayerContext) {
+            let data = level.data
+            let box = data.box(f)
+            guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2
+            else { return }
+            let own = data.strokeColors[f]
+            let ink = ink(own: own)
+            let fillColor = data.fillColors[f]
+            let fillInk = fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink
+            c.canvas.tag = c.pick.tag(layer: pickLayer, feature: f)
+            for p in data.featurePieces[f]..<data.featurePieces[f + 1] {
+                let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
+                if data.pieceTypes[p] == .point {
+                    let i = data.ringStarts[rings.lowerBound]
+                    let (x, y) = (data.x[i] * ws + ox, data.y[i] * ws + oy)
+                    guard x >= 0, y >= 0, x < w, y < h else { continue }
+                    // The marker's cell is drawn with the file's ink, so the pick names it.
+                    c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink)
+                    mark(x: x, y: y, feature: f, whole: false, color: own)
+                } else {
+                    for r in rings { drawRing(r, closes: data.pieceTypes[p] == .polygon, ox: ox, oy: oy, ink: ink, &c) }
+                }
+            }
+            let tag = c.canvas.tag
+            c.canvas.tag = 0
+            for p in data.featurePieces[f]..<data.featurePieces[f + 1] where data.pieceTypes[p] == .polygon {
+                layer.fill(data, piece: p, ox: ox, oy: oy, ink: fillInk, tag: tag, &c)
+            }
+            noteName(of: f, box: box, ox: ox, oy: oy)
         }
-        var pointLabels: [PendingLabel] = []
-        for m in markerNames {
-            // Only where the cell beside the marker is free (most are not, on a crowded map).
-            guard
-                c.labels.isFree(col: m.col + 1, row: m.row, width: 1)
-                    || c.labels.isFree(col: m.col, row: m.row - 1, width: 1)
-                    || c.labels.isFree(col: m.col, row: m.row + 1, width: 1)
-                    || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
-                let name = m.whole ? file.data.name(of: m.feature) : data.name(of: m.feature)
-            else { continue }
-            pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row))
+
+        /// A line or a ring, clipped to the view; a ring whose file left it open (GDAL reads those) is
+        /// closed where it is drawn.
+        func drawRing(_ r: Int, closes: Bool, ox: Double, oy: Double, ink: UInt8, _ c: inout LayerContext) {
+            let data = level.data
+            let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
+            var px = data.x[start] * ws + ox
+            var py = data.y[start] * ws + oy
+            let open = closes && (data.x[end - 1] != data.x[start] || data.y[end - 1] != data.y[start])
+            for k in (start + 1)..<(open ? end + 1 : end) {
+                let i = k < end ? k : start
+                let qx = data.x[i] * ws + ox
+                let qy = data.y[i] * ws + oy
+                // Within a dot of the last point drawn to: nothing a dot can show.
+                if k < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
+                if let (a, b) = LineClipper.interval(px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) {
+                    let (dx, dy) = (qx - px, qy - py)
+                    c.canvas.line(px + a * dx, py + a * dy, px + b * dx, py + b * dy, ink: ink)
+                }
+                px = qx
+                py = qy
+            }
         }
-        // The points' names first (beside their markers), then the lines' and areas'.
-        for l in pointLabels + labels {
-            let text = Transliteration.screenText(l.text, ascii: c.ascii)
-            for (col, row) in [
-                (l.col + 1, l.row), (l.col - text.columns, l.row), (l.col, l.row - 1), (l.col, l.row + 1),
-            ]
-            where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
-                break
+
+        /// A line's or area's name at the middle of its box, where it is on screen, when the feature is at
+        /// least as long as its name (its extent in cells: a name is counted only where one could fit).
+        mutating func noteName(of f: Int, box: (Double, Double, Double, Double), ox: Double, oy: Double) {
+            let data = level.data
+            let extent = max(
+                (box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX),
+                (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
+            guard extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f),
+                extent >= Double(name.columns)
+            else { return }
+            let mx = (box.0 + box.2) / 2 * ws + ox
+            let my = (box.1 + box.3) / 2 * ws + oy
+            if mx >= 0, my >= 0, mx < w, my < h {
+                let col = Int(mx) / ViewSize.dotsPerCellX - name.columns / 2
+                labels.append(PendingLabel(text: name, col: max(0, col), row: Int(my) / ViewSize.dotsPerCellY))
+            }
+        }
+
+        /// Markers first, over the map's own names (each is where its point is); then their names beside
+        /// them where there is room, then the names of lines and areas.
+        func placeMarkersAndNames(_ c: inout LayerContext) {
+            let markerGlyph = StyleTable.overlayMarker(layer.look, ascii: c.ascii)
+            for m in markers {
+                c.labels.addMarker(
+                    markerGlyph, col: m.col, row: m.row, role: m.color >= 0 ? .userColor(Int(m.color)) : role)
+            }
+            var pointLabels: [PendingLabel] = []
+            for m in markerNames {
+                // Only where the cell beside the marker is free (most are not, on a crowded map).
+                guard
+                    c.labels.isFree(col: m.col + 1, row: m.row, width: 1)
+                        || c.labels.isFree(col: m.col, row: m.row - 1, width: 1)
+                        || c.labels.isFree(col: m.col, row: m.row + 1, width: 1)
+                        || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
+                    let name = m.whole ? layer.file.data.name(of: m.feature) : level.data.name(of: m.feature)
+                else { continue }
+                pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row))
+            }
+            // The points' names first (beside their markers), then the lines' and areas'.
+            for l in pointLabels + labels {
+                let text = Transliteration.screenText(l.text, ascii: c.ascii)
+                for (col, row) in [
+                    (l.col + 1, l.row), (l.col - text.columns, l.row), (l.col, l.row - 1), (l.col, l.row + 1),
+                ]
+                where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
+                    break
+                }
             }
         }
     }
