@@ -28,20 +28,7 @@ enum InteractiveCommand {
         }
         // `-`: standard input is data, read as it comes; the keys come from the terminal (/dev/tty, as
         // less and fzf do), which takes standard input's place for everything that reads the terminal.
-        var streamFD: Int32?
-        if options.files.contains("-") {
-            guard isatty(STDIN_FILENO) == 0 else {
-                throw UsageError(
-                    "'-' reads standard input, which is the terminal here: pipe data in (producer | termmap -)")
-            }
-            let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
-            guard tty >= 0 else {
-                throw UsageError("'-': no terminal to read keys from (/dev/tty: \(systemErrorReason()))")
-            }
-            streamFD = dup(STDIN_FILENO)
-            dup2(tty, STDIN_FILENO)
-            close(tty)
-        }
+        let streamFD = try takeStandardInputForData(options)
         if let follow = options.follow, access(follow, R_OK) != 0 {
             throw DataFailure("--follow '\(follow)': cannot read (\(systemErrorReason()))")
         }
@@ -65,32 +52,8 @@ enum InteractiveCommand {
         // Tiles load in the background; each batch that arrives is an event, and wakes the loop's wait.
         let inbox = screen.makeInbox()
         let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
-        let size = screen.size
-        var state = try options.initialState(
-            cols: size.cols, rows: size.rows,
-            theme: options.chosenTheme(background: screen.background, environment: environment))
-        state.keymap = keymap
-        try options.showCenterName(&state, sources: sources)
-        options.resumeLastView(&state, environment: environment)
-        BookmarkFile.load(into: &state, environment: environment, kiosk: options.kiosk)
-        // What a viewer killed between writing and renaming left behind.
-        if !options.kiosk {
-            for path in [BookmarkFile.path(environment), LastView.path(environment)].compactMap({ $0 }) {
-                AtomicFile.removeStaleTemporaries(of: path)
-            }
-        }
-        if !screen.unicode { state.glyphMode = .ascii }
-        if !state.mouseCaptured { screen.captureMouse(false) }
-        state.suggestsStreetData = !options.kiosk
-        // A stop no shell can continue would leave the visitor with a frozen terminal: said instead.
-        if options.kiosk {
-            state.suspendRefusal = "not in kiosk mode (q leaves)"
-        } else if options.castPath != nil {
-            // The recording's pseudo-terminal holds the terminal's modes: a stop would leave them off.
-            state.suspendRefusal = "not while recording (q ends the recording)"
-        } else if !screen.hasJobControl {
-            state.suspendRefusal = "no job control here (no shell to come back to; q quits)"
-        }
+        var state = try startState(options, keymap: keymap, screen: screen, sources: sources, environment: environment)
+        state.suspendRefusal = suspendRefusal(options, screen: screen)
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true
@@ -113,16 +76,75 @@ enum InteractiveCommand {
             tourAfter: options.tourAfterSeconds, loader: loader,
             preparer: BackgroundDetailPreparer { inbox.post(.detailPrepared($0)) }, inbox: inbox,
             afterFirstFrame: loadGeodesics,
-            changeBookmarks: { change in
-                if let written = BookmarkFile.apply(change, environment: environment) {
-                    inbox.post(.bookmarksWritten(written))
-                } else {
-                    inbox.post(.problem("bookmarks: cannot write \(BookmarkFile.path(environment) ?? "the file")"))
-                }
-            })
+            changeBookmarks: { change in writeBookmarks(change, inbox: inbox, environment: environment) })
         // The view it ended on, for --resume (a kiosk writes nothing but the shared tile cache).
         if !options.kiosk { LastView.write(state.view, environment) }
         return 0
+    }
+
+    /// The first state: the view the options, the last view and the bookmarks give, in the screen's
+    /// size, theme and glyphs, with the mouse as the options say.
+    static func startState(
+        _ options: StartupOptions, keymap: Keymap, screen: CursesScreen, sources: MapSources,
+        environment: [String: String]
+    ) throws -> ViewerState {
+        let size = screen.size
+        var state = try options.initialState(
+            cols: size.cols, rows: size.rows,
+            theme: options.chosenTheme(background: screen.background, environment: environment))
+        state.keymap = keymap
+        try options.showCenterName(&state, sources: sources)
+        options.resumeLastView(&state, environment: environment)
+        BookmarkFile.load(into: &state, environment: environment, kiosk: options.kiosk)
+        // What a viewer killed between writing and renaming left behind.
+        if !options.kiosk {
+            for path in [BookmarkFile.path(environment), LastView.path(environment)].compactMap({ $0 }) {
+                AtomicFile.removeStaleTemporaries(of: path)
+            }
+        }
+        if !screen.unicode { state.glyphMode = .ascii }
+        if !state.mouseCaptured { screen.captureMouse(false) }
+        state.suggestsStreetData = !options.kiosk
+        return state
+    }
+
+    /// `-`: standard input is data, read as it comes; the keys come from the terminal (/dev/tty, as
+    /// less and fzf do), which takes standard input's place for everything that reads the terminal.
+    /// Returns the data's descriptor, nil without `-`.
+    static func takeStandardInputForData(_ options: StartupOptions) throws -> Int32? {
+        guard options.files.contains("-") else { return nil }
+        guard isatty(STDIN_FILENO) == 0 else {
+            throw UsageError(
+                "'-' reads standard input, which is the terminal here: pipe data in (producer | termmap -)")
+        }
+        let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard tty >= 0 else {
+            throw UsageError("'-': no terminal to read keys from (/dev/tty: \(systemErrorReason()))")
+        }
+        let streamFD = dup(STDIN_FILENO)
+        dup2(tty, STDIN_FILENO)
+        close(tty)
+        return streamFD
+    }
+
+    /// Why Ctrl-Z cannot stop this session, nil when it can: a stop no shell can continue would leave
+    /// the visitor with a frozen terminal, so it is said instead.
+    static func suspendRefusal(_ options: StartupOptions, screen: CursesScreen) -> String? {
+        if options.kiosk { return "not in kiosk mode (q leaves)" }
+        // The recording's pseudo-terminal holds the terminal's modes: a stop would leave them off.
+        if options.castPath != nil { return "not while recording (q ends the recording)" }
+        if !screen.hasJobControl { return "no job control here (no shell to come back to; q quits)" }
+        return nil
+    }
+
+    /// Makes one change to the bookmarks file; the list as written (or the failure) comes back through
+    /// the inbox.
+    static func writeBookmarks(_ change: BookmarkChange, inbox: EventInbox, environment: [String: String]) {
+        if let written = BookmarkFile.apply(change, environment: environment) {
+            inbox.post(.bookmarksWritten(written))
+        } else {
+            inbox.post(.problem("bookmarks: cannot write \(BookmarkFile.path(environment) ?? "the file")"))
+        }
     }
 
     /// Loads PROJ once the first frame is out, while the user looks at it: its 40 libraries take about

@@ -66,6 +66,21 @@ struct StartupOptions {
         if follow?.isEmpty == true { throw UsageError("--follow needs a file") }
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read once") }
         viewGiven = p.value(.center) != nil || p.value(.zoom) != nil
+        try readView(p)
+        try readLook(p)
+        try readData(p)
+        try readSession(p)
+        circle = p.has(.circle)
+        json = p.has(.json)
+        pick = p.has(.pick)
+        if json && pick { throw UsageError("--json and --pick print different things: give one") }
+        ascii = p.has(.ascii)
+        animations = !p.has(.noAnimation)
+        mouse = !p.has(.noMouse)
+    }
+
+    /// The first view and the keys a script presses: --size, --center, --zoom, --radius, --keys.
+    private mutating func readView(_ p: ParsedArguments) throws(UsageError) {
         if let s = p.value(.size) {
             let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 2000, r <= 1000
@@ -99,6 +114,10 @@ struct StartupOptions {
             case .failure(let e): throw UsageError(e.description)
             }
         }
+    }
+
+    /// How the map looks: --color, --theme.
+    private mutating func readLook(_ p: ParsedArguments) throws(UsageError) {
         if let c = p.value(.color), c != "auto" {
             guard ["never", "always", "8", "16", "256"].contains(c) else {
                 throw UsageError("--color '\(c)' must be auto, never, always, 8, 16 or 256")
@@ -111,6 +130,11 @@ struct StartupOptions {
             }
             theme = chosen
         }
+    }
+
+    /// Where the data comes from and what reading it may cost: --data, --tiles, the tile caches and
+    /// ogr2ogr's limits.
+    private mutating func readData(_ p: ParsedArguments) throws(UsageError) {
         if let d = p.value(.data) {
             guard !d.isEmpty else { throw UsageError("--data needs a folder") }
             dataDir = d
@@ -141,6 +165,10 @@ struct StartupOptions {
             }
             ogrLimits.seconds = Int(seconds.rounded(.up))
         }
+    }
+
+    /// The session: --idle-timeout, --kiosk, --resume, --units, a tour and a recording.
+    private mutating func readSession(_ p: ParsedArguments) throws(UsageError) {
         if let t = p.value(.idleTimeout) {
             guard let minutes = InputParsing.number(t), minutes > 0, minutes <= 24 * 60 else {
                 throw UsageError("--idle-timeout '\(t)' must be minutes, more than 0 and at most 1440")
@@ -171,13 +199,6 @@ struct StartupOptions {
             guard !path.isEmpty, !isDirectory(path) else { throw UsageError("--\(option.name) needs a file to write") }
             castPath = path
         }
-        circle = p.has(.circle)
-        json = p.has(.json)
-        pick = p.has(.pick)
-        if json && pick { throw UsageError("--json and --pick print different things: give one") }
-        ascii = p.has(.ascii)
-        animations = !p.has(.noAnimation)
-        mouse = !p.has(.noMouse)
     }
 
     /// Seconds without a key before a kiosk plays its tour.
