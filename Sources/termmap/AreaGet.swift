@@ -49,13 +49,30 @@ enum AreaGet {
         let what =
             "\(from) \(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north) z\(zooms.lowerBound)-\(zooms.upperBound)"
         let journal = try DownloadJournal(path: final + ".part", what: what)
-        let resumed = journal.recorded.count
-        let todo = tiles.filter { journal.recorded[$0.pmtilesID] == nil }
-        let named = NamedTileSource.named(from) != nil
-        // Remote tiles a few at a time (what the pool has in flight): the journal grows as they come.
-        let batchSize = archive.isRemote ? HTTPPool.parallel : 256
         let progress = Progress(
-            total: tiles.count, done: resumed, bytes: journal.tileBytes, showBar: isatty(STDERR_FILENO) == 1)
+            total: tiles.count, done: journal.recorded.count, bytes: journal.tileBytes,
+            showBar: isatty(STDERR_FILENO) == 1)
+        try fetch(
+            tiles.filter { journal.recorded[$0.pmtilesID] == nil }, of: tiles.count, from: archive, named: from,
+            into: journal, progress: progress)
+        let written = try writeArchive(
+            tiles, from: archive, journal: journal, as: Target(name: name, path: final, source: from, area: what),
+            bounds: bounds, zooms: zooms)
+        progress.finish(
+            "\(final): \(grouped(written.entries)) tiles (\(grouped(written.contents)) distinct), \(megabytes(fileSize(final) ?? 0))"
+        )
+        return 0
+    }
+
+    /// Fetches the tiles not yet in the journal, a batch at a time (remote tiles a few at a time, what the
+    /// pool has in flight: the journal grows as they come); a named public source at most `publicRate`
+    /// tiles a second. A damaged tile, or more than 20 failures, ends it with a line saying how to resume.
+    static func fetch(
+        _ todo: [TileID], of total: Int, from archive: TileArchive, named from: String, into journal: DownloadJournal,
+        progress: Progress
+    ) throws {
+        let named = NamedTileSource.named(from) != nil
+        let batchSize = archive.isRemote ? HTTPPool.parallel : 256
         var next = 0
         var failures = 0
         while next < todo.count {
@@ -79,7 +96,7 @@ enum AreaGet {
                     if f.retry == .never || failures > 20 {
                         journal.flush()
                         throw DataFailure(
-                            "\(from): \(f.reason); \(journal.recorded.count) of \(tiles.count) tiles are in \(journal.path), run again to resume"
+                            "\(from): \(f.reason); \(journal.recorded.count) of \(total) tiles are in \(journal.path), run again to resume"
                         )
                     }
                 case nil:
@@ -100,6 +117,23 @@ enum AreaGet {
             }
             progress.draw()
         }
+    }
+
+    /// The archive's name, where it goes, what it was downloaded from and the area asked (its metadata).
+    struct Target {
+        let name: String
+        let path: String
+        let source: String
+        let area: String
+    }
+
+    /// Every tile is in the journal: writes the archive beside it, then gives it its name. Returns the
+    /// tiles written and how many distinct contents they hold.
+    static func writeArchive(
+        _ tiles: [TileID], from archive: TileArchive, journal: DownloadJournal, as target: Target,
+        bounds: CoordinateBounds, zooms: ClosedRange<Int>
+    ) throws -> (entries: Int, contents: Int) {
+        let (name, final, from, what) = (target.name, target.path, target.source, target.area)
         // Every tile is in the journal: write the archive beside it, then give it its name.
         var entries: [PMTilesBuilder.Tile] = []
         for tile in tiles {
@@ -137,10 +171,7 @@ enum AreaGet {
             throw DataFailure("\(final): cannot write (\(systemErrorReason()))")
         }
         unlink(final + ".part")
-        progress.finish(
-            "\(final): \(grouped(entries.count)) tiles (\(grouped(contents)) distinct), \(megabytes(fileSize(final) ?? 0))"
-        )
-        return 0
+        return (entries.count, contents)
     }
 
     /// `A-B` within 0–30, A ≤ B.
