@@ -71,9 +71,45 @@ enum Ogr2ogr {
                 "not a format termmap reads itself; with GDAL's ogr2ogr on the PATH (Debian: apt install gdal-bin) it reads it"
             )
         }
+        let child: Child
+        switch spawn(program, file: file, reproject: reproject, limits: limits) {
+        case .success(let c): child = c
+        case .failure(let why): return failed(why.description)
+        }
+        defer {
+            close(child.out)
+            close(child.err)
+        }
+        var records = Records(name: name, memoryLimit: limits.memoryBytes)
+        let (ending, said) = collect(child, into: &records)
+        records.finish()
+        switch outcome(ending, said: said, reproject: reproject, limits: limits, data: records.builder.finished()) {
+        case .success(let data): return UserFile(file: file, format: .ogr, data: data)
+        case .failure(let why): return failed(why.description)
+        }
+    }
+
+    /// A running ogr2ogr: its process and the read ends of its output and its errors.
+    struct Child {
+        let pid: pid_t
+        let out: Int32
+        let err: Int32
+    }
+
+    /// Why a run gave no layer, in one line.
+    struct Reason: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Starts ogr2ogr writing GeoJSONSeq to its standard output, under `limits` (through the shell:
+    /// posix_spawn sets none; ulimit -v is KB of address space, -t CPU seconds), its input /dev/null.
+    static func spawn(_ program: String, file: String, reproject: Bool, limits: Limits) -> Result<Child, Reason> {
         var out: [Int32] = [0, 0]
         var err: [Int32] = [0, 0]
-        guard pipe(&out) == 0, pipe(&err) == 0 else { return failed("cannot run ogr2ogr: \(systemErrorReason())") }
+        guard pipe(&out) == 0, pipe(&err) == 0 else {
+            return .failure(Reason("cannot run ogr2ogr: \(systemErrorReason())"))
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -81,8 +117,6 @@ enum Ogr2ogr {
         posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         for fd in [out[0], err[0], out[1], err[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
-        // The limits through the shell (posix_spawn sets none): ulimit -v (KB of address space) and -t
-        // (CPU seconds), then the program in the shell's place.
         let limitScript =
             "ulimit -v \(limits.programBytes / 1024) && ulimit -t \(max(1, limits.seconds)) && exec \"$0\" \"$@\""
         let argv =
@@ -95,12 +129,17 @@ enum Ogr2ogr {
         let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgs, environ)
         close(out[1])
         close(err[1])
-        defer {
+        guard rc == 0 else {
             close(out[0])
             close(err[0])
+            return .failure(Reason("cannot run \(program): \(systemErrorReason(rc))"))
         }
-        guard rc == 0 else { return failed("cannot run \(program): \(systemErrorReason(rc))") }
-        var records = Records(name: name, memoryLimit: limits.memoryBytes)
+        return .success(Child(pid: pid, out: out[0], err: err[0]))
+    }
+
+    /// Feeds ogr2ogr's records into `records` as they come, keeping the last of what it says; stops it
+    /// when the layer is full or it has been silent too long. Returns how it ended and what it said.
+    static func collect(_ child: Child, into records: inout Records) -> (Ending, String) {
         var stderr: [UInt8] = []
         var open = (true, true)
         var lastOutput = monotonicSeconds()
@@ -108,12 +147,12 @@ enum Ogr2ogr {
         var ending: Ending?
         while open.0 || open.1 {
             var fds = [
-                pollfd(fd: open.0 ? out[0] : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: open.1 ? err[0] : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: open.0 ? child.out : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: open.1 ? child.err : -1, events: Int16(POLLIN), revents: 0),
             ]
             let n = poll(&fds, 2, 1000)
             if n < 0 && errno != EINTR { break }
-            for (k, fd) in [out[0], err[0]].enumerated() where fds[k].revents != 0 {
+            for (k, fd) in [child.out, child.err].enumerated() where fds[k].revents != 0 {
                 let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
                 if got > 0 {
                     if k == 0 {
@@ -130,60 +169,67 @@ enum Ogr2ogr {
             }
             if let full = records.full {
                 ending = .layerFull(full)
-                kill(pid, SIGKILL)
+                kill(child.pid, SIGKILL)
                 break
             }
             if monotonicSeconds() - lastOutput > silenceLimit {
                 ending = .silent
-                kill(pid, SIGKILL)
+                kill(child.pid, SIGKILL)
                 break
             }
         }
-        records.finish()
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        if ending == nil { ending = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f) }
-        let said = String(decoding: stderr, as: UTF8.self)
-        if reproject, said.contains("source layer has no") { return failed("no coordinate system") }
-        // Its errors, not its warnings (`No SRS set on layer`, `DateTime`): a warning is never the reason.
+        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        let ended = ending ?? ((status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f))
+        return (ended, String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// The layer a run gave, with a note where a limit stopped it, or the one line saying why there is
+    /// none. Its errors, not its warnings (`No SRS set on layer`, `DateTime`), are ever the reason.
+    static func outcome(_ ending: Ending, said: String, reproject: Bool, limits: Limits, data: UserLayerData)
+        -> Result<UserLayerData, Reason>
+    {
+        var data = data
+        if reproject, said.contains("source layer has no") { return .failure(Reason("no coordinate system")) }
         let lines = said.split(whereSeparator: \.isNewline).map(String.init)
         let lastError = lines.last { $0.hasPrefix("ERROR") } ?? lines.last { !$0.hasPrefix("Warning") }
-        var data = records.builder.finished()
+        let outOfMemory =
+            "ogr2ogr ran out of its memory limit (\(limits.programBytes >> 20) MB; --ogr2ogr-memory sets it)"
         switch ending {
-        case .silent?:
-            return failed("ogr2ogr gave nothing for \(Int(silenceLimit)) s" + (lastError.map { ": \($0)" } ?? ""))
-        case .layerFull(let ceiling)?:
+        case .silent:
+            return .failure(
+                Reason("ogr2ogr gave nothing for \(Int(silenceLimit)) s" + (lastError.map { ": \($0)" } ?? "")))
+        case .layerFull(let ceiling):
             data.noteStop(ceiling)
-        case .signalled(let signal)? where signal == SIGXCPU || signal == SIGKILL:
+        case .signalled(let signal) where signal == SIGXCPU || signal == SIGKILL:
             guard data.count > 0 else {
-                return failed("ogr2ogr reached its CPU time limit (\(limits.seconds) s; --ogr2ogr-seconds sets it)")
+                return .failure(
+                    Reason("ogr2ogr reached its CPU time limit (\(limits.seconds) s; --ogr2ogr-seconds sets it)"))
             }
             data.noteStop("ogr2ogr's CPU time limit (\(limits.seconds) s; --ogr2ogr-seconds sets it)")
-        case .signalled(let signal)?:
+        case .signalled(let signal):
             // Out of its address space GDAL aborts (std::bad_alloc) or faults.
             let why =
                 signal == SIGABRT || signal == SIGSEGV || said.lowercased().contains("memory")
-                ? "ogr2ogr ran out of its memory limit (\(limits.programBytes >> 20) MB; --ogr2ogr-memory sets it)"
-                : "ogr2ogr ended by signal \(signal)" + (lastError.map { ": \($0)" } ?? "")
-            guard data.count > 0 else { return failed(why) }
+                ? outOfMemory : "ogr2ogr ended by signal \(signal)" + (lastError.map { ": \($0)" } ?? "")
+            guard data.count > 0 else { return .failure(Reason(why)) }
             data.noteStop(why)
-        case .exited(let code)? where code != 0:
+        case .exited(let code) where code != 0:
             if said.lowercased().contains("memory") || said.contains("bad_alloc") {
-                return failed(
-                    "ogr2ogr ran out of its memory limit (\(limits.programBytes >> 20) MB; --ogr2ogr-memory sets it)")
+                return .failure(Reason(outOfMemory))
             }
-            return failed(lastError ?? "ogr2ogr failed (exit \(code))")
-        default:
+            return .failure(Reason(lastError ?? "ogr2ogr failed (exit \(code))"))
+        case .exited:
             break
         }
         guard data.count > 0 else {
             // termmap's own reason: nothing to draw, or why its features were left out.
-            let why =
-                data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" }
-                ?? "no features (ogr2ogr found nothing to draw)"
-            return failed(why)
+            return .failure(
+                Reason(
+                    data.firstSkipReason.map { "no usable feature (\(data.skipped) left out; the first: \($0))" }
+                        ?? "no features (ogr2ogr found nothing to draw)"))
         }
-        return UserFile(file: file, format: .ogr, data: data)
+        return .success(data)
     }
 
     /// GeoJSON text sequences (RFC 8142: RS-led records; or one record a line) into a layer as they
