@@ -211,6 +211,25 @@ func renamed(_ tile: [UInt8], to name: String) -> [UInt8]? {
 
 // MARK: mapbox/mvt-fixtures
 
+/// One of mvt-fixtures' cases: its tile, whether the suite calls it valid (v2), its error class, and
+/// the features per layer the suite decodes.
+struct MVTFixture {
+    let name: String
+    let tile: [UInt8]
+    let valid: Bool
+    let error: String?
+    let expectedCounts: [Int]?
+
+    /// What a tile drawn in a tileset should give: a valid one draws whole; an invalid one draws as it
+    /// can (its layers keep names termmap does not draw, whose insides it does not read).
+    func drawn(_ d: (failed: Int, skipped: Int)) -> String {
+        if valid || d.failed < 0 || d.failed > 1 || d.skipped < 0 {
+            return "\(d.failed) failed, \(d.skipped) skipped"
+        }
+        return "drawn"
+    }
+}
+
 func runMVT(_ folder: URL, _ t: Tally) {
     t.suite = "mvt-fixtures"
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
@@ -225,7 +244,6 @@ func runMVT(_ folder: URL, _ t: Tally) {
         t.cases += 1
         let validity = info["validity"] as? [String: Any] ?? [:]
         let valid = validity["v2"] as? Bool ?? false
-        let error = validity["error"] as? String
         // The decoding the suite gives: features per layer.
         var expectedCounts: [Int]?
         if valid, let d = try? Data(contentsOf: dir.appendingPathComponent("tile.json")),
@@ -233,84 +251,96 @@ func runMVT(_ folder: URL, _ t: Tally) {
         {
             expectedCounts = (json["layers"] as? [[String: Any]] ?? []).map { ($0["features"] as? [Any])?.count ?? 0 }
         }
-        // 1. Decoded.
-        starting("mvt-fixtures \(name) decode")
-        let layers = MVTDecoder.decode(tile)
-        let skipped = layers?.reduce(0) { $0 + $1.skipped } ?? 0
-        let outcome: String
-        if let layers {
-            outcome = skipped > 0 ? "features skipped" : "decoded \(layers.map(\.features.count))"
-        } else {
-            outcome = "tile refused"
-        }
-        let expected: String
-        if valid {
-            expected = "decoded \(expectedCounts ?? [])"
-        } else if error == "recoverable" {
-            expected =
-                outcome.hasPrefix("decoded") || outcome == "features skipped"
-                ? outcome : "decoded (the fault recovered)"
-        } else {
-            expected =
-                outcome == "features skipped" || outcome == "tile refused"
-                ? outcome : "tile refused or the bad feature skipped"
-        }
-        t.record(name, "decoded", expected: expected, got: outcome)
-        // 2. In a tileset, drawn. A valid tile draws whole. An invalid one draws as it can: its layers keep
-        // names termmap does not draw, whose insides it does not read (a fault there need not be seen).
-        func drawn(_ d: (failed: Int, skipped: Int)) -> String {
-            if valid || d.failed < 0 || d.failed > 1 || d.skipped < 0 {
-                return "\(d.failed) failed, \(d.skipped) skipped"
-            }
-            return "drawn"
-        }
-        let want = valid ? "0 failed, 0 skipped" : "drawn"
-        let zipped = gzip(tile)
-        // PMTiles has no empty tile (an entry's length is at least 1): an empty tile is no entry.
-        let containers = [("pmtiles", tile), ("pmtiles-gzip", zipped), ("mbtiles", tile), ("mbtiles-gzip", zipped)]
-            .filter { !tile.isEmpty || !$0.0.hasPrefix("pmtiles") }
-        for (container, bytes) in containers {
-            for zoom in [0.0, 2.5] {
-                let variant = "\(container) z\(zoom)"
-                starting("mvt-fixtures \(name) \(variant)")
-                let got: String
-                do {
-                    let archive: any TileArchive
-                    if container.hasPrefix("pmtiles") {
-                        let file = PMTilesWriter.archive(
-                            tiles: [(0, bytes)], tileCompression: container.hasSuffix("gzip") ? 2 : 1, maxZoom: 0)
-                        archive = try PMTilesArchive(source: LocalFileSource(bytes: file, name: "\(name).pmtiles"))
-                    } else {
-                        let path = scratch.appendingPathComponent("\(name).mbtiles").path
-                        guard mbtiles(bytes, at: path) else { continue }
-                        archive = try MBTilesArchive(path: path)
-                    }
-                    let d = draw(archive, zoom: zoom)
-                    got = drawn(d)
-                } catch {
-                    let e = oneLine(error)
-                    t.record(name, variant, expected: want, got: "refused: " + e.text, fault: e.fault)
-                    continue
-                }
-                t.record(name, variant, expected: want, got: got)
-            }
-        }
-        // 3. Its layers renamed to ones termmap draws (OpenMapTiles and Protomaps names).
-        for layer in ["transportation", "building", "water", "waterway", "park", "landcover", "roads", "buildings"] {
-            guard !tile.isEmpty, let bytes = renamed(tile, to: layer) else { continue }
-            let variant = "as \(layer)"
+        let fixture = MVTFixture(
+            name: name, tile: tile, valid: valid, error: validity["error"] as? String, expectedCounts: expectedCounts)
+        checkDecoded(fixture, t)
+        checkInTilesets(fixture, t)
+        checkRenamed(fixture, t)
+    }
+}
+
+/// 1. Decoded as the suite decodes it.
+func checkDecoded(_ fixture: MVTFixture, _ t: Tally) {
+    let (name, tile, valid, error, expectedCounts) = (
+        fixture.name, fixture.tile, fixture.valid, fixture.error, fixture.expectedCounts
+    )
+    starting("mvt-fixtures \(name) decode")
+    let layers = MVTDecoder.decode(tile)
+    let skipped = layers?.reduce(0) { $0 + $1.skipped } ?? 0
+    let outcome: String
+    if let layers {
+        outcome = skipped > 0 ? "features skipped" : "decoded \(layers.map(\.features.count))"
+    } else {
+        outcome = "tile refused"
+    }
+    let expected: String
+    if valid {
+        expected = "decoded \(expectedCounts ?? [])"
+    } else if error == "recoverable" {
+        expected =
+            outcome.hasPrefix("decoded") || outcome == "features skipped"
+            ? outcome : "decoded (the fault recovered)"
+    } else {
+        expected =
+            outcome == "features skipped" || outcome == "tile refused"
+            ? outcome : "tile refused or the bad feature skipped"
+    }
+    t.record(name, "decoded", expected: expected, got: outcome)
+}
+
+/// 2. In a tileset (PMTiles and MBTiles, plain and gzipped), drawn.
+func checkInTilesets(_ fixture: MVTFixture, _ t: Tally) {
+    let (name, tile, valid) = (fixture.name, fixture.tile, fixture.valid)
+    let want = valid ? "0 failed, 0 skipped" : "drawn"
+    let zipped = gzip(tile)
+    // PMTiles has no empty tile (an entry's length is at least 1): an empty tile is no entry.
+    let containers = [("pmtiles", tile), ("pmtiles-gzip", zipped), ("mbtiles", tile), ("mbtiles-gzip", zipped)]
+        .filter { !tile.isEmpty || !$0.0.hasPrefix("pmtiles") }
+    for (container, bytes) in containers {
+        for zoom in [0.0, 2.5] {
+            let variant = "\(container) z\(zoom)"
             starting("mvt-fixtures \(name) \(variant)")
-            let file = PMTilesWriter.archive(tiles: [(0, gzip(bytes))], tileCompression: 2, maxZoom: 0)
+            let got: String
             do {
-                let archive = try PMTilesArchive(source: LocalFileSource(bytes: file, name: "\(name).pmtiles"))
-                let d = draw(archive, zoom: 1)
-                // Features of a type a layer does not draw are not read past their type: a fault in them
-                // need not be seen, so an invalid tile is only to draw without harm.
-                t.record(name, variant, expected: valid ? "0 failed, 0 skipped" : "drawn", got: drawn(d))
+                let archive: any TileArchive
+                if container.hasPrefix("pmtiles") {
+                    let file = PMTilesWriter.archive(
+                        tiles: [(0, bytes)], tileCompression: container.hasSuffix("gzip") ? 2 : 1, maxZoom: 0)
+                    archive = try PMTilesArchive(source: LocalFileSource(bytes: file, name: "\(name).pmtiles"))
+                } else {
+                    let path = scratch.appendingPathComponent("\(name).mbtiles").path
+                    guard mbtiles(bytes, at: path) else { continue }
+                    archive = try MBTilesArchive(path: path)
+                }
+                let d = draw(archive, zoom: zoom)
+                got = fixture.drawn(d)
             } catch {
                 let e = oneLine(error)
-                t.record(name, variant, expected: "drawn", got: "refused: " + e.text, fault: e.fault)
+                t.record(name, variant, expected: want, got: "refused: " + e.text, fault: e.fault)
+                continue
             }
+            t.record(name, variant, expected: want, got: got)
+        }
+    }
+}
+
+/// 3. Its layers renamed to ones termmap draws (OpenMapTiles and Protomaps names).
+func checkRenamed(_ fixture: MVTFixture, _ t: Tally) {
+    let (name, tile, valid) = (fixture.name, fixture.tile, fixture.valid)
+    for layer in ["transportation", "building", "water", "waterway", "park", "landcover", "roads", "buildings"] {
+        guard !tile.isEmpty, let bytes = renamed(tile, to: layer) else { continue }
+        let variant = "as \(layer)"
+        starting("mvt-fixtures \(name) \(variant)")
+        let file = PMTilesWriter.archive(tiles: [(0, gzip(bytes))], tileCompression: 2, maxZoom: 0)
+        do {
+            let archive = try PMTilesArchive(source: LocalFileSource(bytes: file, name: "\(name).pmtiles"))
+            let d = draw(archive, zoom: 1)
+            // Features of a type a layer does not draw are not read past their type: a fault in them
+            // need not be seen, so an invalid tile is only to draw without harm.
+            t.record(name, variant, expected: valid ? "0 failed, 0 skipped" : "drawn", got: fixture.drawn(d))
+        } catch {
+            let e = oneLine(error)
+            t.record(name, variant, expected: "drawn", got: "refused: " + e.text, fault: e.fault)
         }
     }
 }
@@ -475,6 +505,26 @@ func evenOddArea(_ rings: [[(Double, Double)]]) -> Double {
     return area
 }
 
+/// What libosmium makes of a case's areas (grid cases), those with tags termmap draws, or that it calls
+/// invalid ("INVALID": it makes no area). Compared by area: a ring that touches itself is one ring to
+/// libosmium and two here, the same surface either way. Nil for a case with no test.json.
+func libosmiumAreas(_ source: URL) -> [String]? {
+    let testJSON = source.deletingLastPathComponent().appendingPathComponent("test.json")
+    guard let d = try? Data(contentsOf: testJSON),
+        let json = (try? JSONSerialization.jsonObject(with: d)) as? [String: Any],
+        let areas = (json["areas"] as? [String: Any])?["default"] as? [[String: Any]]
+    else { return nil }
+    // libosmium makes no area of what it calls invalid.
+    return areas.filter {
+        ($0["wkt"] as? String) != "INVALID"
+            && Classification.areaClass($0["tags"] as? [String: String] ?? [:]) != nil
+    }
+    .map { a in
+        let rings = wktRings(a["wkt"] as? String ?? "")
+        return String(format: "%.6f", evenOddArea(rings))
+    }.sorted()
+}
+
 func runOSM(_ folder: URL, _ t: Tally) {
     t.suite = "osm-testdata"
     guard osmium(["--version"]) else {
@@ -504,25 +554,7 @@ func runOSM(_ folder: URL, _ t: Tally) {
                 "-f", format, "-o", out, "--overwrite",
             ])
         }
-        // What libosmium makes of the case's areas (grid cases), those with tags termmap draws, or that it
-        // calls invalid ("INVALID": it makes no area). Compared by area: a ring that touches itself is
-        // one ring to libosmium and two here, the same surface either way.
-        var expectedAreas: [String]?
-        let testJSON = source.deletingLastPathComponent().appendingPathComponent("test.json")
-        if let d = try? Data(contentsOf: testJSON),
-            let json = (try? JSONSerialization.jsonObject(with: d)) as? [String: Any],
-            let areas = (json["areas"] as? [String: Any])?["default"] as? [[String: Any]]
-        {
-            // libosmium makes no area of what it calls invalid.
-            expectedAreas = areas.filter {
-                ($0["wkt"] as? String) != "INVALID"
-                    && Classification.areaClass($0["tags"] as? [String: String] ?? [:]) != nil
-            }
-            .map { a in
-                let rings = wktRings(a["wkt"] as? String ?? "")
-                return String(format: "%.6f", evenOddArea(rings))
-            }.sorted()
-        }
+        let expectedAreas = libosmiumAreas(source)
         let variants = [
             ("pbf", plain), ("pbf with locations", located), ("raw pbf", raw), ("raw pbf with locations", rawLocated),
         ]
