@@ -689,8 +689,15 @@ func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, r
         }
         results.append((file, mutations, read, slowest))
     }
-    // A stream's lines: mutated Features and live points, one after another into one layer, which keeps
-    // only live features (at most one a distinct id).
+    results.append(fuzzStreamLines(mutations: mutations, seed: seed, folder: folder))
+    return results
+}
+
+/// A stream's lines: mutated Features and live points, one after another into one layer, which keeps
+/// only live features (at most one a distinct id).
+func fuzzStreamLines(mutations: Int, seed: UInt64, folder: URL) -> (
+    name: String, tried: Int, read: Int, slowest: Double
+) {
     var r = SeededRandom(state: seed)
     var live = LiveFeatures()
     var slowest = 0.0
@@ -712,8 +719,7 @@ func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, r
     }
     let features = live.features
     if features.count > mutations { fail("stream: \(features.count) features kept from \(mutations) lines") }
-    results.append(("stream lines", mutations, mutations - live.badLines, slowest))
-    return results
+    return ("stream lines", mutations, mutations - live.badLines, slowest)
 }
 
 nonisolated(unsafe) var scratchFrame = Frame(cols: 80, rows: 24)
