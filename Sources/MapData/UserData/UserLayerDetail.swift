@@ -15,140 +15,169 @@ public struct UserLayerDetail: Sendable {
 
     /// `layer` at `dotSize`.
     public init(_ layer: UserLayerData, dotSize: Double) {
-        // Labels are stored (a level keeps no properties).
-        var out = UserLayerData(labelKey: nil)
-        var feature: [Int] = []
-        var dots = Set<Int64>()
-        var dustDots = Set<Int64>()
-        var dust: [(Double, Double, Int32)] = []
-        var points: [(Double, Double, Int32)] = []
-        let tolerance = dotSize / 2
-        let (perCol, perRow) = (1 / (2 * dotSize), 1 / (4 * dotSize))
-        /// The square of a quarter of a dot a point falls in (a view up to twice the level's zoom draws
-        /// the level: its dots are smaller, and a way back within a quarter of a level's dot stays within
-        /// Douglas–Peucker's half dot).
-        let quarter = dotSize / 4
-        func dot(_ x: Double, _ y: Double) -> Int64 {
-            Int64((x / quarter).rounded(.down)) &* 1_000_003 &+ Int64((y / quarter).rounded(.down))
-        }
+        var builder = LevelBuilder(layer: layer, dotSize: dotSize)
         layer.x.withUnsafeBufferPointer { xs in
             layer.y.withUnsafeBufferPointer { ys in
-                for f in 0..<layer.count {
-                    let piecesBefore = out.pieceTypes.count
-                    let box = layer.box(f)
-                    let (x0, y0, x1, y1) = box
-                    if layer.points(of: f).count == 1 {
-                        let key = Int64(x0 * perCol) &* 1_000_003 &+ Int64(y0 * perRow)
-                        if dots.insert(key).inserted { points.append((x0, y0, Int32(f))) }
-                        continue
-                    }
-                    if x1 - x0 < dotSize && y1 - y0 < dotSize, layer.pieceTypes[layer.featurePieces[f]] != .point {
-                        // A dot: one of the dots it touches stands for it, once a dot.
-                        let key = Int64(x0 / dotSize) &* 1_000_003 &+ Int64(y0 / dotSize)
-                        if dustDots.insert(key).inserted { dust.append(((x0 + x1) / 2, (y0 + y1) / 2, Int32(f))) }
-                        continue
-                    }
-                    for p in layer.featurePieces[f]..<layer.featurePieces[f + 1] {
-                        let ringRange = layer.pieceRings[p]..<layer.pieceRings[p + 1]
-                        var type = layer.pieceTypes[p]
-                        var ringsKept = 0
-                        // Points go straight into the level (no list of kept indices: a ring whose every
-                        // point is kept would cost eight bytes a point more).
-                        func keepPoint(_ i: Int) {
-                            out.x.append(xs[i])
-                            out.y.append(ys[i])
-                        }
-                        func endRing() {
-                            out.ringStarts.append(out.x.count)
-                            ringsKept += 1
-                        }
-                        for r in ringRange {
-                            let (start, end) = (layer.ringStarts[r], layer.ringStarts[r + 1])
-                            if type == .point {
-                                let key = Int64(xs[start] * perCol) &* 1_000_003 &+ Int64(ys[start] * perRow)
-                                if dots.insert(key).inserted {
-                                    keepPoint(start)
-                                    endRing()
-                                }
-                                continue
-                            }
-                            if type == .polygon {
-                                var minX = Double.infinity
-                                var maxX = -Double.infinity
-                                var minY = Double.infinity
-                                var maxY = -Double.infinity
-                                for i in start..<end {
-                                    minX = min(minX, xs[i])
-                                    maxX = max(maxX, xs[i])
-                                    minY = min(minY, ys[i])
-                                    maxY = max(maxY, ys[i])
-                                }
-                                if maxX - minX < dotSize && maxY - minY < dotSize {
-                                    // Smaller than a dot: a hole goes, an outside is its first point.
-                                    if r == ringRange.lowerBound {
-                                        type = .point
-                                        let key = Int64(xs[start] * perCol) &* 1_000_003 &+ Int64(ys[start] * perRow)
-                                        if dots.insert(key).inserted {
-                                            keepPoint(start)
-                                            endRing()
-                                        }
-                                        break
-                                    }
-                                    continue
-                                }
-                            }
-                            let mask = DouglasPeucker.keepMask(count: end - start, tolerance: tolerance) {
-                                (xs[start + $0], ys[start + $0])
-                            }
-                            let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
-                            if type == .polygon && kept < 4 {
-                                // A ring keeps four points (a triangle closed).
-                                for i in start..<min(end, start + 4) { keepPoint(i) }
-                            } else {
-                                let ringBegin = out.x.count
-                                for k in 0..<(end - start) where mask[k] {
-                                    let inRing = out.x.count - ringBegin
-                                    if inRing >= 3 && k < end - start - 1
-                                        && dot(xs[start + k], ys[start + k])
-                                            == dot(out.x[out.x.count - 2], out.y[out.y.count - 2])
-                                        && dot(out.x[out.x.count - 1], out.y[out.y.count - 1])
-                                            == dot(out.x[out.x.count - 3], out.y[out.y.count - 3])
-                                    {
-                                        // A, B, A and now B again (dot for dot): the way back and out again
-                                        // draws what A–B drew and encloses nothing, so it goes. A ring of
-                                        // ten million teeth finer than a dot (each kept by Douglas–Peucker:
-                                        // every tooth is longer than a dot) drew 10 M lines a frame, 1.8 s;
-                                        // it draws a few thousand.
-                                        out.x.truncate(to: out.x.count - 1)
-                                        out.y.truncate(to: out.y.count - 1)
-                                        continue
-                                    }
-                                    keepPoint(start + k)
-                                }
-                            }
-                            endRing()
-                        }
-                        guard ringsKept > 0 else { continue }
-                        out.pieceTypes.append(type)
-                        out.pieceRings.append(out.ringStarts.count - 1)
-                    }
-                    guard out.pieceTypes.count > piecesBefore else { continue }
-                    out.closeFeature(
-                        box: box, degreeBox: layer.degreeBox(f), stroke: layer.strokeColors[f],
-                        fill: layer.fillColors[f],
-                        name: layer.name(of: f), values: [])
-                    feature.append(f)
-                }
+                for f in 0..<layer.count { builder.add(feature: f, xs, ys) }
             }
         }
-        out.west = layer.west
-        out.east = layer.east
-        out.south = layer.south
-        out.north = layer.north
-        data = out
-        self.feature = feature
-        self.dust = UserLayerDots(dust)
-        self.points = UserLayerDots(points)
+        builder.out.west = layer.west
+        builder.out.east = layer.east
+        builder.out.south = layer.south
+        builder.out.north = layer.north
+        data = builder.out
+        feature = builder.feature
+        dust = UserLayerDots(builder.dust)
+        points = UserLayerDots(builder.points)
+    }
+}
+
+/// Makes a level of detail, a feature at a time.
+private struct LevelBuilder {
+    typealias Coordinates = UnsafeBufferPointer<Double>
+    let layer: UserLayerData
+    let dotSize: Double
+    // Labels are stored (a level keeps no properties).
+    var out = UserLayerData(labelKey: nil)
+    var feature: [Int] = []
+    var dots = Set<Int64>()
+    var dustDots = Set<Int64>()
+    var dust: [(Double, Double, Int32)] = []
+    var points: [(Double, Double, Int32)] = []
+    let tolerance: Double
+    let (perCol, perRow): (Double, Double)
+    /// The square of a quarter of a dot a point falls in (a view up to twice the level's zoom draws the
+    /// level: its dots are smaller, and a way back within a quarter of a level's dot stays within
+    /// Douglas–Peucker's half dot).
+    let quarter: Double
+
+    init(layer: UserLayerData, dotSize: Double) {
+        self.layer = layer
+        self.dotSize = dotSize
+        tolerance = dotSize / 2
+        (perCol, perRow) = (1 / (2 * dotSize), 1 / (4 * dotSize))
+        quarter = dotSize / 4
+    }
+
+    func dot(_ x: Double, _ y: Double) -> Int64 {
+        Int64((x / quarter).rounded(.down)) &* 1_000_003 &+ Int64((y / quarter).rounded(.down))
+    }
+
+    /// The cell of a point (one marker a cell).
+    func cell(_ x: Double, _ y: Double) -> Int64 { Int64(x * perCol) &* 1_000_003 &+ Int64(y * perRow) }
+
+    /// Feature `f`: a point (one a cell), a dot of dust (one a dot), or its pieces simplified.
+    mutating func add(feature f: Int, _ xs: Coordinates, _ ys: Coordinates) {
+        let piecesBefore = out.pieceTypes.count
+        let box = layer.box(f)
+        let (x0, y0, x1, y1) = box
+        if layer.points(of: f).count == 1 {
+            if dots.insert(cell(x0, y0)).inserted { points.append((x0, y0, Int32(f))) }
+            return
+        }
+        if x1 - x0 < dotSize && y1 - y0 < dotSize, layer.pieceTypes[layer.featurePieces[f]] != .point {
+            // A dot: one of the dots it touches stands for it, once a dot.
+            let key = Int64(x0 / dotSize) &* 1_000_003 &+ Int64(y0 / dotSize)
+            if dustDots.insert(key).inserted { dust.append(((x0 + x1) / 2, (y0 + y1) / 2, Int32(f))) }
+            return
+        }
+        for p in layer.featurePieces[f]..<layer.featurePieces[f + 1] { add(piece: p, xs, ys) }
+        guard out.pieceTypes.count > piecesBefore else { return }
+        out.closeFeature(
+            box: box, degreeBox: layer.degreeBox(f), stroke: layer.strokeColors[f], fill: layer.fillColors[f],
+            name: layer.name(of: f), values: [])
+        feature.append(f)
+    }
+
+    /// Piece `p`'s rings, each kept, simplified or dropped; the piece goes when no ring is kept.
+    mutating func add(piece p: Int, _ xs: Coordinates, _ ys: Coordinates) {
+        let ringRange = layer.pieceRings[p]..<layer.pieceRings[p + 1]
+        var type = layer.pieceTypes[p]
+        var ringsKept = 0
+        for r in ringRange {
+            let (start, end) = (layer.ringStarts[r], layer.ringStarts[r + 1])
+            if type == .point {
+                if dots.insert(cell(xs[start], ys[start])).inserted {
+                    keepPoint(start, xs, ys)
+                    endRing(&ringsKept)
+                }
+                continue
+            }
+            if type == .polygon, Self.isSmallerThan(dotSize, start..<end, xs, ys) {
+                // Smaller than a dot: a hole goes, an outside is its first point.
+                guard r == ringRange.lowerBound else { continue }
+                type = .point
+                if dots.insert(cell(xs[start], ys[start])).inserted {
+                    keepPoint(start, xs, ys)
+                    endRing(&ringsKept)
+                }
+                break
+            }
+            simplify(start..<end, closes: type == .polygon, xs, ys)
+            endRing(&ringsKept)
+        }
+        guard ringsKept > 0 else { return }
+        out.pieceTypes.append(type)
+        out.pieceRings.append(out.ringStarts.count - 1)
+    }
+
+    /// Points go straight into the level (no list of kept indices: a ring whose every point is kept
+    /// would cost eight bytes a point more).
+    mutating func keepPoint(_ i: Int, _ xs: Coordinates, _ ys: Coordinates) {
+        out.x.append(xs[i])
+        out.y.append(ys[i])
+    }
+
+    mutating func endRing(_ ringsKept: inout Int) {
+        out.ringStarts.append(out.x.count)
+        ringsKept += 1
+    }
+
+    /// True when the ring's box is smaller than a dot both ways.
+    static func isSmallerThan(_ dotSize: Double, _ ring: Range<Int>, _ xs: Coordinates, _ ys: Coordinates) -> Bool {
+        var minX = Double.infinity
+        var maxX = -Double.infinity
+        var minY = Double.infinity
+        var maxY = -Double.infinity
+        for i in ring {
+            minX = min(minX, xs[i])
+            maxX = max(maxX, xs[i])
+            minY = min(minY, ys[i])
+            maxY = max(maxY, ys[i])
+        }
+        return maxX - minX < dotSize && maxY - minY < dotSize
+    }
+
+    /// A line or ring simplified with Douglas–Peucker to half a dot; a ring keeps four points (a triangle
+    /// closed).
+    mutating func simplify(_ ring: Range<Int>, closes: Bool, _ xs: Coordinates, _ ys: Coordinates) {
+        let (start, end) = (ring.lowerBound, ring.upperBound)
+        let mask = DouglasPeucker.keepMask(count: end - start, tolerance: tolerance) {
+            (xs[start + $0], ys[start + $0])
+        }
+        let kept = mask.reduce(0) { $0 + ($1 ? 1 : 0) }
+        if closes && kept < 4 {
+            for i in start..<min(end, start + 4) { keepPoint(i, xs, ys) }
+            return
+        }
+        let ringBegin = out.x.count
+        for k in 0..<(end - start) where mask[k] {
+            let inRing = out.x.count - ringBegin
+            if inRing >= 3 && k < end - start - 1
+                && dot(xs[start + k], ys[start + k]) == dot(out.x[out.x.count - 2], out.y[out.y.count - 2])
+                && dot(out.x[out.x.count - 1], out.y[out.y.count - 1])
+                    == dot(out.x[out.x.count - 3], out.y[out.y.count - 3])
+            {
+                // A, B, A and now B again (dot for dot): the way back and out again draws what A–B drew
+                // and encloses nothing, so it goes. A ring of ten million teeth finer than a dot (each
+                // kept by Douglas–Peucker: every tooth is longer than a dot) drew 10 M lines a frame,
+                // 1.8 s; it draws a few thousand.
+                out.x.truncate(to: out.x.count - 1)
+                out.y.truncate(to: out.y.count - 1)
+                continue
+            }
+            keepPoint(start + k, xs, ys)
+        }
     }
 }
 
