@@ -45,12 +45,30 @@ public enum OSMImporter {
         report.ways = collector.ways.count
         report.relations = collector.relationCount
         let nodes = collector.sortedNodes()
-        var features: [SourceFeature] = []
-        var uncountedPOI = OSMImportReport()  // a point of interest's ways were counted once already
-
+        let waysByID = Dictionary(collector.ways.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         // Multipolygons first: a closed way of the same class that a relation's ring is made of is drawn by
         // the relation (osm-testdata 926: an inner way tagged like its relation is a hole, not an area).
-        let waysByID = Dictionary(collector.ways.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let (relationAreas, drawnByRelation) = multipolygons(collector, waysByID: waysByID, nodes: nodes, &report)
+        var (features, coastline) = wayFeatures(collector, nodes: nodes, drawnByRelation: drawnByRelation, &report)
+        features += relationAreas
+        features += pointsOfInterest(collector, waysByID: waysByID, nodes: nodes)
+        let squares = squarePlaces(collector, waysByID: waysByID, nodes: nodes)
+        report.places = collector.places.count
+        let (coverage, unclaimed) = landAndSea(collector.header, coastline: coastline, into: &features, &report)
+        for f in features { report.features[f.featureClass, default: 0] += 1 }
+        var contents = MapContents(
+            features: features, places: collector.places, levels: LevelSpec.fromZooms(zoomLevels),
+            unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM, coverage: coverage,
+            metadata: metadata(collector.header, source: source, unclaimed: unclaimed), classMinZoom: classMinZoom)
+        contents.extraNames = squares
+        contents.keepsExtras = true
+        return (contents, report)
+    }
+
+    /// The multipolygon relations' areas, and the ways their rings are made of (each with its class).
+    static func multipolygons(
+        _ collector: Collector, waysByID: [Int64: Way], nodes: NodeStore, _ report: inout OSMImportReport
+    ) -> ([SourceFeature], Set<WayOfClass>) {
         var relationAreas: [SourceFeature] = []
         var drawnByRelation: Set<WayOfClass> = []
         for mp in collector.multipolygons {
@@ -82,7 +100,15 @@ public enum OSMImporter {
                         tags: mp.tags))
             }
         }
-        // Ways with a class of their own.
+        return (relationAreas, drawnByRelation)
+    }
+
+    /// Ways with a class of their own (an area not already drawn by its relation), and the coastline's
+    /// pieces.
+    static func wayFeatures(
+        _ collector: Collector, nodes: NodeStore, drawnByRelation: Set<WayOfClass>, _ report: inout OSMImportReport
+    ) -> ([SourceFeature], [[Coordinate]]) {
+        var features: [SourceFeature] = []
         var coastline: [[Coordinate]] = []
         for way in collector.ways {
             guard let featureClass = way.featureClass else { continue }
@@ -109,8 +135,13 @@ public enum OSMImporter {
                 if featureClass == .coastline { coastline += located }
             }
         }
-        features += relationAreas
-        // Points of interest: nodes, and areas at a point amid their ring.
+        return (features, coastline)
+    }
+
+    /// Points of interest: nodes, and areas at a point amid their ring.
+    static func pointsOfInterest(_ collector: Collector, waysByID: [Int64: Way], nodes: NodeStore) -> [SourceFeature] {
+        var features: [SourceFeature] = []
+        var uncountedPOI = OSMImportReport()  // a point of interest's ways were counted once already
         for poi in collector.pois { features.append(poi) }
         for (way, kind, name, tags) in collector.poiWays {
             guard let wayData = waysByID[way] else { continue }
@@ -125,7 +156,11 @@ public enum OSMImporter {
                     osm: OSMReference(.way, way),
                     detail: UInt32(kind.rawValue), tags: tags))
         }
-        // Squares: a point amid their nodes, for search.
+        return features
+    }
+
+    /// Squares: a point amid their nodes, for search.
+    static func squarePlaces(_ collector: Collector, waysByID: [Int64: Way], nodes: NodeStore) -> [NamedPlace] {
         var squares = collector.squareNodes
         var uncounted = OSMImportReport()  // the squares' ways were counted once already
         for square in collector.squareWays {
@@ -147,10 +182,17 @@ public enum OSMImporter {
                 )
             }
         }
-        report.places = collector.places.count
+        return squares
+    }
 
+    /// The file's box and, within it, the land (the box) and the sea made from the coastline; around a
+    /// coastline piece it cannot use, the file claims nothing (the world's coast then decides there).
+    static func landAndSea(
+        _ header: OSMHeader?, coastline: [[Coordinate]], into features: inout [SourceFeature],
+        _ report: inout OSMImportReport
+    ) -> (CoordinateBounds?, [CoordinateBounds]) {
         var coverage: CoordinateBounds?
-        if let b = collector.header?.bbox, b.left < b.right, b.bottom < b.top {
+        if let b = header?.bbox, b.left < b.right, b.bottom < b.top {
             coverage = CoordinateBounds(
                 north: Double(b.top) / 1e9, south: Double(b.bottom) / 1e9, west: Double(b.left) / 1e9,
                 east: Double(b.right) / 1e9)
@@ -168,22 +210,21 @@ public enum OSMImporter {
             features.append(SourceFeature(.land, parts: [CoastlineSea.boxRing(box)] + holes, name: nil))
             if !sea.rings.isEmpty { features.append(SourceFeature(.sea, parts: sea.rings, name: nil)) }
         }
-        for f in features { report.features[f.featureClass, default: 0] += 1 }
+        return (coverage, unclaimed)
+    }
+
+    /// The import's metadata: its source, credit and licence, the extract's time and writer, and the
+    /// boxes it leaves to the world's coast.
+    static func metadata(_ header: OSMHeader?, source: String, unclaimed: [CoordinateBounds]) -> [(String, String)] {
         var metadata = [("source", source), ("attribution", attribution), ("licence", "ODbL 1.0")]
-        if let t = collector.header?.replicationTimestamp { metadata.append(("timestamp", String(t))) }
-        if let p = collector.header?.writingProgram { metadata.append(("writer", p)) }
+        if let t = header?.replicationTimestamp { metadata.append(("timestamp", String(t))) }
+        if let p = header?.writingProgram { metadata.append(("writer", p)) }
         if !unclaimed.isEmpty {
             // west,south,east,north boxes joined by `;` (FORMAT.md, metadata).
             metadata.append(
                 ("unclaimed", unclaimed.map { "\($0.west),\($0.south),\($0.east),\($0.north)" }.joined(separator: ";")))
         }
-        var contents = MapContents(
-            features: features, places: collector.places, levels: LevelSpec.fromZooms(zoomLevels),
-            unitsPerDegree: MapAssetFormat.unitsPerDegreeOSM, coverage: coverage, metadata: metadata,
-            classMinZoom: classMinZoom)
-        contents.extraNames = squares
-        contents.keepsExtras = true
-        return (contents, report)
+        return metadata
     }
 
     /// The zooms at which OSM data changes level of detail: the schema's ladder, 11, 13 and 15 (from 15 every
