@@ -200,6 +200,33 @@ public final class MapAsset: Sendable {
         guard checksum == h.checksum else { throw fail(.checksumMismatch("header, index or city section")) }
 
         // The checksum matched; still check every value, since a file can be made to match.
+        guard let (read, chunks) = Self.readIndex(bytes, h) else { throw fail(.corrupt("chunk index")) }
+        var levels = read
+        try Self.checkIndex(&levels, chunks, h, name: name)
+        self.version = h.version
+        self.levels = levels
+        self.chunks = chunks
+        self.dataOffset = h.dataOffset
+        self.cityRange = h.cityOffset..<(h.cityOffset + h.cityLength)
+        self.nameRange = h.nameOffset..<(h.nameOffset + h.nameLength)
+        self.searchRange = h.searchRange
+        self.cityCount = h.cities
+        self.nameCount = h.names
+        self.unitsPerDegree = Double(h.unitsPerDegree)
+        self.coverage = h.coverage
+        self.metadata = h.metadata
+        credits = Self.credits(
+            attribution: h.metadata["attribution"], label: Self.label(metadata: h.metadata, name: name))
+        claimedBoxes = Self.claimedBoxes(unclaimed: h.metadata["unclaimed"], coverage: h.coverage)
+        // Marked in a table first: hashing every chunk's class into a set cost more than reading the index.
+        var present = [Bool](repeating: false, count: 256)
+        for c in chunks { present[Int(c.featureClass.rawValue)] = true }
+        self.classes = Set(FeatureClass.allCases.filter { present[Int($0.rawValue)] })
+    }
+
+    /// The level table and the chunk index as the file has them; nil where an entry is cut short or
+    /// names a class or kind that does not exist.
+    private static func readIndex(_ bytes: Data, _ h: Header) -> ([DetailLevel], [ChunkInfo])? {
         let v1 = h.version == 1
         var levels: [DetailLevel] = []
         var chunks: [ChunkInfo] = []
@@ -240,7 +267,16 @@ public final class MapAsset: Sendable {
             }
             return true
         }
-        guard ok else { throw fail(.corrupt("chunk index")) }
+        return ok ? (levels, chunks) : nil
+    }
+
+    /// Checks the levels (in order, finer and from deeper zooms, covering the chunks) and each chunk's
+    /// place and box; a version 1 file's levels get their zooms from their tolerances.
+    private static func checkIndex(_ levels: inout [DetailLevel], _ chunks: [ChunkInfo], _ h: Header, name: String)
+        throws(MapDataError)
+    {
+        func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
+        let v1 = h.version == 1
         var expectedFirst = 0
         for (i, level) in levels.enumerated() {
             guard level.toleranceDegrees.isFinite, level.toleranceDegrees >= 0, level.minZoom.isFinite,
@@ -268,25 +304,6 @@ public final class MapAsset: Sendable {
                 Int64(c.minY) >= -latLimit, Int64(c.maxY) <= latLimit
             else { throw fail(.badOffset("chunk index entry \(i)")) }
         }
-        self.version = h.version
-        self.levels = levels
-        self.chunks = chunks
-        self.dataOffset = h.dataOffset
-        self.cityRange = h.cityOffset..<(h.cityOffset + h.cityLength)
-        self.nameRange = h.nameOffset..<(h.nameOffset + h.nameLength)
-        self.searchRange = h.searchRange
-        self.cityCount = h.cities
-        self.nameCount = h.names
-        self.unitsPerDegree = units
-        self.coverage = h.coverage
-        self.metadata = h.metadata
-        credits = Self.credits(
-            attribution: h.metadata["attribution"], label: Self.label(metadata: h.metadata, name: name))
-        claimedBoxes = Self.claimedBoxes(unclaimed: h.metadata["unclaimed"], coverage: h.coverage)
-        // Marked in a table first: hashing every chunk's class into a set cost more than reading the index.
-        var present = [Bool](repeating: false, count: 256)
-        for c in chunks { present[Int(c.featureClass.rawValue)] = true }
-        self.classes = Set(FeatureClass.allCases.filter { present[Int($0.rawValue)] })
     }
 
     /// The fixed header and the small sections it points to, checked against the file's length.
@@ -361,16 +378,30 @@ public final class MapAsset: Sendable {
                 searchRange = Int(searchOffset)..<(Int(searchOffset) + Int(searchLength))
             }
             if let fault { throw fail(fault) }
+            try checkSections(bytes.count, metaRange: metaRange, name: name)
+            if !metaRange.isEmpty {
+                let text = String(decoding: bytes[metaRange], as: UTF8.self)
+                for line in text.split(separator: "\n") {
+                    guard let eq = line.firstIndex(of: "=") else { throw fail(.corrupt("metadata")) }
+                    metadata[String(line[..<eq])] = String(line[line.index(after: eq)...])
+                }
+            }
+        }
+
+        /// The counts within their ceilings, and the sections one after another to the file's end.
+        func checkSections(_ size: Int, metaRange: Range<Int>, name: String) throws(MapDataError) {
+            let f = MapAssetFormat.self
+            func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
             guard levels >= 1, levels <= f.maxLevels, chunks <= f.maxChunks, cities <= f.maxCities, names <= f.maxNames
             else { throw fail(.corrupt("header counts")) }
             let levelSize = version == 1 ? f.levelEntrySizeV1 : f.levelEntrySize
             let entrySize = version == 1 ? f.chunkEntrySizeV1 : f.chunkEntrySize
             let expectedDataOffset = headerSize + levels * levelSize + chunks * entrySize
-            guard bytes.count >= expectedDataOffset else { throw fail(.truncated("chunk index")) }
+            guard size >= expectedDataOffset else { throw fail(.truncated("chunk index")) }
             guard dataOffset == expectedDataOffset else { throw fail(.badOffset("header (data offset)")) }
             guard cityOffset == dataOffset + dataLength else { throw fail(.badOffset("header (city offset)")) }
-            guard cityOffset <= bytes.count else { throw fail(.truncated("chunk data")) }
-            guard cityOffset + cityLength <= bytes.count else { throw fail(.truncated("city section")) }
+            guard cityOffset <= size else { throw fail(.truncated("chunk data")) }
+            guard cityOffset + cityLength <= size else { throw fail(.truncated("city section")) }
             // Version 2: the name table and the metadata follow the places, and the file ends there.
             var end: Int
             if version == 1 {
@@ -379,23 +410,16 @@ public final class MapAsset: Sendable {
                 guard nameOffset == cityOffset + cityLength, metaRange.lowerBound == nameOffset + nameLength else {
                     throw fail(.badOffset("header (name or metadata offset)"))
                 }
-                guard metaRange.upperBound <= bytes.count else { throw fail(.truncated("name table or metadata")) }
+                guard metaRange.upperBound <= size else { throw fail(.truncated("name table or metadata")) }
                 end = metaRange.upperBound
             }
             // Version 3: the search section follows the metadata, and the file ends there.
             if version >= 3 {
                 guard searchRange.lowerBound == end else { throw fail(.badOffset("header (search section offset)")) }
-                guard searchRange.upperBound <= bytes.count else { throw fail(.truncated("search section")) }
+                guard searchRange.upperBound <= size else { throw fail(.truncated("search section")) }
                 end = searchRange.upperBound
             }
-            guard end == bytes.count else { throw fail(.corrupt("file length")) }
-            if !metaRange.isEmpty {
-                let text = String(decoding: bytes[metaRange], as: UTF8.self)
-                for line in text.split(separator: "\n") {
-                    guard let eq = line.firstIndex(of: "=") else { throw fail(.corrupt("metadata")) }
-                    metadata[String(line[..<eq])] = String(line[line.index(after: eq)...])
-                }
-            }
+            guard end == size else { throw fail(.corrupt("file length")) }
         }
     }
 
