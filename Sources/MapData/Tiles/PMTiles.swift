@@ -151,6 +151,41 @@ public final class PMTilesArchive: TileArchive {
         func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
         // The spec keeps the header and root directory within the first 16 KiB: one request.
         let head = try source.read(offset: 0, length: 16_384)
+        let h = try Self.checkedHeader(head, source: source)
+        let rootBytes: [UInt8]
+        if h.rootOffset <= UInt64(head.count), h.rootLength <= UInt64(head.count) - h.rootOffset {
+            rootBytes = Array(head[Int(h.rootOffset)..<Int(h.rootOffset + h.rootLength)])
+        } else {
+            rootBytes = try source.read(offset: h.rootOffset, length: Int(h.rootLength))
+        }
+        guard rootBytes.count == Int(h.rootLength) else { throw fail(.truncated("root directory")) }
+        guard let root = Self.decodeDirectory(rootBytes, compression: h.internalCompression) else {
+            throw fail(.corrupt("root directory"))
+        }
+        let (meta, layers) = try Self.metadata(h, head: head, source: source)
+        metadata = meta
+        state = Mutex(State(header: h, root: root))
+        let e7 = 1e-7
+        var bounds = CoordinateBounds(
+            north: Double(h.maxLatE7) * e7, south: Double(h.minLatE7) * e7, west: Double(h.minLonE7) * e7,
+            east: Double(h.maxLonE7) * e7)
+        if !(bounds.north > bounds.south && bounds.east > bounds.west) {
+            bounds = CoordinateBounds(north: 90, south: -90, west: -180, east: 180)
+        }
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        info = TilesetInfo(
+            format: "PMTiles v3", name: meta["name"] ?? file, minZoom: Int(h.minZoom), maxZoom: Int(h.maxZoom),
+            bounds: bounds, tileCount: Int(exactly: h.addressedTiles),
+            attribution: TilesetInfo.plainAttribution(meta["attribution"]),
+            layers: layers, compression: PMTilesHeader.compressionName(h.tileCompression))
+    }
+
+    /// The header, checked: a PMTiles v3 of vector tiles (or tiles told by their magic) compressed with
+    /// gzip or nothing, whose sections lie inside the file where its size is known (a cut file, an
+    /// interrupted download, keeps a healthy header).
+    static func checkedHeader(_ head: [UInt8], source: any ByteRangeSource) throws(MapDataError) -> PMTilesHeader {
+        let name = source.name
+        func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
         let magic = head.starts(with: Array("PMTiles".utf8))
         guard let h = PMTilesHeader(head) else {
             if magic && head.count < PMTilesHeader.size { throw fail(.truncated("header")) }
@@ -176,8 +211,7 @@ public final class PMTilesArchive: TileArchive {
         guard h.rootLength > 0, h.rootLength <= 1 << 24, h.metadataLength <= 1 << 24 else {
             throw fail(.badOffset("header (root directory or metadata length)"))
         }
-        // A cut file (an interrupted download) keeps a healthy header: every section it names must lie
-        // inside the file, or each tile past the cut would fail one by one.
+        // Every section it names must lie inside the file, or each tile past the cut would fail one by one.
         if let size = source.knownSize {
             let sections = [
                 ("root directory", h.rootOffset, h.rootLength), ("metadata", h.metadataOffset, h.metadataLength),
@@ -192,20 +226,19 @@ public final class PMTilesArchive: TileArchive {
                     ))
             }
         }
-        let rootBytes: [UInt8]
-        if h.rootOffset <= UInt64(head.count), h.rootLength <= UInt64(head.count) - h.rootOffset {
-            rootBytes = Array(head[Int(h.rootOffset)..<Int(h.rootOffset + h.rootLength)])
-        } else {
-            rootBytes = try source.read(offset: h.rootOffset, length: Int(h.rootLength))
-        }
-        guard rootBytes.count == Int(h.rootLength) else { throw fail(.truncated("root directory")) }
-        guard let root = Self.decodeDirectory(rootBytes, compression: h.internalCompression) else {
-            throw fail(.corrupt("root directory"))
-        }
+        return h
+    }
+
+    /// The metadata's text values and the vector layers it names (usually within the first 16 KiB too:
+    /// the spec's writer puts it right after the root).
+    static func metadata(_ h: PMTilesHeader, head: [UInt8], source: any ByteRangeSource) throws(MapDataError) -> (
+        [String: String], [String]
+    ) {
+        let name = source.name
+        func fail(_ kind: MapDataError.Kind) -> MapDataError { MapDataError(file: name, kind) }
         var meta: [String: String] = [:]
         var layers: [String] = []
         if h.metadataLength > 0 {
-            // Usually within the first 16 KiB too (the spec's writer puts it right after the root).
             let raw: [UInt8] =
                 h.metadataOffset <= UInt64(head.count) && h.metadataLength <= UInt64(head.count) - h.metadataOffset
                 ? Array(head[Int(h.metadataOffset)..<Int(h.metadataOffset + h.metadataLength)])
@@ -221,21 +254,7 @@ public final class PMTilesArchive: TileArchive {
             }
             layers = TilesetInfo.layerNames(json)
         }
-        metadata = meta
-        state = Mutex(State(header: h, root: root))
-        let e7 = 1e-7
-        var bounds = CoordinateBounds(
-            north: Double(h.maxLatE7) * e7, south: Double(h.minLatE7) * e7, west: Double(h.minLonE7) * e7,
-            east: Double(h.maxLonE7) * e7)
-        if !(bounds.north > bounds.south && bounds.east > bounds.west) {
-            bounds = CoordinateBounds(north: 90, south: -90, west: -180, east: 180)
-        }
-        let file = name.split(separator: "/").last.map(String.init) ?? name
-        info = TilesetInfo(
-            format: "PMTiles v3", name: meta["name"] ?? file, minZoom: Int(h.minZoom), maxZoom: Int(h.maxZoom),
-            bounds: bounds, tileCount: Int(exactly: h.addressedTiles),
-            attribution: TilesetInfo.plainAttribution(meta["attribution"]),
-            layers: layers, compression: PMTilesHeader.compressionName(h.tileCompression))
+        return (meta, layers)
     }
 
     /// A directory: the number of entries, then per column (tile id deltas, run lengths, lengths,
