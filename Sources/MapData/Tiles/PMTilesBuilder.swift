@@ -142,17 +142,7 @@ public enum PMTilesBuilder {
             }
         }
         let (root, leaves) = directories(entries)
-        var json = "{"
-        for (i, (key, value)) in description.metadata.sorted(by: { $0.key < $1.key }).enumerated() {
-            if i > 0 { json += "," }
-            json += Self.quoted(key) + ":"
-            switch value {
-            case .string(let s): json += Self.quoted(s)
-            case .raw(let r): json += r
-            }
-        }
-        json += "}"
-        let metadata = gzipped(Array(json.utf8))
+        let metadata = gzipped(Array(metadataJSON(description.metadata).utf8))
         let rootOffset = UInt64(PMTilesHeader.size)
         let metadataOffset = rootOffset + UInt64(root.count)
         let leafOffset = metadataOffset + UInt64(metadata.count)
@@ -180,6 +170,27 @@ public enum PMTilesBuilder {
         (header.centerLonE7, header.centerLatE7) = (e7((b.west + b.east) / 2), e7((b.south + b.north) / 2))
         let h = header.bytes
         let file = h + root + metadata + leaves + data
+        try writeFile(file, to: path)
+        return stored.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// The metadata as a JSON object, its keys in order.
+    static func metadataJSON(_ metadata: [String: JSONText]) -> String {
+        var json = "{"
+        for (i, (key, value)) in metadata.sorted(by: { $0.key < $1.key }).enumerated() {
+            if i > 0 { json += "," }
+            json += Self.quoted(key) + ":"
+            switch value {
+            case .string(let s): json += Self.quoted(s)
+            case .raw(let r): json += r
+            }
+        }
+        json += "}"
+        return json
+    }
+
+    /// Writes `file` to `path` and syncs it to the disk; one line when it cannot.
+    static func writeFile(_ file: [UInt8], to path: String) throws(MapDataError) {
         guard let f = fopen(path, "wb") else {
             throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())"))
         }
@@ -188,7 +199,6 @@ public enum PMTilesBuilder {
         guard fclose(f) == 0, flushed, written == file.count else {
             throw MapDataError(file: path, .unreadable("cannot write: \(systemErrorReason())"))
         }
-        return stored.values.reduce(0) { $0 + $1.count }
     }
 
     /// `bytes` gzip-compressed (zlib does not fail on memory it has).
