@@ -315,25 +315,42 @@ public enum MapAssetWriter {
                         cellY: cy, order: order))
                 continue
             }
-            // A line is cut into pieces of at most maxPiecePoints that share their end points; each piece
-            // is a feature of its own (with the line's name), so that chunks stay small and local.
-            for part in kept {
-                var start = 0
-                while start < part.xs.count - 1 {
-                    let end = min(start + MapAssetFormat.maxPiecePoints, part.xs.count)
-                    let px = Array(part.xs[start..<end])
-                    let py = Array(part.ys[start..<end])
-                    let (cx, cy) = cell(px[0], py[0])
-                    pieces.append(
-                        Piece(
-                            featureClass: feature.featureClass, parts: [(px, py)], name: feature.name,
-                            extras: feature.extras,
-                            cellX: cx, cellY: cy, order: order))
-                    start = end - 1
-                }
+            pieces += lineParts(kept, of: feature, order: order, cell: cell)
+        }
+        return pieces
+    }
+
+    /// A line cut into pieces of at most maxPiecePoints that share their end points; each piece is a
+    /// feature of its own (with the line's name), so that chunks stay small and local.
+    static func lineParts(
+        _ kept: [(xs: [Int32], ys: [Int32])], of feature: Quantized, order: Int, cell: (Int32, Int32) -> (Int, Int)
+    ) -> [Piece] {
+        var pieces: [Piece] = []
+        for part in kept {
+            var start = 0
+            while start < part.xs.count - 1 {
+                let end = min(start + MapAssetFormat.maxPiecePoints, part.xs.count)
+                let px = Array(part.xs[start..<end])
+                let py = Array(part.ys[start..<end])
+                let (cx, cy) = cell(px[0], py[0])
+                pieces.append(
+                    Piece(
+                        featureClass: feature.featureClass, parts: [(px, py)], name: feature.name,
+                        extras: feature.extras, cellX: cx, cellY: cy, order: order))
+                start = end - 1
             }
         }
         return pieces
+    }
+
+    /// A chunk's payload deflated where that saves a tenth or more (a city's chunks: about half), behind
+    /// its inflated length; true when it was.
+    static func deflatedWhereSmaller(_ bytes: [UInt8]) -> ([UInt8], Bool) {
+        guard bytes.count >= 64, let z = Zlib.deflate(bytes) else { return (bytes, false) }
+        var packed = ByteWriter()
+        packed.varint(UInt64(bytes.count))
+        packed.bytes += z
+        return packed.bytes.count * 10 <= bytes.count * 9 ? (packed.bytes, true) : (bytes, false)
     }
 
     static func pack(_ pieces: [Piece], level: Int, extras: Bool = false) -> [Chunk] {
@@ -385,18 +402,7 @@ public enum MapAssetWriter {
                     }
                 }
             }
-            // Deflated where that saves a tenth or more (a city's chunks: about half).
-            var payload = w.bytes
-            var deflated = false
-            if payload.count >= 64, let z = Zlib.deflate(payload) {
-                var packed = ByteWriter()
-                packed.varint(UInt64(payload.count))
-                packed.bytes += z
-                if packed.bytes.count * 10 <= payload.count * 9 {
-                    payload = packed.bytes
-                    deflated = true
-                }
-            }
+            let (payload, deflated) = deflatedWhereSmaller(w.bytes)
             chunks.append(
                 Chunk(
                     featureClass: first.featureClass, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
@@ -452,65 +458,13 @@ public enum MapAssetWriter {
         let units = Double(contents.unitsPerDegree)
         let indexStart = f.headerSize + levelRanges.count * f.levelEntrySize
         let dataOffset = indexStart + chunks.count * f.chunkEntrySize
-        var data = ByteWriter()
-        var index = ByteWriter()
-        for c in chunks {
-            index.u8(c.featureClass.rawValue)
-            index.u8(c.featureClass.geometry.rawValue)
-            index.u8(UInt8(c.level))
-            index.u8((c.hasExtras ? 1 : 0) | (c.deflated ? 2 : 0))  // flags
-            index.i32(c.minX)
-            index.i32(c.minY)
-            index.i32(c.maxX)
-            index.i32(c.maxY)
-            index.u32(UInt32(data.bytes.count))
-            index.u32(UInt32(c.payload.count))
-            index.u32(UInt32(c.featureCount))
-            index.u32(CRC32.checksum(c.payload))
-            index.u32(UInt32(c.pointCount))
-            data.append(c.payload)
-        }
-        var placeSection = ByteWriter()
+        let (index, data) = chunkIndexAndData(chunks)
         let ordered = contents.places.enumerated().sorted {
             ($0.element.population, $1.offset) > ($1.element.population, $0.offset)
         }.map(\.element)
-        for city in ordered {
-            let name = Array(city.name.utf8.prefix(255))
-            placeSection.varint(UInt64(name.count))
-            placeSection.append(name)
-            placeSection.signedVarint(Int64((city.coordinate.latitude * units).rounded()))
-            placeSection.signedVarint(Int64((city.coordinate.longitude * units).rounded()))
-            placeSection.varint(UInt64(max(0, city.population)))
-            let cc = Array(city.countryCode.utf8.prefix(2))
-            placeSection.u8(cc.count > 0 ? cc[0] : 32)
-            placeSection.u8(cc.count > 1 ? cc[1] : 32)
-            placeSection.u8(city.kind.rawValue)
-        }
-        // Version 3: what search needs beyond names, kept apart so that loading places stays cheap.
-        var searchSection = ByteWriter()
-        if ordered.contains(where: { !$0.names.isEmpty }) {
-            for city in ordered {
-                let region = Array(city.names.region.utf8.prefix(255))
-                searchSection.varint(UInt64(region.count))
-                searchSection.append(region)
-                let alternates = city.names.alternates.prefix(255)
-                searchSection.varint(UInt64(alternates.count))
-                for alternate in alternates {
-                    let text = Array(alternate.utf8.prefix(255))
-                    searchSection.varint(UInt64(text.count))
-                    searchSection.append(text)
-                }
-            }
-        }
-        var nameSection = ByteWriter()
-        for entry in names {
-            let text = Array(entry.name.utf8.prefix(1024))
-            nameSection.varint(UInt64(text.count))
-            nameSection.append(text)
-            nameSection.signedVarint(Int64((entry.coordinate.latitude * units).rounded()))
-            nameSection.signedVarint(Int64((entry.coordinate.longitude * units).rounded()))
-            nameSection.u8(entry.kind.rawValue)
-        }
+        let placeSection = placeSection(ordered, units: units)
+        let searchSection = searchSection(ordered)
+        let nameSection = nameSection(names, units: units)
         let metadata = Array(
             contents.metadata.map { k, v in
                 k.filter { $0 != "=" && $0 != "\n" } + "=" + v.filter { $0 != "\n" } + "\n"
@@ -564,6 +518,82 @@ public enum MapAssetWriter {
             MapAsset.metadataChecksum(out.bytes, dataOffset: dataOffset, cityOffset: cityOffset),
             at: f.HeaderField.checksum)
         return out.bytes
+    }
+
+    /// The chunk index (an entry a chunk) and the chunks' data, one after another.
+    static func chunkIndexAndData(_ chunks: [Chunk]) -> (ByteWriter, ByteWriter) {
+        var data = ByteWriter()
+        var index = ByteWriter()
+        for c in chunks {
+            index.u8(c.featureClass.rawValue)
+            index.u8(c.featureClass.geometry.rawValue)
+            index.u8(UInt8(c.level))
+            index.u8((c.hasExtras ? 1 : 0) | (c.deflated ? 2 : 0))  // flags
+            index.i32(c.minX)
+            index.i32(c.minY)
+            index.i32(c.maxX)
+            index.i32(c.maxY)
+            index.u32(UInt32(data.bytes.count))
+            index.u32(UInt32(c.payload.count))
+            index.u32(UInt32(c.featureCount))
+            index.u32(CRC32.checksum(c.payload))
+            index.u32(UInt32(c.pointCount))
+            data.append(c.payload)
+        }
+        return (index, data)
+    }
+
+    /// The places, most populous first: name, position, population, country and kind.
+    static func placeSection(_ ordered: [City], units: Double) -> ByteWriter {
+        var placeSection = ByteWriter()
+        for city in ordered {
+            let name = Array(city.name.utf8.prefix(255))
+            placeSection.varint(UInt64(name.count))
+            placeSection.append(name)
+            placeSection.signedVarint(Int64((city.coordinate.latitude * units).rounded()))
+            placeSection.signedVarint(Int64((city.coordinate.longitude * units).rounded()))
+            placeSection.varint(UInt64(max(0, city.population)))
+            let cc = Array(city.countryCode.utf8.prefix(2))
+            placeSection.u8(cc.count > 0 ? cc[0] : 32)
+            placeSection.u8(cc.count > 1 ? cc[1] : 32)
+            placeSection.u8(city.kind.rawValue)
+        }
+        return placeSection
+    }
+
+    /// Version 3: what search needs beyond names (region and alternate names), kept apart so that
+    /// loading places stays cheap; empty when no place has any.
+    static func searchSection(_ ordered: [City]) -> ByteWriter {
+        var searchSection = ByteWriter()
+        if ordered.contains(where: { !$0.names.isEmpty }) {
+            for city in ordered {
+                let region = Array(city.names.region.utf8.prefix(255))
+                searchSection.varint(UInt64(region.count))
+                searchSection.append(region)
+                let alternates = city.names.alternates.prefix(255)
+                searchSection.varint(UInt64(alternates.count))
+                for alternate in alternates {
+                    let text = Array(alternate.utf8.prefix(255))
+                    searchSection.varint(UInt64(text.count))
+                    searchSection.append(text)
+                }
+            }
+        }
+        return searchSection
+    }
+
+    /// The other names (streets, squares): name, position and kind.
+    static func nameSection(_ names: [NamedPlace], units: Double) -> ByteWriter {
+        var nameSection = ByteWriter()
+        for entry in names {
+            let text = Array(entry.name.utf8.prefix(1024))
+            nameSection.varint(UInt64(text.count))
+            nameSection.append(text)
+            nameSection.signedVarint(Int64((entry.coordinate.latitude * units).rounded()))
+            nameSection.signedVarint(Int64((entry.coordinate.longitude * units).rounded()))
+            nameSection.u8(entry.kind.rawValue)
+        }
+        return nameSection
     }
 
     static func floorDiv(_ a: Int, _ b: Int) -> Int {
