@@ -39,10 +39,11 @@ test: deps test-deps lint
 	python3 Tests/e2e/readme_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # The repository's .swift-format, every warning an error (swift-format comes with the toolchain);
-# Package.swift lists exactly what each target imports.
+# Package.swift lists exactly what each target imports; no function over 80 lines (60 in Viewer and TerminalUI).
 lint:
 	swift format lint --strict --recursive --parallel Sources Tests
 	python3 Tools/check_package_imports.py
+	python3 Tools/function_lengths.py
 
 # Other projects' conformance suites (mvt-fixtures, PMTiles, osm-testdata) through the readers: SUITES is a
 # folder laid out as docs/testing.md, Conformance says; differences not in Tests/conformance/known-differences.tsv fail.

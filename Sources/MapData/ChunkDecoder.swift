@@ -16,16 +16,11 @@ enum ChunkDecoder {
         var tags: [String] = []
         // Version 5's extras: the chunk's tag texts, then per feature its object's difference from the one
         // before, its detail and its tag text's index + 1.
-        var texts: [String] = []
         var previousObject: UInt64 = 0
+        var texts: [String] = []
         if v5 {
-            guard let count = r.varint(), count <= UInt64(r.remaining) else { return nil }
-            for _ in 0..<Int(count) {
-                guard let n = r.varint(), n <= UInt64(MapAssetFormat.maxTagBytes), let text = r.bytes(Int(n)) else {
-                    return nil
-                }
-                texts.append(String(decoding: text, as: UTF8.self))
-            }
+            guard let read = readTagTexts(&r) else { return nil }
+            texts = read
         }
         var lon: [Int32] = []
         var lat: [Int32] = []
@@ -76,6 +71,28 @@ enum ChunkDecoder {
         guard r.remaining == 0 else { return nil }
         // × the quantum rather than ÷ the units: 1.0 / 100 000 is the double 1e-5, as version 1 computed it.
         let quantum = 1 / unitsPerDegree
+        let (xs, ys) = project(lon: lon, lat: lat, quantum: quantum)
+        let boxes = featureBoxes(x: xs, y: ys, starts: starts, featureStarts: featureStarts, count: names.count)
+        return DecodedChunk(
+            info: info, unitsPerDegree: unitsPerDegree, lon: lon, lat: lat, x: xs, y: ys, starts: starts,
+            featureStarts: featureStarts, nameIndex: names, featureBoxes: boxes, osm: osm, details: details, tags: tags)
+    }
+
+    /// Version 5's tag texts at the chunk's start: a count, then each text's length and bytes.
+    static func readTagTexts(_ r: inout ByteReader) -> [String]? {
+        guard let count = r.varint(), count <= UInt64(r.remaining) else { return nil }
+        var texts: [String] = []
+        for _ in 0..<Int(count) {
+            guard let n = r.varint(), n <= UInt64(MapAssetFormat.maxTagBytes), let text = r.bytes(Int(n)) else {
+                return nil
+            }
+            texts.append(String(decoding: text, as: UTF8.self))
+        }
+        return texts
+    }
+
+    /// The stored points in Web Mercator's unit square.
+    static func project(lon: [Int32], lat: [Int32], quantum: Double) -> ([Double], [Double]) {
         let xs = [Double](unsafeUninitializedCapacity: lon.count) { x, n in
             for i in lon.indices { x[i] = WebMercator.projectX(longitude: Double(lon[i]) * quantum) }
             n = lon.count
@@ -84,11 +101,18 @@ enum ChunkDecoder {
             for i in lat.indices { y[i] = WebMercator.projectY(latitude: Double(lat[i]) * quantum) }
             n = lat.count
         }
+        return (xs, ys)
+    }
+
+    /// Each feature's box in the unit square: min x, min y, max x, max y.
+    static func featureBoxes(x xs: [Double], y ys: [Double], starts: [Int], featureStarts: [Int], count: Int)
+        -> [Double]
+    {
         var boxes: [Double] = []
-        boxes.reserveCapacity(4 * names.count)
+        boxes.reserveCapacity(4 * count)
         xs.withUnsafeBufferPointer { x in
             ys.withUnsafeBufferPointer { y in
-                for f in names.indices {
+                for f in 0..<count {
                     let first = starts[featureStarts[f]]
                     var box = (x[first], y[first], x[first], y[first])
                     for i in first..<starts[featureStarts[f + 1]] {
@@ -101,8 +125,6 @@ enum ChunkDecoder {
                 }
             }
         }
-        return DecodedChunk(
-            info: info, unitsPerDegree: unitsPerDegree, lon: lon, lat: lat, x: xs, y: ys, starts: starts,
-            featureStarts: featureStarts, nameIndex: names, featureBoxes: boxes, osm: osm, details: details, tags: tags)
+        return boxes
     }
 }

@@ -204,17 +204,7 @@ public struct TerminalPainter: Sendable {
         out.bytes = pending
         pending = []
         out.bytes.reserveCapacity(out.bytes.count + frame.cells.count * 4)
-        if fullRepaint || frame.cols != cols || frame.rows != rows {
-            cols = frame.cols
-            rows = frame.rows
-            shown = Array(repeating: Self.blank, count: cols * rows)
-            out.bytes.removeAll(keepingCapacity: true)  // moves of a picture about to be cleared
-            setPen(0, &out)
-            out.put(0x1B, 0x5B, 0x48)  // CUP home
-            out.put(0x1B, 0x5B, 0x32)
-            out.put(0x4A)  // ED: the whole screen
-            cursor = (0, 0)
-        }
+        if fullRepaint || frame.cols != cols || frame.rows != rows { clear(to: frame, &out) }
         let mode = abilities.colorMode
         var resolved: [Pen] = []
         var isBlank: [Bool] = []
@@ -282,6 +272,20 @@ public struct TerminalPainter: Sendable {
         }
         setPen(0, &out)
         return out.bytes
+    }
+
+    /// Clears the screen for a frame of its size: what the terminal shows is then blank, and the moves of
+    /// the picture about to be cleared are dropped.
+    private mutating func clear(to frame: Frame, _ out: inout TerminalEncoder) {
+        cols = frame.cols
+        rows = frame.rows
+        shown = Array(repeating: Self.blank, count: cols * rows)
+        out.bytes.removeAll(keepingCapacity: true)
+        setPen(0, &out)
+        out.put(0x1B, 0x5B, 0x48)  // CUP home
+        out.put(0x1B, 0x5B, 0x32)
+        out.put(0x4A)  // ED: the whole screen
+        cursor = (0, 0)
     }
 
     /// The bytes to send before leaving: no attributes, and the cursor home, where a curses library

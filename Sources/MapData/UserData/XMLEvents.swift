@@ -71,6 +71,26 @@ enum XMLEvents {
             throw Failure(line: 1, column: 1, message: "cannot start the XML reader")
         }
         defer { XML_ParserFree(parser) }
+        acceptWindows1252(parser)
+        let context = Context(handler)
+        context.parser = parser
+        let pointer = Unmanaged.passUnretained(context).toOpaque()
+        XML_SetUserData(parser, pointer)
+        setHandlers(parser)
+        let status = feed(parser, bytes, progress: progress)
+        if status != XML_STATUS_OK {
+            let line = Int(XML_GetCurrentLineNumber(parser))
+            let column = Int(XML_GetCurrentColumnNumber(parser)) + 1
+            let message =
+                context.refused ?? XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) }
+                ?? "invalid XML"
+            throw Failure(line: line, column: column, message: message)
+        }
+    }
+
+    /// Lets expat read a document declared Windows-1252 (it knows only UTF-8, UTF-16, ISO-8859-1 and
+    /// US-ASCII itself).
+    static func acceptWindows1252(_ parser: XML_Parser) {
         XML_SetUnknownEncodingHandler(
             parser,
             { _, name, info in
@@ -93,10 +113,11 @@ enum XMLEvents {
                 info.pointee.release = nil
                 return Int32(XML_STATUS_OK.rawValue)
             }, nil)
-        let context = Context(handler)
-        context.parser = parser
-        let pointer = Unmanaged.passUnretained(context).toOpaque()
-        XML_SetUserData(parser, pointer)
+    }
+
+    /// The element, text and entity handlers: each element with its attributes by local name, its text,
+    /// and an entity declaration refused (entities are never expanded).
+    static func setHandlers(_ parser: XML_Parser) {
         XML_SetElementHandler(
             parser,
             { data, name, attributes in
@@ -129,7 +150,10 @@ enum XMLEvents {
             c.refused = "an entity declaration (\(name.map { String(cString: $0) } ?? "?")): entities are not read"
             XML_StopParser(c.parser, XML_FALSE)
         }
-        // In pieces of 1 MB (expat takes an Int32 length).
+    }
+
+    /// Feeds the bytes to expat in pieces of 1 MB (it takes an Int32 length), telling `progress`.
+    static func feed(_ parser: XML_Parser, _ bytes: UnsafeBufferPointer<UInt8>, progress: ReadProgress?) -> XML_Status {
         var status = XML_STATUS_OK
         let b = bytes
         if let base = b.baseAddress {
@@ -145,14 +169,7 @@ enum XMLEvents {
         } else {
             status = XML_Parse(parser, nil, 0, 1)
         }
-        if status != XML_STATUS_OK {
-            let line = Int(XML_GetCurrentLineNumber(parser))
-            let column = Int(XML_GetCurrentColumnNumber(parser)) + 1
-            let message =
-                context.refused ?? XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) }
-                ?? "invalid XML"
-            throw Failure(line: line, column: column, message: message)
-        }
+        return status
     }
 
     /// Parses `file`'s `bytes` for `handler`; a failure is the file's one line with its line and column.
