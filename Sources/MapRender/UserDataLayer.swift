@@ -172,6 +172,9 @@ public struct UserDataLayer: MapLayer {
     struct DrawPass {
         let layer: UserDataLayer
         let level: UserLayerLevel
+        /// The level's features (kept here: copying them out of the level at each call costs a retain
+        /// of each of their columns).
+        let data: UserLayerData
         let role: StyleRole
         let ink: UInt8
         let ws: Double
@@ -190,6 +193,7 @@ public struct UserDataLayer: MapLayer {
         init(layer: UserDataLayer, level: UserLayerLevel, context c: inout LayerContext) {
             self.layer = layer
             self.level = level
+            data = level.data
             role = StyleRole.overlay(layer.look)
             ink = StyleTable.ink(role)
             ws = c.transform.worldSize
@@ -242,7 +246,6 @@ public struct UserDataLayer: MapLayer {
 
         /// A feature of the level: its points, lines and rings, its areas filled, its name noted.
         mutating func drawFeature(_ f: Int, ox: Double, oy: Double, _ c: inout LayerContext) {
-            let data = level.data
             let box = data.box(f)
             guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2
             else { return }
@@ -275,7 +278,6 @@ public struct UserDataLayer: MapLayer {
         /// A line or a ring, clipped to the view; a ring whose file left it open (GDAL reads those) is
         /// closed where it is drawn.
         func drawRing(_ r: Int, closes: Bool, ox: Double, oy: Double, ink: UInt8, _ c: inout LayerContext) {
-            let data = level.data
             let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
             var px = data.x[start] * ws + ox
             var py = data.y[start] * ws + oy
@@ -298,7 +300,6 @@ public struct UserDataLayer: MapLayer {
         /// A line's or area's name at the middle of its box, where it is on screen, when the feature is at
         /// least as long as its name (its extent in cells: a name is counted only where one could fit).
         mutating func noteName(of f: Int, box: (Double, Double, Double, Double), ox: Double, oy: Double) {
-            let data = level.data
             let extent = max(
                 (box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX),
                 (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
@@ -329,7 +330,7 @@ public struct UserDataLayer: MapLayer {
                         || c.labels.isFree(col: m.col, row: m.row - 1, width: 1)
                         || c.labels.isFree(col: m.col, row: m.row + 1, width: 1)
                         || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
-                    let name = m.whole ? layer.file.data.name(of: m.feature) : level.data.name(of: m.feature)
+                    let name = m.whole ? layer.file.data.name(of: m.feature) : data.name(of: m.feature)
                 else { continue }
                 pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row))
             }
