@@ -82,7 +82,7 @@ public enum Renderer {
         let view = state.displayedView
         let mapRows = view.size.rows
         let map = MapRenderer.render(
-            into: &frame, view: view, overlays: state.layers.layers, sources: sources,
+            into: &frame, view: view, overlays: state.overlays, sources: sources,
             style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid),
             makesDetailAtOnce: options.makesDetailAtOnce)
         if state.showHelp {

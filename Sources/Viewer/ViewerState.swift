@@ -152,13 +152,7 @@ public struct ViewerState: Equatable, Sendable {
     /// True when the message is an error.
     public var messageIsError = false
     /// What the last view change did (the seeds' picture shows the seed's fit while it is an `f`).
-    public var lastAction: LastAction? {
-        didSet {
-            guard var seed = layers.first(SeedOverlayLayer.self) else { return }
-            seed.fit = Self.seedFit(lastAction)
-            layers.set(SeedOverlayLayer.self, seed)
-        }
-    }
+    public var lastAction: LastAction?
     /// Earlier views, newest last (for `u`), each with what left it.
     public var history: [HistoryEntry] = []
     /// Views undo left, for redo (`U`), the latest last; a new change empties it.
@@ -226,13 +220,23 @@ public struct ViewerState: Equatable, Sendable {
         get { layers.first(SeedOverlayLayer.self) != nil }
         set {
             guard newValue != showSeedOverlay else { return }
-            layers.set(SeedOverlayLayer.self, newValue ? SeedOverlayLayer(fit: Self.seedFit(lastAction)) : nil)
+            layers.set(SeedOverlayLayer.self, newValue ? SeedOverlayLayer(fit: nil) : nil)
+        }
+    }
+
+    /// The layers over the map as they are drawn: the seeds' picture shows the seed's fit while the
+    /// last step is an `f` (read from `lastAction` here, not written into the layer when it changes).
+    public var overlays: [any MapLayer] {
+        layers.layers.map { layer in
+            guard var seed = layer as? SeedOverlayLayer else { return layer }
+            seed.fit = Self.seedFit(lastAction)
+            return seed
         }
     }
 
     /// Everything drawn on the screen besides the base map: the layers over it, then the open panels.
     public var screenLayers: [any ScreenLayer] {
-        layers.layers + (showHelp ? [Panel.help] : []) + (showExplain ? [Panel.explain] : [])
+        overlays + (showHelp ? [Panel.help] : []) + (showExplain ? [Panel.explain] : [])
             + (showLegend ? [Panel.legend] : [])
     }
 
