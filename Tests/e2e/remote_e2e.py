@@ -377,7 +377,10 @@ try:
     def _():
         data = tempfile.mkdtemp()
         args = ["data", "get", "cut", "--data", data, "--from", server.url("slow/doc.json"), "--bbox", "24.90,60.15,24.99,60.19"]
-        p = subprocess.Popen([BINARY, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Ctrl-C's signal as a terminal sends it: a test run in the background (a shell's `&`) starts its
+        # children with SIGINT ignored, and a program keeps an ignored SIGINT ignored.
+        p = subprocess.Popen([BINARY, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         part = os.path.join(data, "cut.pmtiles.part")
         end = time.time() + 30
         while time.time() < end and (not os.path.exists(part) or os.path.getsize(part) < 20000):
