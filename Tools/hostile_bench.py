@@ -17,12 +17,14 @@ import os
 import pty
 import select
 import signal
-import sqlite3
 import struct
 import subprocess
 import sys
 import termios
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "e2e"))
+import geopackage  # noqa: E402 (the tests' GeoPackage of recursive views)
 
 CAP_SECONDS = 120
 CAP_BYTES = 3 << 30
@@ -65,24 +67,8 @@ def geopackage_view(path, rows):
     """A GeoPackage whose one layer is a recursive SQL view of `rows` points (98 KB: GDAL makes them all)."""
     if os.path.exists(path):
         return path
-    db = sqlite3.connect(path)
-    db.executescript("""
-        PRAGMA application_id = 1196444487; PRAGMA user_version = 10200;
-        CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
-          organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
-        INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84', 4326, 'EPSG', 4326, 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]', NULL);
-        CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
-          description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-          min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER);
-        CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
-          srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL, PRIMARY KEY (table_name, column_name));
-        CREATE TABLE seed (fid INTEGER PRIMARY KEY, geom BLOB);
-    """)
-    db.execute("INSERT INTO seed VALUES (1, ?)", (b"GP\x00\x01" + struct.pack("<i", 4326) + struct.pack("<BIdd", 1, 1, 24.94, 60.17),))
-    db.execute(f"CREATE VIEW v AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r LIMIT {rows}) "
-               "SELECT r.i AS fid, seed.geom AS geom FROM r, seed")
-    db.execute("INSERT INTO gpkg_contents (table_name, data_type, identifier, srs_id) VALUES ('v', 'features', 'v', 4326)")
-    db.execute("INSERT INTO gpkg_geometry_columns VALUES ('v', 'geom', 'POINT', 4326, 0, 0)")
+    db = geopackage.start(path)
+    geopackage.add_view(db, "v", rows, register=True)
     db.commit()
     db.close()
     return path

@@ -1,4 +1,5 @@
 import CZlib
+import GeoCore
 
 /// Bounds-checked little-endian reads over bytes; every read that would pass the end returns nil.
 struct ByteReader {
@@ -112,6 +113,17 @@ struct ByteWriter {
     }
     mutating func signedVarint(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
     mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// At most `limit` bytes of `text`'s UTF-8, after their count.
+    mutating func text(_ text: String, limit: Int) {
+        let utf8 = Array(text.utf8.prefix(limit))
+        varint(UInt64(utf8.count))
+        append(utf8)
+    }
+    /// A coordinate in `units` a degree, rounded: latitude, then longitude, as zigzag varints.
+    mutating func position(_ c: Coordinate, units: Double) {
+        signedVarint(Int64((c.latitude * units).rounded()))
+        signedVarint(Int64((c.longitude * units).rounded()))
+    }
     mutating func patchU32(_ v: UInt32, at offset: Int) {
         for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) }
     }

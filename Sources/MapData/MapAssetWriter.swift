@@ -547,11 +547,8 @@ public enum MapAssetWriter {
     static func placeSection(_ ordered: [City], units: Double) -> ByteWriter {
         var placeSection = ByteWriter()
         for city in ordered {
-            let name = Array(city.name.utf8.prefix(255))
-            placeSection.varint(UInt64(name.count))
-            placeSection.append(name)
-            placeSection.signedVarint(Int64((city.coordinate.latitude * units).rounded()))
-            placeSection.signedVarint(Int64((city.coordinate.longitude * units).rounded()))
+            placeSection.text(city.name, limit: 255)
+            placeSection.position(city.coordinate, units: units)
             placeSection.varint(UInt64(max(0, city.population)))
             let cc = Array(city.countryCode.utf8.prefix(2))
             placeSection.u8(cc.count > 0 ? cc[0] : 32)
@@ -567,16 +564,10 @@ public enum MapAssetWriter {
         var searchSection = ByteWriter()
         if ordered.contains(where: { !$0.names.isEmpty }) {
             for city in ordered {
-                let region = Array(city.names.region.utf8.prefix(255))
-                searchSection.varint(UInt64(region.count))
-                searchSection.append(region)
+                searchSection.text(city.names.region, limit: 255)
                 let alternates = city.names.alternates.prefix(255)
                 searchSection.varint(UInt64(alternates.count))
-                for alternate in alternates {
-                    let text = Array(alternate.utf8.prefix(255))
-                    searchSection.varint(UInt64(text.count))
-                    searchSection.append(text)
-                }
+                for alternate in alternates { searchSection.text(alternate, limit: 255) }
             }
         }
         return searchSection
@@ -586,11 +577,8 @@ public enum MapAssetWriter {
     static func nameSection(_ names: [NamedPlace], units: Double) -> ByteWriter {
         var nameSection = ByteWriter()
         for entry in names {
-            let text = Array(entry.name.utf8.prefix(1024))
-            nameSection.varint(UInt64(text.count))
-            nameSection.append(text)
-            nameSection.signedVarint(Int64((entry.coordinate.latitude * units).rounded()))
-            nameSection.signedVarint(Int64((entry.coordinate.longitude * units).rounded()))
+            nameSection.text(entry.name, limit: 1024)
+            nameSection.position(entry.coordinate, units: units)
             nameSection.u8(entry.kind.rawValue)
         }
         return nameSection

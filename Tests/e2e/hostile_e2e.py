@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 
+import geopackage
 import harness
 from harness import Checks, Tmux
 import http.server
@@ -524,23 +525,9 @@ try:
            "time, a program that eats memory at its address space, endless output at the memory: one line each")
     def _():
         gpkg = os.path.join(WORK, "view.gpkg")
-        db = sqlite3.connect(gpkg)
-        db.executescript("""
-            PRAGMA application_id = 1196444487; PRAGMA user_version = 10200;
-            CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
-              organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
-            INSERT INTO gpkg_spatial_ref_sys VALUES ('WGS 84', 4326, 'EPSG', 4326, 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]]', NULL);
-            CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
-              description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-              min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER);
-            CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
-              srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL, PRIMARY KEY (table_name, column_name));
-            CREATE TABLE seed (fid INTEGER PRIMARY KEY, geom BLOB);
-        """)
-        db.execute("INSERT INTO seed VALUES (1, ?)", (b"GP\x00\x01" + struct.pack("<i", 4326) + struct.pack("<BIdd", 1, 1, 24.94, 60.17),))
-        for name, limit in (("many", "LIMIT 1000000"), ("endless", "")):
-            db.execute(f"CREATE VIEW {name} AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r {limit}) "
-                       f"SELECT r.i AS fid, seed.geom AS geom FROM r, seed")
+        db = geopackage.start(gpkg)
+        for name, rows in (("many", 1_000_000), ("endless", None)):
+            geopackage.add_view(db, name, rows)
         db.commit()
         db.close()
         said = []
