@@ -55,7 +55,7 @@ let package = Package(
             dependencies: ["CSQLite", "CZlib", "GeoCore", "MapData", "MapRender", "TestSupport", "Viewer"]),
 
         // What tests and fuzzers share: the seeded generator and the fake screen.
-        .target(name: "TestSupport", dependencies: ["MapData", "Raster", "Support", "Viewer"]),
+        .target(name: "TestSupport", dependencies: ["GeoCore", "MapData", "Raster", "Support", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"], exclude: ["Fixtures"]),

@@ -119,6 +119,8 @@ MUTANTS = [
      "a slow link's burst of keys is drawn key by key (no hold for the burst's end)"),
     ("Sources/Viewer/ScriptEnd.swift", "            && !frameOwed && inboxEmpty && !tourPlays",
      "            && inboxEmpty && !tourPlays", "a script ends while a frame is still owed"),
+    ("Sources/Viewer/ViewerCommands.swift", "        ViewerCommands.row(command) ?? addedCommands.first { $0.command == command }",
+     "        ViewerCommands.row(command)", "a command added from outside is bound to its key but never runs"),
     ("Sources/MapData/UserData/UserDataReader.swift",
      "        if let driver = drivers.first(where: { $0.claims(content: head, extension: ext) }) { return driver.format }\n"
      "        if let driver = drivers.first(where: { $0.extensions.contains(ext) }) { return driver.format }\n",

@@ -48,7 +48,7 @@ extension ViewerState {
     /// panel or a tour, which is there on `fg`); otherwise a key finishes an animation at once, a key
     /// during a tour only hands the map to the user, and the open modes are asked in turn.
     mutating func handleKey(_ key: Key, places: PlaceSearching?) -> [Effect] {
-        if let command = keymap.command(for: key), ViewerCommands.row(command)?.worksInEveryMode == true {
+        if let command = keymap.command(for: key), row(command)?.worksInEveryMode == true {
             return perform(command, places: places)
         }
         animation = nil
@@ -63,7 +63,7 @@ extension ViewerState {
     /// It is never typed into a prompt: the prompt is left first, as with Esc.
     mutating func handleCommand(_ command: Command, places: PlaceSearching?) -> [Effect] {
         // A stop asked from outside is not a key: whatever is open stays.
-        if ViewerCommands.row(command)?.worksInEveryMode == true { return perform(command, places: places) }
+        if row(command)?.worksInEveryMode == true { return perform(command, places: places) }
         prompt = nil
         if let key = keymap.key(for: command) { return handleKey(key, places: places) }
         animation = nil

@@ -51,13 +51,56 @@ public enum Key: Hashable, Sendable {
 }
 
 /// Everything a key can ask the viewer to do, each with one name (kebab-case: `zoom-in`) that tours,
-/// `--keys` and `render --keys` take as `<zoom-in>` whatever key the keymap binds it to.
-public enum Command: String, CaseIterable, Sendable {
-    case zoomIn, zoomOut, zoomPrompt, toggleCircle, radiusPrompt, fitCircle
-    case panLeft, panRight, panUp, panDown, pageLeft, pageRight, pageUp, pageDown
-    case goToPrompt, search, world, undo, redo, toggleAnimations, toggleGlyphs, explain, toggleSeedOverlay, toggleGrid,
-        toggleLegend, toggleLayers, whatIsHere, toggleMouse, copyLink, bookmark, bookmarks, ruler, resumeTour, help,
-        suspend, quit, redraw
+/// `--keys` and `render --keys` take as `<zoom-in>` whatever key the keymap binds it to. An open set:
+/// the built-in commands are below, and a command added with its row (`ViewerState.add(_:)`) is one
+/// more, from any target.
+public struct Command: RawRepresentable, Hashable, Sendable {
+    /// Its identifier in camel case (`zoomIn`); `name` is how people write it.
+    public let rawValue: String
+
+    /// The command of an identifier (`zoomIn`, or a registered command's).
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let zoomIn = Command(rawValue: "zoomIn")
+    public static let zoomOut = Command(rawValue: "zoomOut")
+    public static let zoomPrompt = Command(rawValue: "zoomPrompt")
+    public static let toggleCircle = Command(rawValue: "toggleCircle")
+    public static let radiusPrompt = Command(rawValue: "radiusPrompt")
+    public static let fitCircle = Command(rawValue: "fitCircle")
+    public static let panLeft = Command(rawValue: "panLeft")
+    public static let panRight = Command(rawValue: "panRight")
+    public static let panUp = Command(rawValue: "panUp")
+    public static let panDown = Command(rawValue: "panDown")
+    public static let pageLeft = Command(rawValue: "pageLeft")
+    public static let pageRight = Command(rawValue: "pageRight")
+    public static let pageUp = Command(rawValue: "pageUp")
+    public static let pageDown = Command(rawValue: "pageDown")
+    public static let goToPrompt = Command(rawValue: "goToPrompt")
+    public static let search = Command(rawValue: "search")
+    public static let world = Command(rawValue: "world")
+    public static let undo = Command(rawValue: "undo")
+    public static let redo = Command(rawValue: "redo")
+    public static let toggleAnimations = Command(rawValue: "toggleAnimations")
+    public static let toggleGlyphs = Command(rawValue: "toggleGlyphs")
+    public static let explain = Command(rawValue: "explain")
+    public static let toggleSeedOverlay = Command(rawValue: "toggleSeedOverlay")
+    public static let toggleGrid = Command(rawValue: "toggleGrid")
+    public static let toggleLegend = Command(rawValue: "toggleLegend")
+    public static let toggleLayers = Command(rawValue: "toggleLayers")
+    public static let whatIsHere = Command(rawValue: "whatIsHere")
+    public static let toggleMouse = Command(rawValue: "toggleMouse")
+    public static let copyLink = Command(rawValue: "copyLink")
+    public static let bookmark = Command(rawValue: "bookmark")
+    public static let bookmarks = Command(rawValue: "bookmarks")
+    public static let ruler = Command(rawValue: "ruler")
+    public static let resumeTour = Command(rawValue: "resumeTour")
+    public static let help = Command(rawValue: "help")
+    public static let suspend = Command(rawValue: "suspend")
+    public static let quit = Command(rawValue: "quit")
+    public static let redraw = Command(rawValue: "redraw")
+
+    /// The built-in commands, in help order.
+    public static let allCases: [Command] = ViewerCommands.rows.map(\.command)
 
     /// Its name: `zoom-in`, `toggle-seed-overlay`.
     public var name: String {
@@ -72,8 +115,10 @@ public enum Command: String, CaseIterable, Sendable {
         return out
     }
 
-    /// The command of a name.
-    public static func named(_ name: String) -> Command? { allCases.first { $0.name == name.lowercased() } }
+    /// The command of a name, among `commands` (the built-in ones unless a session added more).
+    public static func named(_ name: String, among commands: [Command] = allCases) -> Command? {
+        commands.first { $0.name == name.lowercased() }
+    }
 }
 
 /// A key, or a command by its name: what scripts and tours press.
@@ -146,6 +191,15 @@ public struct Keymap: Equatable, Sendable {
     /// The standard keymap: each command's row's keys and help (`ViewerCommands`).
     public static let standard = Keymap(
         bindings: ViewerCommands.rows.map { Binding(keys: $0.keys, command: $0.command, help: $0.help) })
+
+    /// The keymap with one more command's row at its end (its keys taken from any command that had them).
+    public func adding(_ row: CommandRow) -> Keymap {
+        let taken = Set(row.keys)
+        return Keymap(
+            bindings: bindings.filter { $0.command != row.command }.map {
+                Binding(keys: $0.keys.filter { !taken.contains($0) }, command: $0.command, help: $0.help)
+            } + [Binding(keys: row.keys, command: row.command, help: row.help)])
+    }
 
     /// `+ =` style list of a binding's keys.
     public static func keyList(_ b: Binding) -> String { b.keys.map(\.label).joined(separator: " ") }

@@ -26,8 +26,10 @@ public struct CommandRow: Sendable {
         (self.command, self.keys, self.help, self.modes, self.perform) = (command, keys, help, modes, effects)
     }
 
-    /// A row whose command only changes the state.
-    init(_ command: Command, keys: [Key], _ help: String, does: @escaping @Sendable (inout ViewerState) -> Void) {
+    /// A row whose command only changes the state: what a command added from outside the viewer is.
+    public init(
+        _ command: Command, keys: [Key], _ help: String, does: @escaping @Sendable (inout ViewerState) -> Void
+    ) {
         self.init(command, keys: keys, help) { state, _ in
             does(&state)
             return []
@@ -38,12 +40,20 @@ public struct CommandRow: Sendable {
     public var worksInEveryMode: Bool { modes == Set(Mode.allCases) }
 }
 
+extension CommandRow: Equatable {
+    /// Rows are equal when they say the same (a function cannot be compared; a command has one row).
+    public static func == (a: CommandRow, b: CommandRow) -> Bool {
+        a.command == b.command && a.keys == b.keys && a.help == b.help && a.modes == b.modes
+    }
+}
+
 /// The viewer's commands, in help order.
 public enum ViewerCommands {
-    /// Every command's row.
+    /// Every built-in command's row. A command from outside the viewer is added to a session's state
+    /// (`ViewerState.add(_:)`), not here: the table stays a value.
     public static let rows: [CommandRow] = zoomAndCircle + panning + places + panels + program
 
-    /// The row of a command.
+    /// The row of a built-in command.
     public static func row(_ command: Command) -> CommandRow? { byCommand[command] }
 
     private static let byCommand = Dictionary(rows.map { ($0.command, $0) }, uniquingKeysWith: { a, _ in a })
@@ -151,9 +161,26 @@ public enum ViewerCommands {
 extension ViewerState {
     /// Runs a command as its row says.
     mutating func perform(_ command: Command, places: PlaceSearching?) -> [Effect] {
-        guard let row = ViewerCommands.row(command) else { return [] }
+        guard let row = row(command) else { return [] }
         return row.perform(&self, places)
     }
+
+    /// The row of a command: a built-in one's, or one this session added.
+    func row(_ command: Command) -> CommandRow? {
+        ViewerCommands.row(command) ?? addedCommands.first { $0.command == command }
+    }
+
+    /// Adds a command from outside the viewer (a later capability, a test): its keys join the keymap
+    /// (taken from a command that had them), its help line the help, and scripts reach it by name.
+    public mutating func add(_ row: CommandRow) {
+        guard ViewerCommands.row(row.command) == nil else { return }
+        addedCommands.removeAll { $0.command == row.command }
+        addedCommands.append(row)
+        keymap = keymap.adding(row)
+    }
+
+    /// Every command this session knows: the built-in ones, then those added.
+    public var commands: [Command] { Command.allCases + addedCommands.map(\.command) }
 
     mutating func toggleAnimations() {
         animationsEnabled.toggle()

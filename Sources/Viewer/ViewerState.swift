@@ -126,6 +126,8 @@ public struct ViewerState: Equatable, Sendable {
     public var view: MapView
     /// The key bindings (the standard ones unless a configuration changes them).
     public var keymap = Keymap.standard
+    /// The commands added to the built-in ones (`add(_:)`), in the order they came.
+    public internal(set) var addedCommands: [CommandRow] = []
     /// The layers drawn over the map, lowest first: the circle, the seeds' picture.
     public var layers = LayerList()
     /// The inverted circle, when on (a layer: the lowest of those over the map).
