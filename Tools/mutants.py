@@ -121,6 +121,9 @@ MUTANTS = [
      "            && inboxEmpty && !tourPlays", "a script ends while a frame is still owed"),
     ("Sources/Viewer/ViewerCommands.swift", "        ViewerCommands.row(command) ?? addedCommands.first { $0.command == command }",
      "        ViewerCommands.row(command)", "a command added from outside is bound to its key but never runs"),
+    ("Sources/MapData/Tiles/TileSource.swift", "            guard let bytes = s.cache.peek(tile)?.source else { return nil }",
+     "            guard case .success(let bytes?)? = archive.tiles([tile])[tile] else { return nil }",
+     "a read during draw: what-is-here reads the tile from the archive again"),
     ("Sources/MapData/UserData/UserDataReader.swift",
      "        if let driver = drivers.first(where: { $0.claims(content: head, extension: ext) }) { return driver.format }\n"
      "        if let driver = drivers.first(where: { $0.extensions.contains(ext) }) { return driver.format }\n",

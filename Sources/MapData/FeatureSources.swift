@@ -238,6 +238,12 @@ public final class FeatureSources: Sendable {
     /// Every source, finest first.
     public let all: [any FeatureSource]
 
+    /// Lets go of tiles' failures whose wait is over (on the clock their waits were set by), so that
+    /// the next view asks for them again: the program does this before drawing; a view reads no clock.
+    public func expireFailures() {
+        for case let tiles as TileSource in all { tiles.expireFailures() }
+    }
+
     /// The classes a source takes over from coarser ones within its coverage: its own, and the
     /// shorelines when it draws the shore itself.
     static func claims(_ source: any FeatureSource) -> Set<FeatureClass> {

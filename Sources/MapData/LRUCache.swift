@@ -17,6 +17,9 @@ struct LRUCache<Key: Hashable, Value> {
     /// True when `key` is held.
     func contains(_ key: Key) -> Bool { entries[key] != nil }
 
+    /// The value, left as it was used (what-is-here asks of what a view drew).
+    func peek(_ key: Key) -> Value? { entries[key]?.value }
+
     /// The value, marked as just used.
     mutating func get(_ key: Key) -> Value? {
         guard let e = entries[key] else { return nil }

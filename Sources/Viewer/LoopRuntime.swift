@@ -156,6 +156,8 @@ final class LoopRuntime {
 
     /// Draws the state and asks for what the frame lacked.
     private func draw() {
+        // Tiles that failed and whose wait is over are asked for again by this frame (the draw reads no clock).
+        sources?.features.expireFailures()
         // A screen that shows only its last frame has the tiles of that frame loaded before it is
         // drawn, not drawn once without them.
         if !screen.showsEveryFrame, performer.loadsTiles, state.isLargeEnough {

@@ -195,6 +195,9 @@ import Testing
         #expect(try busy.chunks(in: view, zoom: 14, classes: [.land]).failed == 1)
         usleep(1_100_000)
         #expect(!busy.hasTried(tile))
+        // A view changes no tile's standing: the failure stands until the program lets it go.
+        #expect(try busy.chunks(in: view, zoom: 14, classes: [.land]).failed == 1)
+        busy.expireFailures()
         #expect(try busy.chunks(in: view, zoom: 14, classes: [.land]).missing == [tile])
 
         let (damaged, _) = source(.failure(TileFailure("bad tile")))

@@ -5,7 +5,10 @@ import Synchronization
 /// A vector tileset as a feature source: the tiles of a view at the zoom nearest its detail, decoded
 /// into the classes of the style table, kept in a cache bounded in bytes. A view never loads a tile:
 /// it is drawn from the tiles at hand and says which it lacks, and the program loads them (`load`), in
-/// the background for the viewer, at once for `render`.
+/// the background for the viewer, at once for `render`. Drawing reads no archive and no clock and
+/// changes no tile's standing: a tile's bytes stay with its decoded form (what `i` asks of a feature is
+/// read from them), and failures whose wait is over are let go by the program (`expireFailures`). One
+/// ledger holds the tiles: decoded (with their bytes), kept raw (remote), failed.
 public final class TileSource: FeatureSource {
     public let archive: any TileArchive
     public let label: String
@@ -27,21 +30,25 @@ public final class TileSource: FeatureSource {
         /// For a remote archive, tiles' bytes as fetched: a tile whose decoded form was evicted is decoded
         /// again without a request (a quarter of the budget; local files are mapped, nothing to keep).
         var raw: LRUCache<TileID, [UInt8]>
-        /// Tiles that could not be had, and when to ask again (monotonic seconds; infinity: never).
+        /// Tiles that could not be had, and when to ask again (monotonic seconds; infinity: never). A
+        /// view counts them as failed until `expireFailures` lets them go.
         var failed: [TileID: (retryAt: Double, offline: Bool)] = [:]
         var names: [String] = []
         var nameIndex: [String: Int32] = [:]
         /// True once a tile had sea (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
         var sawOcean = false
-        /// The tile what-is-here last asked of, and the answers given for it: the panel asks of the
-        /// same cell frame after frame.
-        var identities: (tile: TileID, answers: [UInt64: FeatureIdentity?])?
+        /// The tiles what-is-here last asked of (a few: a cell can meet four), and every feature's id
+        /// and properties in each, read from its bytes once: the panel asks of the same cell frame after frame.
+        var identities: [TileID: [UInt64: FeatureIdentity]] = [:]
     }
 
     /// A tile's features, grouped into one chunk per class (and names-only lines apart).
     struct DecodedTile {
         var chunks: [(chunk: DecodedChunk, namesOnly: Bool)]
+        /// What it costs in the cache: its chunks and its bytes.
         var bytes: Int
+        /// The tile as read (MVT): its features' ids and properties, for what-is-here.
+        var source: [UInt8] = []
         /// Its features skipped for a malformed geometry.
         var skipped = 0
     }
@@ -105,18 +112,13 @@ public final class TileSource: FeatureSource {
         let inView = TileID.covering(bounds, zoom: z).filter { Self.meets($0.tile, coverage) }.sorted {
             Self.distance($0.tile, center) < Self.distance($1.tile, center)
         }
-        let now = monotonicSeconds()
         return state.withLock { s in
             var view = SourceView(hits: [])
             var delivering: [TileID] = []
             for (tile, shift) in inView {
                 if let failure = s.failed[tile] {
-                    if failure.retryAt > now {
-                        if failure.offline { view.offline += 1 } else { view.failed += 1 }
-                        continue
-                    }
-                    // Time to ask again (a server that asked to wait, a network that may be back).
-                    s.failed[tile] = nil
+                    if failure.offline { view.offline += 1 } else { view.failed += 1 }
+                    continue
                 }
                 delivering.append(tile)
                 guard let decoded = s.cache.get(tile) else {
@@ -144,6 +146,16 @@ public final class TileSource: FeatureSource {
         return state.withLock { s in s.cache.contains(tile) || (s.failed[tile].map { $0.retryAt > now } ?? false) }
     }
 
+    /// Lets go of the failures whose wait is over (a server that asked to wait, a network that may be
+    /// back): the next view lacks those tiles and asks for them. The program calls it, with its clock,
+    /// before it draws; a view never does.
+    public func expireFailures(now: Double = monotonicSeconds()) {
+        state.withLock { s in
+            guard s.failed.values.contains(where: { $0.retryAt <= now }) else { return }
+            s.failed = s.failed.filter { $0.value.retryAt > now }
+        }
+    }
+
     /// Seconds before a tile that failed for want of a network is asked for again.
     static let offlineRetry = 30.0
 
@@ -154,6 +166,7 @@ public final class TileSource: FeatureSource {
     /// asked for again only when their retry time has come (a damaged tile never). A tile `wanted` no
     /// longer says false for is not asked for (the view has left it). Safe to call from any thread.
     public func load(_ tiles: [TileID], wanted: @escaping @Sendable (TileID) -> Bool = { _ in true }) {
+        expireFailures()
         var results: [TileID: Result<[UInt8]?, TileFailure>] = [:]
         state.withLock { s in
             for tile in tiles { if let bytes = s.raw.get(tile) { results[tile] = .success(bytes) } }
@@ -166,7 +179,7 @@ public final class TileSource: FeatureSource {
                 s.cache.removeAll()
                 s.raw.removeAll()
                 s.failed.removeAll()
-                s.identities = nil
+                s.identities = [:]
             }
             results = archive.tiles(tiles)
         }
@@ -174,7 +187,7 @@ public final class TileSource: FeatureSource {
         for tile in tiles {
             switch results[tile] {
             case .success(let bytes?):
-                decoded.append((tile, decode(bytes, tile: tile), .never))
+                decoded.append((tile, decode(bytes, tile: tile).map { d in keeping(bytes, in: d) }, .never))
             case .success(nil):
                 decoded.append((tile, DecodedTile(chunks: [], bytes: 64), .never))
             case .failure(let failure):
@@ -200,6 +213,14 @@ public final class TileSource: FeatureSource {
                 }
             }
         }
+    }
+
+    /// A decoded tile with its bytes kept (and counted).
+    private func keeping(_ bytes: [UInt8], in tile: DecodedTile) -> DecodedTile {
+        var d = tile
+        d.source = bytes
+        d.bytes += bytes.count
+        return d
     }
 
     /// An MVT tile → one chunk per class, in the unit square; nil when the tile is not a valid vector
@@ -272,38 +293,33 @@ public final class TileSource: FeatureSource {
     /// What stands for "no feature of the tile" in a chunk's `tileFeatures` (the tile's land square).
     static let noOrigin = UInt64.max
 
-    /// A tile feature's id and properties, read from the tile again (its bytes kept for a remote
-    /// archive, else read from the archive: a local file is mapped, a remote one cached on disk).
+    /// A tile feature's id and properties, read from the tile's bytes kept with its decoded form (no
+    /// archive is read: a tile drawn is a tile held). Every feature of the tile is read the first time
+    /// one of it is asked for, and kept until another tile is asked of.
     public func identity(of hit: ChunkHit, feature f: Int) -> FeatureIdentity? {
         guard let square = hit.tile, let tile = TileID(unitSquare: square), hit.chunk.tileFeatures.indices.contains(f)
         else { return nil }
         let origin = hit.chunk.tileFeatures[f]
         guard origin != Self.noOrigin else { return nil }
-        if let known = state.withLock({ s in s.identities?.tile == tile ? s.identities?.answers[origin] : nil }) {
-            return known
+        return state.withLock { s in
+            if let answers = s.identities[tile] { return answers[origin] }
+            guard let bytes = s.cache.peek(tile)?.source else { return nil }
+            if s.identities.count >= Self.identityTiles { s.identities = [:] }
+            let answers = Self.readIdentities(bytes)
+            s.identities[tile] = answers
+            return answers[origin]
         }
-        let found = readIdentity(tile, origin)
-        state.withLock { s in
-            if s.identities?.tile != tile { s.identities = (tile, [:]) }
-            s.identities?.answers[origin] = .some(found)
-        }
-        return found
     }
 
-    /// Feature `origin` (`tileFeatures`' layer and place) of `tile`, read from the tile's bytes.
-    private func readIdentity(_ tile: TileID, _ origin: UInt64) -> FeatureIdentity? {
-        let bytes: [UInt8]
-        if let kept = state.withLock({ $0.raw.get(tile) }) {
-            bytes = kept
-        } else if case .success(let read?)? = archive.tiles([tile])[tile] {
-            bytes = read
-        } else {
-            return nil
-        }
-        let (wantedLayer, wantedFeature) = (Int(origin >> 32), Int(origin & 0xFFFF_FFFF))
+    /// Tiles whose features' identities are kept at once.
+    static let identityTiles = 4
+
+    /// Every drawn feature of a tile's bytes by its origin (`tileFeatures`' layer and place): its id and
+    /// properties.
+    static func readIdentities(_ bytes: [UInt8]) -> [UInt64: FeatureIdentity] {
         var layerOrdinal = -1
         var featureOrdinal = -1
-        var found: FeatureIdentity?
+        var found: [UInt64: FeatureIdentity] = [:]
         _ = bytes.withUnsafeBytes { raw in
             MVTDecoder.visit(
                 raw, wanted: TileSchema.drawnLayers.contains,
@@ -313,8 +329,7 @@ public final class TileSource: FeatureSource {
                 }
             ) { layer, feature in
                 featureOrdinal += 1
-                guard found == nil, layerOrdinal == wantedLayer, featureOrdinal == wantedFeature else { return }
-                found = FeatureIdentity(
+                found[UInt64(layerOrdinal) << 32 | UInt64(featureOrdinal)] = FeatureIdentity(
                     id: feature.id.map { String($0) }, layer: layer.name,
                     properties: feature.orderedProperties(in: layer).map { FeatureProperty($0.key, $0.value.text) })
             }
