@@ -25,6 +25,9 @@ let package = Package(
         // libcurl through dlopen, only when a URL is given (no link-time network library).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "MapData", dependencies: ["CCurl", "CExpat", "CSQLite", "CZlib", "GeoCore", "Support"]),
+        // Offline builders: the OSM importer, the map data writer, PMTiles writing, `data get`'s area
+        // download. The render path does not link them.
+        .target(name: "MapBuilders", dependencies: ["GeoCore", "MapData", "Support"]),
         .target(name: "Raster", dependencies: ["Support"]),
         // The map drawn: layers in order into a render that can be asked what is where.
         .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "Raster", "Support"]),
@@ -37,34 +40,49 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Raster", "Support", "Viewer"]),
 
         .executableTarget(
-            name: "termmap", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support", "Viewer", "TerminalUI"]),
+            name: "termmap",
+            dependencies: [
+                "GeoCore", "MapData", "MapBuilders", "MapRender", "Raster", "Support", "Viewer", "TerminalUI",
+            ]),
 
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal.
         .target(name: "CPty", linkerSettings: [.linkedLibrary("util")]),
         .executableTarget(name: "termmap-bare"),
         .executableTarget(
-            name: "termmap-bench", dependencies: ["CPty", "GeoCore", "MapData", "MapRender", "Raster", "Support", "Viewer"]),
+            name: "termmap-bench",
+            dependencies: ["CPty", "GeoCore", "MapData", "MapRender", "Raster", "Support", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(
             name: "termmap-fuzz",
-            dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support", "TestSupport", "Viewer"]),
+            dependencies: [
+                "GeoCore", "MapData", "MapBuilders", "MapRender", "Raster", "Support", "TestSupport", "Viewer",
+            ]),
 
         // Other projects' conformance suites through the readers (`make conformance SUITES=DIR`).
         .executableTarget(
             name: "termmap-conformance",
-            dependencies: ["CSQLite", "CZlib", "GeoCore", "MapData", "MapRender", "TestSupport", "Viewer"]),
+            dependencies: [
+                "CSQLite", "CZlib", "GeoCore", "MapData", "MapBuilders", "MapRender", "TestSupport", "Viewer",
+            ]),
 
         // What tests and fuzzers share: the seeded generator and the fake screen.
-        .target(name: "TestSupport", dependencies: ["GeoCore", "MapData", "Raster", "Support", "Viewer"]),
+        .target(
+            name: "TestSupport", dependencies: ["GeoCore", "MapData", "MapBuilders", "Raster", "Support", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapDataTests", dependencies: ["GeoCore", "MapData", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "ViewerTests", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support", "TestSupport", "Viewer"],
+            name: "MapDataTests", dependencies: ["GeoCore", "MapData", "MapBuilders", "TestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ViewerTests",
+            dependencies: [
+                "GeoCore", "MapData", "MapBuilders", "MapRender", "Raster", "Support", "TestSupport", "Viewer",
+            ],
             exclude: ["Snapshots", "Fixtures"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Support", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
-        .testTarget(name: "CLITests", dependencies: ["GeoCore", "MapData", "Support", "termmap", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["GeoCore", "MapData", "MapBuilders", "Support", "termmap", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -92,18 +92,21 @@ struct ByteReader {
 }
 
 /// Little-endian writes into a growing byte array.
-struct ByteWriter {
-    var bytes: [UInt8] = []
+public struct ByteWriter {
+    public var bytes: [UInt8] = []
 
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u16(_ v: UInt16) { for i in 0..<2 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt16(i)))) } }
-    mutating func u32(_ v: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) } }
-    mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
-    mutating func f64(_ v: Double) {
+    /// An empty writer.
+    public init() {}
+
+    public mutating func u8(_ v: UInt8) { bytes.append(v) }
+    public mutating func u16(_ v: UInt16) { for i in 0..<2 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt16(i)))) } }
+    public mutating func u32(_ v: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) } }
+    public mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
+    public mutating func f64(_ v: Double) {
         let b = v.bitPattern
         for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: b >> (8 * UInt64(i)))) }
     }
-    mutating func varint(_ value: UInt64) {
+    public mutating func varint(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
             bytes.append(UInt8(v & 0x7f) | 0x80)
@@ -111,30 +114,30 @@ struct ByteWriter {
         }
         bytes.append(UInt8(v))
     }
-    mutating func signedVarint(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
-    mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    public mutating func signedVarint(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
+    public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
     /// At most `limit` bytes of `text`'s UTF-8, after their count.
-    mutating func text(_ text: String, limit: Int) {
+    public mutating func text(_ text: String, limit: Int) {
         let utf8 = Array(text.utf8.prefix(limit))
         varint(UInt64(utf8.count))
         append(utf8)
     }
     /// A coordinate in `units` a degree, rounded: latitude, then longitude, as zigzag varints.
-    mutating func position(_ c: Coordinate, units: Double) {
+    public mutating func position(_ c: Coordinate, units: Double) {
         signedVarint(Int64((c.latitude * units).rounded()))
         signedVarint(Int64((c.longitude * units).rounded()))
     }
-    mutating func patchU32(_ v: UInt32, at offset: Int) {
+    public mutating func patchU32(_ v: UInt32, at offset: Int) {
         for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(i))) }
     }
 }
 
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum of zlib and PNG.
-enum CRC32 {
+public enum CRC32 {
     /// CRC-32 (IEEE 802.3, as zlib, PNG and gzip) continued over `bytes`: zlib's `crc32`, several times
     /// faster than a byte-a-time table (the check of a file's index and places at open is a tenth of a
     /// whole `termmap render`).
-    static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    public static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
         var c = UInt(crc)
         var p = base.assumingMemoryBound(to: UInt8.self)
@@ -149,7 +152,7 @@ enum CRC32 {
         return UInt32(truncatingIfNeeded: c)
     }
 
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { update(0, $0) }
     }
 }

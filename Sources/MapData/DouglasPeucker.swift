@@ -5,23 +5,23 @@
 /// still to split are thinned by radial distance instead (a point is dropped when it lies within the
 /// tolerance of the last point kept: every dropped point stays within the tolerance of the line, the
 /// bound Douglas–Peucker keeps, with more points kept).
-enum DouglasPeucker {
+public enum DouglasPeucker {
     /// Indices of the points to keep (first and last always kept) for a tolerance in stored units, on
     /// quantized planar lon/lat.
-    static func keep(_ xs: [Int32], _ ys: [Int32], tolerance: Double) -> [Int] {
+    public static func keep(_ xs: [Int32], _ ys: [Int32], tolerance: Double) -> [Int] {
         keep(count: xs.count, tolerance: tolerance) { (Double(xs[$0]), Double(ys[$0])) }
     }
 
     /// Distance evaluations a line of `n` points may cost before its stretches left are thinned by
     /// radial distance: 2 n log₂ n + 16 n, what balanced splits cost with room to spare.
-    static func budget(_ n: Int) -> Int {
+    public static func budget(_ n: Int) -> Int {
         let log2 = Int.bitWidth - max(1, n).leadingZeroBitCount
         return n * (2 * log2 + 16)
     }
 
     /// Indices (0 ..< count) of the points to keep of a line whose point i is `point(i)`.
     @inline(__always)
-    static func keep(count n: Int, tolerance: Double, point: (Int) -> (Double, Double)) -> [Int] {
+    public static func keep(count n: Int, tolerance: Double, point: (Int) -> (Double, Double)) -> [Int] {
         let mask = keepMask(count: n, tolerance: tolerance, point: point)
         return mask.indices.filter { mask[$0] }
     }
@@ -29,7 +29,7 @@ enum DouglasPeucker {
     /// Per point of a line whose point i is `point(i)`, whether it is kept (a byte a point: a line of
     /// millions of points kept whole costs no list of their indices).
     @inline(__always)
-    static func keepMask(count n: Int, tolerance: Double, point: (Int) -> (Double, Double)) -> [Bool] {
+    public static func keepMask(count n: Int, tolerance: Double, point: (Int) -> (Double, Double)) -> [Bool] {
         guard n > 2, tolerance > 0 else { return [Bool](repeating: true, count: n) }
         var keep = [Bool](repeating: false, count: n)
         keep[0] = true
@@ -82,7 +82,7 @@ enum DouglasPeucker {
     /// Radial-distance thinning of the points strictly between `a` and `b` (both kept): a point is kept
     /// when it is farther than the tolerance from the last one kept.
     @inline(__always)
-    static func radial(from a: Int, to b: Int, tolerance2: Double, keep: inout [Bool], point: (Int) -> (Double, Double))
+    public static func radial(from a: Int, to b: Int, tolerance2: Double, keep: inout [Bool], point: (Int) -> (Double, Double))
     {
         var (lx, ly) = point(a)
         for i in (a + 1)..<b {

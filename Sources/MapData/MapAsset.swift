@@ -455,15 +455,15 @@ public final class MapAsset: Sendable {
 
     /// CRC-32 over the header (without its checksum field), level table, chunk index and every section
     /// after the chunk data (places; in version 2 also names and metadata).
-    static func metadataChecksum(_ bytes: [UInt8], dataOffset: Int, cityOffset: Int) -> UInt32 {
+    public static func metadataChecksum(_ bytes: [UInt8], dataOffset: Int, cityOffset: Int) -> UInt32 {
         bytes.withUnsafeBytes { metadataChecksum($0, dataOffset: dataOffset, cityOffset: cityOffset) }
     }
 
-    static func metadataChecksum(_ bytes: Data, dataOffset: Int, cityOffset: Int) -> UInt32 {
+    public static func metadataChecksum(_ bytes: Data, dataOffset: Int, cityOffset: Int) -> UInt32 {
         bytes.withUnsafeBytes { metadataChecksum($0, dataOffset: dataOffset, cityOffset: cityOffset) }
     }
 
-    static func metadataChecksum(_ raw: UnsafeRawBufferPointer, dataOffset: Int, cityOffset: Int) -> UInt32 {
+    public static func metadataChecksum(_ raw: UnsafeRawBufferPointer, dataOffset: Int, cityOffset: Int) -> UInt32 {
         let f = MapAssetFormat.self
         var crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<f.HeaderField.checksum]))
         crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[(f.HeaderField.checksum + 4)..<dataOffset]))

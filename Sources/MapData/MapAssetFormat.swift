@@ -68,6 +68,10 @@ public enum MapAssetFormat {
     public static let unitsPerDegreeV1 = 100_000
     /// Stored units per degree of OpenStreetMap data: 1e-7°, OSM's own resolution (≈ 1.1 cm).
     public static let unitsPerDegreeOSM = 10_000_000
+    /// The zooms at which imported OSM data changes level of detail: the schema's ladder, 11, 13 and 15
+    /// (from 15 every point, which is finer than a dot from zoom 17 and costs no second copy of the
+    /// buildings and paths). Street-level sources are drawn from the first.
+    public static let osmZoomLevels: [Double] = [11, 13, 15]
     /// Most points in one polyline piece (longer lines are split, sharing their end points).
     public static let maxPiecePoints = 256
     /// Most points in one chunk.

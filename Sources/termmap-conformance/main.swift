@@ -6,6 +6,7 @@ import MapData
 import MapRender
 import TestSupport
 import Viewer
+import MapBuilders
 
 // termmap-conformance: termmap's readers over the conformance suites other projects publish, laid out
 // as a folder holding `mvt-fixtures/NNN/{tile.mvt,info.json,tile.json}` (mapbox/mvt-fixtures'

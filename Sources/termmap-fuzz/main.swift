@@ -6,6 +6,7 @@ import Raster
 import Support
 import TestSupport
 import Viewer
+import MapBuilders
 
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
 // Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in

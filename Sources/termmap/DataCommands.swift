@@ -5,6 +5,7 @@ import MapData
 import MapRender
 import Support
 import Viewer
+import MapBuilders
 
 /// A failure with data files: printed as one line, exit status 1.
 struct DataFailure: Error, CustomStringConvertible {

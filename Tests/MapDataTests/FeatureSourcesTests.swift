@@ -2,6 +2,7 @@ import GeoCore
 import Testing
 
 @testable import MapData
+@testable import MapBuilders
 
 /// Which source draws which class where: the finest first, coarser ones kept out of its box.
 @Suite("Source precedence")

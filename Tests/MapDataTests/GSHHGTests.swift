@@ -3,6 +3,7 @@ import GeoCore
 import Testing
 
 @testable import MapData
+@testable import MapBuilders
 
 @Suite("GSHHG import")
 struct GSHHGTests {

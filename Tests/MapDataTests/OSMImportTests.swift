@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapBuilders
 
 @Suite("OSM import")
 struct OSMImportTests {

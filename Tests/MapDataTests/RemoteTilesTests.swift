@@ -3,6 +3,7 @@ import GeoCore
 import Testing
 
 @testable import MapData
+@testable import MapBuilders
 
 /// TileJSON documents, named sources, HTTP freshness, the disk cache and the PMTiles writer.
 @Suite struct RemoteTilesTests {

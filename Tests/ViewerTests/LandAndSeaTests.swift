@@ -3,6 +3,7 @@ import GeoCore
 import MapData
 import Raster
 import Testing
+import MapBuilders
 
 @testable import MapRender
 @testable import Viewer

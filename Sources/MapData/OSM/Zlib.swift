@@ -1,16 +1,16 @@
 import CZlib
 
 /// zlib's inflate: the compressed blobs of OSM PBF files, gzip-compressed tiles and directories.
-enum Zlib {
+public enum Zlib {
     /// The bytes of a gzip (RFC 1952) or zlib (RFC 1950) stream, whichever it is, or nil when it is
     /// neither, is damaged, or would inflate past `limit` bytes.
-    static func inflate(gzipOrZlib input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
+    public static func inflate(gzipOrZlib input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
         // 15 window bits + 32: detect the gzip or zlib header.
         inflate(input, windowBits: 15 + 32, limit: limit)
     }
 
     /// The bytes of a raw deflate stream (RFC 1951, as a zip entry holds it), nil as `inflate` says.
-    static func inflate(raw input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
+    public static func inflate(raw input: UnsafeRawBufferPointer, limit: Int) -> [UInt8]? {
         inflate(input, windowBits: -15, limit: limit)
     }
 
@@ -45,7 +45,7 @@ enum Zlib {
     }
 
     /// `input` as a zlib stream (RFC 1950), at zlib's best compression; nil if zlib fails.
-    static func deflate(_ input: [UInt8]) -> [UInt8]? {
+    public static func deflate(_ input: [UInt8]) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: Int(compressBound(uLong(input.count))))
         var outLength = uLongf(out.count)
         let status = out.withUnsafeMutableBytes { o in
@@ -63,7 +63,7 @@ enum Zlib {
 
     /// `input` as a gzip stream (RFC 1952; 15 window bits + 16 ask deflate for the gzip wrapper), at
     /// zlib's best compression; nil if zlib fails.
-    static func gzip(_ input: [UInt8]) -> [UInt8]? {
+    public static func gzip(_ input: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
         guard
             deflateInit2_(
@@ -88,7 +88,7 @@ enum Zlib {
     }
 
     /// The bytes of a zlib stream (RFC 1950) that inflate to exactly `size` bytes, or nil.
-    static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
+    public static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
         guard size >= 0, size <= 64 << 20, let base = input.baseAddress else { return nil }
         var out = [UInt8](repeating: 0, count: max(size, 1))
         var outLength = uLongf(size)

@@ -56,7 +56,7 @@ public final class TileSource: FeatureSource {
     /// A source over `archive`, drawn from view zoom `drawFrom` on (by default where imported streets
     /// start; or the tileset's own lowest zoom when higher), keeping up to `cacheBytes` of decoded tiles.
     public init(
-        archive: any TileArchive, label: String, drawFrom: Double = OSMImporter.zoomLevels[0],
+        archive: any TileArchive, label: String, drawFrom: Double = MapAssetFormat.osmZoomLevels[0],
         cacheBytes: Int = TileSource.defaultCacheBytes
     ) {
         self.archive = archive

@@ -1,3 +1,5 @@
+import MapData
+
 /// Cuts an area's rings along a square grid (Sutherland & Hodgman 1974, "Reentrant polygon clipping",
 /// against one slab of columns, then one of rows). Each ring is clipped on its own: within a square the
 /// clipped rings fill, by the even–odd rule, exactly what the whole rings filled there (the edges the

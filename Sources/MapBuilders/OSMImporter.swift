@@ -1,3 +1,4 @@
+import MapData
 import FoundationEssentials
 import GeoCore
 import Glibc
@@ -227,9 +228,8 @@ public enum OSMImporter {
         return metadata
     }
 
-    /// The zooms at which OSM data changes level of detail: the schema's ladder, 11, 13 and 15 (from 15 every
-    /// point, which is finer than a dot from zoom 17 and costs no second copy of the buildings and paths).
-    public static let zoomLevels: [Double] = [11, 13, 15]
+    /// The zooms at which OSM data changes level of detail (`MapAssetFormat.osmZoomLevels`).
+    public static let zoomLevels = MapAssetFormat.osmZoomLevels
 
     /// A way's node coordinates, split into parts where nodes are missing (each part at least two points).
     static func locate(_ way: Way, nodes: NodeStore, report: inout OSMImportReport) -> [[Coordinate]] {

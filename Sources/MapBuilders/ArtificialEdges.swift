@@ -1,3 +1,4 @@
+import MapData
 import GeoCore
 
 /// Removes edges that sources add to close rings but that are not coastline: runs along the ±180°

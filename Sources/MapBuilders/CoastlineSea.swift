@@ -1,3 +1,4 @@
+import MapData
 import GeoCore
 import Glibc
 import Support

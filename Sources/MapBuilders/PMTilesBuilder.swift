@@ -1,3 +1,4 @@
+import MapData
 import FoundationEssentials
 import GeoCore
 import Glibc
