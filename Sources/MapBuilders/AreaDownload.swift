@@ -1,7 +1,7 @@
-import MapData
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapData
 import Support
 
 /// `termmap data get`: the tiles of an area and zooms from any tileset, written as one `.pmtiles`.

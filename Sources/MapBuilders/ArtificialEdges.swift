@@ -1,5 +1,5 @@
-import MapData
 import GeoCore
+import MapData
 
 /// Removes edges that sources add to close rings but that are not coastline: runs along the ±180°
 /// meridian (Natural Earth, GSHHG), along the south pole's parallel (Antarctica), and jumps across

@@ -1,6 +1,6 @@
-import MapData
 import GeoCore
 import Glibc
+import MapData
 import Support
 
 /// The sea of an extract, made from its coastline ways and its box, as OSMCoastline makes the world's

@@ -1,7 +1,7 @@
-import MapData
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapData
 
 /// A level of detail to write: the zoom it is drawn from and its Douglas–Peucker tolerance.
 public struct LevelSpec: Equatable, Sendable {

@@ -1,7 +1,7 @@
-import MapData
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapData
 
 /// What an import found, for the command's report.
 public struct OSMImportReport: Sendable {

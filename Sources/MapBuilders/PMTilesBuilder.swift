@@ -1,7 +1,7 @@
-import MapData
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapData
 import Support
 
 /// Writes a PMTiles v3 archive (protomaps/PMTiles `spec/v3/spec.md`): clustered (tile data in tile-id

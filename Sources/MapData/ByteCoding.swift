@@ -99,8 +99,12 @@ public struct ByteWriter {
     public init() {}
 
     public mutating func u8(_ v: UInt8) { bytes.append(v) }
-    public mutating func u16(_ v: UInt16) { for i in 0..<2 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt16(i)))) } }
-    public mutating func u32(_ v: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) } }
+    public mutating func u16(_ v: UInt16) {
+        for i in 0..<2 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt16(i)))) }
+    }
+    public mutating func u32(_ v: UInt32) {
+        for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) }
+    }
     public mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
     public mutating func f64(_ v: Double) {
         let b = v.bitPattern

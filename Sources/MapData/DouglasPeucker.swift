@@ -82,8 +82,9 @@ public enum DouglasPeucker {
     /// Radial-distance thinning of the points strictly between `a` and `b` (both kept): a point is kept
     /// when it is farther than the tolerance from the last one kept.
     @inline(__always)
-    public static func radial(from a: Int, to b: Int, tolerance2: Double, keep: inout [Bool], point: (Int) -> (Double, Double))
-    {
+    public static func radial(
+        from a: Int, to b: Int, tolerance2: Double, keep: inout [Bool], point: (Int) -> (Double, Double)
+    ) {
         var (lx, ly) = point(a)
         for i in (a + 1)..<b {
             let (x, y) = point(i)

@@ -1,5 +1,5 @@
-import MapData
 import MapBuilders
+import MapData
 
 /// Writes small PMTiles v3 archives in memory for tests and fuzzing: directories uncompressed (so that
 /// mutations reach the varints, not gzip's checksum), tiles as given, optionally split into leaf

@@ -2,11 +2,11 @@ import CSQLite
 import CZlib
 import Foundation
 import GeoCore
+import MapBuilders
 import MapData
 import MapRender
 import TestSupport
 import Viewer
-import MapBuilders
 
 // termmap-conformance: termmap's readers over the conformance suites other projects publish, laid out
 // as a folder holding `mvt-fixtures/NNN/{tile.mvt,info.json,tile.json}` (mapbox/mvt-fixtures'

@@ -1,12 +1,12 @@
 import Foundation
 import GeoCore
+import MapBuilders
 import MapData
 import MapRender
 import Raster
 import Support
 import TestSupport
 import Viewer
-import MapBuilders
 
 // termmap-fuzz: seeded fuzzing of the viewer (keys, mouse, resizes, ticks; over the world and over the
 // Helsinki demo city), of the map data reader (truncations, byte flips, forged offsets and counts, in

@@ -1,11 +1,11 @@
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapBuilders
 import MapData
 import MapRender
 import Support
 import Viewer
-import MapBuilders
 
 /// `termmap data get NAME (--bbox W,S,E,N | --around PLACE|LAT,LON [--within 5km]) [--zooms 0-14]
 /// [--from SOURCE]`: an area's tiles from any tileset termmap reads, as `NAME.pmtiles` in the data

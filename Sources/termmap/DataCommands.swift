@@ -1,11 +1,11 @@
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapBuilders
 import MapData
 import MapRender
 import Support
 import Viewer
-import MapBuilders
 
 /// A failure with data files: printed as one line, exit status 1.
 struct DataFailure: Error, CustomStringConvertible {

@@ -1,10 +1,10 @@
 import Foundation
 import GeoCore
+import MapBuilders
 import MapData
 import Support
 import TestSupport
 import Testing
-import MapBuilders
 
 /// What commands print of outside text (a tileset's metadata, a file's name, an extract's name, a
 /// configuration value, a file's content in an error line) never acts on the terminal: the hostile

@@ -1,8 +1,8 @@
 import GeoCore
 import Testing
 
-@testable import MapData
 @testable import MapBuilders
+@testable import MapData
 
 /// Which source draws which class where: the finest first, coarser ones kept out of its box.
 @Suite("Source precedence")

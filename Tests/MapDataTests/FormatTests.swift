@@ -3,8 +3,8 @@ import GeoCore
 import TestSupport
 import Testing
 
-@testable import MapData
 @testable import MapBuilders
+@testable import MapData
 
 @Suite("Encoder and reader")
 struct FormatTests {

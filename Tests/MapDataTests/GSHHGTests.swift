@@ -2,8 +2,8 @@ import Foundation
 import GeoCore
 import Testing
 
-@testable import MapData
 @testable import MapBuilders
+@testable import MapData
 
 @Suite("GSHHG import")
 struct GSHHGTests {

@@ -1,7 +1,7 @@
 import Testing
 
-@testable import MapData
 @testable import MapBuilders
+@testable import MapData
 
 /// Background areas cut along the level grid: each square's share fills what the whole area filled.
 @Suite("Areas cut along the grid")

@@ -3,8 +3,8 @@ import GeoCore
 import TestSupport
 import Testing
 
-@testable import MapData
 @testable import MapBuilders
+@testable import MapData
 
 @Suite("OSM import")
 struct OSMImportTests {

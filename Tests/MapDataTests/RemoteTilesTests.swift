@@ -2,8 +2,8 @@ import Foundation
 import GeoCore
 import Testing
 
-@testable import MapData
 @testable import MapBuilders
+@testable import MapData
 
 /// TileJSON documents, named sources, HTTP freshness, the disk cache and the PMTiles writer.
 @Suite struct RemoteTilesTests {

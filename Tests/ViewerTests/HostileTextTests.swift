@@ -6,10 +6,10 @@ import Support
 import TestSupport
 import Testing
 
+@testable import MapBuilders
 @testable import MapData
 @testable import MapRender
 @testable import Viewer
-@testable import MapBuilders
 
 /// Text from outside never acts on the terminal, and never shifts a row: the hostile corpus
 /// (`HostileText`) as a name and a property of every source termmap reads (GeoJSON, CSV, GPX, KML, the

@@ -1,9 +1,9 @@
 import Foundation
 import GeoCore
+import MapBuilders
 import MapData
 import Raster
 import Testing
-import MapBuilders
 
 @testable import MapRender
 @testable import Viewer
