@@ -24,14 +24,18 @@ let package = Package(
         .target(name: "GeoCore", dependencies: ["CProj"]),
         // libcurl through dlopen, only when a URL is given (no link-time network library).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "MapData", dependencies: ["CCurl", "CExpat", "CSQLite", "CZlib", "GeoCore", "Support"]),
+        // Pure decoders and formats: bytes in, values out (the map data format, OSM PBF, MVT, the tile
+        // schemas, the user's formats); no file, clock, thread or network.
+        .target(name: "MapFormats", dependencies: ["CExpat", "CZlib", "GeoCore", "Support"]),
+        // The data at run time: map data files, tile archives, HTTP and the disk cache, loading threads.
+        .target(name: "MapData", dependencies: ["CCurl", "CSQLite", "GeoCore", "MapFormats", "Support"]),
         // Offline builders: the OSM importer, the map data writer, PMTiles writing, `data get`'s area
         // download. The render path does not link them.
-        .target(name: "MapBuilders", dependencies: ["GeoCore", "MapData", "Support"]),
+        .target(name: "MapBuilders", dependencies: ["GeoCore", "MapData", "MapFormats", "Support"]),
         .target(name: "Raster", dependencies: ["Support"]),
         // The map drawn: layers in order into a render that can be asked what is where.
-        .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "Raster", "Support"]),
-        .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "MapRender", "Raster", "Support"]),
+        .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "MapFormats", "Raster", "Support"]),
+        .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Support"]),
 
         // The only code that touches the terminal; CTerminal holds the C that Swift cannot write.
         .target(
@@ -42,7 +46,8 @@ let package = Package(
         .executableTarget(
             name: "termmap",
             dependencies: [
-                "GeoCore", "MapData", "MapBuilders", "MapRender", "Raster", "Support", "Viewer", "TerminalUI",
+                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Support", "Viewer",
+                "TerminalUI",
             ]),
 
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal.
@@ -50,39 +55,44 @@ let package = Package(
         .executableTarget(name: "termmap-bare"),
         .executableTarget(
             name: "termmap-bench",
-            dependencies: ["CPty", "GeoCore", "MapData", "MapRender", "Raster", "Support", "Viewer"]),
+            dependencies: ["CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Support", "Viewer"]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(
             name: "termmap-fuzz",
             dependencies: [
-                "GeoCore", "MapData", "MapBuilders", "MapRender", "Raster", "Support", "TestSupport", "Viewer",
+                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Support", "TestSupport",
+                "Viewer",
             ]),
 
         // Other projects' conformance suites through the readers (`make conformance SUITES=DIR`).
         .executableTarget(
             name: "termmap-conformance",
             dependencies: [
-                "CSQLite", "CZlib", "GeoCore", "MapData", "MapBuilders", "MapRender", "TestSupport", "Viewer",
+                "CSQLite", "CZlib", "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "TestSupport",
+                "Viewer",
             ]),
 
         // What tests and fuzzers share: the seeded generator and the fake screen.
         .target(
-            name: "TestSupport", dependencies: ["GeoCore", "MapData", "MapBuilders", "Raster", "Support", "Viewer"]),
+            name: "TestSupport",
+            dependencies: ["GeoCore", "MapData", "MapFormats", "MapBuilders", "Raster", "Support", "Viewer"]),
 
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "MapDataTests", dependencies: ["GeoCore", "MapData", "MapBuilders", "TestSupport"],
+            name: "MapDataTests", dependencies: ["GeoCore", "MapData", "MapFormats", "MapBuilders", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "ViewerTests",
             dependencies: [
-                "GeoCore", "MapData", "MapBuilders", "MapRender", "Raster", "Support", "TestSupport", "Viewer",
+                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Support", "TestSupport",
+                "Viewer",
             ],
             exclude: ["Snapshots", "Fixtures"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Support", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
         .testTarget(
-            name: "CLITests", dependencies: ["GeoCore", "MapData", "MapBuilders", "Support", "termmap", "TestSupport"]),
+            name: "CLITests",
+            dependencies: ["GeoCore", "MapData", "MapFormats", "MapBuilders", "Support", "termmap", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 import Support
 
 /// `termmap data get`: the tiles of an area and zooms from any tileset, written as one `.pmtiles`.

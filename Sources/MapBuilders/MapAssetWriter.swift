@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 
 /// A level of detail to write: the zoom it is drawn from and its Douglas–Peucker tolerance.
 public struct LevelSpec: Equatable, Sendable {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 
 /// What an import found, for the command's report.
 public struct OSMImportReport: Sendable {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 import Support
 
 /// Writes a PMTiles v3 archive (protomaps/PMTiles `spec/v3/spec.md`): clustered (tile data in tile-id

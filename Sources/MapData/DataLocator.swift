@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapFormats
 import Support
 
 /// Where map data is looked for: `--data DIR`, then `$XDG_DATA_HOME/termmap`

@@ -1,4 +1,5 @@
 import GeoCore
+import MapFormats
 
 /// Where a source's data comes from: bundled with termmap, imported by the user, vector tiles, or
 /// the user's own file.

@@ -1,3 +1,5 @@
+import MapFormats
+
 /// Values kept up to a total cost (decoded chunks by their points, tiles by their bytes); when over,
 /// the least recently used go first, so that a pan keeps what it still shows instead of decoding it
 /// again.

@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapFormats
 import Raster
 
 /// How the map is drawn: the colour mode, the palette's theme, and braille or ASCII glyphs.

@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 
 /// How a source stands for a view: everything there, tiles loading, tiles that failed (counted), or
 /// out of reach.

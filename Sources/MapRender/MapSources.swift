@@ -1,6 +1,7 @@
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 import Support
 import Synchronization
 

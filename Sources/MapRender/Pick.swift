@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapFormats
 import Raster
 
 /// Which feature a source's drawing refers to: `source` is its place in the render's sources

@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 
 /// Places by what a person types: each place's name and other names as search keys (case, accents and
 /// punctuation ignored; `Saint`/`Sankt` also as `St`), matched by prefix, then at a word's start, then

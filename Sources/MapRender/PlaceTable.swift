@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapFormats
 
 /// Every place the viewer may name, one row a place (a row number is the place's id everywhere: label
 /// texts are kept by it): the base's places in its file's order (largest first), then the street-level

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 import Raster
 
 /// Places: largest first, a dot at each city and its name beside it, never overlapping another label.

@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 import Raster
 
 /// A point of interest in view: its name, kind, cell and feature (as the pick buffer tags it).

@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapFormats
 
 /// A named street in view: its class and its points in the view's dots (the whole part, on screen or not).
 struct StreetCandidate {

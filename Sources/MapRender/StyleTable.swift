@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 import Raster
 
 /// What a cell shows, by what it is: a class of map features, or a part of the screen. Only the style

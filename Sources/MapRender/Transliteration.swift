@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 import Support
 
 /// Transliteration of text into what cells can show: each character safe and of a known width

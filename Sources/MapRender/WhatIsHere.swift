@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapFormats
 import Support
 
 /// One answer to "what is here": a feature at a cell, in words, with what its data says of it.

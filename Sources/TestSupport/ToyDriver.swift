@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 
 /// A toy format driver, as a test (or a later format) adds one: one point a line, `TOY lat lon name`, in files that begin with `TOY ` or end in `.toy`.
 public struct ToyDriver: FormatDriver {

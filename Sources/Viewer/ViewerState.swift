@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapFormats
 import MapRender
 
 /// How map lines are drawn.

@@ -2,6 +2,7 @@ import CPty
 import Foundation
 import GeoCore
 import MapData
+import MapFormats
 import MapRender
 import Raster
 import Support

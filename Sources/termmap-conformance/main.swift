@@ -4,6 +4,7 @@ import Foundation
 import GeoCore
 import MapBuilders
 import MapData
+import MapFormats
 import MapRender
 import TestSupport
 import Viewer

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import MapBuilders
 import MapData
+import MapFormats
 import MapRender
 import Raster
 import Support

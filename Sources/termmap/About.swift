@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 import MapRender
 
 /// Version, help and attribution texts.

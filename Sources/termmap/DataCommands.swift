@@ -3,6 +3,7 @@ import GeoCore
 import Glibc
 import MapBuilders
 import MapData
+import MapFormats
 import MapRender
 import Support
 import Viewer

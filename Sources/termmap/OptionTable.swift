@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 import Support
 
 /// A command that takes options.

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import MapData
+import MapFormats
 import MapRender
 import Support
 import Viewer

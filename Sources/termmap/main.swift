@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MapData
+import MapFormats
 import Support
 import Viewer
 

@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 import TestSupport
 import Testing
 

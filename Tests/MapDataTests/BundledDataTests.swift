@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapData
+import MapFormats
 import Testing
 
 @Suite("Facts about the bundled data")

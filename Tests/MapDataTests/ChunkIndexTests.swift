@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// The grid index over a level's chunk boxes: whatever the boxes and the query, every chunk whose box
 /// meets the query is among the candidates, each once, in index order.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 @Suite("Damaged files give typed errors")
 struct CorruptionTests {

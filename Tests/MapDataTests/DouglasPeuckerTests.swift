@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// Douglas–Peucker bounded to O(n log n): the jagged ring whose teeth grow along it (each split takes off
 /// one point, the classic algorithm's quadratic case: a million points took 147 s) costs at most its

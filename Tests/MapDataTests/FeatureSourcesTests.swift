@@ -3,6 +3,7 @@ import Testing
 
 @testable import MapBuilders
 @testable import MapData
+@testable import MapFormats
 
 /// Which source draws which class where: the finest first, coarser ones kept out of its box.
 @Suite("Source precedence")

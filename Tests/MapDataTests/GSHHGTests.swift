@@ -4,6 +4,7 @@ import Testing
 
 @testable import MapBuilders
 @testable import MapData
+@testable import MapFormats
 
 @Suite("GSHHG import")
 struct GSHHGTests {

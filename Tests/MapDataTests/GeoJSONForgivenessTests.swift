@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// The GeoJSON reader keeps what GDAL keeps: a bad position loses its feature, not the file (GDAL's
 /// ogr_geojson_14, geojsonhint's bad/stringcoord and bad/multiple_problems, written here again); an

@@ -3,6 +3,7 @@ import GeoCore
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// The MBTiles reader against Python's sqlite3 on the same file, and against the PMTiles copy.
 @Suite struct MBTilesTests {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// The MVT decoder against PyPI's `mapbox-vector-tile` on every tile of the fixtures: per layer its
 /// extent and feature count, and the first features' type, geometry and properties.

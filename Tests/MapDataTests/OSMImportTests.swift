@@ -5,6 +5,7 @@ import Testing
 
 @testable import MapBuilders
 @testable import MapData
+@testable import MapFormats
 
 @Suite("OSM import")
 struct OSMImportTests {

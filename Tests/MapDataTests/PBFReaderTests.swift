@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// Everything a PBF file holds, as the reader hands it over.
 struct CollectingHandler: OSMHandler {

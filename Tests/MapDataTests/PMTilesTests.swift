@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// The PMTiles v3 reader against what PyPI's `pmtiles` reads from the same files.
 @Suite struct PMTilesTests {

@@ -4,6 +4,7 @@ import Testing
 
 @testable import MapBuilders
 @testable import MapData
+@testable import MapFormats
 
 /// TileJSON documents, named sources, HTTP freshness, the disk cache and the PMTiles writer.
 @Suite struct RemoteTilesTests {

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 
 @testable import MapData
+@testable import MapFormats
 
 /// The repository's bundled data file.
 let bundledWorldPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import MapData
+@testable import MapFormats
 
 /// The fixtures of `Tools/make_tile_fixtures.py` and what the Python readers (pmtiles, sqlite3,
 /// mapbox-vector-tile) read from them, in `reference.json`.

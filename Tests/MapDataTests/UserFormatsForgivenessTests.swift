@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// KML, KMZ, GPX and CSV as GDAL and the formats' own suites read them: Google's `gx:Track` and KML
 /// 2.3's `Track` and `MultiTrack` (GDAL's gxtrack.kml, togeojson's gxtrack and multitrack, kml-samples'

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 
 /// WKT curves as GDAL linearises them (`Tools/make_wkt_curve_fixtures.py`: GDAL's own lines for seeded
 /// arcs, compound curves, curve polygons, multicurves and multisurfaces): the same ends, the same

@@ -1,4 +1,5 @@
 import MapData
+import MapFormats
 import Raster
 import Testing
 

@@ -8,6 +8,7 @@ import Testing
 
 @testable import MapBuilders
 @testable import MapData
+@testable import MapFormats
 @testable import MapRender
 @testable import Viewer
 

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 @testable import MapRender
 @testable import Viewer
 

@@ -4,6 +4,7 @@ import Raster
 import Testing
 
 @testable import MapData
+@testable import MapFormats
 @testable import MapRender
 @testable import Viewer
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapFormats
 import Support
 
 /// Where an archive's bytes come from, read by range: a local file, or a URL over HTTP range requests.

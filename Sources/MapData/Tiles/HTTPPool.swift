@@ -1,6 +1,7 @@
 import CCurl
 import FoundationEssentials
 import Glibc
+import MapFormats
 import Support
 
 /// The HTTP requests of one host: at most `parallel` in flight (over connections libcurl keeps alive,

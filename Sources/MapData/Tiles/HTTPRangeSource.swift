@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapFormats
 import Support
 
 /// A remote file read by HTTP range requests (a `.pmtiles` on any static server, object store or

@@ -2,6 +2,7 @@ import CSQLite
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapFormats
 import Support
 
 /// An MBTiles 1.3 file (github.com/mapbox/mbtiles-spec): a SQLite database with a `metadata` table of

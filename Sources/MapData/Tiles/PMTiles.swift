@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapFormats
 import Support
 import Synchronization
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapFormats
 import Support
 
 /// What a tileset says about itself (PMTiles header and metadata, MBTiles `metadata` table).

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import MapFormats
 import Support
 
 /// Opens a tileset named on the command line or found in a data folder.

@@ -2,6 +2,7 @@ import CSQLite
 import Dispatch
 import FoundationEssentials
 import Glibc
+import MapFormats
 import Support
 
 /// What a remote source sent, kept on disk: one MBTiles-shaped SQLite file a source (its `tiles`

@@ -1,4 +1,5 @@
 import GeoCore
+import MapFormats
 import Support
 
 /// A TileJSON document (TileJSON 3.0.0, github.com/mapbox/tilejson-spec): where a tileset's tiles

@@ -1,4 +1,5 @@
 import Dispatch
+import MapFormats
 import Synchronization
 
 /// Tiles a view lacks, or tiles that have arrived: which source (its place in `FeatureSources.all`)

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import GeoCore
 import Glibc
+import MapFormats
 import Support
 import Synchronization
 

@@ -1,4 +1,5 @@
 import GeoCore
+import MapFormats
 import Support
 import Synchronization
 

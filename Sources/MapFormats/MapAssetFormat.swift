@@ -77,10 +77,10 @@ public enum MapAssetFormat {
     /// Most points in one chunk.
     public static let maxChunkPoints = 4096
     /// Largest counts a reader accepts (guards against absurd values in damaged files).
-    static let maxLevels = 64
-    static let maxChunks = 1 << 22
-    static let maxCities = 1 << 22
-    static let maxNames = 1 << 24
+    public static let maxLevels = 64
+    public static let maxChunks = 1 << 22
+    public static let maxCities = 1 << 22
+    public static let maxNames = 1 << 24
 }
 
 /// Whether a chunk holds lines or areas.
@@ -233,7 +233,7 @@ public struct PlacePoints: Equatable, Sendable {
     public func coordinate(_ i: Int) -> Coordinate { Coordinate(latitude: latitude[i], longitude: longitude[i]) }
 
     /// The first `n` places.
-    func prefix(_ n: Int) -> PlacePoints {
+    public func prefix(_ n: Int) -> PlacePoints {
         var p = PlacePoints()
         p.latitude = Array(latitude.prefix(n))
         p.longitude = Array(longitude.prefix(n))
@@ -242,14 +242,16 @@ public struct PlacePoints: Equatable, Sendable {
         return p
     }
 
-    mutating func reserveCapacity(_ n: Int) {
+    /// Room for `n` places.
+    public mutating func reserveCapacity(_ n: Int) {
         latitude.reserveCapacity(n)
         longitude.reserveCapacity(n)
         population.reserveCapacity(n)
         kind.reserveCapacity(n)
     }
 
-    mutating func append(latitude lat: Double, longitude lon: Double, population pop: Int, kind k: PlaceKind) {
+    /// Adds a place.
+    public mutating func append(latitude lat: Double, longitude lon: Double, population pop: Int, kind k: PlaceKind) {
         latitude.append(lat)
         longitude.append(lon)
         population.append(pop)

@@ -4,8 +4,8 @@ import GeoCore
 /// point from the chunk box's corner; version 2 adds per feature its name and its number of parts,
 /// version 5 its OpenStreetMap object, its detail and its tags.
 /// Any count, delta or point outside the chunk's box makes the chunk corrupt (nil).
-enum ChunkDecoder {
-    static func decode(
+public enum ChunkDecoder {
+    public static func decode(
         _ payload: UnsafeRawBufferPointer, info: ChunkInfo, unitsPerDegree: Double, version: Int, nameCount: Int
     ) -> DecodedChunk? {
         let v1 = version == 1
@@ -79,7 +79,7 @@ enum ChunkDecoder {
     }
 
     /// Version 5's tag texts at the chunk's start: a count, then each text's length and bytes.
-    static func readTagTexts(_ r: inout ByteReader) -> [String]? {
+    public static func readTagTexts(_ r: inout ByteReader) -> [String]? {
         guard let count = r.varint(), count <= UInt64(r.remaining) else { return nil }
         var texts: [String] = []
         for _ in 0..<Int(count) {
@@ -92,7 +92,7 @@ enum ChunkDecoder {
     }
 
     /// The stored points in Web Mercator's unit square.
-    static func project(lon: [Int32], lat: [Int32], quantum: Double) -> ([Double], [Double]) {
+    public static func project(lon: [Int32], lat: [Int32], quantum: Double) -> ([Double], [Double]) {
         let xs = [Double](unsafeUninitializedCapacity: lon.count) { x, n in
             for i in lon.indices { x[i] = WebMercator.projectX(longitude: Double(lon[i]) * quantum) }
             n = lon.count
@@ -105,7 +105,7 @@ enum ChunkDecoder {
     }
 
     /// Each feature's box in the unit square: min x, min y, max x, max y.
-    static func featureBoxes(x xs: [Double], y ys: [Double], starts: [Int], featureStarts: [Int], count: Int)
+    public static func featureBoxes(x xs: [Double], y ys: [Double], starts: [Int], featureStarts: [Int], count: Int)
         -> [Double]
     {
         var boxes: [Double] = []

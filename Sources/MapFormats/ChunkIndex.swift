@@ -3,28 +3,28 @@
 /// every cell it meets. The lists lie in one array, cell after cell (a compressed sparse row layout):
 /// built in two passes over the chunks with no hashing and no per-cell arrays, since a level's grid
 /// is built while a key waits for its frame (13,306 chunks at the world file's finest level).
-struct ChunkIndex: Sendable {
+public struct ChunkIndex: Sendable {
     /// Cell size in stored units.
-    let cellUnits: Int64
+    public let cellUnits: Int64
     /// The grid's first column and row, in cells from the origin, and its size in cells.
-    let column0: Int64, row0: Int64, columns: Int64, rows: Int64
+    public let column0: Int64, row0: Int64, columns: Int64, rows: Int64
     /// Where each cell's list starts in `entries` (one more than the cells: the last list's end).
-    let starts: [Int32]
+    public let starts: [Int32]
     /// Chunk indices, cell after cell, each cell's in index order.
-    let entries: [Int32]
+    public let entries: [Int32]
     /// Chunks whose boxes cover too many cells to list (a long coastline at a coarse level).
-    let everywhere: [Int32]
+    public let everywhere: [Int32]
     /// Every chunk of the level.
-    let all: Range<Int>
+    public let all: Range<Int>
 
     /// Boxes over more cells than this are tested at every query instead of listed.
-    static let maxCellsPerBox: Int64 = 64
+    public static let maxCellsPerBox: Int64 = 64
     /// The grid's most cells: sparse data over a wide area gets wider cells instead.
-    static let maxCells: Int64 = 1 << 20
+    public static let maxCells: Int64 = 1 << 20
     /// A query over more cells than this returns every chunk.
-    static let maxCellsPerQuery: Int64 = 16384
+    public static let maxCellsPerQuery: Int64 = 16384
 
-    init(chunks: [ChunkInfo], range: Range<Int>) {
+    public init(chunks: [ChunkInfo], range: Range<Int>) {
         all = range
         // The cell is the median side of the level's boxes, from at most 2,048 of them (a sample
         // spread over the level: the median needs no exactness, and sorting every side cost more than
@@ -94,13 +94,18 @@ struct ChunkIndex: Sendable {
     }
 
     /// A query box in stored units, [minX, maxX] × [minY, maxY].
-    struct Box {
-        var minX: Int64, minY: Int64, maxX: Int64, maxY: Int64
+    public struct Box {
+        public var minX: Int64, minY: Int64, maxX: Int64, maxY: Int64
+
+        /// A box.
+        public init(minX: Int64, minY: Int64, maxX: Int64, maxY: Int64) {
+            (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+        }
     }
 
     /// Chunks whose cells meet any of `boxes`, each once, in index order; a superset of the chunks
     /// whose boxes meet them.
-    func candidates(_ boxes: [Box]) -> [Int] {
+    public func candidates(_ boxes: [Box]) -> [Int] {
         var marked = [Bool](repeating: false, count: all.count)
         for i in everywhere { marked[Int(i) - all.lowerBound] = true }
         for box in boxes {
@@ -121,10 +126,10 @@ struct ChunkIndex: Sendable {
     }
 
     /// How many cells of `cell` units a chunk's box meets.
-    static func cellCount(_ c: ChunkInfo, _ cell: Int64) -> Int64 {
+    public static func cellCount(_ c: ChunkInfo, _ cell: Int64) -> Int64 {
         (floorDiv(Int64(c.maxX), cell) - floorDiv(Int64(c.minX), cell) + 1)
             * (floorDiv(Int64(c.maxY), cell) - floorDiv(Int64(c.minY), cell) + 1)
     }
 
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+    public static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }

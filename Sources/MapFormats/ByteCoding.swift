@@ -2,40 +2,40 @@ import CZlib
 import GeoCore
 
 /// Bounds-checked little-endian reads over bytes; every read that would pass the end returns nil.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset: Int
-    let end: Int
+public struct ByteReader {
+    public let bytes: UnsafeRawBufferPointer
+    public var offset: Int
+    public let end: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, from start: Int = 0, to end: Int? = nil) {
+    public init(_ bytes: UnsafeRawBufferPointer, from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.offset = start
         self.end = min(end ?? bytes.count, bytes.count)
     }
 
-    var remaining: Int { end - offset }
+    public var remaining: Int { end - offset }
 
-    mutating func u8() -> UInt8? {
+    public mutating func u8() -> UInt8? {
         guard offset < end else { return nil }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func u16() -> UInt16? {
+    public mutating func u16() -> UInt16? {
         guard remaining >= 2 else { return nil }
         defer { offset += 2 }
         return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 
-    mutating func u32() -> UInt32? {
+    public mutating func u32() -> UInt32? {
         guard remaining >= 4 else { return nil }
         defer { offset += 4 }
         return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
-    mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
+    public mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
 
-    mutating func f64() -> Double? {
+    public mutating func f64() -> Double? {
         guard remaining >= 8 else { return nil }
         defer { offset += 8 }
         return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
@@ -43,7 +43,7 @@ struct ByteReader {
 
     /// LEB128 unsigned varint of at most 10 bytes (protobuf's encoding).
     @inline(__always)
-    mutating func varint() -> UInt64? {
+    public mutating func varint() -> UInt64? {
         // Most varints are one byte (name lengths, deltas, kinds): that case inline, the rest below.
         guard offset < end else { return nil }
         let first = bytes[offset]
@@ -55,7 +55,7 @@ struct ByteReader {
     }
 
     /// A varint of two bytes or more.
-    mutating func longVarint() -> UInt64? {
+    public mutating func longVarint() -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while shift < 64 {
@@ -71,20 +71,20 @@ struct ByteReader {
 
     /// Zigzag-decoded signed varint (protobuf's sint64).
     @inline(__always)
-    mutating func signedVarint() -> Int64? {
+    public mutating func signedVarint() -> Int64? {
         guard let v = varint() else { return nil }
         return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }
 
     /// Moves past `count` bytes; false (and stays) when fewer remain.
     @inline(__always)
-    mutating func skip(_ count: Int) -> Bool {
+    public mutating func skip(_ count: Int) -> Bool {
         guard count >= 0, remaining >= count else { return false }
         offset += count
         return true
     }
 
-    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+    public mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, remaining >= count else { return nil }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
