@@ -19,8 +19,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
-        // Pure libraries. Support: what every layer needs from the system (a lock, errors, text trims).
+        // Pure libraries. Support: the text helpers every layer needs (the sanitiser, widths, trims, JSON).
         .target(name: "Support"),
+        // What the system gives: a lock, error words, file facts, the monotonic clock, the standard streams.
+        .target(name: "SystemSupport", dependencies: ["Support"]),
         .target(name: "GeoCore", dependencies: ["CProj"]),
         // libcurl through dlopen, only when a URL is given (no link-time network library).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
@@ -28,10 +30,11 @@ let package = Package(
         // schemas, the user's formats); no file, clock, thread or network.
         .target(name: "MapFormats", dependencies: ["CExpat", "CZlib", "GeoCore", "Support"]),
         // The data at run time: map data files, tile archives, HTTP and the disk cache, loading threads.
-        .target(name: "MapData", dependencies: ["CCurl", "CSQLite", "GeoCore", "MapFormats", "Support"]),
+        .target(
+            name: "MapData", dependencies: ["CCurl", "CSQLite", "GeoCore", "MapFormats", "Support", "SystemSupport"]),
         // Offline builders: the OSM importer, the map data writer, PMTiles writing, `data get`'s area
         // download. The render path does not link them.
-        .target(name: "MapBuilders", dependencies: ["GeoCore", "MapData", "MapFormats", "Support"]),
+        .target(name: "MapBuilders", dependencies: ["GeoCore", "MapData", "MapFormats", "Support", "SystemSupport"]),
         .target(name: "Raster", dependencies: ["Support"]),
         // The map drawn: layers in order into a render that can be asked what is where.
         .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "MapFormats", "Raster", "Support"]),
@@ -41,13 +44,15 @@ let package = Package(
         .target(
             name: "CTerminal", dependencies: ["CNcursesw"],
             linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("util"), .linkedLibrary("pthread")]),
-        .target(name: "TerminalUI", dependencies: ["CNcursesw", "CTerminal", "Raster", "Support", "Viewer"]),
+        .target(
+            name: "TerminalUI",
+            dependencies: ["CNcursesw", "CTerminal", "Raster", "Support", "SystemSupport", "Viewer"]),
 
         .executableTarget(
             name: "termmap",
             dependencies: [
-                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Support", "Viewer",
-                "TerminalUI",
+                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Support", "SystemSupport",
+                "Viewer", "TerminalUI",
             ]),
 
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal.
@@ -55,7 +60,9 @@ let package = Package(
         .executableTarget(name: "termmap-bare"),
         .executableTarget(
             name: "termmap-bench",
-            dependencies: ["CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Support", "Viewer"]),
+            dependencies: [
+                "CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Support", "SystemSupport", "Viewer",
+            ]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(
             name: "termmap-fuzz",

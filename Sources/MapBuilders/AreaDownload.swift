@@ -4,6 +4,7 @@ import Glibc
 import MapData
 import MapFormats
 import Support
+import SystemSupport
 
 /// `termmap data get`: the tiles of an area and zooms from any tileset, written as one `.pmtiles`.
 /// Tiles go first to a journal (`NAME.pmtiles.part`: a line saying what is downloaded, then one record

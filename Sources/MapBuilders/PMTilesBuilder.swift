@@ -4,6 +4,7 @@ import Glibc
 import MapData
 import MapFormats
 import Support
+import SystemSupport
 
 /// Writes a PMTiles v3 archive (protomaps/PMTiles `spec/v3/spec.md`): clustered (tile data in tile-id
 /// order), a tile whose bytes equal an earlier one's stored once, consecutive tiles of equal bytes one

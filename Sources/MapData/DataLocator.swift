@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapFormats
 import Support
+import SystemSupport
 
 /// Where map data is looked for: `--data DIR`, then `$XDG_DATA_HOME/termmap`
 /// (default `~/.local/share/termmap`), then the bundled `assets/`.

@@ -4,6 +4,7 @@ import Glibc
 import MapFormats
 import Support
 import Synchronization
+import SystemSupport
 
 /// A map data file, validated on load and decoded lazily chunk by chunk. Reads format versions 1
 /// to 3. Safe to share between threads: decoded chunks, places and names are cached behind a lock.

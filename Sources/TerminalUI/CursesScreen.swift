@@ -5,6 +5,7 @@ import Glibc
 import Raster
 import Support
 import Synchronization
+import SystemSupport
 import Viewer
 
 /// Why the terminal could not be used; `description` is one line.

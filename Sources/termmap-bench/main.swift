@@ -6,6 +6,7 @@ import MapFormats
 import MapRender
 import Raster
 import Support
+import SystemSupport
 import Viewer
 
 // termmap-bench: frame time per scene, asset load, whole-process render, peak memory, and bytes

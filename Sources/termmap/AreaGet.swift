@@ -6,6 +6,7 @@ import MapData
 import MapFormats
 import MapRender
 import Support
+import SystemSupport
 import Viewer
 
 /// `termmap data get NAME (--bbox W,S,E,N | --around PLACE|LAT,LON [--within 5km]) [--zooms 0-14]

@@ -1,4 +1,5 @@
 import Support
+import SystemSupport
 import Viewer
 
 /// `termmap config`: every setting of the viewer in effect and where it comes from (default, the

@@ -1,5 +1,6 @@
 import Glibc
 import Support
+import SystemSupport
 import Viewer
 
 /// The configuration file: `name = value` lines for the options `OptionTable` marks `inConfig`, and a

@@ -6,6 +6,7 @@ import MapData
 import MapFormats
 import MapRender
 import Support
+import SystemSupport
 import Viewer
 
 /// A failure with data files: printed as one line, exit status 1.

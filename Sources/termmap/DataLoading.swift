@@ -4,6 +4,7 @@ import MapData
 import MapFormats
 import MapRender
 import Support
+import SystemSupport
 import Viewer
 
 /// Finds and loads the map data along the search path.

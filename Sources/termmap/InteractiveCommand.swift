@@ -5,6 +5,7 @@ import MapData
 import MapFormats
 import MapRender
 import Support
+import SystemSupport
 import TerminalUI
 import Viewer
 

@@ -4,6 +4,7 @@ import MapData
 import MapFormats
 import MapRender
 import Support
+import SystemSupport
 
 /// Formats termmap does not read itself, through GDAL's `ogr2ogr` (Debian `gdal-bin`) when it is on
 /// the PATH: run, not linked (the viewer's start-up pays nothing for GDAL), as

@@ -3,6 +3,7 @@ import Glibc
 import MapData
 import Raster
 import Support
+import SystemSupport
 import Viewer
 
 /// `termmap render`: the screen or the state, printed without a terminal.

@@ -5,6 +5,7 @@ import MapData
 import MapRender
 import Raster
 import Support
+import SystemSupport
 import Viewer
 
 /// Options shared by `termmap` and `termmap render`, validated into typed values.

@@ -5,6 +5,7 @@ import MapData
 import MapFormats
 import MapRender
 import Support
+import SystemSupport
 import Viewer
 
 /// Live points read in the background: lines from a descriptor (`producer | termmap -`) or appended to

@@ -7,6 +7,7 @@ import MapFormats
 import MapRender
 import Support
 import Synchronization
+import SystemSupport
 import TerminalUI
 import Viewer
 

@@ -3,6 +3,7 @@ import Glibc
 import MapData
 import MapFormats
 import Support
+import SystemSupport
 import Viewer
 
 /// Runs the command line; every failure ends in one line on stderr and a status (2 usage, 1 data).

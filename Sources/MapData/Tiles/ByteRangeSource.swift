@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapFormats
 import Support
+import SystemSupport
 
 /// Where an archive's bytes come from, read by range: a local file, or a URL over HTTP range requests.
 public protocol ByteRangeSource: AnyObject, Sendable {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import MapFormats
 import Support
+import SystemSupport
 
 /// The HTTP requests of one host: at most `parallel` in flight (over connections libcurl keeps alive,
 /// or streams of one HTTP/2 connection), a `User-Agent` naming termmap, and the host's wishes

@@ -3,6 +3,7 @@ import GeoCore
 import Glibc
 import MapFormats
 import Support
+import SystemSupport
 
 /// A remote file read by HTTP range requests (a `.pmtiles` on any static server, object store or
 /// CDN). Neighbouring ranges asked for together go in one request; every request after the first

@@ -4,6 +4,7 @@ import GeoCore
 import Glibc
 import MapFormats
 import Support
+import SystemSupport
 
 /// An MBTiles 1.3 file (github.com/mapbox/mbtiles-spec): a SQLite database with a `metadata` table of
 /// name/value rows and a `tiles` table of zoom_level, tile_column, tile_row (TMS: counted from the

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MapFormats
 import Support
+import SystemSupport
 
 /// Opens a tileset named on the command line or found in a data folder.
 public enum TileArchives {

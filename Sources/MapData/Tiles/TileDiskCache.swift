@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MapFormats
 import Support
+import SystemSupport
 
 /// What a remote source sent, kept on disk: one MBTiles-shaped SQLite file a source (its `tiles`
 /// table, TMS rows, plus each tile's `ETag`, `Last-Modified`, expiry and last use, and a `resources`

@@ -2,6 +2,7 @@ import GeoCore
 import MapFormats
 import Support
 import Synchronization
+import SystemSupport
 
 /// A vector tileset as a feature source: the tiles of a view at the zoom nearest its detail, decoded
 /// into the classes of the style table, kept in a cache bounded in bytes. A view never loads a tile:
