@@ -25,25 +25,36 @@ public enum GPXReader: BufferReader {
         return handler.builder.finished()
     }
 
+    /// What the callbacks of one parse build (touched by them alone, one at a time: no access overlaps
+    /// another, so none is checked at run time, as `XMLEvents`' own state).
     final class Handler: XMLHandler {
-        var builder = UserLayerBuilder()
+        @exclusivity(unchecked) var builder = UserLayerBuilder()
         /// The feature being read: `wpt`, `trk` or `rte`, and its depth.
-        var feature: String?
-        var properties: [(String, String?)] = []
-        var segments: [[(Double, Double)]] = []
-        var points: [(Double, Double)] = []
-        var bad: String?
-        var path: [String] = []
-        var firstTime: String?
-        var elevations: [Double] = []
+        @exclusivity(unchecked) var feature: String?
+        @exclusivity(unchecked) var properties: [(String, String?)] = []
+        @exclusivity(unchecked) var segments: [[(Double, Double)]] = []
+        @exclusivity(unchecked) var points: [(Double, Double)] = []
+        @exclusivity(unchecked) var bad: String?
+        @exclusivity(unchecked) var path: [String] = []
+        @exclusivity(unchecked) var firstTime: String?
+        @exclusivity(unchecked) var elevations: [Double] = []
 
-        static let textElements: Set<String> = ["name", "desc", "cmt", "type", "sym", "time", "ele"]
-
-        func collectsText(_ name: String) -> Bool { feature != nil && Self.textElements.contains(name) }
-
-        func start(_ name: String, attributes: [String: String]) {
-            path.append(name)
+        /// A feature's text elements (`name`, `desc`, `cmt`, `type`, `sym`, `ele`, `time`); of its times
+        /// only the first, which is all it keeps.
+        func collectsText(_ name: String) -> Bool {
+            guard feature != nil else { return false }
             switch name {
+            case "ele", "name", "desc", "cmt", "type", "sym": return true
+            case "time": return firstTime == nil
+            default: return false
+            }
+        }
+
+        func start(_ name: String, attributes: XMLAttributes) {
+            path.append(name)
+            // (The most frequent elements first: a switch on strings compares them in order.)
+            switch name {
+            case "trkpt", "rtept": point(attributes)
             case "wpt", "trk", "rte":
                 guard feature == nil else { break }
                 feature = name
@@ -55,15 +66,12 @@ public enum GPXReader: BufferReader {
                 elevations = []
                 if name == "wpt" { point(attributes) }
             case "trkseg": points = []
-            case "trkpt", "rtept": point(attributes)
             default: break
             }
         }
 
-        func point(_ a: [String: String]) {
-            guard let lat = a["lat"].flatMap({ Double($0.trimmedOfWhiteSpace) }),
-                let lon = a["lon"].flatMap({ Double($0.trimmedOfWhiteSpace) }), lat.isFinite, lon.isFinite
-            else {
+        func point(_ a: XMLAttributes) {
+            guard let lat = a.number("lat"), let lon = a.number("lon"), lat.isFinite, lon.isFinite else {
                 bad = bad ?? "a point without numbers in lat and lon"
                 return
             }
@@ -73,15 +81,15 @@ public enum GPXReader: BufferReader {
         func end(_ name: String, text: String) {
             defer { path.removeLast() }
             guard let feature else { return }
-            let parent = path.count >= 2 ? path[path.count - 2] : ""
-            let value = text.trimmedOfWhiteSpace
             switch name {
-            case "name", "desc", "cmt", "type", "sym":
-                if parent == feature { properties.append((name, value)) }
-            case "time":
-                if firstTime == nil { firstTime = value }
+            case "trkpt", "rtept": break
             case "ele":
-                if let e = Double(value) { elevations.append(e) }
+                if let e = XMLText.number(text) { elevations.append(e) }
+            case "time":
+                if firstTime == nil { firstTime = XMLText.trimmed(text) }
+            case "name", "desc", "cmt", "type", "sym":
+                let parent = path.count >= 2 ? path[path.count - 2] : ""
+                if parent == feature { properties.append((name, XMLText.trimmed(text))) }
             case "trkseg":
                 segments.append(points)
                 points = []

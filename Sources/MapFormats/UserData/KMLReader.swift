@@ -102,7 +102,7 @@ public enum KMLReader: BufferReader {
 
         func collectsText(_ name: String) -> Bool { inPlacemark && Self.textElements.contains(name) }
 
-        func start(_ name: String, attributes: [String: String]) {
+        func start(_ name: String, attributes: XMLAttributes) {
             path.append(name)
             switch name {
             case "Placemark", "GroundOverlay":
@@ -115,8 +115,8 @@ public enum KMLReader: BufferReader {
                 rings = []
                 outer = nil
             case "Track": track = []
-            case "Data": dataName = attributes["name"]
-            case "SimpleData": dataName = attributes["name"]
+            case "Data": dataName = attributes.value("name")
+            case "SimpleData": dataName = attributes.value("name")
             default: break
             }
         }
