@@ -85,7 +85,7 @@ struct GeoJSONForgivenessTests {
         #expect(data.count == 2 && data.skipped == 0)
         #expect(data.notes.longitudesPast180 == 4)
         #expect(data.notes.positionsLeftOut == 1)
-        #expect(abs(data.x[0] - (-188.9 + 180) / 360) < 1e-12 && data.x[0] < 0)
+        #expect(abs(data.x[0] - (-188.9 + 180) / 360) < 1 / CoordinateColumn.unitsPerWorld && data.x[0] < 0)
         #expect(data.points(of: 1).count == 2 && data.x[data.points(of: 1).upperBound - 1] > 1)
         #expect(data.bounds?.west == -188.9 && data.bounds?.east == 190)
         #expect(data.notes.phrases.contains("4 positions past ±180° drawn where they point"))
@@ -124,7 +124,7 @@ struct GeoJSONForgivenessTests {
             """#)
         #expect(data.count == 2 && data.x.count == 3)
         #expect(data.points(of: 0) == 0..<2 && data.points(of: 1) == 2..<3)
-        #expect(abs(data.x[2] - (3.0 + 180) / 360) < 1e-12)
+        #expect(abs(data.x[2] - (3.0 + 180) / 360) < 1 / CoordinateColumn.unitsPerWorld)
     }
 
     /// What geojsonhint calls bad and GDAL reads (its bad/ cases written again): type names in any case,

@@ -83,7 +83,8 @@ public struct UserLayerData: Sendable, Equatable {
 
     /// About how many bytes the layer holds (its columns; what a ceiling of memory compares).
     public var approximateBytes: Int {
-        16 * x.count + 4 * (ringStarts.count + pieceRings.count + featurePieces.count) + pieceTypes.count + 32
+        x.byteCount + y.byteCount + 4 * (ringStarts.count + pieceRings.count + featurePieces.count) + pieceTypes.count
+            + 32
             * slotBoxes.count / 4
             + rows.byteCount + 2 * (strokeColors.count + fillColors.count)
     }
@@ -529,8 +530,8 @@ public struct UserLayerBuilder: Sendable {
         for r in pieceRings.dropFirst() { data.pieceRings.append(r + ringBase) }
         for end in ringEnds { data.ringStarts.append(end) }
         var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
-        data.x.withUnsafeBufferPointer { xs in
-            data.y.withUnsafeBufferPointer { ys in
+        data.x.withValues { xs in
+            data.y.withValues { ys in
                 for i in pendingStart..<piecesEnd {
                     box = (
                         Swift.min(box.0, xs[i]), Swift.min(box.1, ys[i]), Swift.max(box.2, xs[i]),

@@ -16,8 +16,8 @@ public struct UserLayerDetail: Sendable {
     /// `layer` at `dotSize`.
     public init(_ layer: UserLayerData, dotSize: Double) {
         var builder = LevelBuilder(layer: layer, dotSize: dotSize)
-        layer.x.withUnsafeBufferPointer { xs in
-            layer.y.withUnsafeBufferPointer { ys in
+        layer.x.withValues { xs in
+            layer.y.withValues { ys in
                 for f in 0..<layer.count { builder.add(feature: f, xs, ys) }
             }
         }
@@ -34,7 +34,7 @@ public struct UserLayerDetail: Sendable {
 
 /// Makes a level of detail, a feature at a time.
 private struct LevelBuilder {
-    typealias Coordinates = UnsafeBufferPointer<Double>
+    typealias Coordinates = CoordinateColumn.Values
     let layer: UserLayerData
     let dotSize: Double
     // Labels are stored (a level keeps no properties).
