@@ -24,4 +24,6 @@ public struct ToyDriver: FormatDriver {
         }
         return builder.finished()
     }
+
+    public let fuzzSample = "TOY 60.1700 24.9440 Senaatintori\nTOY 1e999 -0 x\nTOY 60 24\n"
 }

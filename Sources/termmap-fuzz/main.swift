@@ -691,7 +691,38 @@ func fuzzUserData(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, r
         }
         results.append((file, mutations, read, slowest))
     }
+    results += fuzzDrivers(mutations: mutations, seed: seed)
     results.append(fuzzStreamLines(mutations: mutations, seed: seed, folder: folder))
+    return results
+}
+
+/// Every format driver's own fuzz entry (its sample, its syntax's tokens): the built-in ones and one
+/// registered from outside termmap's targets (TestSupport's toy), so that a new format is fuzzed by
+/// being a driver.
+func fuzzDrivers(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, read: Int, slowest: Double)] {
+    FormatDrivers.register(ToyDriver())
+    var results: [(String, Int, Int, Double)] = []
+    for driver in FormatDrivers.all {
+        let original = Array(driver.fuzzSample.utf8)
+        let file = "sample." + (driver.extensions.first ?? driver.format.rawValue)
+        var r = SeededRandom(state: seed)
+        var read = 0
+        var slowest = 0.0
+        for i in 0..<mutations {
+            var b = mutateBytes(original, i, &r)
+            if i % 3 == 2, !b.isEmpty, !driver.fuzzTokens.isEmpty {
+                b.insert(
+                    contentsOf: Array(driver.fuzzTokens[r.below(driver.fuzzTokens.count)].utf8), at: r.below(b.count))
+            }
+            if trial(
+                "\(driver.title) sample mutation \(i)", slowest: &slowest,
+                { () throws(MapDataError) in _ = try UserDataReader.read(b, format: driver.format, file: file) })
+            {
+                read += 1
+            }
+        }
+        results.append(("\(driver.title) driver's sample", mutations, read, slowest))
+    }
     return results
 }
 

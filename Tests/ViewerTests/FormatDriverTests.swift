@@ -38,6 +38,17 @@ struct FormatDriverTests {
         #expect(screen.contains("walk.toy: toy · 1 Point"))
     }
 
+    /// A driver's fuzz entry is a document of its format: read as it is, it has features (the fuzzer
+    /// mutates it from there).
+    @Test func everyDriversFuzzSampleReads() throws {
+        for driver in FormatDrivers.all {
+            let bytes = Array(driver.fuzzSample.utf8)
+            #expect(UserDataReader.format(of: bytes, file: "sample.\(driver.extensions[0])") == driver.format)
+            let data = try UserDataReader.read(bytes, format: driver.format, file: "sample")
+            #expect(data.count >= 1, "\(driver.title): no features")
+        }
+    }
+
     @Test func theBuiltInDriversReadWhatTheyClaim() throws {
         for (text, file, format) in [
             ("{\"type\":\"Point\",\"coordinates\":[1,2]}", "a", UserDataFormat.geojson),

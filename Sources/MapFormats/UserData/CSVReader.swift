@@ -15,6 +15,14 @@ public struct CSVDriver: FormatDriver {
     public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
         -> UserLayerData
     { try CSVReader.read(bytes, file: file, progress: progress) }
+    public let fuzzSample = """
+        id;name;lat;lon;wkt
+        1;"Torni; the ""tall"" one";60.17;24.94;
+        2;Kallio;+60.18;.5e1;
+        3;;;;"POLYGON((0 0,1 0,1 1,0 0))"
+        4;x;60,2;24,9;CIRCULARSTRING(0 0,1 1,2 0)
+        """
+    public let fuzzTokens = ["\"", ",", ";", "\t", "\r\n", "\n", "(", ")", "\0"]
 }
 
 /// Reads CSV and TSV (RFC 4180 quoting; the delimiter sniffed from the header line: tab, semicolon,

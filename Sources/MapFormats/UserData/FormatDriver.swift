@@ -19,10 +19,16 @@ public protocol FormatDriver: Sendable {
     /// The features of `bytes`, the contents of `file`.
     func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
         -> UserLayerData
+    /// Its fuzz entry: a small document with its syntax's corners in it, which `termmap-fuzz` mutates
+    /// (bytes flipped, cut, repeated, and `fuzzTokens` put in) for every driver it knows.
+    var fuzzSample: String { get }
+    /// Pieces of its syntax the fuzzer puts into the sample (`{`, `</`, a separator).
+    var fuzzTokens: [String] { get }
 }
 
 extension FormatDriver {
     public func claims(firstLine: String) -> Bool { false }
+    public var fuzzTokens: [String] { ["\"", ",", "\r\n", "\0", "-", "1e999"] }
 }
 
 /// A reader of one format from bytes in memory; the array form comes with it.

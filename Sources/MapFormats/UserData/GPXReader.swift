@@ -10,6 +10,13 @@ public struct GPXDriver: FormatDriver {
     public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
         -> UserLayerData
     { try GPXReader.read(bytes, file: file, progress: progress) }
+    public let fuzzSample = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="60.17" lon="24.94"><name>Torni</name>\
+        <ele>12.5</ele></wpt><trk><name>walk &amp; run</name><trkseg><trkpt lat=" 60.1" lon="24.9"><time>2026-01-01T00:00:00Z\
+        </time></trkpt><trkpt lat="60.2" lon="025.0"/></trkseg></trk><rte><rtept lat="1" lon="2"/></rte></gpx>
+        """
+    public let fuzzTokens = ["<", ">", "</", "&", "<!ENTITY a \"x\">", "\"", "=", "\r\n", "\0"]
 }
 
 /// Reads GPX 1.0 and 1.1 (topografix.com/GPX/1/1): waypoints as points, each track as one feature of

@@ -11,6 +11,14 @@ public struct GeoJSONDriver: FormatDriver {
     public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
         -> UserLayerData
     { try GeoJSONReader.read(bytes, file: file, progress: progress) }
+    public let fuzzSample = #"""
+        {"type":"FeatureCollection","features":[{"type":"Feature","id":7,"properties":{"name":"Torni","n":1.5e2},
+        "geometry":{"type":"Point","coordinates":[24.94,60.17]}},{"type":"Feature","properties":null,"geometry":
+        {"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]],[[0.2,0.2],[0.4,0.2],[0.2,0.4],[0.2,0.2]]]}},
+        {"type":"Feature","properties":{"stroke":"#f00"},"geometry":{"type":"GeometryCollection","geometries":[
+        {"type":"MultiLineString","coordinates":[[[179,1],[-179,1]]]}]}}]}
+        """#
+    public let fuzzTokens = ["{", "}", "[", "]", "\"", ",", ":", "\\u", "1e999", "-", "\u{1E}", "\0"]
 }
 
 /// Reads GeoJSON (RFC 7946): a FeatureCollection, Features, bare geometries and GeometryCollections,

@@ -14,6 +14,15 @@ public struct KMLDriver: FormatDriver {
     public func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?) throws(MapDataError)
         -> UserLayerData
     { try KMLReader.read(bytes, file: file, progress: progress) }
+    public let fuzzSample = """
+        <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>\
+        <Placemark><name>Torni</name><description>a <b>tall</b> one</description><ExtendedData><Data name="k">\
+        <value>v</value></Data></ExtendedData><MultiGeometry><Point><coordinates>24.94,60.17,0</coordinates></Point>\
+        <Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1 0,0</coordinates></LinearRing></outerBoundaryIs>\
+        </Polygon><gx:Track><when>2026-01-01T00:00:00Z</when><gx:coord>24.9 60.1 0</gx:coord></gx:Track></MultiGeometry>\
+        </Placemark></Document></kml>
+        """
+    public let fuzzTokens = ["<", ">", "</", "&", "<!ENTITY a \"x\">", ",", " ", "\r\n", "\0"]
 }
 
 /// Reads KML 2.2 (OGC 07-147r2) and KMZ (a zip whose first `.kml`, `doc.kml` preferred, is read): each
