@@ -123,14 +123,15 @@ func startupRatios(termmap: String, bare: String, dataArgs: [String]) throws -> 
 // MARK: Frame times
 
 func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frames: Int) throws -> [Double] {
-    var state = try ViewerState(
+    var start = SessionStart(
         cols: cols, rows: rows, center: Coordinate(latitude: scene.lat, longitude: scene.lon), zoom: scene.zoom)
-    state.animationsEnabled = false
-    state.showInfo = scene.whatIsHere
+    start.animations = false
+    start.whatIsHere = scene.whatIsHere
     if let r = scene.circleMeters {
-        state.circle = CircleOverlay(
-            circle: try GeodesicCircle(center: state.view.center, radiusMeters: r), ratio: CircleFit.defaultRatio)
+        start.circle = true
+        start.radiusMeters = r
     }
+    var state = try start.state()
     var times: [Double] = []
     var sink = 0
     for i in 0..<(frames + 10) {
@@ -151,10 +152,11 @@ func frameTimes(_ scene: Scene, cols: Int, rows: Int, sources: MapSources, frame
 /// The time to turn a 400×120 colour frame (San Francisco, a circle: many style changes) into text
 /// with SGR sequences, in milliseconds, 50 runs.
 func textTimes(sources: MapSources) throws -> [Double] {
-    var state = try ViewerState(
+    var start = SessionStart(
         cols: 400, rows: 120, center: Coordinate(latitude: 37.7749, longitude: -122.4194), zoom: 12)
-    state.circle = CircleOverlay(
-        circle: try GeodesicCircle(center: state.view.center, radiusMeters: 5000), ratio: CircleFit.defaultRatio)
+    start.circle = true
+    start.radiusMeters = 5000
+    let state = try start.state()
     let frame = Renderer.render(state, sources: sources, options: RenderOptions(mode: .ansi256))
     var times: [Double] = []
     var sink = 0
@@ -184,10 +186,11 @@ func userFileTimes(_ path: String, world: MapAsset, frames: Int) throws {
             + "\(CoordinateFormat.fixed(readMillis, 1)) ms")
     let file = UserFile(file: path, format: format, data: data)
     let sources = MapSources(world: world)
-    var base = try ViewerState(cols: 200, rows: 62, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
-    base.animationsEnabled = false
-    base.layers.layers.append(UserDataLayer(file: file, look: 0))
-    base.fitToUserData()
+    var start = SessionStart(cols: 200, rows: 62, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
+    start.animations = false
+    start.files = [file]
+    start.viewGiven = false
+    let base = try start.state()
     let centre = base.view.center
     for zoom in [0.0, 8, 14] {
         var state = base
@@ -220,9 +223,10 @@ func tileSources(_ world: MapAsset) throws -> MapSources {
 /// A new view from a local `.pmtiles`: the time of its first frame, every tile read, decoded and drawn
 /// (a fresh source each run: nothing cached but the file's pages), in microseconds.
 func newViewTimes(_ scene: Scene, cols: Int, rows: Int, world: MapAsset, runs: Int) throws -> [Double] {
-    var state = try ViewerState(
+    var start = SessionStart(
         cols: cols, rows: rows, center: Coordinate(latitude: scene.lat, longitude: scene.lon), zoom: scene.zoom)
-    state.animationsEnabled = false
+    start.animations = false
+    let state = try start.state()
     var times: [Double] = []
     var far = state
     far.view = try MapView(center: Coordinate(latitude: 0, longitude: 0), zoom: 3, size: state.view.size)

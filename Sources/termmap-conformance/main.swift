@@ -125,8 +125,9 @@ func draw(_ archive: any TileArchive, zoom: Double) -> (failed: Int, skipped: In
         latitude: max(-80, min(80, (b.north + b.south) / 2)), longitude: (b.east + b.west) / 2)
     let source = TileSource(archive: archive, label: "suite")
     let sources = MapSources(features: FeatureSources(base: world, details: [source]))
-    guard var state = try? ViewerState(cols: 80, rows: 24, center: center, zoom: zoom) else { return (-1, -1) }
-    state.animationsEnabled = false
+    var start = SessionStart(cols: 80, rows: 24, center: center, zoom: zoom)
+    start.animations = false
+    guard let state = try? start.state() else { return (-1, -1) }
     let shot = Renderer.drawLoaded(state, sources: sources, options: RenderOptions(mode: .ansi256))
     return (shot.map?.tiles.failed ?? -1, shot.map?.tiles.skipped ?? -1)
 }
@@ -588,8 +589,9 @@ func runOSM(_ folder: URL, _ t: Tally) {
                 let c = asset.coverage
                 let center = Coordinate(latitude: (c.north + c.south) / 2, longitude: (c.east + c.west) / 2)
                 let sources = MapSources(features: FeatureSources(base: world, details: [asset]))
-                var state = try ViewerState(cols: 80, rows: 24, center: center, zoom: 14)
-                state.animationsEnabled = false
+                var start = SessionStart(cols: 80, rows: 24, center: center, zoom: 14)
+                start.animations = false
+                let state = try start.state()
                 _ = Renderer.drawLoaded(state, sources: sources, options: RenderOptions(mode: .ansi256))
                 t.record(name, variant + " drawn", expected: "drawn", got: "drawn")
             } catch {

@@ -75,8 +75,9 @@ func fuzzViewer(
     var r = SeededRandom(state: seed)
     var state: ViewerState
     do {
-        state = try ViewerState(
-            cols: 80, rows: 24, center: Coordinate(latitude: center.0, longitude: center.1), zoom: zoom)
+        state = try SessionStart(
+            cols: 80, rows: 24, center: Coordinate(latitude: center.0, longitude: center.1), zoom: zoom
+        ).state()
     } catch {
         fail("initial state: \(error)")
         return 0
@@ -775,10 +776,9 @@ func fuzzTours(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slowes
             }
         case .success(let tour):
             parsed += 1
-            guard
-                var state = try? ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
-            else { break }
-            state.animationsEnabled = false
+            var start = SessionStart(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 0)
+            start.animations = false
+            guard var state = try? start.state() else { break }
             for (k, step) in tour.steps.enumerated() {
                 state.play(step, mode: .playing(step: k + 1, steps: tour.steps.count))
                 let v = state.view
@@ -914,9 +914,9 @@ func fuzzTerminalPainter(steps: Int, seed: UInt64) -> Int {
         var terminal = ModelTerminal(cols: cols, rows: rows)
         for step in 0..<100 {
             let center = Coordinate(latitude: Double(r.below(140)) - 70, longitude: Double(r.below(360)) - 180)
-            guard var state = try? ViewerState(cols: cols, rows: rows, center: center, zoom: Double(r.below(60)) / 10)
-            else { continue }
-            state.animationsEnabled = false
+            var start = SessionStart(cols: cols, rows: rows, center: center, zoom: Double(r.below(60)) / 10)
+            start.animations = false
+            guard var state = try? start.state() else { continue }
             if r.below(2) == 0 { state.update(.key(.char("c")), places: nil) }  // the shaded circle
             var frame = Renderer.render(state, sources: nil, options: RenderOptions(mode: mode))
             // Cells of the frame copied elsewhere in it: glyphs and styles it really has, in new places.

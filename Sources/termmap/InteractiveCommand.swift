@@ -54,13 +54,13 @@ enum InteractiveCommand {
         // Tiles load in the background; each batch that arrives is an event, and wakes the loop's wait.
         let inbox = screen.makeInbox()
         let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
-        var state = try startState(options, keymap: keymap, screen: screen, sources: sources, environment: environment)
+        var state = try startState(
+            options, keymap: keymap, screen: screen, sources: sources, files: files, environment: environment)
         state.suspendRefusal = suspendRefusal(options, screen: screen)
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true
         }
-        UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)
         state.fitsToFiles = !options.viewGiven
         UserFiles.readInBackground(toRead, inbox: inbox, ogr: options.ogrLimits)
         if let fd = streamFD { StreamInput.start(fd: fd, name: "-", inbox: inbox) }
@@ -87,16 +87,15 @@ enum InteractiveCommand {
     /// The first state: the view the options, the last view and the bookmarks give, in the screen's
     /// size, theme and glyphs, with the mouse as the options say.
     static func startState(
-        _ options: StartupOptions, keymap: Keymap, screen: CursesScreen, sources: MapSources,
+        _ options: StartupOptions, keymap: Keymap, screen: CursesScreen, sources: MapSources, files: [UserFile],
         environment: [String: String]
     ) throws -> ViewerState {
         let size = screen.size
-        var state = try options.initialState(
-            cols: size.cols, rows: size.rows,
-            theme: options.chosenTheme(background: screen.background, environment: environment))
-        state.keymap = keymap
-        try options.showCenterName(&state, sources: sources)
-        options.resumeLastView(&state, environment: environment)
+        var state = try RenderCommand.startState(
+            options.sessionStart(
+                cols: size.cols, rows: size.rows,
+                theme: options.chosenTheme(background: screen.background, environment: environment), keymap: keymap,
+                sources: sources, files: files, environment: environment))
         BookmarkFile.load(into: &state, environment: environment, kiosk: options.kiosk)
         // What a viewer killed between writing and renaming left behind.
         if !options.kiosk {

@@ -18,21 +18,21 @@ enum RenderCommand {
                 "--size \(options.cols)x\(options.rows) is too small: a map needs at least "
                     + "\(ViewerState.minimumCols)x\(ViewerState.minimumRows)")
         }
-        var state = try options.initialState(
-            cols: options.cols, rows: options.rows,
-            theme: options.chosenTheme(background: nil, environment: environment))
-        state.keymap = keymap
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
             dataDir: options.dataDir, environment: environment, tiles: options.tiles,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)
-        try options.showCenterName(&state, sources: sources)
-        options.resumeLastView(&state, environment: environment)
+        // A --center name that names nothing is said before any file is read.
+        _ = try options.centerHit(sources)
         // The user's files: one that cannot be read ends the render (one line, exit 1); left-out
         // features are said on stderr and the rest drawn.
         let files = UserFiles.readForRender(options.files, ogr: options.ogrLimits)
         if let failed = files.first(where: { $0.error != nil }), let error = failed.error { throw DataFailure(error) }
         for line in UserFiles.report(files) { printError("termmap: \(line)") }
-        UserFiles.apply(files, to: &state, viewGiven: options.viewGiven)
+        var state = try startState(
+            options.sessionStart(
+                cols: options.cols, rows: options.rows,
+                theme: options.chosenTheme(background: nil, environment: environment),
+                keymap: keymap, sources: sources, files: files, environment: environment))
         if let skipped, state.message.isEmpty {
             state.message = skipped.message
             state.messageIsError = true
@@ -71,6 +71,11 @@ enum RenderCommand {
         // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
         // takes the whole address space back at once).
         exit(0)
+    }
+
+    /// The first state of `start`; a view the model refuses is a usage error.
+    static func startState(_ start: SessionStart) throws(UsageError) -> ViewerState {
+        do { return try start.state() } catch { throw UsageError(error.description) }
     }
 
     /// Writes `text` to `path` (replacing it); a failure is one line naming the file.

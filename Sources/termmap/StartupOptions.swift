@@ -244,51 +244,38 @@ struct StartupOptions {
         return hit
     }
 
-    /// `--resume`: the last view, unless --center or --zoom decide (files, applied later, fit over it);
-    /// without one, the message says why.
-    func resumeLastView(_ state: inout ViewerState, environment: [String: String]) {
-        guard resume, !viewGiven else { return }
-        switch LastView.read(environment) {
-        case .success(let (center, zoom)): _ = try? state.view.setCenter(center, zoomLevel: zoom)
-        case .failure(let e):
-            state.message = e.description
-            state.messageIsError = true
-        }
-    }
-
-    /// Centres `state` on `--center NAME`'s first match, as `/` shows it (at `--zoom` when given).
-    func showCenterName(_ state: inout ViewerState, sources: MapSources) throws(UsageError) {
-        guard let hit = try centerHit(sources) else { return }
-        state.show(hit)
-        if zoomGiven { _ = try? state.view.setCenter(hit.coordinate, zoomLevel: min(zoom, 28)) }
-        state.message = ""
-    }
-
     /// The theme to start in: the one given, or for `auto` the terminal's reported `background` (nil:
     /// none, as for `render`, which never asks), then `COLORFGBG`, then dark.
     func chosenTheme(background: TerminalColor?, environment: [String: String]) -> Theme {
         theme ?? Theme.auto(background: background, colorFGBG: environment["COLORFGBG"])
     }
 
-    /// The viewer state these options start in (zoom above 28 clamps, as the seed does), in `theme`.
-    func initialState(cols: Int, rows: Int, theme: Theme) throws(UsageError) -> ViewerState {
-        do {
-            var state = try ViewerState(cols: cols, rows: rows, center: center, zoom: min(zoom, 28))
-            state.radiusMeters = radius
-            state.imperialUnits = imperial
-            state.glyphMode = ascii ? .ascii : .braille
-            state.theme = theme
-            state.animationsEnabled = animations
-            state.mouseCaptured = mouse
-            if circle {
-                state.circle = CircleOverlay(
-                    circle: try GeodesicCircle(center: state.view.center, radiusMeters: radius),
-                    ratio: CircleFit.defaultRatio)
+    /// The session these options start: the view (`--center` as a place's name found in `sources`,
+    /// `--resume`'s last view unless the view is given), the look in `theme`, the keys, the user's
+    /// `files`, in a terminal of `cols` × `rows`. The viewer, `render` and the scripted screen start the
+    /// same way (`SessionStart`).
+    func sessionStart(
+        cols: Int, rows: Int, theme: Theme, keymap: Keymap, sources: MapSources, files: [UserFile],
+        environment: [String: String]
+    ) throws(UsageError) -> SessionStart {
+        var start = SessionStart(cols: cols, rows: rows, center: center, zoom: zoom)
+        start.radiusMeters = radius
+        start.circle = circle
+        start.imperialUnits = imperial
+        start.glyphMode = ascii ? .ascii : .braille
+        start.theme = theme
+        start.animations = animations
+        start.mouse = mouse
+        start.keymap = keymap
+        start.place = try centerHit(sources)
+        start.zoomGiven = zoomGiven
+        if resume && !viewGiven {
+            start.lastView = LastView.read(environment).map { (center: $0.0, zoom: $0.1) }.mapError {
+                LastViewProblem($0.description)
             }
-            if zoom > 28 { state.message = "zoom \(zoom) is past the deepest level: clamped to 28" }
-            return state
-        } catch {
-            throw UsageError(error.description)
         }
+        start.files = files
+        start.viewGiven = viewGiven
+        return start
     }
 }

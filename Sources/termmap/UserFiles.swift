@@ -183,15 +183,6 @@ enum UserFiles {
         return out
     }
 
-    /// Puts the files on the map, over the base map in the order given, and fits the view to them when
-    /// the command line did not set it.
-    static func apply(_ files: [UserFile], to state: inout ViewerState, viewGiven: Bool) {
-        for (i, f) in files.enumerated() {
-            state.layers.layers.append(UserDataLayer(file: f, look: i))
-        }
-        if !viewGiven { state.fitToUserData() }
-    }
-
     /// The one line a failed file says on stderr (`render`), or that the skipped features do.
     static func report(_ files: [UserFile]) -> [String] {
         files.compactMap { f in
