@@ -588,22 +588,31 @@ public final class MapAsset: Sendable {
         let kept = cache.withLock { $0.points }
         let decoded: (PlacePoints, nameStarts: [Int32], complete: Bool, end: Int)? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, from: kept?.end ?? cityRange.lowerBound, to: cityRange.upperBound)
-            var points = kept?.0 ?? PlacePoints()
+            // Four columns filled here, made `PlacePoints` once at the end.
+            var (lat, lon) = (kept?.0.latitude ?? [], kept?.0.longitude ?? [])
+            var (population, kind) = (kept?.0.population ?? [], kept?.0.kind ?? [])
             var starts = kept?.nameStarts ?? []
-            let capacity = minimum > 0 ? 1024 : min(count, points.count + r.remaining / 6)
-            points.reserveCapacity(capacity)
+            let capacity = minimum > 0 ? 1024 : min(count, kind.count + r.remaining / 6)
+            lat.reserveCapacity(capacity)
+            lon.reserveCapacity(capacity)
+            population.reserveCapacity(capacity)
+            kind.reserveCapacity(capacity)
             starts.reserveCapacity(capacity)
-            for _ in points.count..<count {
+            func points() -> PlacePoints {
+                PlacePoints(latitude: lat, longitude: lon, population: population, kind: kind)
+            }
+            for _ in kind.count..<count {
                 let start = r.offset
                 guard let p = Self.placeRecord(&r, units: units, v1: v1) else { return nil }
                 // One place past the last asked for: kept, so that the cache knows where the prefix ends.
                 starts.append(Int32(start))
-                points.append(
-                    latitude: Double(p.latitude) * (1 / units), longitude: Double(p.longitude) * (1 / units),
-                    population: p.population, kind: p.kind)
-                if p.population < minimum { return (points, starts, false, r.offset) }
+                lat.append(Double(p.latitude) * (1 / units))
+                lon.append(Double(p.longitude) * (1 / units))
+                population.append(p.population)
+                kind.append(p.kind)
+                if p.population < minimum { return (points(), starts, false, r.offset) }
             }
-            return r.remaining == 0 ? (points, starts, true, r.offset) : nil
+            return r.remaining == 0 ? (points(), starts, true, r.offset) : nil
         }
         guard let decoded else { throw MapDataError(file: name, .corrupt("city section")) }
         cache.withLock { c in

@@ -3,38 +3,51 @@ import GeoCore
 
 /// Bounds-checked little-endian reads over bytes; every read that would pass the end returns nil.
 public struct ByteReader {
+    // (Every read is @inlinable: the map data reader in another module decodes a place or an index
+    // entry a few bytes at a time, and a call each cost a render 15 % more instructions.)
+    /// The bytes read.
     public let bytes: UnsafeRawBufferPointer
+    /// Where the next read starts.
     public var offset: Int
+    /// Where reading stops.
     public let end: Int
 
+    /// A reader of `bytes` from `start` to `end` (the end of the bytes by default).
+    @inlinable
     public init(_ bytes: UnsafeRawBufferPointer, from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.offset = start
         self.end = min(end ?? bytes.count, bytes.count)
     }
 
+    @inlinable
     public var remaining: Int { end - offset }
 
+    @inlinable
     public mutating func u8() -> UInt8? {
         guard offset < end else { return nil }
         defer { offset += 1 }
         return bytes[offset]
     }
 
+    @inlinable
     public mutating func u16() -> UInt16? {
         guard remaining >= 2 else { return nil }
         defer { offset += 2 }
         return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
     }
 
+    @inlinable
     public mutating func u32() -> UInt32? {
         guard remaining >= 4 else { return nil }
         defer { offset += 4 }
         return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
+    @inlinable
     public mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
 
+    @inlinable
     public mutating func f64() -> Double? {
         guard remaining >= 8 else { return nil }
         defer { offset += 8 }
@@ -42,7 +55,7 @@ public struct ByteReader {
     }
 
     /// LEB128 unsigned varint of at most 10 bytes (protobuf's encoding).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func varint() -> UInt64? {
         // Most varints are one byte (name lengths, deltas, kinds): that case inline, the rest below.
         guard offset < end else { return nil }
@@ -55,6 +68,7 @@ public struct ByteReader {
     }
 
     /// A varint of two bytes or more.
+    @inlinable
     public mutating func longVarint() -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -70,20 +84,21 @@ public struct ByteReader {
     }
 
     /// Zigzag-decoded signed varint (protobuf's sint64).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func signedVarint() -> Int64? {
         guard let v = varint() else { return nil }
         return Int64(bitPattern: (v >> 1) ^ (0 &- (v & 1)))
     }
 
     /// Moves past `count` bytes; false (and stays) when fewer remain.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func skip(_ count: Int) -> Bool {
         guard count >= 0, remaining >= count else { return false }
         offset += count
         return true
     }
 
+    @inlinable
     public mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, remaining >= count else { return nil }
         defer { offset += count }

@@ -204,17 +204,30 @@ public struct City: Equatable, Sendable {
 /// Every place of a source in its order, without names: where each is, how many live there, what it is
 /// (columns, so that a view can look at all of them cheaply).
 public struct PlacePoints: Equatable, Sendable {
+    // (Stored apart from what is public, so that `append` inlines into the map data reader of another
+    // module: a call a place cost a render 6 % more instructions.)
+    @usableFromInline var latitudes: [Double] = []
+    @usableFromInline var longitudes: [Double] = []
+    @usableFromInline var populations: [Int] = []
+    @usableFromInline var kinds: [PlaceKind] = []
+
     /// Degrees north.
-    public private(set) var latitude: [Double] = []
+    public var latitude: [Double] { latitudes }
     /// Degrees east.
-    public private(set) var longitude: [Double] = []
+    public var longitude: [Double] { longitudes }
     /// Inhabitants (0 when unknown).
-    public private(set) var population: [Int] = []
+    public var population: [Int] { populations }
     /// City, capital, suburb or neighbourhood.
-    public private(set) var kind: [PlaceKind] = []
+    public var kind: [PlaceKind] { kinds }
 
     /// No places.
     public init() {}
+
+    /// Places of columns of one length (what a reader decoding many at once builds).
+    public init(latitude: [Double], longitude: [Double], population: [Int], kind: [PlaceKind]) {
+        precondition(latitude.count == kind.count && longitude.count == kind.count && population.count == kind.count)
+        (latitudes, longitudes, populations, kinds) = (latitude, longitude, population, kind)
+    }
 
     /// The points of `places`, in their order.
     public init(_ places: [City]) {
@@ -227,7 +240,7 @@ public struct PlacePoints: Equatable, Sendable {
     }
 
     /// How many places.
-    public var count: Int { kind.count }
+    public var count: Int { kinds.count }
 
     /// Where place `i` is.
     public func coordinate(_ i: Int) -> Coordinate { Coordinate(latitude: latitude[i], longitude: longitude[i]) }
@@ -235,27 +248,29 @@ public struct PlacePoints: Equatable, Sendable {
     /// The first `n` places.
     public func prefix(_ n: Int) -> PlacePoints {
         var p = PlacePoints()
-        p.latitude = Array(latitude.prefix(n))
-        p.longitude = Array(longitude.prefix(n))
-        p.population = Array(population.prefix(n))
-        p.kind = Array(kind.prefix(n))
+        p.latitudes = Array(latitudes.prefix(n))
+        p.longitudes = Array(longitudes.prefix(n))
+        p.populations = Array(populations.prefix(n))
+        p.kinds = Array(kinds.prefix(n))
         return p
     }
 
     /// Room for `n` places.
+    @inlinable
     public mutating func reserveCapacity(_ n: Int) {
-        latitude.reserveCapacity(n)
-        longitude.reserveCapacity(n)
-        population.reserveCapacity(n)
-        kind.reserveCapacity(n)
+        latitudes.reserveCapacity(n)
+        longitudes.reserveCapacity(n)
+        populations.reserveCapacity(n)
+        kinds.reserveCapacity(n)
     }
 
     /// Adds a place.
+    @inlinable
     public mutating func append(latitude lat: Double, longitude lon: Double, population pop: Int, kind k: PlaceKind) {
-        latitude.append(lat)
-        longitude.append(lon)
-        population.append(pop)
-        kind.append(k)
+        latitudes.append(lat)
+        longitudes.append(lon)
+        populations.append(pop)
+        kinds.append(k)
     }
 }
 
