@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import TestSupport
 import Testing
 
 @testable import MapBuilders
@@ -228,5 +229,38 @@ final class ScriptedArchive: TileArchive, @unchecked Sendable {
             out[t] = answer
         }
         return out
+    }
+}
+
+extension RemoteTilesTests {
+    /// What-is-here's answer for a tile feature is that feature's: its id and properties, read from the
+    /// tile's kept bytes, belong to the feature drawn (named as the chunk names it), not to a neighbour.
+    @Test func aTileFeaturesIdentityIsItsOwn() throws {
+        let tile = TileID(z: 14, x: 9327, y: 4742)
+        let names = ["Aleksanterinkatu", "Bulevardi", "Castréninkatu", "Dagmarinkatu"]
+        let bytes = ProtoBuilder.tile(
+            layer: "roads",
+            features: names.enumerated().map { i, name in
+                let y = Int64(500 + 800 * i)
+                return (
+                    2, ProtoBuilder.commands([(100, y), (4000, y + 100)], close: false),
+                    ["kind": "minor_road", "name": name]
+                )
+            })
+        let source = TileSource(archive: ScriptedArchive(.success(bytes)), label: "t")
+        source.load([tile])
+        let box = TileSource.bounds(tile)
+        let view = try source.chunks(in: box, zoom: 14, classes: Set(FeatureClass.allCases))
+        var seen: [String] = []
+        for hit in view.hits where !hit.namesOnly {
+            for f in 0..<hit.chunk.featureCount where hit.chunk.nameIndex[f] >= 0 {
+                let drawnAs = source.featureName(hit.chunk.nameIndex[f])
+                let identity = source.identity(of: hit, feature: f)
+                let said = identity?.properties.first { $0.key == "name" }?.value
+                #expect(said == drawnAs, "feature \(f) drawn as \(drawnAs ?? "-") but said \(said ?? "-")")
+                seen.append(drawnAs ?? "")
+            }
+        }
+        #expect(seen.sorted() == names)
     }
 }
