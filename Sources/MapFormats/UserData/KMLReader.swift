@@ -68,8 +68,12 @@ public enum KMLReader: BufferReader {
         }
     }
 
-    /// `lon,lat[,alt]` tuples separated by white space (KML 2.2 §16.9.1, `kml:coordinatesType`).
+    /// `lon,lat[,alt]` tuples separated by white space (KML 2.2 §16.9.1, `kml:coordinatesType`). ASCII
+    /// text is read from its bytes (a Character each made Google's tracks six times slower to read than
+    /// expat parses them); any other goes through the strings, with the same result.
     static func coordinates(_ text: String) -> [(Double, Double)]? {
+        var text = text
+        if text.withUTF8(XMLText.isASCII) { return text.withUTF8(asciiCoordinates) }
         var out: [(Double, Double)] = []
         for tuple in text.split(whereSeparator: \.isWhitespace) {
             let parts = tuple.split(separator: ",", omittingEmptySubsequences: false)
@@ -79,37 +83,94 @@ public enum KMLReader: BufferReader {
         return out
     }
 
+    /// ASCII white space, as `Character.isWhitespace` takes it: tab to carriage return, and space.
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
+    /// The words of ASCII `bytes`, between white space.
+    static func words(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Bool) {
+        var i = 0
+        while i < bytes.count {
+            while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+            var end = i
+            while end < bytes.count, !isSpace(bytes[end]) { end += 1 }
+            if end > i, !body(i..<end) { return }
+            i = end
+        }
+    }
+
+    /// `coordinates(_:)` of ASCII text, from its bytes: each word's first two `,`-separated numbers.
+    static func asciiCoordinates(_ bytes: UnsafeBufferPointer<UInt8>) -> [(Double, Double)]? {
+        var out: [(Double, Double)] = []
+        var valid = true
+        words(bytes) { word in
+            let comma = bytes[word].firstIndex(of: 0x2C) ?? word.upperBound
+            let next = comma < word.upperBound ? bytes[(comma + 1)..<word.upperBound].firstIndex(of: 0x2C) : nil
+            guard comma < word.upperBound,
+                let lon = XMLText.number(UnsafeBufferPointer(rebasing: bytes[word.lowerBound..<comma])),
+                let lat = XMLText.number(UnsafeBufferPointer(rebasing: bytes[(comma + 1)..<(next ?? word.upperBound)]))
+            else {
+                valid = false
+                return false
+            }
+            out.append((lon, lat))
+            return true
+        }
+        return valid ? out : nil
+    }
+
+    /// `trackCoordinate(_:)` of ASCII text, from its bytes: its first two words as numbers.
+    static func asciiTrackCoordinate(_ bytes: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
+        var found: [Range<Int>] = []
+        words(bytes) { word in
+            found.append(word)
+            return found.count < 2
+        }
+        guard found.count == 2, let lon = XMLText.number(UnsafeBufferPointer(rebasing: bytes[found[0]])),
+            let lat = XMLText.number(UnsafeBufferPointer(rebasing: bytes[found[1]]))
+        else { return nil }
+        return (lon, lat)
+    }
+
     /// `lon lat[ alt]` (a `gx:coord`).
     static func trackCoordinate(_ text: String) -> (Double, Double)? {
+        var text = text
+        if text.withUTF8(XMLText.isASCII) { return text.withUTF8(asciiTrackCoordinate) }
         let parts = text.split(whereSeparator: \.isWhitespace)
         guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]) else { return nil }
         return (lon, lat)
     }
 
+    /// What the callbacks of one parse build (touched by them alone, one at a time: no access overlaps
+    /// another, so none is checked at run time, as `XMLEvents`' own state).
     final class Handler: XMLHandler {
-        var builder = UserLayerBuilder()
-        var inPlacemark = false
-        var path: [String] = []
-        var properties: [(String, String?)] = []
+        @exclusivity(unchecked) var builder = UserLayerBuilder()
+        @exclusivity(unchecked) var inPlacemark = false
+        @exclusivity(unchecked) var path: [String] = []
+        @exclusivity(unchecked) var properties: [(String, String?)] = []
         /// The polygon being read: its rings, the outer first.
-        var rings: [[(Double, Double)]] = []
-        var outer: [(Double, Double)]?
-        var dataName: String?
-        var pieces = 0
+        @exclusivity(unchecked) var rings: [[(Double, Double)]] = []
+        @exclusivity(unchecked) var outer: [(Double, Double)]?
+        @exclusivity(unchecked) var dataName: String?
+        @exclusivity(unchecked) var pieces = 0
         /// The track being read: its coordinates, and its times (all of a Placemark's tracks).
-        var track: [(Double, Double)] = []
-        var times: [String] = []
-
-        static let textElements: Set<String> = [
-            "name", "description", "value", "SimpleData", "coordinates", "when", "coord", "north", "south", "east",
-            "west",
-        ]
+        @exclusivity(unchecked) var track: [(Double, Double)] = []
+        @exclusivity(unchecked) var times: [String] = []
         /// The elements read as features: Placemarks, and GroundOverlays (the box their image covers).
         static let featureElements: Set<String> = ["Placemark", "GroundOverlay"]
         /// A GroundOverlay's LatLonBox as it is read.
-        var box: [String: Double] = [:]
+        @exclusivity(unchecked) var box: [String: Double] = [:]
 
-        func collectsText(_ name: String) -> Bool { inPlacemark && Self.textElements.contains(name) }
+        /// The text elements a Placemark's reading needs (the most frequent first: a switch on strings
+        /// compares them in order).
+        func collectsText(_ name: String) -> Bool {
+            guard inPlacemark else { return false }
+            switch name {
+            case "coord", "when", "coordinates", "name", "description", "value", "SimpleData", "north", "south",
+                "east", "west":
+                return true
+            default: return false
+            }
+        }
 
         func start(_ name: String, attributes: XMLAttributes) {
             path.append(name)
@@ -149,7 +210,7 @@ public enum KMLReader: BufferReader {
             case "SimpleData":
                 if let dataName { properties.append((dataName, text.trimmedOfWhiteSpace)) }
             case "when":
-                if parent == "Track" { times.append(text.trimmedOfWhiteSpace) }
+                if parent == "Track" { times.append(XMLText.trimmed(text)) }
             case "coord":
                 if parent == "Track" {
                     if let p = KMLReader.trackCoordinate(text) {

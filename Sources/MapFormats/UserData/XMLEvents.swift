@@ -59,6 +59,9 @@ enum XMLText {
         }
     }
 
+    /// True when every byte is ASCII.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { !bytes.contains { $0 >= 0x80 } }
+
     /// XML's white space (the `S` production: space, tab, CR, LF).
     @inline(__always)
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
