@@ -67,7 +67,7 @@ struct FeatureLayer {
                 else { continue }
                 drawn = true
                 let clip = excluded[featureClass] ?? []
-                let pickChunk = c.pick.register(chunk: hit, source: result.index, excluded: clip)
+                let pickChunk = c.pick.register(.chunk(hit, source: result.index, excluded: clip))
                 if featureClass.isPoint {
                     Self.collectPoints(hit, t, source: result.source, pickChunk: pickChunk, &c)
                     continue
@@ -96,16 +96,6 @@ struct FeatureLayer {
         c.streets = streets
     }
 
-    /// Marks `columns` of `row` with an area's ink and pick tag, where no higher ink holds them.
-    @inline(__always)
-    static func mark(_ c: inout LayerContext, row: Int, cols: Int, _ columns: ClosedRange<Int>, ink: UInt8, tag: UInt32)
-    {
-        for col in columns where c.fills[row * cols + col] <= ink {
-            c.fills[row * cols + col] = ink
-            c.pick.fillTags[row * cols + col] = tag
-        }
-    }
-
     /// The points of interest of a chunk in view, for the layer that signs and names them.
     static func collectPoints(
         _ hit: ChunkHit, _ t: ViewTransform, source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext
@@ -132,7 +122,7 @@ struct FeatureLayer {
                     PointOfInterest(
                         name: name ?? nil, kind: kind == .unknown ? .amenity : kind,
                         col: Int(x) / ViewSize.dotsPerCellX,
-                        row: Int(y) / ViewSize.dotsPerCellY, feature: c.pick.tag(chunk: pickChunk, feature: f)))
+                        row: Int(y) / ViewSize.dotsPerCellY, feature: c.pick.tag(set: pickChunk, feature: f)))
             }
         }
     }
@@ -162,7 +152,7 @@ struct FeatureLayer {
                 chunk.featureBoxes[b + 3] * ws + offsetY >= -half,
                 chunk.featureBoxes[b + 1] * ws + offsetY <= Double(mapRows * 4) + half
             else { continue }
-            let tag = c.pick.tag(chunk: pickChunk, feature: f)
+            let tag = c.pick.tag(set: pickChunk, feature: f)
             for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
                 for i in chunk.starts[part]..<(chunk.starts[part + 1] - 1) {
                     let (px, py) = (chunk.x[i] * ws + offsetX, chunk.y[i] * ws + offsetY)
@@ -270,7 +260,7 @@ struct FeatureLayer {
                         chunk.featureBoxes[b + 1] * ws + offsetY <= height + 2
                     else { continue }
                     let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-                    canvas.tag = pick.tag(chunk: pickChunk, feature: f)
+                    canvas.tag = pick.tag(set: pickChunk, feature: f)
                     for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
                         let start = chunk.starts[part]
                         let end = chunk.starts[part + 1]
@@ -366,107 +356,26 @@ struct FeatureLayer {
             }
         }
     }
+}
 
-    /// Marks the cells whose centre lies inside an area (its rings together, even–odd) with `ink`; for a
-    /// tile's chunk, only those inside the tile's square; never those inside an `excluded` box (a finer
-    /// source's own land and water there).
+extension FeatureLayer {
+    /// Fills a chunk's areas in view (`AreaFill`).
     static func fill(
         _ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, excluded: [DotRect] = [],
         _ c: inout LayerContext
     ) {
         let chunk = hit.chunk
-        let place = ChunkPlacement(hit, t)
-        let (ws, offsetX, offsetY, mapCols, mapRows, clip) = (
-            place.ws, place.offsetX, place.offsetY, place.mapCols, place.mapRows, place.clip
+        var fill = AreaFill(ChunkPlacement(hit, t), excluded: excluded)
+        let place = fill.place
+        let (width, height) = (
+            Double(place.mapCols * ViewSize.dotsPerCellX), Double(place.mapRows * ViewSize.dotsPerCellY)
         )
-        // Cell centres within the tile's square: [c.x0, c.x1), [c.y0, c.y1).
-        let colRange =
-            clip.map { c in
-                (max(0, columnCentres.first(from: c.x0)), min(mapCols - 1, columnCentres.first(from: c.x1) - 1))
-            } ?? (0, mapCols - 1)
-        let rowRange =
-            clip.map { c in
-                (max(0, rowCentres.first(from: c.y0)), min(mapRows - 1, rowCentres.first(from: c.y1) - 1))
-            } ?? (0, mapRows - 1)
-        guard colRange.0 <= colRange.1, rowRange.0 <= rowRange.1 else { return }
-        // Per map row, the x where the feature's edges cross the row's centre line: each edge goes to the
-        // rows it spans, so a frame costs the edges plus their crossings, not rows × edges.
-        var crossings = [[Double]](repeating: [], count: mapRows)
         for f in 0..<chunk.featureCount {
-            let b = 4 * f
-            guard chunk.featureBoxes[b + 2] * ws + offsetX >= 0,
-                chunk.featureBoxes[b] * ws + offsetX < Double(mapCols * 2),
-                chunk.featureBoxes[b + 3] * ws + offsetY >= 0,
-                chunk.featureBoxes[b + 1] * ws + offsetY < Double(mapRows * 4)
+            let (x0, y0, x1, y1) = chunk.box(f)
+            guard x1 * place.ws + place.offsetX >= 0, x0 * place.ws + place.offsetX < width,
+                y1 * place.ws + place.offsetY >= 0, y0 * place.ws + place.offsetY < height
             else { continue }
-            var touched: [Int] = []
-            var tag: UInt32 = 0
-            for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
-                let start = chunk.starts[part]
-                let end = chunk.starts[part + 1]
-                for i in start..<end {
-                    let j = i + 1 < end ? i + 1 : start
-                    ScanlineFill.crossings(
-                        chunk.y[i] * ws + offsetY, chunk.x[i] * ws + offsetX, chunk.y[j] * ws + offsetY,
-                        chunk.x[j] * ws + offsetX, lines: rowCentres, within: rowRange.0...rowRange.1
-                    ) { row, x in
-                        if crossings[row].isEmpty { touched.append(row) }
-                        crossings[row].append(x)
-                    }
-                }
-            }
-            for row in touched {
-                crossings[row].sort()
-                // The columns of this row inside an excluded box, left to right.
-                var cuts: [(Int, Int)] = []
-                if !excluded.isEmpty {
-                    let y = ViewTransform.centerY(row: row)
-                    for r in excluded where y >= r.y0 && y < r.y1 {
-                        let a = max(colRange.0, columnCentres.first(from: r.x0))
-                        let b = min(colRange.1, columnCentres.first(from: r.x1) - 1)
-                        if a <= b { cuts.append((a, b)) }
-                    }
-                    cuts.sort { $0.0 < $1.0 }
-                }
-                // Cells whose centre lies between a pair of crossings, outside the cuts.
-                ScanlineFill.spans(crossings[row], lines: columnCentres, within: colRange.0...colRange.1) { from, to in
-                    if tag == 0 { tag = c.pick.tag(chunk: pickChunk, feature: f) }
-                    var start = from
-                    for cut in cuts where cut.1 >= start && cut.0 <= to {
-                        if cut.0 > start {
-                            Self.mark(&c, row: row, cols: mapCols, start...(cut.0 - 1), ink: ink, tag: tag)
-                        }
-                        start = cut.1 + 1
-                    }
-                    if start <= to { Self.mark(&c, row: row, cols: mapCols, start...to, ink: ink, tag: tag) }
-                }
-                crossings[row].removeAll(keepingCapacity: true)
-            }
-        }
-    }
-}
-
-/// Where a chunk lies in a view: the world's size and the copy's origin in dots, the map's cells, and
-/// for a tile's chunk its square in dots (nil for map data files), which its features are drawn within.
-struct ChunkPlacement {
-    let ws: Double
-    let offsetX: Double
-    let offsetY: Double
-    let mapCols: Int
-    let mapRows: Int
-    let clip: DotRect?
-
-    init(_ hit: ChunkHit, _ t: ViewTransform) {
-        ws = t.worldSize
-        offsetX = t.originX(copy: hit.shift)
-        offsetY = t.originY
-        mapCols = Int(2 * t.halfWidth) / ViewSize.dotsPerCellX
-        mapRows = Int(2 * t.halfHeight) / ViewSize.dotsPerCellY
-        clip = hit.tile.map { [ws, offsetX, offsetY] s in
-            (
-                s.minX * ws + offsetX, s.minY * ws + offsetY, (s.minX + s.size) * ws + offsetX,
-                (s.minY + s.size) * ws + offsetY
-            )
+            fill.fill(chunk, piece: f, ink: ink, set: pickChunk, feature: f, &c)
         }
     }
 }

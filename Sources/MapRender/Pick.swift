@@ -56,33 +56,19 @@ public struct PickedFeature: Equatable, Sendable {
 public struct PickBuffer {
     let cols: Int
     let rows: Int
-    /// Features registered whole (places, a layer's own); tag n is entry n − 1.
+    /// Features registered whole (a layer's own points); tag n is entry n − 1.
     var features: [PickedFeature] = []
-    /// The chunks the base map drew, with their sources.
-    var chunks: [ChunkHit] = []
-    var chunkSources: [Int] = []
-    /// Per chunk, the boxes (in dots) where finer sources draw its class instead.
-    var chunkExclusions: [[DotRect]] = []
-    /// The user's files drawn whole (not a level of them), with their class in words: what-is-here
-    /// answers look at every feature.
-    var ownFiles: [(data: UserLayerData, className: String)] = []
-    /// The chunk features drawn: chunk index in the high 32 bits, feature index in the low; tag
-    /// `chunkFlag | n` is entry n.
-    var chunkFeatures: [UInt64] = []
-    /// The user's layers drawn, and their features drawn: layer index in the high 32 bits, feature
-    /// index (of the layer's level) in the low; tag `ownFlag | n` is entry n. A million points drawn
-    /// cost a million numbers, not a million names.
-    var ownLayers: [(data: UserLayerData, feature: [Int]?)] = []
-    var ownLayerClasses: [String] = []
-    var ownFeatures: [UInt64] = []
+    /// The sets of features drawn (a source's chunks, the user's files), which tags point into.
+    var sets: [PickSet] = []
+    /// The features drawn: their set in the high 32 bits, the feature's index there in the low; tag
+    /// `setFlag | n` is entry n. A million points drawn cost a million numbers, not a million names.
+    var setFeatures: [UInt64] = []
     /// Per cell, the tag of the area filling it (0: none).
     var fillTags: [UInt32]
 
-    /// Tags with this bit are chunk features'; with the next, places' (`placeFlag | id`).
-    static let chunkFlag: UInt32 = 1 << 31
+    /// Tags with this bit are features of a set; with the next, places' (`placeFlag | id`).
+    static let setFlag: UInt32 = 1 << 31
     static let placeFlag: UInt32 = 1 << 30
-    /// Tags with this bit (and neither above) are the user's layers' features (`ownFlag | n`).
-    static let ownFlag: UInt32 = 1 << 29
 
     /// The tag of place `id` of the sources (0 for an id past a billion).
     static func placeTag(_ id: Int) -> UInt32 { id >= 0 && id < Int(placeFlag) ? placeFlag | UInt32(id) : 0 }
@@ -95,39 +81,41 @@ public struct PickBuffer {
 
     /// A tag for a feature given whole.
     mutating func register(_ feature: PickedFeature) -> UInt32 {
-        guard features.count < Int(Self.ownFlag - 1) else { return 0 }
+        guard features.count < Int(Self.placeFlag - 1) else { return 0 }
         features.append(feature)
         return UInt32(truncatingIfNeeded: features.count)
     }
 
-    /// Registers one of the user's layers (or a level of it, whose features stand for the layer's
-    /// `feature`), named `className`; its features' tags are `tag(layer:feature:)`.
-    mutating func register(layer: UserLayerData, feature: [Int]?, className: String) -> Int {
-        ownLayers.append((layer, feature))
-        ownLayerClasses.append(className)
-        return ownLayers.count - 1
+    /// Registers a set of features a layer draws; their tags are `tag(set:feature:)`.
+    mutating func register(_ set: PickSet) -> Int {
+        sets.append(set)
+        return sets.count - 1
     }
 
-    /// The tag of feature `feature` of registered layer `layer` (0 past half a billion features).
-    mutating func tag(layer: Int, feature: Int) -> UInt32 {
-        guard ownFeatures.count < Int(Self.ownFlag - 1) else { return 0 }
-        ownFeatures.append(UInt64(layer) << 32 | UInt64(feature))
-        return Self.ownFlag | UInt32(ownFeatures.count - 1)
+    /// The tag of feature `feature` of registered set `set` (0 past two billion features).
+    mutating func tag(set: Int, feature: Int) -> UInt32 {
+        guard setFeatures.count < Int(Self.setFlag - 1) else { return 0 }
+        setFeatures.append(UInt64(set) << 32 | UInt64(feature))
+        return Self.setFlag | UInt32(setFeatures.count - 1)
     }
+}
 
-    /// Registers a chunk the base map draws; its features' tags are `tag(chunk:feature:)`.
-    mutating func register(chunk: ChunkHit, source: Int, excluded: [DotRect] = []) -> Int {
-        chunks.append(chunk)
-        chunkSources.append(source)
-        chunkExclusions.append(excluded)
-        return chunks.count - 1
-    }
+/// Features a layer drew, which the pick's tags point into: a chunk of a source, or a user's file at
+/// a level of detail.
+enum PickSet {
+    /// A chunk of source `source` (its place in `FeatureSources.all`), drawn outside `excluded` (the
+    /// boxes, in dots, where finer sources draw its class).
+    case chunk(ChunkHit, source: Int, excluded: [DotRect])
+    /// A user's file at a level of detail: `level`'s features stand for the file's `feature` (nil: the
+    /// same features).
+    case file(UserFile, level: UserLayerData, feature: [Int]?)
 
-    /// The tag of feature `feature` of registered chunk `chunk` (0 past two billion features).
-    mutating func tag(chunk: Int, feature: Int) -> UInt32 {
-        guard chunkFeatures.count < Int(Self.chunkFlag - 1) else { return 0 }
-        chunkFeatures.append(UInt64(chunk) << 32 | UInt64(feature))
-        return Self.chunkFlag | UInt32(chunkFeatures.count - 1)
+    /// The features drawn, whatever their source.
+    var columns: any FeatureColumns {
+        switch self {
+        case .chunk(let hit, _, _): hit.chunk
+        case .file(_, let level, _): level
+        }
     }
 }
 
@@ -176,42 +164,31 @@ public struct Pick {
 
     /// What a tag names.
     func resolve(_ tag: UInt32) -> PickedFeature? {
-        guard tag & PickBuffer.chunkFlag != 0 else {
+        guard tag & PickBuffer.setFlag != 0 else {
             if tag & PickBuffer.placeFlag != 0 { return sources?.placeFeature(Int(tag & ~PickBuffer.placeFlag)) }
-            if tag & PickBuffer.ownFlag != 0 { return resolveOwn(Int(tag & ~PickBuffer.ownFlag)) }
             let i = Int(tag) - 1
             return buffer.features.indices.contains(i) ? buffer.features[i] : nil
         }
-        let n = Int(tag & ~PickBuffer.chunkFlag)
-        guard buffer.chunkFeatures.indices.contains(n) else { return nil }
-        let c = Int(buffer.chunkFeatures[n] >> 32)
-        let f = Int(buffer.chunkFeatures[n] & 0xFFFF_FFFF)
-        guard buffer.chunks.indices.contains(c) else { return nil }
-        let hit = buffer.chunks[c]
-        let chunk = hit.chunk
-        let source = buffer.chunkSources[c]
-        let featureClass = chunk.info.featureClass
-        let id: FeatureID =
-            hit.tile.flatMap { TileID(unitSquare: $0) }.map { .tile($0, chunk: Int(featureClass.rawValue), index: f) }
-            ?? .chunk(chunk.info.offset, index: f)
-        let nameIndex = chunk.nameIndex.indices.contains(f) ? chunk.nameIndex[f] : -1
-        let all = sources?.features.all ?? []
-        let name = nameIndex >= 0 && all.indices.contains(source) ? all[source].featureName(nameIndex) : nil
-        return PickedFeature(
-            className: StyleTable.className(featureClass), name: name,
-            reference: FeatureReference(source: source, feature: id))
-    }
-
-    /// What entry `n` of the user's layers' features names.
-    func resolveOwn(_ n: Int) -> PickedFeature? {
-        guard buffer.ownFeatures.indices.contains(n) else { return nil }
-        let l = Int(buffer.ownFeatures[n] >> 32)
-        let f = Int(buffer.ownFeatures[n] & 0xFFFF_FFFF)
-        guard buffer.ownLayers.indices.contains(l), f < buffer.ownLayers[l].data.count else { return nil }
-        let level = buffer.ownLayers[l]
-        return PickedFeature(
-            className: buffer.ownLayerClasses[l], name: level.data.name(of: f),
-            reference: FeatureReference(source: nil, feature: .own(level.feature?[f] ?? f)))
+        let n = Int(tag & ~PickBuffer.setFlag)
+        guard buffer.setFeatures.indices.contains(n) else { return nil }
+        let s = Int(buffer.setFeatures[n] >> 32)
+        let f = Int(buffer.setFeatures[n] & 0xFFFF_FFFF)
+        guard buffer.sets.indices.contains(s) else { return nil }
+        switch buffer.sets[s] {
+        case .chunk(let hit, let source, _):
+            let chunk = hit.chunk
+            let nameIndex = chunk.nameIndex.indices.contains(f) ? chunk.nameIndex[f] : -1
+            let all = sources?.features.all ?? []
+            let name = nameIndex >= 0 && all.indices.contains(source) ? all[source].featureName(nameIndex) : nil
+            return PickedFeature(
+                className: StyleTable.className(chunk.info.featureClass), name: name,
+                reference: FeatureReference(source: source, feature: chunkID(hit, f)))
+        case .file(let file, let level, let feature):
+            guard f < level.count else { return nil }
+            return PickedFeature(
+                className: file.className, name: level.name(of: f),
+                reference: FeatureReference(source: nil, feature: .own(feature?[f] ?? f)))
+        }
     }
 
     /// Every cell's feature, row by row (for `render --pick`).

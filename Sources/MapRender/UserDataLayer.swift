@@ -79,6 +79,9 @@ public final class UserFile: Sendable {
     /// The levels made, and those being made.
     private let levels = Mutex<(made: [Int: UserLayerLevel], preparing: Set<Int>)>(([:], []))
 
+    /// What the pick calls its features: `file NAME`.
+    public var className: String { "file \(displayName)" }
+
     /// The file's name without its folders (for the layer list and labels).
     public var displayName: String {
         file == "-" ? "standard input" : file.split(separator: "/").last.map(String.init) ?? file
@@ -154,17 +157,12 @@ public struct UserDataLayer: MapLayer {
         if let wanted { c.report.missingDetail.append(DetailRequest(file: file, level: wanted)) }
         guard let level = ready else { return }
         var pass = DrawPass(layer: self, level: level, context: &c)
-        // The view's rectangle in the unit square, and the world copies it shows.
-        let t = c.transform
-        let ws = t.worldSize
-        let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
-        let (vy0, vy1) = (t.center.y - t.halfHeight / ws, t.center.y + t.halfHeight / ws)
-        for copy in Int(vx0.rounded(.down))...Int(vx1.rounded(.down)) {
-            let (ox, oy) = (t.originX(copy: copy), t.originY)
-            pass.drawDots(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1, ox: ox, oy: oy, &c)
-            level.index.features(minX: vx0 - Double(copy), minY: vy0, maxX: vx1 - Double(copy), maxY: vy1) { f in
-                pass.drawFeature(f, ox: ox, oy: oy, &c)
-            }
+        let (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
+        for place in WorldPlacement.copies(c.transform) {
+            // The view's rectangle in this copy's unit square.
+            let (x0, y0, x1, y1) = place.unitRect(width: w, height: h)
+            pass.drawDots(minX: x0, minY: y0, maxX: x1, maxY: y1, place, &c)
+            level.index.features(minX: x0, minY: y0, maxX: x1, maxY: y1) { f in pass.drawFeature(f, place, &c) }
         }
         pass.placeMarkersAndNames(&c)
     }
@@ -201,12 +199,10 @@ public struct UserDataLayer: MapLayer {
             (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
             cols = c.view.size.cols
             marked = [Bool](repeating: false, count: max(0, cols * c.view.size.rows))
-            let className = "file \(layer.file.displayName)"
-            c.pick.ownFiles.append((layer.file.data, className))
-            pickLayer = c.pick.register(layer: level.data, feature: level.feature, className: className)
+            pickLayer = c.pick.register(.file(layer.file, level: level.data, feature: level.feature))
             pickDust =
                 level.dust.count + level.points.count > 0
-                ? c.pick.register(layer: layer.file.data, feature: nil, className: className) : 0
+                ? c.pick.register(.file(layer.file, level: layer.file.data, feature: nil)) : pickLayer
         }
 
         /// The ink of a colour of the file's own (simplestyle), which wins over the layer's look.
@@ -224,8 +220,9 @@ public struct UserDataLayer: MapLayer {
         /// The dust (lines and areas that fit in a dot) a dot each, the points a dot and a marker each (one
         /// a cell), in the file's look or their own colour.
         mutating func drawDots(
-            minX: Double, minY: Double, maxX: Double, maxY: Double, ox: Double, oy: Double, _ c: inout LayerContext
+            minX: Double, minY: Double, maxX: Double, maxY: Double, _ place: WorldPlacement, _ c: inout LayerContext
         ) {
+            let (ox, oy) = (place.offsetX, place.offsetY)
             guard let (rows, columns) = UserLayerDots.squares(minX: minX, minY: minY, maxX: maxX, maxY: maxY) else {
                 return
             }
@@ -236,7 +233,7 @@ public struct UserDataLayer: MapLayer {
                         guard x >= 0, y >= 0, x < w, y < h else { continue }
                         let f = Int(dots.feature[i])
                         let own = layer.file.data.strokeColors[f]
-                        c.canvas.tag = c.pick.tag(layer: pickDust, feature: f)
+                        c.canvas.tag = c.pick.tag(set: pickDust, feature: f)
                         c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink(own: own))
                         if marks { mark(x: x, y: y, feature: f, whole: true, color: own) }
                     }
@@ -246,7 +243,8 @@ public struct UserDataLayer: MapLayer {
         }
 
         /// A feature of the level: its points, lines and rings, its areas filled, its name noted.
-        mutating func drawFeature(_ f: Int, ox: Double, oy: Double, _ c: inout LayerContext) {
+        mutating func drawFeature(_ f: Int, _ place: WorldPlacement, _ c: inout LayerContext) {
+            let (ox, oy) = (place.offsetX, place.offsetY)
             let box = data.box(f)
             guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2
             else { return }
@@ -254,7 +252,7 @@ public struct UserDataLayer: MapLayer {
             let ink = ink(own: own)
             let fillColor = data.fillColors[f]
             let fillInk = fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink
-            c.canvas.tag = c.pick.tag(layer: pickLayer, feature: f)
+            c.canvas.tag = c.pick.tag(set: pickLayer, feature: f)
             for p in data.featurePieces[f]..<data.featurePieces[f + 1] {
                 let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
                 if data.pieceTypes[p] == .point {
@@ -270,8 +268,10 @@ public struct UserDataLayer: MapLayer {
             }
             let tag = c.canvas.tag
             c.canvas.tag = 0
+            var fill: AreaFill?
             for p in data.featurePieces[f]..<data.featurePieces[f + 1] where data.pieceTypes[p] == .polygon {
-                layer.fill(data, piece: p, ox: ox, oy: oy, ink: fillInk, tag: tag, &c)
+                if fill == nil { fill = AreaFill(ChunkPlacement(place, c.transform)) }
+                fill?.fill(data, piece: p, ink: fillInk, set: pickLayer, feature: f, tag: tag, &c)
             }
             noteName(of: f, box: box, ox: ox, oy: oy)
         }
@@ -347,71 +347,4 @@ public struct UserDataLayer: MapLayer {
             }
         }
     }
-
-    /// Marks the cells whose centre lies inside polygon piece `p` (its rings together, even–odd).
-    func fill(
-        _ data: UserLayerData, piece p: Int, ox: Double, oy: Double, ink: UInt8, tag: UInt32, _ c: inout LayerContext,
-        listingUpTo: Int = listedCrossingsUpTo
-    ) {
-        let ws = c.transform.worldSize
-        let (cols, rows) = (c.view.size.cols, c.view.size.rows)
-        guard cols > 0, rows > 0 else { return }
-        let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
-        let points = data.ringStarts[rings.upperBound] - data.ringStarts[rings.lowerBound]
-        // Each edge of every ring, as it crosses the rows' centre lines.
-        func edges(_ body: (Int, Double) -> Void) {
-            for r in rings {
-                let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
-                for i in start..<end {
-                    let j = i + 1 < end ? i + 1 : start
-                    ScanlineFill.crossings(
-                        data.y[i] * ws + oy, data.x[i] * ws + ox, data.y[j] * ws + oy, data.x[j] * ws + ox,
-                        lines: rowCentres,
-                        within: 0...(rows - 1), body)
-                }
-            }
-        }
-        guard points <= listingUpTo else {
-            // A ring of millions of points can cross a row millions of times: kept as a parity a cell (the
-            // crossings left of each cell's centre, odd or even), not as a list to sort (a jagged ring of ten
-            // million points made 800 MB of them).
-            var parity = [Bool](repeating: false, count: rows * (cols + 1))
-            var touched = [Bool](repeating: false, count: rows)
-            edges { row, x in
-                let from = min(cols, max(0, columnCentres.first(from: x)))
-                parity[row * (cols + 1) + from].toggle()
-                touched[row] = true
-            }
-            for row in 0..<rows where touched[row] {
-                var inside = false
-                var spanStart = -1
-                for col in 0...cols {
-                    inside = inside != parity[row * (cols + 1) + col]
-                    if col < cols, inside, spanStart < 0 { spanStart = col }
-                    if spanStart >= 0, !inside || col == cols {
-                        FeatureLayer.mark(
-                            &c, row: row, cols: cols, spanStart...(min(col, cols) - 1), ink: ink, tag: tag)
-                        spanStart = -1
-                    }
-                }
-            }
-            return
-        }
-        var crossings = [[Double]](repeating: [], count: rows)
-        var touched: [Int] = []
-        edges { row, x in
-            if crossings[row].isEmpty { touched.append(row) }
-            crossings[row].append(x)
-        }
-        for row in touched {
-            crossings[row].sort()
-            ScanlineFill.spans(crossings[row], lines: columnCentres, within: 0...(cols - 1)) { from, to in
-                FeatureLayer.mark(&c, row: row, cols: cols, from...to, ink: ink, tag: tag)
-            }
-        }
-    }
-
-    /// Polygons up to this many points are filled from their crossings listed and sorted; larger ones
-    /// by parity, in memory the size of the screen.
-    static let listedCrossingsUpTo = 4096
 }

@@ -53,50 +53,53 @@ extension Pick {
             }
         }
         var found: [(stack: Int, details: FeatureDetails)] = []
-        for (data, className) in buffer.ownFiles {
-            for f in Self.ownFeatures(data, near: cell, transform) {
-                let reference = FeatureReference(source: nil, feature: .own(f))
-                guard seen.insert(reference).inserted else { continue }
-                found.append((Int.max, ownDetails(data, f, className: className)))
-            }
-        }
+        var filesAsked: [ObjectIdentifier] = []
         let all = sources?.features.all ?? []
-        for (i, hit) in buffer.chunks.enumerated() {
-            let featureClass = hit.chunk.info.featureClass
-            // Each cell's land or sea tint is the first answer's business; a land square says nothing.
-            guard featureClass != .land, buffer.chunkSources.indices.contains(i),
-                all.indices.contains(buffer.chunkSources[i])
-            else { continue }
-            let place = ChunkPlacement(hit, transform)
-            let middle = (x: (cell.x0 + cell.x1) / 2, y: (cell.y0 + cell.y1) / 2)
-            if let r = place.clip, !(middle.x >= r.x0 && middle.x < r.x1 && middle.y >= r.y0 && middle.y < r.y1) {
-                continue
-            }
-            if buffer.chunkExclusions[i].contains(where: {
-                middle.x >= $0.x0 && middle.x < $0.x1 && middle.y >= $0.y0 && middle.y < $0.y1
-            }) {
-                continue
-            }
-            let source = all[buffer.chunkSources[i]]
-            let stack = Int(StyleTable.ink(.feature(featureClass)))
-            for f in Self.chunkFeatures(hit.chunk, near: cell, place) {
-                let reference = FeatureReference(source: buffer.chunkSources[i], feature: chunkID(hit, f))
-                guard seen.insert(reference).inserted else { continue }
-                let n = hit.chunk.nameIndex[f]
-                let identity = source.identity(of: hit, feature: f)
-                // A way cut where chunks meet is one answer, not one a piece.
-                if let id = identity?.id, identity?.layer == nil,
-                    !seenObjects.insert("\(buffer.chunkSources[i]) \(id)").inserted
-                {
+        for set in buffer.sets {
+            switch set {
+            case .file(let file, _, _):
+                // A file is asked whole (not the level drawn), once however many of its sets were drawn.
+                guard !filesAsked.contains(ObjectIdentifier(file)) else { continue }
+                filesAsked.append(ObjectIdentifier(file))
+                for f in Self.fileFeatures(file, near: cell, transform) {
+                    let reference = FeatureReference(source: nil, feature: .own(f))
+                    guard seen.insert(reference).inserted else { continue }
+                    found.append((Int.max, ownDetails(file, f)))
+                }
+            case .chunk(let hit, let s, let excluded):
+                let featureClass = hit.chunk.info.featureClass
+                // Each cell's land or sea tint is the first answer's business; a land square says nothing.
+                guard featureClass != .land, all.indices.contains(s) else { continue }
+                let place = ChunkPlacement(hit, transform)
+                let middle = (x: (cell.x0 + cell.x1) / 2, y: (cell.y0 + cell.y1) / 2)
+                if let r = place.clip, !(middle.x >= r.x0 && middle.x < r.x1 && middle.y >= r.y0 && middle.y < r.y1) {
                     continue
                 }
-                found.append(
-                    (
-                        stack,
-                        FeatureDetails(
-                            className: StyleTable.className(featureClass), name: n >= 0 ? source.featureName(n) : nil,
-                            identity: identity, reference: reference)
-                    ))
+                if excluded.contains(where: {
+                    middle.x >= $0.x0 && middle.x < $0.x1 && middle.y >= $0.y0 && middle.y < $0.y1
+                }) {
+                    continue
+                }
+                let source = all[s]
+                let stack = Int(StyleTable.ink(.feature(featureClass)))
+                let candidates = 0..<hit.chunk.featureCount
+                for f in Self.features(hit.chunk, candidates, near: cell, place.placement) {
+                    let reference = FeatureReference(source: s, feature: chunkID(hit, f))
+                    guard seen.insert(reference).inserted else { continue }
+                    let n = hit.chunk.nameIndex[f]
+                    let identity = source.identity(of: hit, feature: f)
+                    // A way cut where chunks meet is one answer, not one a piece.
+                    if let id = identity?.id, identity?.layer == nil, !seenObjects.insert("\(s) \(id)").inserted {
+                        continue
+                    }
+                    found.append(
+                        (
+                            stack,
+                            FeatureDetails(
+                                className: StyleTable.className(featureClass),
+                                name: n >= 0 ? source.featureName(n) : nil, identity: identity, reference: reference)
+                        ))
+                }
             }
         }
         // Stable: within a class, the data's order.
@@ -110,37 +113,28 @@ extension Pick {
     /// A picked feature with what its data says of it.
     func details(_ picked: PickedFeature) -> FeatureDetails {
         var d = FeatureDetails(className: picked.className, name: picked.name, reference: picked.reference)
-        switch picked.reference.feature {
-        case .own(let f):
-            if let file = buffer.ownFiles.first(where: { $0.className == picked.className }), f < file.data.count {
-                d = ownDetails(file.data, f, className: file.className)
+        for set in buffer.sets {
+            switch (set, picked.reference.feature) {
+            case (.file(let file, _, _), .own(let f)) where file.className == picked.className:
+                return f < file.data.count ? ownDetails(file, f) : d
+            case (.chunk(let hit, let s, _), .chunk(_, let f)), (.chunk(let hit, let s, _), .tile(_, _, let f)):
+                guard s == picked.reference.source, chunkMatches(hit, picked.reference.feature),
+                    let all = sources?.features.all, all.indices.contains(s)
+                else { continue }
+                d.identity = all[s].identity(of: hit, feature: f)
+                return d
+            default: continue
             }
-        case .chunk, .tile:
-            let all = sources?.features.all ?? []
-            if let s = picked.reference.source, all.indices.contains(s),
-                let i = buffer.chunks.indices.first(where: {
-                    buffer.chunkSources[$0] == s && chunkMatches(buffer.chunks[$0], picked.reference.feature)
-                })
-            {
-                if case .chunk(_, let f) = picked.reference.feature {
-                    d.identity = all[s].identity(of: buffer.chunks[i], feature: f)
-                }
-                if case .tile(_, _, let f) = picked.reference.feature {
-                    d.identity = all[s].identity(of: buffer.chunks[i], feature: f)
-                }
-            }
-        case .place, .tint:
-            break
         }
         return d
     }
 
     /// Feature `f` of a user's file: its number in the file (from 1) and every property.
-    func ownDetails(_ data: UserLayerData, _ f: Int, className: String) -> FeatureDetails {
+    func ownDetails(_ file: UserFile, _ f: Int) -> FeatureDetails {
         FeatureDetails(
-            className: className, name: data.name(of: f),
+            className: file.className, name: file.data.name(of: f),
             identity: FeatureIdentity(
-                id: String(f + 1), properties: data.properties(of: f).map { FeatureProperty($0.0, $0.1) }),
+                id: String(f + 1), properties: file.data.properties(of: f).map { FeatureProperty($0.0, $0.1) }),
             reference: FeatureReference(source: nil, feature: .own(f)))
     }
 
@@ -164,46 +158,46 @@ extension Pick {
 
     typealias CellSquare = (x0: Double, y0: Double, x1: Double, y1: Double)
 
-    /// The features of a chunk within a cell's square (in dots).
-    static func chunkFeatures(_ chunk: DecodedChunk, near cell: CellSquare, _ place: ChunkPlacement) -> [Int] {
+    /// The features among `candidates` of `data` placed at `place` that meet a cell's square (in dots):
+    /// some piece of them does.
+    static func features(
+        _ data: some FeatureColumns, _ candidates: some Sequence<Int>, near cell: CellSquare, _ place: WorldPlacement
+    ) -> [Int] {
         let (ws, ox, oy) = (place.ws, place.offsetX, place.offsetY)
         var out: [Int] = []
-        for f in 0..<chunk.featureCount {
-            let b = 4 * f
-            guard chunk.featureBoxes[b + 2] * ws + ox >= cell.x0, chunk.featureBoxes[b] * ws + ox <= cell.x1,
-                chunk.featureBoxes[b + 3] * ws + oy >= cell.y0, chunk.featureBoxes[b + 1] * ws + oy <= cell.y1
+        for f in candidates {
+            let (minX, minY, maxX, maxY) = data.box(f)
+            guard maxX * ws + ox >= cell.x0, minX * ws + ox <= cell.x1, maxY * ws + oy >= cell.y0,
+                minY * ws + oy <= cell.y1
             else { continue }
-            let parts = chunk.featureStarts[f]..<chunk.featureStarts[f + 1]
-            let rings = parts.map { p in (chunk.starts[p]..<chunk.starts[p + 1]) }
-            let point = { (i: Int) in (chunk.x[i] * ws + ox, chunk.y[i] * ws + oy) }
-            if meets(rings, point, cell, area: chunk.info.kind == .areas) { out.append(f) }
+            let point = { (i: Int) in
+                let p = data.point(i)
+                return (p.x * ws + ox, p.y * ws + oy)
+            }
+            for piece in data.pieces(of: f) {
+                let rings = data.rings(of: piece).map { data.points(ofRing: $0) }
+                if meets(rings, point, cell, area: data.pieceType(piece) == .polygon) {
+                    out.append(f)
+                    break
+                }
+            }
         }
         return out
     }
 
-    /// The features of a user's file within a cell's square, on any world copy in view.
-    static func ownFeatures(_ data: UserLayerData, near cell: CellSquare, _ t: ViewTransform) -> [Int] {
-        let ws = t.worldSize
-        let (vx0, vx1) = (t.center.x - t.halfWidth / ws, t.center.x + t.halfWidth / ws)
+    /// The features of a user's file within a cell's square, on any world copy in view: those its
+    /// index has near the cell, asked one by one.
+    static func fileFeatures(_ file: UserFile, near cell: CellSquare, _ t: ViewTransform) -> [Int] {
+        file.prepare(UserFile.finestLevel)
+        guard let whole = file.readyLevel(UserFile.finestLevel) else { return [] }
         var out: [Int] = []
-        for copy in Int(vx0.rounded(.down))...Int(vx1.rounded(.down)) {
-            let (ox, oy) = (t.originX(copy: copy), t.originY)
-            for f in 0..<data.count {
-                let (minX, minY, maxX, maxY) = data.box(f)
-                guard maxX * ws + ox >= cell.x0, minX * ws + ox <= cell.x1, maxY * ws + oy >= cell.y0,
-                    minY * ws + oy <= cell.y1
-                else { continue }
-                let point = { (i: Int) in (data.x[i] * ws + ox, data.y[i] * ws + oy) }
-                for piece in data.featurePieces[f]..<data.featurePieces[f + 1] {
-                    let rings = (data.pieceRings[piece]..<data.pieceRings[piece + 1]).map { r in
-                        data.ringStarts[r]..<data.ringStarts[r + 1]
-                    }
-                    if meets(rings, point, cell, area: data.pieceTypes[piece] == .polygon) {
-                        out.append(f)
-                        break
-                    }
-                }
-            }
+        for place in WorldPlacement.copies(t) {
+            // The cell's square in the unit square of this copy.
+            let (x0, x1) = ((cell.x0 - place.offsetX) / place.ws, (cell.x1 - place.offsetX) / place.ws)
+            let (y0, y1) = ((cell.y0 - place.offsetY) / place.ws, (cell.y1 - place.offsetY) / place.ws)
+            var candidates: [Int] = []
+            whole.index.features(minX: x0, minY: y0, maxX: x1, maxY: y1) { candidates.append($0) }
+            out += features(file.data, candidates.sorted(), near: cell, place)
         }
         return out
     }

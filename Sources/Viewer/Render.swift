@@ -198,7 +198,7 @@ public enum Renderer {
             } else if let error = f.error {
                 what = "failed: " + error
             } else {
-                let counts = UserGeometryType.allCases.compactMap { t in
+                let counts = PieceType.allCases.compactMap { t in
                     f.data.countsByType[t].map { "\($0) \(t.name)" }
                 }
                 what =

@@ -432,13 +432,23 @@ struct UserPolygonFillTests {
         #expect(data.count == 1)
         let view = try MapView(
             center: Coordinate(latitude: 0, longitude: 0), zoom: 2, size: try ViewSize(cols: 80, rows: 24))
-        let layer = UserDataLayer(file: UserFile(file: "p.geojson", format: .geojson, data: data), look: 0)
-        var listed = LayerContext(view: view, sources: nil, ascii: false)
-        var parity = LayerContext(view: view, sources: nil, ascii: false)
         let t = view.transform
-        layer.fill(data, piece: 0, ox: t.originX(copy: 0), oy: t.originY, ink: 7, tag: 1, &listed, listingUpTo: .max)
-        layer.fill(data, piece: 0, ox: t.originX(copy: 0), oy: t.originY, ink: 7, tag: 1, &parity, listingUpTo: 0)
-        #expect(listed.fills == parity.fills)
-        #expect(listed.fills.contains(7))
+        // Whole, and within a tile's square with a box left out (as a tile's chunk is filled).
+        let tile = (minX: 0.4, minY: 0.42, size: 0.15)
+        for (square, excluded) in [(nil, []), (tile, [(x0: 60.0, y0: 30.0, x1: 90.0, y1: 60.0)])]
+            as [(
+                (minX: Double, minY: Double, size: Double)?, [DotRect]
+            )]
+        {
+            let place = ChunkPlacement(WorldPlacement(t, copy: 0), t, tile: square)
+            var listed = LayerContext(view: view, sources: nil, ascii: false)
+            var parity = LayerContext(view: view, sources: nil, ascii: false)
+            var fill = AreaFill(place, excluded: excluded)
+            fill.fill(data, piece: 0, ink: 7, set: 0, feature: 0, tag: 1, &listed, listingUpTo: .max)
+            fill.fill(data, piece: 0, ink: 7, set: 0, feature: 0, tag: 1, &parity, listingUpTo: 0)
+            #expect(listed.fills == parity.fills)
+            #expect(listed.fills.contains(7))
+            #expect(listed.fills.contains(0))
+        }
     }
 }

@@ -266,7 +266,7 @@ public enum KMLReader: BufferReader {
             }
         }
 
-        func add(_ type: UserGeometryType, _ rings: [[(Double, Double)]]) {
+        func add(_ type: PieceType, _ rings: [[(Double, Double)]]) {
             builder.addPiece(type, rings: rings)
             pieces += 1
         }

@@ -18,20 +18,6 @@ public struct UserDataFormat: RawRepresentable, Hashable, Sendable {
     public static let stream = UserDataFormat(rawValue: "stream")
 }
 
-/// A piece of a feature's geometry: Multi forms and collections are several pieces.
-public enum UserGeometryType: UInt8, Sendable, CaseIterable {
-    case point, lineString, polygon
-
-    /// The RFC 7946 name (what `render --json` counts them by).
-    public var name: String {
-        switch self {
-        case .point: "Point"
-        case .lineString: "LineString"
-        case .polygon: "Polygon"
-        }
-    }
-}
-
 /// The features of one of the user's files, in columns (a million rows are a few arrays, not a million
 /// dictionaries): per feature its pieces, per piece its type and rings, per ring its points in Web
 /// Mercator (x, y in 0…1), and per feature its property values in one run of bytes. A feature of one
@@ -40,7 +26,7 @@ public struct UserLayerData: Sendable, Equatable {
     /// Per feature, its first piece (one more entry than features).
     public internal(set) var featurePieces = UserOffsets()
     /// Per piece, its type.
-    public internal(set) var pieceTypes: [UserGeometryType] = []
+    public internal(set) var pieceTypes: [PieceType] = []
     /// Per piece, its first ring (one more entry than pieces); a polygon's first ring is its outside.
     public internal(set) var pieceRings = UserOffsets()
     /// Per ring, its first point (one more entry than rings).
@@ -96,10 +82,10 @@ public struct UserLayerData: Sendable, Equatable {
 
     /// Features by geometry type: each feature counts once for each type among its pieces (a
     /// MultiPolygon is one Polygon).
-    public var countsByType: [UserGeometryType: Int] {
-        var counts: [UserGeometryType: Int] = [:]
+    public var countsByType: [PieceType: Int] {
+        var counts: [PieceType: Int] = [:]
         for f in 0..<count {
-            var seen: Set<UserGeometryType> = []
+            var seen: Set<PieceType> = []
             for p in featurePieces[f]..<featurePieces[f + 1] where seen.insert(pieceTypes[p]).inserted {
                 counts[pieceTypes[p], default: 0] += 1
             }
@@ -261,7 +247,7 @@ public struct UserLayerBuilder: Sendable {
     private var replaced: Set<Int> = []
     // The feature being built: its first point in the columns, its pieces and their rings' ends.
     private var pendingStart = 0
-    private var pieceTypes: [UserGeometryType] = []
+    private var pieceTypes: [PieceType] = []
     /// Per piece, its first ring in `ringEnds` (one more entry than pieces).
     private var pieceRings: [Int] = [0]
     /// Per ring, where it ends in the columns.
@@ -385,7 +371,7 @@ public struct UserLayerBuilder: Sendable {
     /// the given place in the columns (`nextPosition` when its list ended): checked, and the feature
     /// made bad when it is not a point, line or polygon. A piece of no positions (an empty member, or
     /// one whose positions were all left out) is no piece.
-    public mutating func addPiece(_ type: UserGeometryType, ringEnds ends: [Int]) {
+    public mutating func addPiece(_ type: PieceType, ringEnds ends: [Int]) {
         let start = piecesEnd
         guard bad == nil, let last = ends.last, last > start else { return }
         var sizes: [Int] = []
@@ -428,7 +414,7 @@ public struct UserLayerBuilder: Sendable {
     /// Adds a piece: a point (one ring of one point), a line (one ring), or a polygon (its rings, the
     /// outside first). Positions are (longitude, latitude) in degrees; one left out (past ±90° of
     /// latitude) makes the piece bad where it leaves too few.
-    public mutating func addPiece(_ type: UserGeometryType, rings: [[(Double, Double)]]) {
+    public mutating func addPiece(_ type: PieceType, rings: [[(Double, Double)]]) {
         guard bad == nil else { return }
         if rings.isEmpty {
             bad = type == .polygon ? "a polygon without rings" : "a piece without positions"

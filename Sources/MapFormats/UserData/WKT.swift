@@ -8,7 +8,7 @@ import Glibc
 public enum WKT {
     /// A piece of a geometry: its type and rings of (longitude, latitude).
     public struct Piece: Sendable {
-        public var type: UserGeometryType
+        public var type: PieceType
         public var rings: [[(Double, Double)]]
     }
 
