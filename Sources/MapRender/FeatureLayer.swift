@@ -240,121 +240,33 @@ struct FeatureLayer {
     ) {
         let chunk = hit.chunk
         let place = ChunkPlacement(hit, t)
-        let (ws, offsetX, offsetY, clip) = (place.ws, place.offsetX, place.offsetY, place.clip)
-        let outlines = chunk.info.kind == .areas
-        let wide = zoom >= row.wideFromZoom
-        // Dotted lines keep their dots at world positions, so a pan moves them with the map.
-        let phaseX = BrailleCanvas.dot(-offsetX)
-        let phaseY = BrailleCanvas.dot(-offsetY)
+        let (ws, offsetX, offsetY) = (place.ws, place.offsetX, place.offsetY)
+        let style = StrokeStyle(
+            ink: row.ink, every: row.dotEvery, on: row.dashOn, place: place.placement,
+            wide: zoom >= row.wideFromZoom, excluded: excluded, clip: place.clip, outline: chunk.info.kind == .areas,
+            inkless: hit.namesOnly)
         let named = chunk.info.featureClass.isRoad || chunk.info.featureClass == .path
         let width = 2 * t.halfWidth
         let height = 2 * t.halfHeight
-        chunk.x.withUnsafeBufferPointer { xs in
-            chunk.y.withUnsafeBufferPointer { ys in
-                for f in 0..<chunk.featureCount {
-                    // Features wholly off screen are skipped on their box (a city's chunk holds all of it).
-                    let b = 4 * f
-                    guard chunk.featureBoxes[b + 2] * ws + offsetX >= -2,
-                        chunk.featureBoxes[b] * ws + offsetX <= width + 2,
-                        chunk.featureBoxes[b + 3] * ws + offsetY >= -2,
-                        chunk.featureBoxes[b + 1] * ws + offsetY <= height + 2
-                    else { continue }
-                    let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-                    canvas.tag = pick.tag(set: pickChunk, feature: f)
-                    for part in chunk.featureStarts[f]..<chunk.featureStarts[f + 1] {
-                        let start = chunk.starts[part]
-                        let end = chunk.starts[part + 1]
-                        var px = xs[start] * ws + offsetX
-                        var py = ys[start] * ws + offsetY
-                        var points: [DotPoint] = []
-                        if name != nil {
-                            points.reserveCapacity(end - start)
-                            points.append(DotPoint(x: px, y: py))
-                        }
-                        for i in (start + 1)..<end {
-                            let qx = xs[i] * ws + offsetX
-                            let qy = ys[i] * ws + offsetY
-                            // A point within a dot of the last one drawn to adds nothing a dot can show
-                            // (at small scales most do): go on to the next, but always to a part's end.
-                            if i < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 {
-                                if name != nil { points.append(DotPoint(x: qx, y: qy)) }
-                                continue
-                            }
-                            if !hit.namesOnly {
-                                Self.segment(
-                                    &canvas, px, py, qx, qy, ink: row.ink, every: row.dotEvery, on: row.dashOn,
-                                    phaseX: phaseX,
-                                    phaseY: phaseY, wide: wide, excluded: excluded, clip: clip, outline: outlines)
-                            }
-                            if name != nil { points.append(DotPoint(x: qx, y: qy)) }
-                            px = qx
-                            py = qy
-                        }
-                        if let name {
-                            streets.append(
-                                StreetCandidate(
-                                    name: name, featureClass: chunk.info.featureClass, points: points,
-                                    feature: canvas.tag))
-                        }
-                    }
+        for f in 0..<chunk.featureCount {
+            // Features wholly off screen are skipped on their box (a city's chunk holds all of it).
+            let (x0, y0, x1, y1) = chunk.box(f)
+            guard x1 * ws + offsetX >= -2, x0 * ws + offsetX <= width + 2, y1 * ws + offsetY >= -2,
+                y0 * ws + offsetY <= height + 2
+            else { continue }
+            let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
+            canvas.tag = pick.tag(set: pickChunk, feature: f)
+            for part in chunk.rings(of: f) {
+                var points: [DotPoint]? = name == nil ? nil : []
+                Stroke.ring(chunk, part, style, closes: chunk.info.kind == .areas, &canvas, along: &points)
+                if let name, let points {
+                    streets.append(
+                        StreetCandidate(
+                            name: name, featureClass: chunk.info.featureClass, points: points, feature: canvas.tag))
                 }
             }
         }
         canvas.tag = 0
-    }
-
-    /// One segment, inside `clip` (a tile's square) and outside excluded rectangles. An area outline
-    /// along the clip's edge is where the tile writer cut the area, not its edge: it is not drawn.
-    static func segment(
-        _ canvas: inout BrailleCanvas, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, ink: UInt8, every: Int,
-        on: Int = 1,
-        phaseX: Int, phaseY: Int, wide: Bool, excluded: [DotRect], clip: DotRect? = nil, outline: Bool = false
-    ) {
-        var (x0, y0, x1, y1) = (x0, y0, x1, y1)
-        // Most segments of a tile lie inside its square: nothing to cut.
-        if let c = clip, !(min(x0, x1) > c.x0 && max(x0, x1) < c.x1 && min(y0, y1) > c.y0 && max(y0, y1) < c.y1) {
-            let e = 1e-6
-            if outline
-                && ((abs(x0 - c.x0) < e && abs(x1 - c.x0) < e) || (abs(x0 - c.x1) < e && abs(x1 - c.x1) < e)
-                    || (abs(y0 - c.y0) < e && abs(y1 - c.y0) < e) || (abs(y0 - c.y1) < e && abs(y1 - c.y1) < e))
-            {
-                return
-            }
-            guard let (a, b) = LineClipper.interval(x0, y0, x1, y1, minX: c.x0, minY: c.y0, maxX: c.x1, maxY: c.y1)
-            else { return }
-            let (dx, dy) = (x1 - x0, y1 - y0)
-            (x0, y0, x1, y1) = (x0 + a * dx, y0 + a * dy, x0 + b * dx, y0 + b * dy)
-        }
-        // The common case, nothing excluded and one dot wide, allocates nothing.
-        if excluded.isEmpty && !wide {
-            canvas.line(x0, y0, x1, y1, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
-            return
-        }
-        var pieces: [(Double, Double)] = [(0, 1)]
-        for r in excluded {
-            guard let (a, b) = LineClipper.interval(x0, y0, x1, y1, minX: r.x0, minY: r.y0, maxX: r.x1, maxY: r.y1)
-            else { continue }
-            pieces = pieces.flatMap { p -> [(Double, Double)] in
-                var out: [(Double, Double)] = []
-                if a > p.0 { out.append((p.0, min(a, p.1))) }
-                if b < p.1 { out.append((max(b, p.0), p.1)) }
-                return out.filter { $0.0 < $0.1 }
-            }
-        }
-        let dx = x1 - x0
-        let dy = y1 - y0
-        for (a, b) in pieces {
-            let (ax, ay, bx, by) = (x0 + a * dx, y0 + a * dy, x0 + b * dx, y0 + b * dy)
-            canvas.line(ax, ay, bx, by, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
-            if wide {
-                // The second dot row (or column) of a road two dots wide.
-                if abs(dx) >= abs(dy) {
-                    canvas.line(ax, ay + 1, bx, by + 1, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
-                } else {
-                    canvas.line(ax + 1, ay, bx + 1, by, ink: ink, every: every, on: on, phase: phaseX, phaseY: phaseY)
-                }
-            }
-        }
     }
 }
 

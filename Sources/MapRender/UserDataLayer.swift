@@ -263,7 +263,11 @@ public struct UserDataLayer: MapLayer {
                     c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink)
                     mark(x: x, y: y, feature: f, whole: false, color: own)
                 } else {
-                    for r in rings { drawRing(r, closes: data.pieceTypes[p] == .polygon, ox: ox, oy: oy, ink: ink, &c) }
+                    let style = StrokeStyle(ink: ink, place: place)
+                    var none: [DotPoint]?
+                    for r in rings {
+                        Stroke.ring(data, r, style, closes: data.pieceTypes[p] == .polygon, &c.canvas, along: &none)
+                    }
                 }
             }
             let tag = c.canvas.tag
@@ -274,28 +278,6 @@ public struct UserDataLayer: MapLayer {
                 fill?.fill(data, piece: p, ink: fillInk, set: pickLayer, feature: f, tag: tag, &c)
             }
             noteName(of: f, box: box, ox: ox, oy: oy)
-        }
-
-        /// A line or a ring, clipped to the view; a ring whose file left it open (GDAL reads those) is
-        /// closed where it is drawn.
-        func drawRing(_ r: Int, closes: Bool, ox: Double, oy: Double, ink: UInt8, _ c: inout LayerContext) {
-            let (start, end) = (data.ringStarts[r], data.ringStarts[r + 1])
-            var px = data.x[start] * ws + ox
-            var py = data.y[start] * ws + oy
-            let open = closes && (data.x[end - 1] != data.x[start] || data.y[end - 1] != data.y[start])
-            for k in (start + 1)..<(open ? end + 1 : end) {
-                let i = k < end ? k : start
-                let qx = data.x[i] * ws + ox
-                let qy = data.y[i] * ws + oy
-                // Within a dot of the last point drawn to: nothing a dot can show.
-                if k < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 { continue }
-                if let (a, b) = LineClipper.interval(px, py, qx, qy, minX: 0, minY: 0, maxX: w - 1, maxY: h - 1) {
-                    let (dx, dy) = (qx - px, qy - py)
-                    c.canvas.line(px + a * dx, py + a * dy, px + b * dx, py + b * dy, ink: ink)
-                }
-                px = qx
-                py = qy
-            }
         }
 
         /// A line's or area's name at the middle of its box, where it is on screen, when the feature is at
