@@ -251,7 +251,7 @@ MUTANTS = [
      "Douglas–Peucker without its budget: quadratic again"),
     ("Sources/MapFormats/UserData/UserLayerDetail.swift", "if inRing >= 3 && k < end", "if inRing >= Int.max && k < end",
      "a level draws every tooth finer than a dot (ten million lines a frame)"),
-    ("Sources/MapRender/UserDataLayer.swift", "                parity[row * (cols + 1) + from].toggle()", "                _ = from",
+    ("Sources/MapRender/AreaFill.swift", "parity[(row - rowRange.lowerBound) * width + from - colRange.lowerBound].toggle()", "_ = from",
      "a large polygon's fill by parity marks nothing"),
     ("Sources/MapFormats/UserData/GeoJSONReader.swift", "                guard sequence || values > 0, !error.refusesFile,",
      "                guard false, !error.refusesFile,", "a text sequence's cut record fails the whole file"),
@@ -267,6 +267,20 @@ MUTANTS = [
      "a device named as a file is read (render /dev/zero grows without end)", ["Tests/e2e/hostile_e2e.py"]),
     ("Sources/CTerminal/cterminal.c", "static void on_crash(int sig, siginfo_t *info, void *context) {\n    restore_terminal_from_handler();",
      "static void on_crash(int sig, siginfo_t *info, void *context) {", "a crash leaves the terminal raw", ["Tests/e2e/hostile_e2e.py"]),
+    # One drawing for every source (issue 44): the fill, the stroke, the placement, the pick, the hit test.
+    ("Sources/MapRender/AreaFill.swift", "            for cut in cuts where cut.1 >= start && cut.0 <= to {",
+     "            for cut in cuts where cut.1 >= start && cut.0 <= to && false {",
+     "an area is filled inside the box where a finer source draws its class"),
+    ("Sources/MapRender/Stroke.swift", "let open = closes && (last.x != first.x || last.y != first.y)", "let open = false",
+     "a polygon ring its file left open is drawn open (its last side missing)"),
+    ("Sources/MapRender/Pick.swift", "reference: FeatureReference(source: nil, feature: .own(feature?[f] ?? f)))",
+     "reference: FeatureReference(source: nil, feature: .own(f)))",
+     "a level's feature picked by its place in the level, not its number in the file"),
+    ("Sources/MapRender/Placement.swift", "t.copies(minX: 0, maxX: 1).map { WorldPlacement(t, copy: $0) }", "[WorldPlacement(t, copy: 0)]",
+     "a view showing several world copies draws a user's file in one of them"),
+    ("Sources/MapRender/WhatIsHere.swift", "whole.index.features(minX: x0, minY: y0, maxX: x1, maxY: y1) { candidates.append($0) }",
+     "whole.index.features(minX: x1, minY: y1, maxX: x0, maxY: y0) { candidates.append($0) }",
+     "what is here asks a file's index for the wrong square"),
 ]
 
 
