@@ -17,6 +17,8 @@ public enum PieceType: UInt8, Sendable, CaseIterable {
 /// tile's and a user's file (at a level of detail) are all this one shape, so that filling areas and
 /// asking what lies at a cell is one piece of code for every source.
 public protocol FeatureColumns {
+    /// The points' x or y, read in place.
+    associatedtype Coordinates: RandomAccessCollection<Double> where Coordinates.Index == Int
     /// The number of features.
     var featureCount: Int { get }
     /// Feature `feature`'s pieces.
@@ -32,6 +34,8 @@ public protocol FeatureColumns {
     func point(_ i: Int) -> (x: Double, y: Double)
     /// Feature `feature`'s box: minX, minY, maxX, maxY.
     func box(_ feature: Int) -> (Double, Double, Double, Double)
+    /// The points' x and y read in place, for loops over many (valid only within `body`).
+    func withCoordinates<R>(_ body: (Coordinates, Coordinates) throws -> R) rethrows -> R
 }
 
 extension FeatureColumns {
@@ -61,6 +65,13 @@ extension DecodedChunk: FeatureColumns {
 
     @inlinable public func point(_ i: Int) -> (x: Double, y: Double) { (x[i], y[i]) }
 
+    @inlinable
+    public func withCoordinates<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R)
+        rethrows -> R
+    {
+        try x.withUnsafeBufferPointer { xs in try y.withUnsafeBufferPointer { ys in try body(xs, ys) } }
+    }
+
     @inlinable public func box(_ feature: Int) -> (Double, Double, Double, Double) {
         let b = 4 * feature
         return (featureBoxes[b], featureBoxes[b + 1], featureBoxes[b + 2], featureBoxes[b + 3])
@@ -79,4 +90,11 @@ extension UserLayerData: FeatureColumns {
     public func points(ofRing ring: Int) -> Range<Int> { ringStarts[ring]..<ringStarts[ring + 1] }
 
     public func point(_ i: Int) -> (x: Double, y: Double) { (x[i], y[i]) }
+
+    @inlinable
+    public func withCoordinates<R>(_ body: (CoordinateColumn.Values, CoordinateColumn.Values) throws -> R) rethrows
+        -> R
+    {
+        try x.withValues { xs in try y.withValues { ys in try body(xs, ys) } }
+    }
 }

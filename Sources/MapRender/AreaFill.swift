@@ -58,13 +58,15 @@ struct AreaFill {
         }
         // Each edge of every ring, as it crosses the rows' centre lines.
         func edges(_ body: (Int, Double) -> Void) {
-            for r in data.rings(of: piece) {
-                let ring = data.points(ofRing: r)
-                for i in ring {
-                    let (p, q) = (data.point(i), data.point(i + 1 < ring.upperBound ? i + 1 : ring.lowerBound))
-                    ScanlineFill.crossings(
-                        p.y * ws + oy, p.x * ws + ox, q.y * ws + oy, q.x * ws + ox, lines: rowCentres, within: rowRange,
-                        body)
+            data.withCoordinates { xs, ys in
+                for r in data.rings(of: piece) {
+                    let ring = data.points(ofRing: r)
+                    for i in ring {
+                        let j = i + 1 < ring.upperBound ? i + 1 : ring.lowerBound
+                        ScanlineFill.crossings(
+                            ys[i] * ws + oy, xs[i] * ws + ox, ys[j] * ws + oy, xs[j] * ws + ox, lines: rowCentres,
+                            within: rowRange, body)
+                    }
                 }
             }
         }

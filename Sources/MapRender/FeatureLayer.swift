@@ -248,21 +248,25 @@ struct FeatureLayer {
         let named = chunk.info.featureClass.isRoad || chunk.info.featureClass == .path
         let width = 2 * t.halfWidth
         let height = 2 * t.halfHeight
-        for f in 0..<chunk.featureCount {
-            // Features wholly off screen are skipped on their box (a city's chunk holds all of it).
-            let (x0, y0, x1, y1) = chunk.box(f)
-            guard x1 * ws + offsetX >= -2, x0 * ws + offsetX <= width + 2, y1 * ws + offsetY >= -2,
-                y0 * ws + offsetY <= height + 2
-            else { continue }
-            let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-            canvas.tag = pick.tag(set: pickChunk, feature: f)
-            for part in chunk.rings(of: f) {
-                var points: [DotPoint]? = name == nil ? nil : []
-                Stroke.ring(chunk, part, style, closes: chunk.info.kind == .areas, &canvas, along: &points)
-                if let name, let points {
-                    streets.append(
-                        StreetCandidate(
-                            name: name, featureClass: chunk.info.featureClass, points: points, feature: canvas.tag))
+        chunk.withCoordinates { xs, ys in
+            for f in 0..<chunk.featureCount {
+                // Features wholly off screen are skipped on their box (a city's chunk holds all of it).
+                let (x0, y0, x1, y1) = chunk.box(f)
+                guard x1 * ws + offsetX >= -2, x0 * ws + offsetX <= width + 2, y1 * ws + offsetY >= -2,
+                    y0 * ws + offsetY <= height + 2
+                else { continue }
+                let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
+                canvas.tag = pick.tag(set: pickChunk, feature: f)
+                for part in chunk.rings(of: f) {
+                    var points: [DotPoint]? = name == nil ? nil : []
+                    Stroke.ring(
+                        xs, ys, chunk.points(ofRing: part), style, closes: chunk.info.kind == .areas, &canvas,
+                        along: &points)
+                    if let name, let points {
+                        streets.append(
+                            StreetCandidate(
+                                name: name, featureClass: chunk.info.featureClass, points: points, feature: canvas.tag))
+                    }
                 }
             }
         }

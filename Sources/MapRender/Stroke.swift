@@ -23,8 +23,19 @@ struct StrokeStyle {
     var inkless = false
 
     /// Dotted lines keep their dots at world positions, so a pan moves them with the map.
-    var phaseX: Int { BrailleCanvas.dot(-place.offsetX) }
-    var phaseY: Int { BrailleCanvas.dot(-place.offsetY) }
+    let phaseX: Int
+    let phaseY: Int
+
+    /// A look of lines placed at `place`.
+    init(
+        ink: UInt8, every: Int = 1, on: Int = 1, place: WorldPlacement, wide: Bool = false, excluded: [DotRect] = [],
+        clip: DotRect? = nil, outline: Bool = false, inkless: Bool = false
+    ) {
+        (self.ink, self.every, self.on, self.place, self.wide) = (ink, every, on, place, wide)
+        (self.excluded, self.clip, self.outline, self.inkless) = (excluded, clip, outline, inkless)
+        phaseX = BrailleCanvas.dot(-place.offsetX)
+        phaseY = BrailleCanvas.dot(-place.offsetY)
+    }
 }
 
 /// Lines and rings drawn dot by dot, for every source alike (the map's chunks and tiles, the user's files).
@@ -33,32 +44,39 @@ enum Stroke {
     /// drawn to (at small scales most are within one: they add nothing a dot can show), always to the
     /// end. `closes`: a ring its file left open (GDAL reads those) is closed where it is drawn. `along`,
     /// when given, gets every point in dots (names follow the line).
-    static func ring(
-        _ data: some FeatureColumns, _ ring: Int, _ style: StrokeStyle, closes: Bool, _ canvas: inout BrailleCanvas,
+    static func ring<F: FeatureColumns>(
+        _ data: F, _ ring: Int, _ style: StrokeStyle, closes: Bool, _ canvas: inout BrailleCanvas,
         along points: inout [DotPoint]?
     ) {
+        data.withCoordinates { xs, ys in
+            Self.ring(xs, ys, data.points(ofRing: ring), style, closes: closes, &canvas, along: &points)
+        }
+    }
+
+    /// The points `range` of columns `xs`, `ys` as a ring (or line), as `ring(_:_:_:closes:_:along:)` draws it.
+    @inline(__always)
+    static func ring<C: RandomAccessCollection<Double>>(
+        _ xs: C, _ ys: C, _ range: Range<Int>, _ style: StrokeStyle, closes: Bool, _ canvas: inout BrailleCanvas,
+        along points: inout [DotPoint]?
+    ) where C.Index == Int {
         let (ws, ox, oy) = (style.place.ws, style.place.offsetX, style.place.offsetY)
-        let (phaseX, phaseY) = (style.phaseX, style.phaseY)
-        let range = data.points(ofRing: ring)
         let (start, end) = (range.lowerBound, range.upperBound)
         guard end > start else { return }
-        let first = data.point(start)
-        var (px, py) = (first.x * ws + ox, first.y * ws + oy)
+        var (px, py) = (xs[start] * ws + ox, ys[start] * ws + oy)
         points?.reserveCapacity(end - start)
         points?.append(DotPoint(x: px, y: py))
-        let last = data.point(end - 1)
-        let open = closes && (last.x != first.x || last.y != first.y)
+        let open = closes && (xs[end - 1] != xs[start] || ys[end - 1] != ys[start])
         for k in (start + 1)..<(open ? end + 1 : end) {
-            let q = data.point(k < end ? k : start)
-            let (qx, qy) = (q.x * ws + ox, q.y * ws + oy)
+            let i = k < end ? k : start
+            let (qx, qy) = (xs[i] * ws + ox, ys[i] * ws + oy)
             if k < end - 1 && abs(qx - px) < 1 && abs(qy - py) < 1 {
                 points?.append(DotPoint(x: qx, y: qy))
                 continue
             }
             if !style.inkless {
                 segment(
-                    &canvas, px, py, qx, qy, ink: style.ink, every: style.every, on: style.on, phaseX: phaseX,
-                    phaseY: phaseY, wide: style.wide, excluded: style.excluded, clip: style.clip,
+                    &canvas, px, py, qx, qy, ink: style.ink, every: style.every, on: style.on, phaseX: style.phaseX,
+                    phaseY: style.phaseY, wide: style.wide, excluded: style.excluded, clip: style.clip,
                     outline: style.outline)
             }
             points?.append(DotPoint(x: qx, y: qy))
