@@ -72,9 +72,6 @@ struct FeatureLayer {
                     Self.collectPoints(hit, t, source: result.source, pickChunk: pickChunk, &c)
                     continue
                 }
-                if hit.chunk.info.kind == .areas, row.fill256 != nil {
-                    Self.fill(hit, t, ink: row.ink, pickChunk: pickChunk, excluded: clip, &c)
-                }
                 if !hit.namesOnly, let width = StyleTable.roadWidth(featureClass), view.zoom >= StyleTable.roadBandZoom
                 {
                     Self.band(
@@ -83,13 +80,14 @@ struct FeatureLayer {
                 }
                 // A background area's edge is another class's line (the coast, a lake's shore); a
                 // building's block needs its outline only from zoom 17, where neighbours touch.
-                if featureClass.isFillOnly || (featureClass == .building && view.zoom < StyleTable.buildingOutlineZoom)
-                {
-                    continue
-                }
-                drawLines(
-                    hit, t, &c.canvas, &c.pick, row: row, zoom: view.zoom, excluded: clip, source: result.source,
-                    pickChunk: pickChunk)
+                let outlined =
+                    !(featureClass.isFillOnly
+                    || (featureClass == .building && view.zoom < StyleTable.buildingOutlineZoom))
+                let filled = hit.chunk.info.kind == .areas && row.fill256 != nil
+                guard outlined || filled else { continue }
+                drawFeatures(
+                    hit, t, row: row, outlined: outlined, filled: filled, excluded: clip, source: result.source,
+                    pickChunk: pickChunk, &c)
             }
             if drawn && result.source.claimsShorelines { Self.drawEdge(of: result.source.coverage, &c) }
         }
@@ -231,67 +229,38 @@ struct FeatureLayer {
         return (t.dotX(nw.x), t.dotY(nw.y), t.dotX(se.x), t.dotY(se.y))
     }
 
-    /// Draws the parts of a chunk as lines: dotted or two dots wide as the style row says, outside the
-    /// excluded rectangles, and collects named streets for labels.
-    mutating func drawLines(
-        _ hit: ChunkHit, _ t: ViewTransform, _ canvas: inout BrailleCanvas, _ pick: inout PickBuffer, row: StyleRow,
-        zoom: Double,
-        excluded: [DotRect], source: any FeatureSource, pickChunk: Int
+    /// Draws a chunk's features in view (`FeatureDrawing`): its areas filled and its lines and outlines
+    /// stroked as its style row says (dotted, dashed, two dots wide), outside the excluded rectangles,
+    /// and collects the named streets for labels.
+    mutating func drawFeatures(
+        _ hit: ChunkHit, _ t: ViewTransform, row: StyleRow, outlined: Bool, filled: Bool, excluded: [DotRect],
+        source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext
     ) {
         let chunk = hit.chunk
         let place = ChunkPlacement(hit, t)
-        let (ws, offsetX, offsetY) = (place.ws, place.offsetX, place.offsetY)
-        let style = StrokeStyle(
+        let stroke = StrokeStyle(
             ink: row.ink, every: row.dotEvery, on: row.dashOn, place: place.placement,
-            wide: zoom >= row.wideFromZoom, excluded: excluded, clip: place.clip, outline: chunk.info.kind == .areas,
-            inkless: hit.namesOnly)
-        let named = chunk.info.featureClass.isRoad || chunk.info.featureClass == .path
-        let width = 2 * t.halfWidth
-        let height = 2 * t.halfHeight
+            wide: c.view.zoom >= row.wideFromZoom, excluded: excluded, clip: place.clip,
+            outline: chunk.info.kind == .areas, inkless: hit.namesOnly)
+        var drawing = FeatureDrawing(
+            stroke: outlined ? stroke : nil, fillInk: filled ? row.ink : nil, set: pickChunk, place: place,
+            excluded: excluded)
+        let featureClass = chunk.info.featureClass
+        let named = outlined && (featureClass.isRoad || featureClass == .path)
+        var points: [(x: Double, y: Double)] = []
         chunk.withCoordinates { xs, ys in
-            for f in 0..<chunk.featureCount {
-                // Features wholly off screen are skipped on their box (a city's chunk holds all of it).
-                let (x0, y0, x1, y1) = chunk.box(f)
-                guard x1 * ws + offsetX >= -2, x0 * ws + offsetX <= width + 2, y1 * ws + offsetY >= -2,
-                    y0 * ws + offsetY <= height + 2
-                else { continue }
+            for f in 0..<chunk.featureCount where drawing.inView(chunk, f) {
                 let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-                canvas.tag = pick.tag(set: pickChunk, feature: f)
-                for part in chunk.rings(of: f) {
-                    var points: [DotPoint]? = name == nil ? nil : []
-                    Stroke.ring(
-                        xs, ys, chunk.points(ofRing: part), style, closes: chunk.info.kind == .areas, &canvas,
-                        along: &points)
-                    if let name, let points {
+                var lines: [[DotPoint]]? = name == nil ? nil : []
+                let tag = c.pick.tag(set: pickChunk, feature: f)
+                drawing.draw(chunk, f, xs, ys, tag: tag, &c, lines: &lines, points: &points)
+                if let name, let lines {
+                    for line in lines {
                         streets.append(
-                            StreetCandidate(
-                                name: name, featureClass: chunk.info.featureClass, points: points, feature: canvas.tag))
+                            StreetCandidate(name: name, featureClass: featureClass, points: line, feature: tag))
                     }
                 }
             }
-        }
-        canvas.tag = 0
-    }
-}
-
-extension FeatureLayer {
-    /// Fills a chunk's areas in view (`AreaFill`).
-    static func fill(
-        _ hit: ChunkHit, _ t: ViewTransform, ink: UInt8, pickChunk: Int, excluded: [DotRect] = [],
-        _ c: inout LayerContext
-    ) {
-        let chunk = hit.chunk
-        var fill = AreaFill(ChunkPlacement(hit, t), excluded: excluded)
-        let place = fill.place
-        let (width, height) = (
-            Double(place.mapCols * ViewSize.dotsPerCellX), Double(place.mapRows * ViewSize.dotsPerCellY)
-        )
-        for f in 0..<chunk.featureCount {
-            let (x0, y0, x1, y1) = chunk.box(f)
-            guard x1 * place.ws + place.offsetX >= 0, x0 * place.ws + place.offsetX < width,
-                y1 * place.ws + place.offsetY >= 0, y0 * place.ws + place.offsetY < height
-            else { continue }
-            fill.fill(chunk, piece: f, ink: ink, set: pickChunk, feature: f, &c)
         }
     }
 }

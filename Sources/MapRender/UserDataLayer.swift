@@ -188,6 +188,8 @@ public struct UserDataLayer: MapLayer {
         /// Each marked point's feature: its name is looked up only where there is room for it.
         /// (`whole`: a feature of the whole file, else of the level.)
         var markerNames: [(feature: Int, whole: Bool, col: Int, row: Int)] = []
+        /// A feature's points in dots (kept between features: a million points are not a million arrays).
+        var points: [(x: Double, y: Double)] = []
 
         init(layer: UserDataLayer, level: UserLayerLevel, context c: inout LayerContext) {
             self.layer = layer
@@ -242,42 +244,33 @@ public struct UserDataLayer: MapLayer {
             c.canvas.tag = 0
         }
 
-        /// A feature of the level: its points, lines and rings, its areas filled, its name noted.
+        /// A feature of the level: its areas filled, its lines and rings stroked, its points marked
+        /// (`FeatureDrawing`, as the map's features are), in its own colours or the file's look; its name
+        /// noted.
         mutating func drawFeature(_ f: Int, _ place: WorldPlacement, _ c: inout LayerContext) {
-            let (ox, oy) = (place.offsetX, place.offsetY)
-            let box = data.box(f)
-            guard box.2 * ws + ox >= -2, box.0 * ws + ox <= w + 2, box.3 * ws + oy >= -2, box.1 * ws + oy <= h + 2
-            else { return }
             let own = data.strokeColors[f]
             let ink = ink(own: own)
             let fillColor = data.fillColors[f]
-            let fillInk = fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink
-            c.canvas.tag = c.pick.tag(set: pickLayer, feature: f)
-            for p in data.featurePieces[f]..<data.featurePieces[f + 1] {
-                let rings = data.pieceRings[p]..<data.pieceRings[p + 1]
-                if data.pieceTypes[p] == .point {
-                    let i = data.ringStarts[rings.lowerBound]
-                    let (x, y) = (data.x[i] * ws + ox, data.y[i] * ws + oy)
-                    guard x >= 0, y >= 0, x < w, y < h else { continue }
-                    // The marker's cell is drawn with the file's ink, so the pick names it.
-                    c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink)
-                    mark(x: x, y: y, feature: f, whole: false, color: own)
-                } else {
-                    let style = StrokeStyle(ink: ink, place: place)
-                    var none: [DotPoint]?
-                    for r in rings {
-                        Stroke.ring(data, r, style, closes: data.pieceTypes[p] == .polygon, &c.canvas, along: &none)
-                    }
-                }
+            var drawing = FeatureDrawing(
+                stroke: StrokeStyle(ink: ink, place: place),
+                fillInk: fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink, set: pickLayer,
+                place: ChunkPlacement(place, c.transform))
+            guard drawing.inView(data, f) else { return }
+            let tag = c.pick.tag(set: pickLayer, feature: f)
+            var lines: [[DotPoint]]?
+            points.removeAll(keepingCapacity: true)
+            data.withCoordinates { xs, ys in
+                drawing.draw(data, f, xs, ys, tag: tag, &c, lines: &lines, points: &points)
             }
-            let tag = c.canvas.tag
-            c.canvas.tag = 0
-            var fill: AreaFill?
-            for p in data.featurePieces[f]..<data.featurePieces[f + 1] where data.pieceTypes[p] == .polygon {
-                if fill == nil { fill = AreaFill(ChunkPlacement(place, c.transform)) }
-                fill?.fill(data, piece: p, ink: fillInk, set: pickLayer, feature: f, tag: tag, &c)
+            for (x, y) in points where x >= 0 && y >= 0 && x < w && y < h {
+                // The marker's cell is drawn with the file's ink, so the pick names it.
+                c.canvas.tag = tag
+                c.canvas.set(x: BrailleCanvas.dot(x), y: BrailleCanvas.dot(y), ink: ink)
+                c.canvas.tag = 0
+                mark(x: x, y: y, feature: f, whole: false, color: own)
             }
-            noteName(of: f, box: box, ox: ox, oy: oy)
+            let (ox, oy) = (place.offsetX, place.offsetY)
+            noteName(of: f, box: data.box(f), ox: ox, oy: oy)
         }
 
         /// A line's or area's name at the middle of its box, where it is on screen, when the feature is at
