@@ -81,7 +81,7 @@ struct AreaFill {
                 touched[row - rowRange.lowerBound] = true
             }
             for (k, row) in rowRange.enumerated() where touched[k] {
-                let rowCuts = cuts(row: row)
+                let rowCuts = excluded.isEmpty ? [] : cuts(row: row)
                 var inside = false
                 var spanStart = -1
                 for (j, col) in (colRange.lowerBound...(colRange.upperBound + 1)).enumerated() {
@@ -102,7 +102,7 @@ struct AreaFill {
         }
         for row in touched {
             crossings[row].sort()
-            let rowCuts = cuts(row: row)
+            let rowCuts = excluded.isEmpty ? [] : cuts(row: row)
             ScanlineFill.spans(crossings[row], lines: columnCentres, within: colRange) { from, to in
                 mark(row: row, from, to, rowCuts, &c)
             }

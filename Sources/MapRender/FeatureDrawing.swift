@@ -6,9 +6,10 @@ import Raster
 /// areas' cells filled, its lines and rings stroked, and its points given back for the layer to sign (a
 /// point of interest, a user's marker). What differs between sources is the look, not the drawing.
 struct FeatureDrawing {
-    /// How its lines and rings are stroked (nil: not at all, as a background area whose edge is
-    /// another class's line).
-    var stroke: StrokeStyle?
+    /// How its lines and rings are stroked.
+    var stroke: StrokeStyle
+    /// False when they are not stroked at all (a background area, whose edge is another class's line).
+    var strokes: Bool
     /// The ink its areas' cells take (nil: not filled).
     var fillInk: UInt8?
     /// Its pick set (`PickBuffer.register`).
@@ -19,10 +20,18 @@ struct FeatureDrawing {
     private var fill: AreaFill?
     /// The boxes (in dots) where a finer source draws the class instead.
     private let excluded: [DotRect]
+    /// The map's size in dots.
+    private let width: Double
+    private let height: Double
 
     /// A drawing of features placed at `place`, left out inside `excluded`.
-    init(stroke: StrokeStyle?, fillInk: UInt8?, set: Int, place: ChunkPlacement, excluded: [DotRect] = []) {
-        (self.stroke, self.fillInk, self.set, self.place, self.excluded) = (stroke, fillInk, set, place, excluded)
+    init(
+        stroke: StrokeStyle, strokes: Bool = true, fillInk: UInt8?, set: Int, place: ChunkPlacement,
+        excluded: [DotRect] = []
+    ) {
+        (self.stroke, self.strokes, self.fillInk, self.set) = (stroke, strokes, fillInk, set)
+        (self.place, self.excluded) = (place, excluded)
+        (width, height) = (Double(place.mapCols * ViewSize.dotsPerCellX), Double(place.mapRows * ViewSize.dotsPerCellY))
     }
 
     /// True when feature `f`'s box comes within two dots of the view (a feature wholly off it is left
@@ -36,12 +45,14 @@ struct FeatureDrawing {
         return x1 * ws + ox >= -2 && x0 * ws + ox <= width + 2 && y1 * ws + oy >= -2 && y0 * ws + oy <= height + 2
     }
 
-    /// Draws feature `f` of `data` (its coordinates `xs`, `ys`) under pick tag `tag`: its areas filled,
-    /// then its lines and rings stroked (each line's dots appended to `lines` when it is given: names
+    /// Draws feature `f` of `data` (its coordinates `xs`, `ys`) under pick tag `tag` (0: the fill asks
+    /// for one when some cell is inside an area, and nothing is stroked under it): its areas filled,
+    /// then its lines and rings stroked (with `named`, each line's dots appended to `lines`: names
     /// follow them), and each of its points' positions in dots appended to `points`.
+    @inline(__always)
     mutating func draw<F: FeatureColumns>(
         _ data: F, _ f: Int, _ xs: F.Coordinates, _ ys: F.Coordinates, tag: UInt32, _ c: inout LayerContext,
-        lines: inout [[DotPoint]]?, points: inout [(x: Double, y: Double)]
+        named: Bool = false, lines: inout [[DotPoint]], points: inout [(x: Double, y: Double)]
     ) {
         let pieces = data.pieces(of: f)
         if let ink = fillInk {
@@ -61,11 +72,11 @@ struct FeatureDrawing {
                 }
                 continue
             }
-            guard let style = stroke else { continue }
+            guard strokes else { continue }
             for r in data.rings(of: p) {
-                var along: [DotPoint]? = lines == nil ? nil : []
-                Stroke.ring(xs, ys, data.points(ofRing: r), style, closes: type == .polygon, &c.canvas, along: &along)
-                if let along { lines?.append(along) }
+                var along: [DotPoint]? = named ? [] : nil
+                Stroke.ring(xs, ys, data.points(ofRing: r), stroke, closes: type == .polygon, &c.canvas, along: &along)
+                if let along { lines.append(along) }
             }
         }
         c.canvas.tag = 0

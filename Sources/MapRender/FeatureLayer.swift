@@ -243,18 +243,20 @@ struct FeatureLayer {
             wide: c.view.zoom >= row.wideFromZoom, excluded: excluded, clip: place.clip,
             outline: chunk.info.kind == .areas, inkless: hit.namesOnly)
         var drawing = FeatureDrawing(
-            stroke: outlined ? stroke : nil, fillInk: filled ? row.ink : nil, set: pickChunk, place: place,
+            stroke: stroke, strokes: outlined, fillInk: filled ? row.ink : nil, set: pickChunk, place: place,
             excluded: excluded)
         let featureClass = chunk.info.featureClass
         let named = outlined && (featureClass.isRoad || featureClass == .path)
         var points: [(x: Double, y: Double)] = []
+        var lines: [[DotPoint]] = []
         chunk.withCoordinates { xs, ys in
             for f in 0..<chunk.featureCount where drawing.inView(chunk, f) {
                 let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-                var lines: [[DotPoint]]? = name == nil ? nil : []
-                let tag = c.pick.tag(set: pickChunk, feature: f)
-                drawing.draw(chunk, f, xs, ys, tag: tag, &c, lines: &lines, points: &points)
-                if let name, let lines {
+                if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }
+                // An area only filled takes its tag when some cell is inside it (`AreaFill`).
+                let tag = outlined ? c.pick.tag(set: pickChunk, feature: f) : 0
+                drawing.draw(chunk, f, xs, ys, tag: tag, &c, named: name != nil, lines: &lines, points: &points)
+                if let name {
                     for line in lines {
                         streets.append(
                             StreetCandidate(name: name, featureClass: featureClass, points: line, feature: tag))

@@ -257,8 +257,8 @@ public struct UserDataLayer: MapLayer {
                 place: ChunkPlacement(place, c.transform))
             guard drawing.inView(data, f) else { return }
             let tag = c.pick.tag(set: pickLayer, feature: f)
-            var lines: [[DotPoint]]?
-            points.removeAll(keepingCapacity: true)
+            var lines: [[DotPoint]] = []
+            if !points.isEmpty { points.removeAll(keepingCapacity: true) }
             data.withCoordinates { xs, ys in
                 drawing.draw(data, f, xs, ys, tag: tag, &c, lines: &lines, points: &points)
             }
