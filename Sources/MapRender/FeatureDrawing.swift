@@ -47,12 +47,12 @@ struct FeatureDrawing {
 
     /// Draws feature `f` of `data` (its coordinates `xs`, `ys`) under pick tag `tag` (0: the fill asks
     /// for one when some cell is inside an area, and nothing is stroked under it): its areas filled,
-    /// then its lines and rings stroked (with `named`, each line's dots appended to `lines`: names
-    /// follow them), and each of its points' positions in dots appended to `points`.
+    /// then its lines and rings stroked (with `named`, each line's dots given to `line`: names follow
+    /// them), and each of its points' positions in dots appended to `points`.
     @inline(__always)
     mutating func draw<F: FeatureColumns>(
         _ data: F, _ f: Int, _ xs: F.Coordinates, _ ys: F.Coordinates, tag: UInt32, _ c: inout LayerContext,
-        named: Bool = false, lines: inout [[DotPoint]], points: inout [(x: Double, y: Double)]
+        named: Bool = false, points: inout [(x: Double, y: Double)], line: ([DotPoint]) -> Void = { _ in }
     ) {
         let pieces = data.pieces(of: f)
         if let ink = fillInk {
@@ -76,7 +76,7 @@ struct FeatureDrawing {
             for r in data.rings(of: p) {
                 var along: [DotPoint]? = named ? [] : nil
                 Stroke.ring(xs, ys, data.points(ofRing: r), stroke, closes: type == .polygon, &c.canvas, along: &along)
-                if let along { lines.append(along) }
+                if let along { line(along) }
             }
         }
         c.canvas.tag = 0

@@ -248,19 +248,14 @@ struct FeatureLayer {
         let featureClass = chunk.info.featureClass
         let named = outlined && (featureClass.isRoad || featureClass == .path)
         var points: [(x: Double, y: Double)] = []
-        var lines: [[DotPoint]] = []
         chunk.withCoordinates { xs, ys in
             for f in 0..<chunk.featureCount where drawing.inView(chunk, f) {
                 let name = named && chunk.nameIndex[f] >= 0 ? source.featureName(chunk.nameIndex[f]) : nil
-                if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }
                 // An area only filled takes its tag when some cell is inside it (`AreaFill`).
                 let tag = outlined ? c.pick.tag(set: pickChunk, feature: f) : 0
-                drawing.draw(chunk, f, xs, ys, tag: tag, &c, named: name != nil, lines: &lines, points: &points)
-                if let name {
-                    for line in lines {
-                        streets.append(
-                            StreetCandidate(name: name, featureClass: featureClass, points: line, feature: tag))
-                    }
+                drawing.draw(chunk, f, xs, ys, tag: tag, &c, named: name != nil, points: &points) { line in
+                    streets.append(
+                        StreetCandidate(name: name ?? "", featureClass: featureClass, points: line, feature: tag))
                 }
             }
         }

@@ -257,10 +257,9 @@ public struct UserDataLayer: MapLayer {
                 place: ChunkPlacement(place, c.transform))
             guard drawing.inView(data, f) else { return }
             let tag = c.pick.tag(set: pickLayer, feature: f)
-            var lines: [[DotPoint]] = []
             if !points.isEmpty { points.removeAll(keepingCapacity: true) }
             data.withCoordinates { xs, ys in
-                drawing.draw(data, f, xs, ys, tag: tag, &c, lines: &lines, points: &points)
+                drawing.draw(data, f, xs, ys, tag: tag, &c, points: &points)
             }
             for (x, y) in points where x >= 0 && y >= 0 && x < w && y < h {
                 // The marker's cell is drawn with the file's ink, so the pick names it.
