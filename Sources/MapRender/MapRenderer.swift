@@ -102,30 +102,33 @@ public enum MapRenderer {
         let inkStipples = (0...255).map { StyleTable.stipple(StyleTable.role(ink: UInt8($0)), ascii: ascii) }
         let inkStyles = (0...255).map { StyleTable.style(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
         // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
-        // colour, a sparse stipple in empty cells without.
-        for row in 0..<mapRows {
-            for col in 0..<cols {
-                let p = canvas.pattern(col: col, row: row)
-                if p != 0 {
-                    let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
-                    let ink = canvas.ink(col: col, row: row)
-                    shown.inks[Int(ink)] = true
-                    frame[col, row] = Cell(glyph: glyph, style: inkStyles[Int(ink)])
-                }
-                let fill = c.fills[row * cols + col]
-                shown.inks[Int(fill)] = true
-                guard fill != 0 else {
-                    if c.showsSea && rows.contains(row) { shown.sea = true }
-                    if let sea, rows.contains(row) {
-                        frame.setBackground(col: col, row: row, sea)
+        // colour, a sparse stipple in empty cells without. (The frame is set in place: every cell is
+        // visited, and none of the map's glyphs is two columns wide.)
+        frame.withOneColumnCells { cells in
+            for row in 0..<mapRows {
+                for col in 0..<cols {
+                    let i = row * cols + col
+                    let p = canvas.pattern(col: col, row: row)
+                    if p != 0 {
+                        let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
+                        let ink = canvas.ink(col: col, row: row)
+                        shown.inks[Int(ink)] = true
+                        cells[i] = Cell(glyph: glyph, style: inkStyles[Int(ink)])
                     }
-                    continue
-                }
-                if let background = inkFills[Int(fill)] {
-                    frame.setBackground(col: col, row: row, background)
-                } else if p == 0, let stipple = inkStipples[Int(fill)], col % stipple.cols == 0, row % stipple.rows == 0
-                {
-                    frame[col, row] = Cell(glyph: stipple.glyph, style: inkStyles[Int(fill)])
+                    let fill = c.fills[i]
+                    shown.inks[Int(fill)] = true
+                    guard fill != 0 else {
+                        if c.showsSea && rows.contains(row) { shown.sea = true }
+                        if let sea, rows.contains(row) { cells[i].style.background = sea }
+                        continue
+                    }
+                    if let background = inkFills[Int(fill)] {
+                        cells[i].style.background = background
+                    } else if p == 0, let stipple = inkStipples[Int(fill)], col % stipple.cols == 0,
+                        row % stipple.rows == 0
+                    {
+                        cells[i] = Cell(glyph: stipple.glyph, style: inkStyles[Int(fill)])
+                    }
                 }
             }
         }
