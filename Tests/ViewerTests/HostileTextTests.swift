@@ -404,6 +404,16 @@ struct HostileTextTests {
         }
         #expect(frame.line(4).hasPrefix(" xy 東"))
         #expect(Self.problems(frame, ascii: false, "wide").isEmpty)
+        // Cells set in place (the map's pass) over a frame of wide glyphs: none is left half.
+        var inPlace = frame
+        inPlace.withOneColumnCells { cells in
+            cells[1 * 20 + 1] = Cell(glyph: "x")
+            cells[2 * 20 + 18] = Cell(glyph: "y")
+        }
+        for row in 0..<inPlace.rows {
+            #expect(Self.glibcColumns(inPlace.line(row)) == 20, "\(SafeText.forLine(inPlace.line(row)))")
+        }
+        #expect(!inPlace.cells.contains { $0.isContinuation })
         // Painted over a screen of other wide glyphs, shifted by halves.
         var painter = TerminalPainter(cols: 20, rows: 6, abilities: .xterm(.ansi256))
         var terminal = ModelTerminal(cols: 20, rows: 6)
