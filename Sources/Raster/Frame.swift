@@ -197,23 +197,39 @@ public struct Frame: Equatable, Sendable {
         -> Int
     {
         var c = col
-        for ch in text {
-            guard c < cols else { break }
-            var (scalar, width) = SafeText.shown(ch)
-            // Half a glyph at the left or right edge: a blank in its place.
-            if width == 2, c < 0 || c + 1 >= cols {
-                scalar = " "
-                width = c + 1 >= cols ? 1 : 2
+        if SafeText.plainColumns(text) != nil {
+            // A scalar a character, each safe and of a known width: no breaking into characters.
+            for scalar in text.unicodeScalars {
+                guard c < cols else { break }
+                c += put(scalar, columns: CharacterWidth.of(scalar) ?? 1, col: c, row: row, style, keepBackground)
             }
-            for k in 0..<width where c + k >= 0 {
-                var s = style
-                if keepBackground, s.background == nil { s.background = self[c + k, row].style.background }
-                self[c + k, row] = Cell(
-                    glyph: k == 0 ? scalar : (width == 2 && scalar != " " ? Cell.continuationGlyph : " "), style: s)
+        } else {
+            for ch in text {
+                guard c < cols else { break }
+                let (scalar, columns) = SafeText.shown(ch)
+                c += put(scalar, columns: columns, col: c, row: row, style, keepBackground)
             }
-            c += width
         }
         return c - col
+    }
+
+    /// One glyph of `columns` at (`col`, `row`): its cell, and the next for a two-column one (half of one
+    /// at an edge is a blank). Returns the columns it takes.
+    private mutating func put(
+        _ scalar: Unicode.Scalar, columns: Int, col c: Int, row: Int, _ style: CellStyle, _ keepBackground: Bool
+    ) -> Int {
+        var (scalar, width) = (scalar, columns)
+        if width == 2, c < 0 || c + 1 >= cols {
+            scalar = " "
+            width = c + 1 >= cols ? 1 : 2
+        }
+        for k in 0..<width where c + k >= 0 {
+            var s = style
+            if keepBackground, s.background == nil { s.background = self[c + k, row].style.background }
+            self[c + k, row] = Cell(
+                glyph: k == 0 ? scalar : (width == 2 && scalar != " " ? Cell.continuationGlyph : " "), style: s)
+        }
+        return width
     }
 
     /// Sets the background of a cell.

@@ -40,7 +40,9 @@ public enum CharacterWidth {
 extension StringProtocol {
     /// The columns the text takes on a terminal once shown (`SafeText.forScreen`): each character its
     /// first scalar's width, a placeholder's 1, a lone combining mark's 1 (it is shown on a dotted circle).
+    @inlinable
     public var columns: Int {
+        if let plain = SafeText.plainColumns(self) { return plain }
         var n = 0
         for ch in self { n += SafeText.shownColumns(ch) }
         return n

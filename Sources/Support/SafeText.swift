@@ -48,10 +48,46 @@ public enum SafeText {
     @inlinable
     public static func shownColumns(_ character: Character) -> Int { shown(character).columns }
 
+    /// True when `scalar` is a character of its own wherever it stands (nothing before it joins it, and
+    /// it joins nothing after it), safe, and one or two columns wide: printable ASCII, Latin to U+02FF,
+    /// Greek and Cyrillic letters, kana and CJK ideographs, Hangul syllables. Most names are all such
+    /// scalars, and are shown as they are without breaking them into characters (a grapheme break costs
+    /// a table lookup a scalar, at every label of every frame).
+    @inlinable
+    public static func isPlain(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v >= 0x20 && v < 0x7F { return true }
+        switch v {
+        // Below U+0300 (the combining marks), Greek and Cyrillic letters (not Cyrillic's marks at
+        // U+0483–U+0489), kana after the voicing marks, CJK ideographs, Hangul syllables.
+        case 0xA0..<0x300, 0x370..<0x483, 0x48A..<0x530, 0x3040..<0x3099, 0x309B..<0xA000, 0xAC00..<0xD7A4:
+            return !isUnsafe(scalar, leading: true) && CharacterWidth.of(scalar) != nil
+        default: return false
+        }
+    }
+
+    /// The columns `text` takes when every scalar of it is plain (`isPlain`): then it is shown as it is,
+    /// a scalar a character. Nil when some scalar is not (the text is shown character by character).
+    @inlinable
+    public static func plainColumns(_ text: some StringProtocol) -> Int? {
+        var n = 0
+        for s in text.unicodeScalars {
+            if s.value >= 0x20 && s.value < 0x7F {
+                n += 1
+            } else if isPlain(s), let w = CharacterWidth.of(s) {
+                n += w
+            } else {
+                return nil
+            }
+        }
+        return n
+    }
+
     /// `text` as the screen may show it: each character safe and of a known width (`shown`), the
     /// joiners and marks inside a character kept.
+    @inlinable
     public static func forScreen(_ text: some StringProtocol) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value >= 0x7F }) else { return String(text) }
+        guard plainColumns(text) == nil else { return String(text) }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for ch in text {

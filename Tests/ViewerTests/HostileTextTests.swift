@@ -388,6 +388,33 @@ struct HostileTextTests {
         #expect("a東⌚".columns == 5 && "\u{301}x".columns == 2 && "\u{1B}".columns == 1)
     }
 
+    /// Text whose scalars are all plain (`SafeText.isPlain`) is shown as it is, a scalar a character: its
+    /// columns, its screen text and its cells are what the character-by-character way gives. Every
+    /// scalar below U+E000 alone, beside a letter and beside a combining mark, and the hostile corpus.
+    @Test func plainTextIsShownAsCharactersWouldShowIt() {
+        var texts = HostileText.corpus + ["Zürich", "Αθήνα", "Москва", "東京", "서울", "10°N", "Ünïcödé\u{301}"]
+        for v in stride(from: 0x20, to: 0xE000, by: 7) {
+            guard let s = Unicode.Scalar(v) else { continue }
+            texts += [String(s), "a" + String(s) + "b", String(s) + "\u{301}", String(s) + "\u{200D}x"]
+        }
+        for text in texts {
+            let byCharacters = text.reduce(0) { $0 + SafeText.shownColumns($1) }
+            #expect(text.columns == byCharacters, "\(SafeText.forLine(text))")
+            guard let plain = SafeText.plainColumns(text) else { continue }
+            #expect(plain == byCharacters && text.count == text.unicodeScalars.count, "\(SafeText.forLine(text))")
+            #expect(SafeText.forScreen(text) == text, "\(SafeText.forLine(text))")
+            var frame = Frame(cols: 12, rows: 1)
+            frame.write(text, col: -1, row: 0, style: .plain)
+            var expected = Frame(cols: 12, rows: 1)
+            var c = -1
+            for ch in text {
+                expected.write(String(ch), col: c, row: 0, style: .plain)
+                c += SafeText.shownColumns(ch)
+            }
+            #expect(frame == expected, "\(SafeText.forLine(text))")
+        }
+    }
+
     /// Wide and combining text in a frame: cut at either edge, overwritten by halves, every row keeps
     /// the screen's width and the painter shows exactly the frame.
     @Test func wideGlyphsKeepEveryRowItsWidth() {
