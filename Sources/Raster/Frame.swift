@@ -201,7 +201,7 @@ public struct Frame: Equatable, Sendable {
             // A scalar a character, each safe and of a known width: no breaking into characters.
             for scalar in text.unicodeScalars {
                 guard c < cols else { break }
-                c += put(scalar, columns: CharacterWidth.of(scalar) ?? 1, col: c, row: row, style, keepBackground)
+                c += put(scalar, columns: SafeText.plainWidth(scalar) ?? 1, col: c, row: row, style, keepBackground)
             }
         } else {
             for ch in text {

@@ -48,37 +48,35 @@ public enum SafeText {
     @inlinable
     public static func shownColumns(_ character: Character) -> Int { shown(character).columns }
 
-    /// True when `scalar` is a character of its own wherever it stands (nothing before it joins it, and
-    /// it joins nothing after it), safe, and one or two columns wide: printable ASCII, Latin to U+02FF,
-    /// Greek and Cyrillic letters, kana and CJK ideographs, Hangul syllables. Most names are all such
-    /// scalars, and are shown as they are without breaking them into characters (a grapheme break costs
-    /// a table lookup a scalar, at every label of every frame).
+    /// The columns of `scalar` when it is plain: a character of its own wherever it stands (nothing
+    /// before it joins it, it joins nothing after it), safe, and one or two columns wide. Printable
+    /// ASCII, Latin to U+02FF, Greek and Cyrillic letters, general punctuation, arrows, box drawing and
+    /// shapes, kana and CJK ideographs, Hangul syllables (none of them a mark, a joiner or a control: a
+    /// test checks every scalar against `isUnsafe` and `CharacterWidth`). Nil for any other. Most names
+    /// are all plain, and are shown as they are without breaking them into characters (a grapheme break
+    /// costs a table lookup a scalar, at every label of every frame).
     @inlinable
-    public static func isPlain(_ scalar: Unicode.Scalar) -> Bool {
+    public static func plainWidth(_ scalar: Unicode.Scalar) -> Int? {
         let v = scalar.value
-        if v >= 0x20 && v < 0x7F { return true }
         switch v {
-        // Below U+0300 (the combining marks), Greek and Cyrillic letters (not Cyrillic's marks at
-        // U+0483–U+0489), kana after the voicing marks, CJK ideographs, Hangul syllables.
-        case 0xA0..<0x300, 0x370..<0x483, 0x48A..<0x530, 0x3040..<0x3099, 0x309B..<0xA000, 0xAC00..<0xD7A4:
-            return !isUnsafe(scalar, leading: true) && CharacterWidth.of(scalar) != nil
-        default: return false
+        case 0x20..<0x7F: return 1
+        case 0xA0..<0x300: return v == 0xAD ? nil : 1  // the soft hyphen is invisible
+        case 0x370..<0x483, 0x48A..<0x530, 0x2010..<0x2028, 0x2030..<0x205F, 0x2190..<0x2200, 0x2500..<0x2600,
+            0x3040..<0x3099, 0x309B..<0xA000, 0xAC00..<0xD7A4:
+            guard let w = CharacterWidth.of(scalar), w > 0 else { return nil }
+            return w
+        default: return nil
         }
     }
 
-    /// The columns `text` takes when every scalar of it is plain (`isPlain`): then it is shown as it is,
-    /// a scalar a character. Nil when some scalar is not (the text is shown character by character).
+    /// The columns `text` takes when every scalar of it is plain (`plainWidth`): then it is shown as it
+    /// is, a scalar a character. Nil when some scalar is not (the text is shown character by character).
     @inlinable
     public static func plainColumns(_ text: some StringProtocol) -> Int? {
         var n = 0
         for s in text.unicodeScalars {
-            if s.value >= 0x20 && s.value < 0x7F {
-                n += 1
-            } else if isPlain(s), let w = CharacterWidth.of(s) {
-                n += w
-            } else {
-                return nil
-            }
+            guard let w = plainWidth(s) else { return nil }
+            n += w
         }
         return n
     }

@@ -388,7 +388,7 @@ struct HostileTextTests {
         #expect("a東⌚".columns == 5 && "\u{301}x".columns == 2 && "\u{1B}".columns == 1)
     }
 
-    /// Text whose scalars are all plain (`SafeText.isPlain`) is shown as it is, a scalar a character: its
+    /// Text whose scalars are all plain (`SafeText.plainWidth`) is shown as it is, a scalar a character: its
     /// columns, its screen text and its cells are what the character-by-character way gives. Every
     /// scalar below U+E000 alone, beside a letter and beside a combining mark, and the hostile corpus.
     @Test func plainTextIsShownAsCharactersWouldShowIt() {
@@ -396,6 +396,12 @@ struct HostileTextTests {
         for v in stride(from: 0x20, to: 0xE000, by: 7) {
             guard let s = Unicode.Scalar(v) else { continue }
             texts += [String(s), "a" + String(s) + "b", String(s) + "\u{301}", String(s) + "\u{200D}x"]
+        }
+        // Every plain scalar is safe, of its table width, and a character of its own.
+        for v in 0..<0xE000 {
+            guard let s = Unicode.Scalar(v), let w = SafeText.plainWidth(s) else { continue }
+            #expect(!SafeText.isUnsafe(s, leading: true) && CharacterWidth.of(s) == w, "U+\(String(v, radix: 16))")
+            #expect(("a" + String(s) + "a").count == 3, "U+\(String(v, radix: 16))")
         }
         for text in texts {
             let byCharacters = text.reduce(0) { $0 + SafeText.shownColumns($1) }
