@@ -433,14 +433,17 @@ struct UserPolygonFillTests {
         let view = try MapView(
             center: Coordinate(latitude: 0, longitude: 0), zoom: 2, size: try ViewSize(cols: 80, rows: 24))
         let t = view.transform
-        // Whole, and within a tile's square with a box left out (as a tile's chunk is filled).
-        let tile = (minX: 0.4, minY: 0.42, size: 0.15)
-        for (square, excluded) in [(nil, []), (tile, [(x0: 60.0, y0: 30.0, x1: 90.0, y1: 60.0)])]
-            as [(
-                (minX: Double, minY: Double, size: Double)?, [DotRect]
-            )]
-        {
+        // Whole, and within a tile's square with a box left out (as a tile's chunk is filled): a box of
+        // cells about the first cell the fill without it fills.
+        let cols = view.size.cols
+        for square in [nil, (minX: 0.4, minY: 0.42, size: 0.15)] {
             let place = ChunkPlacement(WorldPlacement(t, copy: 0), t, tile: square)
+            var whole = LayerContext(view: view, sources: nil, ascii: false)
+            var unexcluded = AreaFill(place)
+            unexcluded.fill(data, piece: 0, ink: 7, set: 0, feature: 0, tag: 1, &whole)
+            let first = try #require(whole.fills.firstIndex(of: 7))
+            let (x, y) = (ViewTransform.centerX(col: first % cols), ViewTransform.centerY(row: first / cols))
+            let excluded: [DotRect] = square == nil ? [] : [(x0: x - 6, y0: y - 6, x1: x + 6, y1: y + 6)]
             var listed = LayerContext(view: view, sources: nil, ascii: false)
             var parity = LayerContext(view: view, sources: nil, ascii: false)
             var fill = AreaFill(place, excluded: excluded)
@@ -449,6 +452,13 @@ struct UserPolygonFillTests {
             #expect(listed.fills == parity.fills)
             #expect(listed.fills.contains(7))
             #expect(listed.fills.contains(0))
+            // No cell whose centre is in an excluded box is filled (a finer source draws it there).
+            guard let box = excluded.first else { continue }
+            let inBox = listed.fills.indices.filter { i in
+                let (x, y) = (ViewTransform.centerX(col: i % cols), ViewTransform.centerY(row: i / cols))
+                return x >= box.x0 && x < box.x1 && y >= box.y0 && y < box.y1
+            }
+            #expect(inBox.contains(first) && inBox.allSatisfy { listed.fills[$0] == 0 })
         }
     }
 }
