@@ -110,13 +110,6 @@ enum PickSet {
     /// same features).
     case file(UserFile, level: UserLayerData, feature: [Int]?)
 
-    /// The features drawn, whatever their source.
-    var columns: any FeatureColumns {
-        switch self {
-        case .chunk(let hit, _, _): hit.chunk
-        case .file(_, let level, _): level
-        }
-    }
 }
 
 /// Which feature each map cell shows, asked of a finished render (MapLibre's `queryRenderedFeatures`

@@ -41,24 +41,13 @@ struct XMLTextTests {
 /// KML's coordinates read from ASCII bytes give what the strings gave.
 @Suite("KML coordinates from bytes")
 struct KMLCoordinateTests {
-    /// The strings' way, as the reader had it: words by `Character.isWhitespace`, numbers by `Double`.
-    static func byStrings(_ text: String) -> [(Double, Double)]? {
-        var out: [(Double, Double)] = []
-        for tuple in text.split(whereSeparator: \.isWhitespace) {
-            let parts = tuple.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count >= 2, let lon = Double(parts[0]), let lat = Double(parts[1]) else { return nil }
-            out.append((lon, lat))
-        }
-        return out
-    }
-
     @Test(arguments: [
         "24.94,60.17,0 25,61", "\n\t 24.94,60.17\r\n25.5,61.25,12 ", "", "  ", "1,2,3,4", "1,", ",1", "1,,2",
         "1 2", "060.5,+1", "1e3,-0", "inf,1", "0x10,1", "1,2\u{0B}3,4\u{0C}5,6", "1,2\u{00A0}3,4",
     ])
     func coordinatesAreReadAsTheStringsRead(_ text: String) {
         let got = KMLReader.coordinates(text)
-        let want = Self.byStrings(text)
+        let want = KMLReader.stringCoordinates(text)
         #expect(got?.map { [$0.0, $0.1] } == want?.map { [$0.0, $0.1] }, "\(text.debugDescription)")
     }
 

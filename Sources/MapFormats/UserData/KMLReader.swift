@@ -74,6 +74,12 @@ public enum KMLReader: BufferReader {
     static func coordinates(_ text: String) -> [(Double, Double)]? {
         var text = text
         if text.withUTF8(XMLText.isASCII) { return text.withUTF8(asciiCoordinates) }
+        return stringCoordinates(text)
+    }
+
+    /// Coordinates read through the strings: words by `Character.isWhitespace`, numbers by `Double`
+    /// (what text that is not ASCII takes; the bytes' way must give the same).
+    static func stringCoordinates(_ text: String) -> [(Double, Double)]? {
         var out: [(Double, Double)] = []
         for tuple in text.split(whereSeparator: \.isWhitespace) {
             let parts = tuple.split(separator: ",", omittingEmptySubsequences: false)
