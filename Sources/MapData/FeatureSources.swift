@@ -44,11 +44,11 @@ public struct SourceView: Sendable {
     }
 }
 
-/// Where features come from: a map data file or a vector tileset. It says what it covers, from which
-/// zoom it is drawn, what it holds and how it is credited, and gives the chunks of a view; it never
-/// loads anything for a view by itself (a tileset says which tiles it lacks, and the program loads them).
+/// Where features come from: a map data file, a vector tileset or the user's own file. It says what it
+/// is, what it covers, from which zoom it is drawn, how detailed it is at a zoom and how it is credited
+/// (what the sources list, the credits line and `render --json` say of every source alike).
 public protocol FeatureSource: AnyObject, Sendable {
-    /// A short name for the status line (`NE10m`, `GSHHG`, `OSM helsinki`).
+    /// A short name for the status line (`NE10m`, `GSHHG`, `OSM helsinki`, `walks.gpx`).
     var label: String { get }
     /// Where its data comes from.
     var kind: SourceKind { get }
@@ -56,19 +56,25 @@ public protocol FeatureSource: AnyObject, Sendable {
     var coverage: CoordinateBounds { get }
     /// The lowest zoom it is drawn at.
     var minZoom: Double { get }
-    /// The classes it holds.
-    var classes: Set<FeatureClass> { get }
     /// Its attribution as the file or tileset states it, if it does.
     var attribution: String? { get }
     /// What its lines and areas must be credited with.
     var credits: [Credit] { get }
+    /// The detail it draws at `zoom`.
+    func detail(atZoom zoom: Double) -> SourceDetail
+}
+
+/// A source of the map's own classes in chunks (a map data file or a vector tileset): `FeatureSources`
+/// chooses which of them draws a class where, and asks it for the chunks of a view; it never loads
+/// anything for a view by itself (a tileset says which tiles it lacks, and the program loads them).
+public protocol ChunkSource: FeatureSource {
+    /// The classes it holds.
+    var classes: Set<FeatureClass> { get }
     /// What its places must be credited with.
     var placeCredits: [Credit] { get }
     /// The chunks of `classes` that meet `bounds`, at the level of detail for `zoom`.
     func chunks(in bounds: CoordinateBounds, zoom: Double, classes: Set<FeatureClass>) throws(MapDataError)
         -> SourceView
-    /// The detail it draws at `zoom`.
-    func detail(atZoom zoom: Double) -> SourceDetail
     /// Its places (cities, suburbs).
     func places() throws(MapDataError) -> [City]
     /// Each place's region and other names, in the order of `places()`.
@@ -94,7 +100,7 @@ public protocol FeatureSource: AnyObject, Sendable {
     func identity(of hit: ChunkHit, feature: Int) -> FeatureIdentity?
 }
 
-extension FeatureSource {
+extension ChunkSource {
     public func placeNames() throws(MapDataError) -> [PlaceNames] { try places().map { _ in PlaceNames() } }
     public func placePoints() throws(MapDataError) -> PlacePoints { PlacePoints(try places()) }
     public func placePoints(populationAtLeast population: Int) throws(MapDataError) -> PlacePoints {
@@ -112,7 +118,7 @@ extension FeatureSource {
     }
 }
 
-extension MapAsset: FeatureSource {
+extension MapAsset: ChunkSource {
     public var label: String { Self.label(metadata: metadata, name: name) }
 
     /// A file's label: its metadata's, or for files written before labels were recorded its name's.
@@ -203,7 +209,7 @@ extension MapAsset: FeatureSource {
 /// already draws a class (its lines are not drawn there, so no street or shoreline is drawn twice).
 public struct SourceHits: Sendable {
     /// The source.
-    public let source: any FeatureSource
+    public let source: any ChunkSource
     /// Its place in `FeatureSources.all`.
     public let index: Int
     /// Its chunks in view, and what it lacks.
@@ -220,16 +226,16 @@ public struct SourceHits: Sendable {
 /// land and lake tints and its rivers) within their box: where OpenStreetMap data covers the view it replaces the coarser shoreline.
 public final class FeatureSources: Sendable {
     /// Sources drawn from their zoom on, finest (and the user's own) first: imports, tiles, bundled cities.
-    public let details: [any FeatureSource]
+    public let details: [any ChunkSource]
     /// The optional finer shorelines (GSHHG), drawn below `shorelineMetersPerDot`.
-    public let shorelines: (any FeatureSource)?
+    public let shorelines: (any ChunkSource)?
     /// The world-wide base (Natural Earth): lines, borders and the gazetteer.
-    public let base: any FeatureSource
+    public let base: any ChunkSource
     /// Below this many metres per dot the finer shorelines replace the base's.
     public static let shorelineMetersPerDot = 150.0
 
     /// The sources of a run.
-    public init(base: any FeatureSource, shorelines: (any FeatureSource)? = nil, details: [any FeatureSource] = []) {
+    public init(base: any ChunkSource, shorelines: (any ChunkSource)? = nil, details: [any ChunkSource] = []) {
         self.base = base
         self.shorelines = shorelines
         self.details = details
@@ -237,7 +243,7 @@ public final class FeatureSources: Sendable {
     }
 
     /// Every source, finest first.
-    public let all: [any FeatureSource]
+    public let all: [any ChunkSource]
 
     /// Lets go of tiles' failures whose wait is over (on the clock their waits were set by), so that
     /// the next view asks for them again: the program does this before drawing; a view reads no clock.
@@ -247,7 +253,7 @@ public final class FeatureSources: Sendable {
 
     /// The classes a source takes over from coarser ones within its coverage: its own, and the
     /// shorelines when it draws the shore itself.
-    static func claims(_ source: any FeatureSource) -> Set<FeatureClass> {
+    static func claims(_ source: any ChunkSource) -> Set<FeatureClass> {
         let tints: Set<FeatureClass> = [.land, .lakeWater, .sea]
         guard source.claimsShorelines else { return source.classes.subtracting(tints) }
         // The world's land and lake tints give way only to a source with land of its own (the import's
@@ -260,7 +266,7 @@ public final class FeatureSources: Sendable {
     public func query(bounds: CoordinateBounds, zoom: Double, metersPerDot: Double) throws(MapDataError)
         -> [SourceHits]
     {
-        var active: [(source: any FeatureSource, index: Int)] = details.enumerated().filter {
+        var active: [(source: any ChunkSource, index: Int)] = details.enumerated().filter {
             zoom >= $0.element.minZoom && Self.meets($0.element.coverage, bounds)
         }.map { ($0.element, $0.offset) }
         if let shorelines, metersPerDot < Self.shorelineMetersPerDot { active.append((shorelines, details.count)) }
@@ -291,7 +297,7 @@ public final class FeatureSources: Sendable {
     }
 
     /// True when two boxes meet (longitudes compared in every world copy).
-    static func meets(_ a: CoordinateBounds, _ b: CoordinateBounds) -> Bool {
+    public static func meets(_ a: CoordinateBounds, _ b: CoordinateBounds) -> Bool {
         guard a.north >= b.south, a.south <= b.north else { return false }
         if a.east - a.west >= 360 || b.east - b.west >= 360 { return true }
         guard a.west <= a.east, b.west <= b.east else { return false }

@@ -51,7 +51,7 @@ public final class MapAsset: Sendable {
         var names: [NamedPlace]?
         var placeNames: [PlaceNames]?
         /// Each level's grid index, built at the level's `gridFromQuery`th query (loading stays cheap).
-        var indexes: [Int: IndexOnUse<ChunkIndex>] = [:]
+        var indexes: [Int: IndexOnUse<BoxIndex>] = [:]
     }
     private let cache = Mutex(Cache())
     /// Points kept decoded (bounds memory on long sessions); the least recently used go first.
@@ -435,7 +435,7 @@ public final class MapAsset: Sendable {
             c.indexes[level, default: IndexOnUse(after: Self.gridFromQuery)].use()
         }
         if makeNow {
-            let built = ChunkIndex(chunks: chunks, range: levels[level].chunks)
+            let built = BoxIndex(chunks: chunks, range: levels[level].chunks)
             cache.withLock { $0.indexes[level]?.made(built) }
             index = built
         }
@@ -456,13 +456,13 @@ public final class MapAsset: Sendable {
             meeting.append((i, k.lowerBound...min(k.upperBound, k.lowerBound + 64)))
         }
         if let index {
-            var boxes: [ChunkIndex.Box] = []
+            var boxes: [BoxIndex.Box] = []
             for shift in firstShift...min(lastShift, firstShift + 64) {
                 let west = max(-540, bounds.west - 360 * Double(shift))
                 let east = min(540, bounds.east - 360 * Double(shift))
                 guard west <= east else { continue }
                 boxes.append(
-                    ChunkIndex.Box(
+                    BoxIndex.Box(
                         minX: Int64((west * u).rounded(.down)), minY: Int64(south),
                         maxX: Int64((east * u).rounded(.up)), maxY: Int64(north)))
             }

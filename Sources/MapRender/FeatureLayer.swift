@@ -96,7 +96,7 @@ struct FeatureLayer {
 
     /// The points of interest of a chunk in view, for the layer that signs and names them.
     static func collectPoints(
-        _ hit: ChunkHit, _ t: ViewTransform, source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext
+        _ hit: ChunkHit, _ t: ViewTransform, source: any ChunkSource, pickChunk: Int, _ c: inout LayerContext
     ) {
         let chunk = hit.chunk
         let place = ChunkPlacement(hit, t)
@@ -234,7 +234,7 @@ struct FeatureLayer {
     /// and collects the named streets for labels.
     mutating func drawFeatures(
         _ hit: ChunkHit, _ t: ViewTransform, row: StyleRow, outlined: Bool, filled: Bool, excluded: [DotRect],
-        source: any FeatureSource, pickChunk: Int, _ c: inout LayerContext
+        source: any ChunkSource, pickChunk: Int, _ c: inout LayerContext
     ) {
         let chunk = hit.chunk
         let place = ChunkPlacement(hit, t)

@@ -257,8 +257,8 @@ public enum MapRenderer {
         }
         var rendering = MapRendering(
             placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports,
-            missing: c.report.missing,
-            dataError: c.report.dataError)
+            missing: c.report.missing, dataError: c.report.dataError)
+        rendering.sources += c.report.overlays
         rendering.missingDetail = c.report.missingDetail
         rendering.streetDataEnds = c.report.streetDataEnds
         rendering.streetDataInView = c.report.streetDataInView

@@ -1,3 +1,4 @@
+import GeoCore
 import MapData
 import MapFormats
 
@@ -45,6 +46,20 @@ public struct SourceReport: Equatable, Sendable {
     public var status: SourceStatus
 }
 
+extension SourceReport {
+    /// `source` as a view at `zoom` over `bounds` sees it: in view when its coverage meets the view
+    /// (with the detail it gives there), its tiles' state `status`.
+    init(
+        _ source: any FeatureSource, name: String, bounds: CoordinateBounds, zoom: Double,
+        status: SourceStatus = SourceStatus()
+    ) {
+        let inView = FeatureSources.meets(source.coverage, bounds)
+        self.init(
+            name: name, kind: source.kind, credits: source.credits, inView: inView,
+            detail: inView ? source.detail(atZoom: zoom) : nil, status: status)
+    }
+}
+
 /// What the sources gave a view, gathered while the base map draws.
 struct SourceReports {
     /// Per source that the view asked, in view order (finest first): what it gave.
@@ -55,6 +70,9 @@ struct SourceReports {
     var missing: [TileBatch] = []
     /// Levels of detail of the user's files the view wants and lacks.
     var missingDetail: [DetailRequest] = []
+    /// The sources drawn over the map (the user's shown files), in their layers' order: listed after
+    /// the map's own.
+    var overlays: [SourceReport] = []
     /// Why the data could not be drawn, if it could not.
     var dataError: String?
     /// The view shows where a street-level source's data ends.

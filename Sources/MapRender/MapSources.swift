@@ -245,7 +245,7 @@ public final class MapSources: PlaceSearching, Sendable {
 
     /// The named features of street-level source `i` with their search keys (made once: a key a name
     /// each keystroke cost a search milliseconds).
-    func streets(of source: any FeatureSource, at i: Int) -> [(key: [UInt8], place: NamedPlace)] {
+    func streets(of source: any ChunkSource, at i: Int) -> [(key: [UInt8], place: NamedPlace)] {
         if let kept = cache.withLock({ $0.streets[i] }) { return kept }
         let made = ((try? source.namedFeatures()) ?? []).map { (key: Array(PlaceSearch.key($0.name).utf8), place: $0) }
         cache.withLock { $0.streets[i] = made }

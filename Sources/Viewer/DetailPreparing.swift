@@ -1,4 +1,5 @@
 import Dispatch
+import MapData
 import MapRender
 import Synchronization
 

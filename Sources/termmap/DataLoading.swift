@@ -90,9 +90,9 @@ enum DataLoading {
                 label: TileArchives.label(location),
                 cacheBytes: tileCacheBytes)
         }
-        var details: [any FeatureSource] = try tiles.map(tileSource)
+        var details: [any ChunkSource] = try tiles.map(tileSource)
         for path in locator.detailFiles(tilesets: folderTiles) {
-            let source: any FeatureSource
+            let source: any ChunkSource
             do throws(MapDataError) {
                 if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
                     source = try tileSource(path)

@@ -1,4 +1,5 @@
 import GeoCore
+import MapData
 import MapFormats
 import Raster
 import Testing
@@ -92,5 +93,26 @@ struct OneDrawingTests {
             (0..<drawn.frame.cols).filter { Character(drawn.frame[$0, row].glyph) == marker }
         }
         #expect(markers.count == 2)
+    }
+
+    /// A user's file is a source like the map's (`FeatureSource`, kind `file`): listed after them, in
+    /// view where its features are, with the level of detail a zoom draws of it; a hidden file is not.
+    @Test func aFileIsListedAsASourceOfItsKind() throws {
+        let point = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[10,20]}}"#
+        let near = try Self.draw(point, lat: 20, lon: 10, zoom: 5)
+        #expect(near.map.sources.map(\.kind) == [.file])
+        #expect(near.map.sources.first?.name == "f.geojson")
+        #expect(near.map.sources.first?.inView == true)
+        #expect(near.map.sources.first?.detail == .level(5, of: UserFile.finestLevel + 1))
+        let street = try Self.draw(point, lat: 20, lon: 10, zoom: 16)
+        #expect(street.map.sources.first?.detail == .level(UserFile.finestLevel, of: UserFile.finestLevel + 1))
+        let far = try Self.draw(point, lat: -40, lon: -100, zoom: 5)
+        #expect(far.map.sources.first?.inView == false)
+        #expect(far.map.sources.first?.detail == nil)
+        var frame = Frame(cols: 80, rows: 24)
+        let hidden = MapRenderer.render(
+            into: &frame, view: near.view, overlays: [UserDataLayer(file: near.file, look: 0, visible: false)],
+            sources: nil, style: MapStyle(mode: .ansi256))
+        #expect(hidden.sources.isEmpty)
     }
 }

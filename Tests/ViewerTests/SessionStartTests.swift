@@ -1,4 +1,5 @@
 import GeoCore
+import MapData
 import MapFormats
 import MapRender
 import TestSupport

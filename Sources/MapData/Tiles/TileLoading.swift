@@ -28,11 +28,11 @@ public protocol TileLoading: AnyObject, Sendable {
 /// Loads at once, in the caller's thread (`render`, tests): each request's tiles are in the cache when
 /// it returns, and `arrived` has been told.
 public final class ImmediateTileLoader: TileLoading {
-    private let sources: [any FeatureSource]
+    private let sources: [any ChunkSource]
     private let arrived: @Sendable (TileBatch) -> Void
 
     /// A loader for `sources` (`FeatureSources.all`) that tells `arrived` of each batch loaded.
-    public init(sources: [any FeatureSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
+    public init(sources: [any ChunkSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
         self.sources = sources
         self.arrived = arrived
     }
@@ -50,7 +50,7 @@ public final class ImmediateTileLoader: TileLoading {
 public final class BackgroundTileLoader: TileLoading {
     /// Tiles loaded in one batch (a batch's tiles are drawn together).
     public static let batchSize = 8
-    private let sources: [any FeatureSource]
+    private let sources: [any ChunkSource]
     private let arrived: @Sendable (TileBatch) -> Void
     private let queue = DispatchQueue(label: "termmap.tiles")
     private struct Work {
@@ -63,7 +63,7 @@ public final class BackgroundTileLoader: TileLoading {
     private let work = Mutex(Work())
 
     /// A loader for `sources` (`FeatureSources.all`) that tells `arrived` of each batch loaded.
-    public init(sources: [any FeatureSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
+    public init(sources: [any ChunkSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
         self.sources = sources
         self.arrived = arrived
     }

@@ -182,8 +182,8 @@ private struct LevelBuilder {
 }
 
 /// A layer's features that are one dot at a level of detail (lines and areas that fit in a dot, or
-/// points): where they lie (by the squares of `UserLayerIndex`'s grid) and which feature of the layer
-/// each is.
+/// points): where they lie (by the squares of a grid of 64 × 64 over the unit square) and which feature
+/// of the layer each is.
 public struct UserLayerDots: Sendable {
     /// The dots in the unit square, square by square.
     public let x: [Double]
@@ -193,13 +193,16 @@ public struct UserLayerDots: Sendable {
     /// Per square of the grid, its first dot (one more entry than squares).
     private let squareStarts: [Int32]
 
+    /// The grid's squares a side.
+    public static let side = 64
+
     /// No dust.
     public init() { self.init([]) }
 
     /// Dust of dots (x, y, feature).
     public init(_ dots: [(Double, Double, Int32)]) {
-        let n = UserLayerIndex.side
-        let squares = dots.map { UserLayerIndex.square($0.1) * n + UserLayerIndex.square($0.0) }
+        let n = Self.side
+        let squares = dots.map { Self.square($0.1) * n + Self.square($0.0) }
         var starts = [Int32](repeating: 0, count: n * n + 1)
         for s in squares { starts[s + 1] += 1 }
         for i in 0..<(n * n) { starts[i + 1] += starts[i] }
@@ -221,66 +224,48 @@ public struct UserLayerDots: Sendable {
 
     /// The range of dots in the squares of row `row` from column `from` through `to`.
     public func dots(row: Int, from: Int, to: Int) -> Range<Int> {
-        let n = UserLayerIndex.side
+        let n = Self.side
         return Int(squareStarts[row * n + from])..<Int(squareStarts[row * n + to + 1])
     }
+
+    /// The square of the grid a coordinate falls in (0 ..< side).
+    static func square(_ v: Double) -> Int { max(0, min(side - 1, Int((v * Double(side)).rounded(.down)))) }
 
     /// The rows and columns of squares that [minX, maxX] × [minY, maxY] meets, nil for none.
     public static func squares(minX: Double, minY: Double, maxX: Double, maxY: Double) -> (
         rows: ClosedRange<Int>, columns: ClosedRange<Int>
     )? {
-        let (x0, y0) = (UserLayerIndex.square(minX), UserLayerIndex.square(minY))
-        let (x1, y1) = (UserLayerIndex.square(maxX), UserLayerIndex.square(maxY))
+        let (x0, y0) = (Self.square(minX), Self.square(minY))
+        let (x1, y1) = (Self.square(maxX), Self.square(maxY))
         guard x0 <= x1, y0 <= y1, maxX >= 0, minX <= 1, maxY >= 0, minY <= 1 else { return nil }
         return (y0...y1, x0...x1)
     }
 }
 
-/// Which features of a layer lie where: a grid of 64 × 64 squares of the unit square, each listing the
-/// features whose box meets it (a feature over more than 4 squares a side is listed once, among the
-/// large ones), so that a view far in looks at the features near it, not at a million.
-public struct UserLayerIndex: Sendable {
-    public static let side = 64
-    private var squares: [[Int32]]
-    private var large: [Int32] = []
-    /// Per feature, the square of its box's top left corner (x, y).
-    private var corner: [(Int16, Int16)] = []
-
-    /// The index of `layer`.
-    public init(_ layer: UserLayerData) {
-        let n = Self.side
-        squares = [[Int32]](repeating: [], count: n * n)
-        corner.reserveCapacity(layer.count)
-        for f in 0..<layer.count {
-            let box = layer.box(f)
-            let (x0, y0) = (Self.square(box.0), Self.square(box.1))
-            let (x1, y1) = (Self.square(box.2), Self.square(box.3))
-            corner.append((Int16(x0), Int16(y0)))
-            if x1 - x0 >= 4 || y1 - y0 >= 4 {
-                large.append(Int32(f))
-                continue
-            }
-            for y in y0...y1 { for x in x0...x1 { squares[y * n + x].append(Int32(f)) } }
+/// Which features of a layer lie where: the grid over boxes the map's chunks have (`BoxIndex`), over the
+/// features' boxes in the layer's fixed-point units, so that a view far in looks at the features near
+/// it, not at a million.
+extension BoxIndex {
+    /// The index of `layer`'s features (a grid of at most a cell a feature, and at least 4,096: a
+    /// cell costs four bytes).
+    public init(features layer: UserLayerData) {
+        self.init(0..<layer.count, maxCells: max(4096, Int64(layer.count))) { f in
+            let (x0, y0, x1, y1) = layer.box(f)
+            return Self.units(x0, y0, x1, y1)
         }
     }
 
-    static func square(_ v: Double) -> Int { max(0, min(side - 1, Int((v * Double(side)).rounded(.down)))) }
+    /// A box of the unit square in the layer's units (widened to whole units).
+    static func units(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Box {
+        let u = CoordinateColumn.unitsPerWorld
+        return Box(
+            minX: Int64((x0 * u).rounded(.down)), minY: Int64((y0 * u).rounded(.down)),
+            maxX: Int64((x1 * u).rounded(.up)), maxY: Int64((y1 * u).rounded(.up)))
+    }
 
     /// Calls `body` once for each feature whose box may meet [minX, maxX] × [minY, maxY] (the unit
-    /// square of one world copy), the large ones first.
+    /// square of one world copy), in the layer's order (a later feature is drawn over an earlier one).
     public func features(minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (Int) -> Void) {
-        for f in large { body(Int(f)) }
-        let n = Self.side
-        let (x0, y0, x1, y1) = (Self.square(minX), Self.square(minY), Self.square(maxX), Self.square(maxY))
-        guard x0 <= x1, y0 <= y1 else { return }
-        for y in y0...y1 {
-            for x in x0...x1 {
-                for f in squares[y * n + x] {
-                    // Listed in several squares: called from the first of them in the range.
-                    let c = corner[Int(f)]
-                    if max(Int(c.0), x0) == x && max(Int(c.1), y0) == y { body(Int(f)) }
-                }
-            }
-        }
+        for f in candidates([Self.units(minX, minY, maxX, maxY)]) { body(f) }
     }
 }
