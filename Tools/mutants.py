@@ -290,6 +290,12 @@ MUTANTS = [
      "a frame forgets it holds a wide glyph: a cell set over half of one leaves the other half"),
     ("Sources/Support/SafeText.swift", "case 0xA0..<0x300: return v == 0xAD ? nil : 1", "case 0xA0..<0x370: return v == 0xAD ? nil : 1",
      "combining marks taken as plain: a lone accent is drawn bare, not on its dotted circle"),
+    # A user's file as a source (issue 44): listed among the sources, indexed by the one grid over boxes.
+    ("Sources/MapRender/UserDataLayer.swift", "        c.report.overlays.append(\n",
+     "        _ = (\n", "a user's file is not listed among the sources a render reports"),
+    ("Sources/MapFormats/UserData/UserLayerDetail.swift", "            return Self.units(x0, y0, x1, y1)\n",
+     "            return Self.units(x0, y0, x0, y0)\n",
+     "a file's index lists a feature by its box's corner (a long line is found only near its start)"),
 ]
 
 
