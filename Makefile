@@ -35,6 +35,7 @@ test: deps test-deps lint
 	python3 Tests/e2e/userdata_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/hostile_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
+	python3 Tests/e2e/newcomer_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/readme_e2e.py "$$(swift build --show-bin-path)/termmap"
 

@@ -48,6 +48,11 @@ extension ViewerState {
     /// panel or a tour, which is there on `fg`); otherwise a key finishes an animation at once, a key
     /// during a tour only hands the map to the user, and the open modes are asked in turn.
     mutating func handleKey(_ key: Key, places: PlaceSearching?) -> [Effect] {
+        // A street-data hint lasts until the next key.
+        if showsStreetDataHint {
+            showsStreetDataHint = false
+            if message == streetDataHint?.text { message = "" }
+        }
         if let command = keymap.command(for: key), row(command)?.worksInEveryMode == true {
             return perform(command, places: places)
         }

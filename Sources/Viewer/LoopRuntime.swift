@@ -175,6 +175,7 @@ final class LoopRuntime {
         screen.present(screenful, fullRepaint: repaint, shift: shift)
         // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.
         let map = screenful.map
+        let said = state.message
         apply(
             .rendered(
                 missing: map?.missing ?? [],
@@ -183,7 +184,8 @@ final class LoopRuntime {
                 infoScrollLimit: screenful.infoScrollLimit, detail: map?.missingDetail ?? []))
         repaint = false
         drawn = state
-        skipped = false
+        // What the frame told the state for the message line (a street-data hint) shows in the next.
+        skipped = state.message != said
         // Asked at this turn's time (`lastFrame`): the clock is read once a turn.
         pacer.drew(at: lastFrame) { screen.askWhenShown() }
     }

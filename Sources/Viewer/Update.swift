@@ -136,18 +136,23 @@ extension ViewerState {
         animation = a.progress >= 1 ? nil : a
     }
 
-    /// Says once, the first time a view shows where the street data stops, or once how to get some in a
-    /// street view with nothing at street level. (Not over another message: said at the next view then.)
+    /// Says where the street data stops when a view first shows its edge, and how to get some when a
+    /// street view first has none: once each time the views enter such a place, over a key's routine
+    /// message (a pan's `pan to …`; an error stays, and the hint comes at the next view instead).
     private mutating func sayWhereStreetDataIs(ends: Bool, inView: Bool) {
-        if ends && !saidStreetDataEnds && message.isEmpty {
-            saidStreetDataEnds = true
-            setMessage("no street data beyond here")
-        } else if !inView, !ends, suggestsStreetData, !saidNoStreetData, message.isEmpty,
-            displayedView.zoom >= Self.streetZoom
-        {
-            saidNoStreetData = true
-            setMessage(Self.noStreetDataHint)
+        let hint: StreetDataHint? =
+            ends
+            ? .endsHere
+            : !inView && suggestsStreetData && displayedView.zoom >= Self.streetZoom ? .noneHere : nil
+        guard hint != streetDataHint else { return }
+        guard let hint else {
+            streetDataHint = nil
+            return
         }
+        guard !messageIsError || message.isEmpty else { return }
+        streetDataHint = hint
+        setMessage(hint.text)
+        showsStreetDataHint = true
     }
 
     /// Tiles that arrived for this view and are lacking again do not fit the cache with the rest: asked

@@ -200,10 +200,11 @@ public struct ViewerState: Equatable, Sendable {
     public var fitsToFiles = false
     /// Bad lines of each stream said so far.
     var streamBadLines: [String: Int] = [:]
-    /// `no street data beyond here` was said (once a run).
-    public var saidStreetDataEnds = false
-    /// True once the viewer has said how to get street data for a view without any.
-    public var saidNoStreetData = false
+    /// What the last view showed of street data, when it is worth a hint: said on entering it (over a
+    /// key's routine message), not again while the views stay in it.
+    public var streetDataHint: StreetDataHint?
+    /// True while the message line shows that hint: the next key clears it.
+    var showsStreetDataHint = false
     /// False in kiosk mode: a shared demo account's visitor cannot add data.
     public var suggestsStreetData = true
     /// Why Ctrl-Z cannot suspend here (kiosk mode, no job control), said instead; nil: it suspends.
@@ -211,7 +212,7 @@ public struct ViewerState: Equatable, Sendable {
     /// The zoom from which a view without street data says how to get some.
     public static let streetZoom = 12.0
     /// What it says.
-    public static let noStreetDataHint = "no street data here: termmap --tiles openfreemap, or termmap data get"
+    public static let noStreetDataHint = StreetDataHint.noneHere.text
     /// The latitude/longitude grid is drawn (`#`).
     public var showGrid = true
     /// The help overlay is shown.
@@ -338,5 +339,18 @@ public enum ViewInterpolation {
             Coordinate(latitude: WebMercator.clampLatitude(center.latitude), longitude: center.longitude),
             zoomLevel: zoom)
         return v
+    }
+}
+
+/// A hint about street-level data that a view earns: its edge is in view, or a street view has none.
+public enum StreetDataHint: Sendable, Equatable {
+    case endsHere, noneHere
+
+    /// What the message line says.
+    public var text: String {
+        switch self {
+        case .endsHere: "no street data beyond here"
+        case .noneHere: "no street data here: termmap --tiles openfreemap, or termmap data get"
+        }
     }
 }

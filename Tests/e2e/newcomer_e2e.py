@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""End-to-end tests of a newcomer's first ten minutes in the real binary (tmux for the viewer, `render`
+for the rest): the views explain themselves, the messages help.
+
+    python3 Tests/e2e/newcomer_e2e.py .build/debug/termmap
+
+Prints one line per check and a closing 'N passed, N failed' line.
+"""
+import os
+import sys
+
+import harness
+from harness import Checks, Tmux
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+tmux = Tmux("termmap-newcomer-e2e")
+check = Checks(tmux)
+NO_STREET_DATA = "no street data here: termmap --tiles openfreemap, or termmap data get"
+
+
+def Session(args="", cols=120, rows=40):
+    return harness.Session(tmux, BINARY, args, cols, rows)
+
+
+def message(s):
+    return s.lines()[-1]
+
+
+@check("Paris at zoom 16 says how to get street data at once; the next key's own message replaces it")
+def _():
+    s = Session("--center 48.8584,2.2945 --zoom 16 --no-animation")
+    s.wait_for(lambda t: NO_STREET_DATA in t)
+    s.keys("l")
+    s.wait_for(lambda t: "pan to" in t.splitlines()[-1])
+    assert NO_STREET_DATA not in s.screen()
+    s.close()
+
+
+@check("panning east out of the demo city says `no street data beyond here` within 9 screens, over the pans' own message")
+def _():
+    s = Session("--center 60.1699,24.9384 --zoom 16 --no-animation")
+    seen = []
+    for screens in range(1, 10):
+        s.keys("L")
+        line = s.wait_for(lambda t: "pan to" in t.splitlines()[-1] or "street data" in t.splitlines()[-1])
+        seen.append(line.splitlines()[-1].strip())
+        if "no street data beyond here" in seen[-1]:
+            break
+    s.close()
+    assert "no street data beyond here" in seen[-1], seen
+    return f"after {screens} screens"
+
+
+if __name__ == "__main__":
+    check.report("newcomer e2e")
