@@ -85,9 +85,17 @@ extension ViewerState {
             pendingEffects.append(.changeBookmarks(.save(saved)))
         case .goTo:
             switch InputParsing.place(submitted.text) {
-            case .failure(let e): setError(e.description + "; view unchanged")
             case .success(let p):
                 goTo(p.coordinate, zoom: p.zoom, label: CoordinateFormat.hemispheres(p.coordinate, decimals: 5))
+            case .failure(let e):
+                // Not a position nor a link: a place's name, as `--center` takes it (the first match `/`
+                // lists); the position's own error when nothing is called that.
+                let name = submitted.text.trimmedOfWhitespace
+                if name.contains(where: \.isLetter), let hit = places?.search(name) {
+                    frame(hit)
+                } else {
+                    setError(e.description + "; view unchanged")
+                }
             }
         case .search:
             let query = submitted.text.trimmedOfWhitespace

@@ -90,7 +90,8 @@ public enum ViewerCommands {
     ]
 
     private static let places: [CommandRow] = [
-        CommandRow(.goToPrompt, keys: [.char("g")], "go to a latitude, longitude or a pasted map link") {
+        CommandRow(.goToPrompt, keys: [.char("g")], "go to a latitude, longitude, a pasted map link or a place's name")
+        {
             $0.prompt = Prompt(kind: .goTo, text: "")
         },
         CommandRow(.search, keys: [.char("/")], "find a place or street (↑↓ choose a match, Enter goes)") {

@@ -15,7 +15,7 @@ public enum PromptKind: String, Sendable {
         switch self {
         case .zoomLevel: return "zoom level (0–28): "
         case .radius: return "circle radius (e.g. 500, 2km, 1.5mi, 800ft): "
-        case .goTo: return "go to (lat, lon, or a map link): "
+        case .goTo: return "go to (lat, lon, a map link or a place): "
         case .bookmarkName: return "bookmark this view as: "
         case .search: return "search place or street: "
         }

@@ -72,7 +72,7 @@ struct ParsedArguments {
                 break
             }
             guard arg.hasPrefix("--"), arg.count > 2 else {
-                if arg.hasPrefix("-"), arg.count > 1 { throw UsageError("unknown option '\(arg)' (see --help)") }
+                if arg.hasPrefix("-"), arg.count > 1 { throw Self.unknownOption(arg, among: options) }
                 operands.append(arg)
                 continue
             }
@@ -104,8 +104,20 @@ struct ParsedArguments {
                 flags.insert(name)
                 origins[name] = .commandLine
             } else {
-                throw UsageError("unknown option '--\(name)' (see --help)")
+                throw Self.unknownOption("--\(name)", among: options)
             }
         }
+    }
+
+    /// An option this command does not take. A misspelt one comes with the nearest this command takes
+    /// (`--colour`: did you mean `--color`?), as the configuration file suggests them; another command's
+    /// option points to the help, and one written with one dash gets its two.
+    static func unknownOption(_ arg: String, among options: [OptionSpec]) -> UsageError {
+        let word = String(arg.drop { $0 == "-" })
+        let misspelt = !OptionTable.all.contains { $0.name == word }
+        // `-center`: one dash short.
+        let oneDash = !arg.hasPrefix("--") && options.contains { $0.name == word }
+        let hint = oneDash ? word : misspelt ? Suggestion.closest(to: word, among: options.map(\.name)) : nil
+        return UsageError("unknown option '\(arg)'\(hint.map { " (did you mean '--\($0)'?)" } ?? " (see --help)")")
     }
 }

@@ -26,7 +26,10 @@ enum InteractiveCommand {
         // The user's files, read before the terminal is taken: a failed one is listed, the others drawn.
         // A name that is no file is most likely a mistyped command: said before the terminal is taken.
         if let missing = options.files.first(where: { $0 != "-" && access($0, F_OK) != 0 }) {
-            throw DataFailure("'\(missing)': no such file, nor a command (see --help)")
+            let hint = Suggestion.closest(to: missing, among: OptionTable.commandWords).map {
+                " (did you mean '\($0)'?)"
+            }
+            throw DataFailure("'\(missing)': no such file, nor a command\(hint ?? " (see --help)")")
         }
         // `-`: standard input is data, read as it comes; the keys come from the terminal (/dev/tty, as
         // less and fzf do), which takes standard input's place for everything that reads the terminal.

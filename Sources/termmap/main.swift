@@ -18,27 +18,11 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             return 0
         }
         switch first {
-        case "help" where args.dropFirst().first == "keys":
-            // The keys in effect: the configuration's `[keys]` applied.
-            printLine(
-                try ConfigLocation.arguments(Array(args.dropFirst(2)), for: .viewer, environment: environment).keymap
-                    .markdownTable)
-            return 0
-        case "help" where args.dropFirst().first == "man":
-            printLine(ManPage.roff)
-            return 0
-        case "help" where args.dropFirst().first == "completions":
-            guard args.count == 3, let shell = Completions.Shell(rawValue: args[2]) else {
-                throw UsageError("help completions takes one shell: bash, zsh or fish")
-            }
-            printLine(Completions.script(for: shell), terminator: "")
-            return 0
         case "config":
             return try ConfigCommand.run(Array(args.dropFirst()), environment: environment)
-        case "help" where args.dropFirst().first == "options":
-            printLine(OptionTable.markdownTable)
-            return 0
-        case "--help", "-h", "help":
+        case "help":
+            return try HelpCommand.run(Array(args.dropFirst()), environment: environment)
+        case "--help", "-h":
             printLine(OptionTable.helpText)
             return 0
         case "--version":

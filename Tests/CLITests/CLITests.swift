@@ -81,6 +81,22 @@ struct CLITests {
         #expect(r.err == "termmap: unknown option '\(option)' (see --help)\n")
     }
 
+    /// A misspelt option, command or help topic gets the nearest one (as the configuration file's
+    /// mistakes do); the help topic's is a usage mistake.
+    @Test(arguments: [
+        (["--colour", "never"], "unknown option '--colour' (did you mean '--color'?)", Int32(2)),
+        (["--centre", "1,2"], "unknown option '--centre' (did you mean '--center'?)", 2),
+        (["render", "--sise", "80x24"], "unknown option '--sise' (did you mean '--size'?)", 2),
+        (["-center", "1,2"], "unknown option '-center' (did you mean '--center'?)", 2),
+        (["rendr"], "'rendr': no such file, nor a command (did you mean 'render'?)", 1),
+        (["help", "mann"], "help has no topic 'mann' (did you mean 'man'?)", 2),
+    ])
+    func aMisspeltWordGetsTheNearest(args: [String], line: String, status: Int32) throws {
+        let r = try runTermmap(args)
+        #expect(r.status == status, "\(args)")
+        #expect(r.err == "termmap: \(line)\n")
+    }
+
     @Test func renderPrintsTheScreenAtItsSize() throws {
         let r = try runTermmap(["render", "--size", "80x24", "--center", "33.777328,-84.397348", "--zoom", "14"])
         #expect(r.status == 0)

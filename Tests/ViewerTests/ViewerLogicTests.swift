@@ -56,6 +56,10 @@ struct ViewerLogicTests {
         #expect(try state("/zzzzqqq<Enter>").messageIsError)
         let saoPaulo = try state("/sao paulo<Enter>")
         #expect(saoPaulo.message.contains("São Paulo"))
+        // `g` takes a place's name as `--center` does: the first match, framed as `/` frames it.
+        let named = try state("gHanoi<Enter>")
+        #expect(named.view == hanoi.view && named.message == hanoi.message)
+        #expect(try state("gzzzzqqq<Enter>").messageIsError)
     }
 
     @Test(arguments: [("500", 500.0), ("500m", 500), ("2km", 2000), ("1.5mi", 2414.016), ("800ft", 243.84)])
