@@ -7,6 +7,7 @@ for the rest): the views explain themselves, the messages help.
 Prints one line per check and a closing 'N passed, N failed' line.
 """
 import os
+import subprocess
 import sys
 
 import harness
@@ -49,6 +50,37 @@ def _():
     s.close()
     assert "no street data beyond here" in seen[-1], seen
     return f"after {screens} screens"
+
+
+@check("a misspelt option, command or help topic gets the nearest: --colour, --centre, rendr, help mann")
+def _():
+    said = []
+    for args, nearest, status in [(["--colour", "never"], "'--color'", 2), (["--centre", "1,2"], "'--center'", 2),
+                                  (["rendr"], "'render'", 1), (["help", "mann"], "'man'", 2)]:
+        r = subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=30)
+        assert r.returncode == status and f"(did you mean {nearest}?)" in r.stderr, (args, r.returncode, r.stderr)
+        assert len(r.stderr.splitlines()) == 1, r.stderr
+        said.append(r.stderr.strip())
+    return said[0]
+
+
+@check("g Helsinki goes where /Helsinki goes (a place's name, as --center takes it)")
+def _():
+    s = Session("--no-animation")
+    s.keys("g")
+    s.literal("Helsinki")
+    s.keys("Enter")
+    by_name = s.wait_for(lambda t: "Helsinki, FI" in t)
+    status = by_name.splitlines()[-2]
+    s.close()
+    t = Session("--no-animation")
+    t.keys("/")
+    t.literal("Helsinki")
+    t.keys("Enter")
+    searched = t.wait_for(lambda t: "Helsinki, FI" in t).splitlines()[-2]
+    t.close()
+    assert status.split("│")[:2] == searched.split("│")[:2], (status, searched)
+    return status.split("│")[0].strip()
 
 
 if __name__ == "__main__":
