@@ -122,6 +122,9 @@ extension ViewerState {
         return []
     }
 
+    /// What `y` says before the text it sent.
+    static let sentToClipboard = "sent to your terminal's clipboard (OSC 52): "
+
     /// `y`'s menu: a digit copies, anything else closes it.
     private mutating func copyMenuKey(_ key: Key) -> [Effect] {
         showCopyMenu = false
@@ -129,7 +132,8 @@ extension ViewerState {
             setMessage("nothing copied")
             return []
         }
-        setMessage("copied: \(text)")
+        // Sent, not copied: a terminal may ignore OSC 52 (or ask its user first).
+        setMessage("\(Self.sentToClipboard)\(text)")
         return [.copy(text)]
     }
 

@@ -333,7 +333,7 @@ public enum Renderer {
         fields: [StatusLine.Field], compact: String
     ) {
         // The view's size along the center's parallel and meridian (a wider window is never reported
-        // narrower; the zoom message keeps the seed's east–west chord).
+        // narrower; the zoom message gives the same widths).
         let meters = view.extentMeters()
         var fields: [StatusLine.Field] = [
             .init(text: CoordinateFormat.hemispheres(view.center, decimals: 5), rank: 3),

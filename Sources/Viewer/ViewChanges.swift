@@ -26,9 +26,11 @@ extension ViewerState {
             name: direction == .zoomIn ? .zoomIn : .zoomOut, zoomBefore: step.zoomBefore, zoomAfter: step.zoomAfter,
             fallback: step.usedFallback, zoomStep: step)
         let factor = direction == .zoomIn ? "×0.4" : "×3"
+        // The widths the status line gives the two views (the seed's own east–west chord, which its ×0.4
+        // and ×3 apply to, is `e`'s to explain: across most of the world it is shorter).
         var text =
-            "\(direction.rawValue) \(factor): east–west chord \(Formatting.distance(step.metersBefore.longitudinal)) → "
-            + "\(Formatting.distance(step.metersRequested.longitudinal)), "
+            "\(direction.rawValue) \(factor): \(Formatting.distance(old.extentMeters().longitudinal)) → "
+            + "\(Formatting.distance(view.extentMeters().longitudinal)) wide, "
             + "zoom \(Formatting.zoom(step.zoomBefore)) → \(Formatting.zoom(step.zoomAfter))"
         if step.usedFallback {
             text += direction == .zoomIn ? " (fallback step +log2 2.5)" : " (fallback step −log2 3)"

@@ -137,7 +137,11 @@ struct NewUserFaultTests {
         let m = s.view.extentMeters()
         #expect(
             statusLine(s).contains("\(Formatting.distance(m.longitudinal)) × \(Formatting.distance(m.latitudinal))"))
-        #expect(s.message.contains("east–west chord"))
+        // The zoom message gives the widths the status line gives, before and after.
+        #expect(
+            s.message.contains(
+                "\(Formatting.distance(world.view.extentMeters().longitudinal)) → "
+                    + "\(Formatting.distance(m.longitudinal)) wide"), "\(s.message)")
     }
 
     /// 5. `g` accepts what people type and whatever termmap prints: decimals with hemisphere letters

@@ -7,6 +7,7 @@ for the rest): the views explain themselves, the messages help.
 Prints one line per check and a closing 'N passed, N failed' line.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -81,6 +82,22 @@ def _():
     t.close()
     assert status.split("│")[:2] == searched.split("│")[:2], (status, searched)
     return status.split("│")[0].strip()
+
+
+@check("a zoom's message gives the widths the status line gives (the world at zoom 0, and zoom 3 → 4.32)")
+def _():
+    said = []
+    for args in (["--zoom", "0", "--keys", "-"], ["--zoom", "3", "--keys", "+"], ["--zoom", "1", "--keys", "+"]):
+        before = subprocess.run([BINARY, "render", "--size", "100x30", args[0], args[1]], capture_output=True,
+                                text=True, timeout=30).stdout.splitlines()
+        after = subprocess.run([BINARY, "render", "--size", "100x30", *args], capture_output=True, text=True,
+                               timeout=30).stdout.splitlines()
+        width = lambda status: status.split("│")[2].split("×")[0].strip()
+        m = re.search(r": (\S+ k?m) → (\S+ k?m) wide", after[-1])
+        assert m, after[-1]
+        assert (m.group(1), m.group(2)) == (width(before[-2]), width(after[-2])), (after[-1], before[-2], after[-2])
+        said.append(after[-1].split("  ")[0])
+    return said[0]
 
 
 if __name__ == "__main__":

@@ -284,7 +284,7 @@ def _():
                 break
             time.sleep(0.1)
         assert got == want, (digit, got, s.lines()[-1])
-        assert s.lines()[-1].startswith("copied: " + want[:40]), s.lines()[-1]
+        assert s.lines()[-1].startswith("sent to your terminal's clipboard (OSC 52): " + want[:20]), s.lines()[-1]
         copied.append(want)
     # The link pasted into g: the same place, at the link's zoom.
     s.keys("0")
