@@ -296,6 +296,12 @@ MUTANTS = [
     ("Sources/MapFormats/UserData/UserLayerDetail.swift", "            return Self.units(x0, y0, x1, y1)\n",
      "            return Self.units(x0, y0, x0, y0)\n",
      "a file's index lists a feature by its box's corner (a long line is found only near its start)"),
+    # The first ten minutes (issue 45).
+    ("Sources/Viewer/Update.swift", "        guard !messageIsError || message.isEmpty else { return }\n",
+     "        guard message.isEmpty else { return }\n",
+     "a street-data hint yields to a key's routine message (a pan's) and never shows"),
+    ("Sources/GeoCore/MapView.swift", "let (top, bottom) = half < 0.5 ? (half, 1 - half) : (0.0, 1.0)",
+     "let (top, bottom) = (0.0, 1.0)", "panning north leaves a blank band above the world's edge"),
 ]
 
 

@@ -184,13 +184,33 @@ public struct MapView: Equatable, Sendable {
         self.zoom = z
     }
 
-    /// Pans by a number of dots (x right, y down); latitude stops at the Mercator limit.
+    /// Pans by a number of dots (x right, y down); the view stops where the world's edge meets the
+    /// screen's (`keepingWorldEdges`).
     public mutating func pan(dx: Double, dy: Double) {
         guard dx.isFinite, dy.isFinite else { return }
         var p = centerPoint
         p.x += dx / worldSize
-        p.y = min(max(p.y + dy / worldSize, 0), 1)
+        p.y = Self.keepingWorldEdges(p.y + dy / worldSize, worldSize: worldSize, heightDots: size.heightDots)
         center = Self.normalized(WebMercator.unproject(p))
+    }
+
+    /// Moves the center as little as it takes for the world's north and south edges (the Mercator limit,
+    /// ±85.05°) to stay at or beyond the screen's, as MapKit and Leaflet's `maxBounds` keep them: no
+    /// blank band above the Arctic or below the Antarctic while the world is taller than the view.
+    public mutating func keepWorldEdgesOnScreen() {
+        var p = centerPoint
+        let y = Self.keepingWorldEdges(p.y, worldSize: worldSize, heightDots: size.heightDots)
+        guard y != p.y else { return }
+        p.y = y
+        center = Self.normalized(WebMercator.unproject(p))
+    }
+
+    /// A center's Mercator y (0 at the north limit, 1 at the south) kept at least half a view from
+    /// either limit when the world is taller than the view; within the world otherwise.
+    static func keepingWorldEdges(_ y: Double, worldSize: Double, heightDots: Double) -> Double {
+        let half = heightDots / 2 / worldSize
+        let (top, bottom) = half < 0.5 ? (half, 1 - half) : (0.0, 1.0)
+        return min(max(y, top), bottom)
     }
 
     /// Leaflet's `setZoomAround`: changes the zoom keeping the coordinate under `dot` where it is on screen.
@@ -203,7 +223,9 @@ public struct MapView: Equatable, Sendable {
         let anchorX = c.x + offsetX / worldSize
         let anchorY = c.y + offsetY / worldSize
         let newWorld = WebMercator.worldSize(zoom: z)
-        let p = MercatorPoint(x: anchorX - offsetX / newWorld, y: min(max(anchorY - offsetY / newWorld, 0), 1))
+        let p = MercatorPoint(
+            x: anchorX - offsetX / newWorld,
+            y: Self.keepingWorldEdges(anchorY - offsetY / newWorld, worldSize: newWorld, heightDots: size.heightDots))
         zoom = z
         center = Self.normalized(WebMercator.unproject(p))
     }

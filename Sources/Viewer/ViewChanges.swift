@@ -10,6 +10,8 @@ import Support
 extension ViewerState {
     /// Records the old view for undo (with what changed it) and starts an animation when enabled.
     mutating func commit(from old: MapView, change: String, animate: Bool = true) {
+        // Whatever moved the view, the world's edges stay at the screen's (no blank band at a pole).
+        view.keepWorldEdgesOnScreen()
         guard old != view else { return }
         history.append(HistoryEntry(view: old, change: change))
         if history.count > ViewerState.historyLimit { history.removeFirst() }

@@ -139,10 +139,20 @@ struct MapViewTests {
         #expect(abs(v.center.longitude - 90) < 1e-9)
         v.pan(dx: 512, dy: 0)
         #expect(abs(v.center.longitude - -90) < 1e-9)
+        // North as far as it goes: the world's top edge (85.05°) at the screen's, the 120-dot view's
+        // centre 60 dots below it, not the pole at the screen's middle over a blank band.
         v.pan(dx: 0, dy: -10_000)
-        #expect(v.center.latitude == WebMercator.maxLatitude)
+        #expect(abs(v.centerPoint.y - 60.0 / 1024) < 1e-12)
+        #expect(abs(v.transform.dotY(0)) < 1e-9)
+        let north = v.center
         v.pan(dx: .nan, dy: 1)
-        #expect(v.center.latitude == WebMercator.maxLatitude)
+        #expect(v.center == north)
+        v.pan(dx: 0, dy: 20_000)
+        #expect(abs(v.transform.dotY(1) - 120) < 1e-9)
+        // A world shorter than the view (zoom 0, 64 rows: 256 dots of 256): it stays within the world.
+        var tall = try view(0, 0, 0, 100, 64)
+        tall.pan(dx: 0, dy: -10_000)
+        #expect(tall.center.latitude == WebMercator.maxLatitude)
     }
 
     @Test func zoomAroundKeepsThePointUnderTheCursor() throws {

@@ -100,5 +100,18 @@ def _():
     return said[0]
 
 
+@check("panning north at zoom 3 stops with the world's edge at the screen's top: no blank band above the Arctic")
+def _():
+    s = Session("--center 70,0 --zoom 3 --no-animation", cols=100, rows=30)
+    for _ in range(4):
+        s.keys("K")
+    screen = s.wait_for(lambda t: "zoom 3.00" in t and "pan to" in t)
+    lines = screen.splitlines()
+    s.close()
+    blank = [i for i, line in enumerate(lines[:27]) if not line.strip()]
+    assert not blank, f"blank rows {blank}: {lines[:3]}"
+    return lines[-2].split("│")[0].strip()
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
