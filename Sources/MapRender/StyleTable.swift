@@ -107,6 +107,16 @@ struct StyleRow: Sendable {
     var light256: UInt8
     var light16: UInt8?
     var lightFill256: UInt8?
+    /// On the status or message line: its own background (the line's band), so that it reads whatever
+    /// the terminal's background and the theme (WCAG 2 contrast ≥ 4.5 with every band colour below).
+    var band = false
+}
+
+/// The status and message lines' background in each theme and colour mode: a dark grey band under
+/// light text, a light grey one under dark text (xterm's 235 #262626 and 254 #e4e4e4; black and the
+/// light grey of the 16).
+enum LineBand {
+    static let dark256: UInt8 = 235, light256: UInt8 = 254, dark16: UInt8 = 0, light16: UInt8 = 7
 }
 
 /// The palette's theme: for a dark terminal background (the default) or a light one.
@@ -223,13 +233,16 @@ public enum StyleTable {
             sign: true,
             light256: 130),
         StyleRow(role: .poiLabel, ink: 0, color256: 223, color16: 7, light256: 94, light16: 0),
-        StyleRow(role: .status, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
-        StyleRow(role: .credit, ink: 0, color256: 247, color16: 8, reverse: true, light256: 240, light16: 8),
-        StyleRow(role: .message, ink: 0, color256: 252, color16: 7, light256: 236, light16: 0),
-        StyleRow(role: .error, ink: 0, color256: 203, color16: 9, light256: 160),
-        StyleRow(role: .prompt, ink: 0, color256: 222, color16: 11, light256: 94, light16: 3),
+        // The status and message lines, on their band (`LineBand`).
+        StyleRow(
+            role: .status, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0, band: true),
+        StyleRow(
+            role: .credit, ink: 0, color256: 247, color16: 8, reverse: true, light256: 240, light16: 0, band: true),
+        StyleRow(role: .message, ink: 0, color256: 252, color16: 7, light256: 236, light16: 0, band: true),
+        StyleRow(role: .error, ink: 0, color256: 203, color16: 9, light256: 124, light16: 1, band: true),
+        StyleRow(role: .prompt, ink: 0, color256: 222, color16: 11, light256: 58, light16: 4, band: true),
         StyleRow(role: .help, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0),
-        StyleRow(role: .attribution, ink: 0, color256: 243, color16: 8, light256: 242),
+        StyleRow(role: .attribution, ink: 0, color256: 248, color16: 8, light256: 240, light16: 0, band: true),
         // The seed's 20 % blue outside the circle: navy (256) or blue (16) over the sea, a lighter navy over
         // land (a fifth of blue over its tint); lavender on a light background, a bluer cyan over its sea.
         // Without colour, a stipple nothing else draws (the grid is braille dots, areas `~` and `'`).
@@ -401,11 +414,13 @@ public enum StyleTable {
         case .ansi8, .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
             let color = theme == .light ? row.light16 ?? row.color16 : row.color16
-            return CellStyle(foreground: PaletteColor(color), bold: row.bold, reverse: row.sign)
+            let band = row.band ? PaletteColor(theme == .light ? LineBand.light16 : LineBand.dark16) : nil
+            return CellStyle(foreground: PaletteColor(color), background: band, bold: row.bold, reverse: row.sign)
         case .ansi256:
+            let band = row.band ? PaletteColor(theme == .light ? LineBand.light256 : LineBand.dark256) : nil
             return CellStyle(
-                foreground: PaletteColor(theme == .light ? row.light256 : row.color256), bold: row.bold,
-                reverse: row.sign)
+                foreground: PaletteColor(theme == .light ? row.light256 : row.color256), background: band,
+                bold: row.bold, reverse: row.sign)
         }
     }
 

@@ -381,7 +381,10 @@ public enum Renderer {
         let line = StatusLine.layout(
             fields.map { .init(text: shown($0.text), rank: $0.rank, separator: shown($0.separator)) },
             credit: credit.map { (shown($0.full), shown($0.short)) }, compact: shown(compact), cols: frame.cols)
-        frame.write(line.left, col: 0, row: statusRow, style: StyleTable.style(.status, mode: mode, theme: state.theme))
+        let style = StyleTable.style(.status, mode: mode, theme: state.theme)
+        // The line's band from edge to edge, under its fields and credit.
+        frame.write(String(repeating: " ", count: frame.cols), col: 0, row: statusRow, style: style.blankLook)
+        frame.write(line.left, col: 0, row: statusRow, style: style)
         if let text = line.credit {
             frame.write(
                 text, col: max(0, frame.cols - text.columns), row: statusRow,
@@ -398,6 +401,8 @@ public enum Renderer {
     ) {
         let statusRow = frame.rows - 2
         let messageRow = frame.rows - 1
+        let band = StyleTable.style(.message, mode: mode, theme: state.theme).blankLook
+        frame.write(String(repeating: " ", count: frame.cols), col: 0, row: messageRow, style: band)
         if let prompt = state.prompt {
             drawChoices(&frame, prompt, bottom: statusRow, ascii: ascii, mode: mode, theme: state.theme)
             let text = prompt.kind.question + prompt.text + "_"

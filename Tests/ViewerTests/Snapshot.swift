@@ -97,8 +97,11 @@ func roleMap(_ frame: Frame) -> String {
         .feature(.lakeWater): "a", .attribution: "x",
     ]
     var byStyle: [CellStyle: Character] = [.plain: "."]
-    for role in StyleRole.allCases where byStyle[StyleTable.style(role, mode: .ansi256)] == nil {
-        byStyle[StyleTable.style(role, mode: .ansi256)] = letters[role] ?? "?"
+    // Keyed without backgrounds, as the cells are read (the status and message lines' band is one).
+    for role in StyleRole.allCases {
+        var style = StyleTable.style(role, mode: .ansi256)
+        style.background = nil
+        if byStyle[style] == nil { byStyle[style] = letters[role] ?? "?" }
     }
     let shades = [StyleTable.shade(mode: .ansi256), StyleTable.shade(mode: .ansi256, overLand: true)]
     func letter(_ c: Cell) -> Character {

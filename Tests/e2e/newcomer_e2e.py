@@ -113,5 +113,82 @@ def _():
     return lines[-2].split("│")[0].strip()
 
 
+# xterm's palette (its defaults for the 16; 256colres.pl's cube and greys for the rest).
+XTERM16 = ["000000", "cd0000", "00cd00", "cdcd00", "0000ee", "cd00cd", "00cdcd", "e5e5e5",
+           "7f7f7f", "ff0000", "00ff00", "ffff00", "5c5cff", "ff00ff", "00ffff", "ffffff"]
+
+
+def rgb(index):
+    if index < 16:
+        h = XTERM16[index]
+        return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
+    if index < 232:
+        levels = [0, 95, 135, 175, 215, 255]
+        i = index - 16
+        return levels[i // 36], levels[(i // 6) % 6], levels[i % 6]
+    g = 8 + 10 * (index - 232)
+    return g, g, g
+
+
+def contrast(a, b):
+    """WCAG 2's contrast ratio of two palette colours (relative luminance, sRGB)."""
+    def luminance(index):
+        def linear(c):
+            c /= 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b_ = (linear(c) for c in rgb(index))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def cells(line):
+    """(character, foreground, background) of each cell of a line of SGR-coloured text."""
+    out, fg, bg = [], None, None
+    for part in re.split(r"(\x1b\[[0-9;]*m)", line):
+        if part.startswith("\x1b["):
+            codes = [int(c) if c else 0 for c in part[2:-1].split(";")]
+            i = 0
+            while i < len(codes):
+                c = codes[i]
+                if c == 0:
+                    fg = bg = None
+                elif c in (38, 48) and i + 2 < len(codes) and codes[i + 1] == 5:
+                    fg, bg = (codes[i + 2], bg) if c == 38 else (fg, codes[i + 2])
+                    i += 2
+                elif 30 <= c <= 37 or 90 <= c <= 97:
+                    fg = c - 30 if c < 90 else c - 90 + 8
+                elif 40 <= c <= 47 or 100 <= c <= 107:
+                    bg = c - 40 if c < 100 else c - 100 + 8
+                elif c == 39:
+                    fg = None
+                elif c == 49:
+                    bg = None
+                i += 1
+        else:
+            out += [(ch, fg, bg) for ch in part]
+    return out
+
+
+@check("the status and message lines have their own background: contrast >= 4.5 (WCAG 2) in both themes, 256 and 16 colours, with a message, a prompt and an error")
+def _():
+    worst = (99, "")
+    for theme in ("dark", "light"):
+        for colors in ("256", "16"):
+            for keys in ("", "g", "gzzzz<Enter>", "/Hel"):
+                args = [BINARY, "render", "--size", "80x24", "--color", colors, "--theme", theme, "--zoom", "3"]
+                out = subprocess.run(args + (["--keys", keys] if keys else []), capture_output=True, text=True,
+                                     timeout=30).stdout.splitlines()
+                for row in out[-2:]:
+                    for ch, fg, bg in cells(row):
+                        assert bg is not None, (theme, colors, keys, row)
+                        if ch.strip():
+                            assert fg is not None, (theme, colors, keys, ch)
+                            ratio = contrast(fg, bg)
+                            assert ratio >= 4.5, (theme, colors, keys, ch, fg, bg, ratio)
+                            worst = min(worst, (ratio, f"{theme} {colors} {keys or 'message'}"))
+    return f"lowest {worst[0]:.2f} ({worst[1]})"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
