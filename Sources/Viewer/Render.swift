@@ -121,9 +121,9 @@ public enum Renderer {
         _ frame: inout Frame, _ keymap: Keymap, mapRows: Int, page: Int, ascii: Bool, mode: ColorMode,
         theme: Theme = .dark
     ) {
-        let layout = HelpLayout(keymap, mapRows: mapRows)
+        let layout = HelpLayout(keymap, mapRows: mapRows, cols: frame.cols)
         let page = min(max(0, page), layout.pages - 1)
-        let keys = keymap.helpLines
+        let keys = layout.lines
         let shown = Array(keys[(page * layout.perPage)..<min(keys.count, (page + 1) * layout.perPage)])
         var lines = shown
         let title: String
@@ -136,7 +136,7 @@ public enum Renderer {
         drawPanel(
             &frame, lines, widest: (keys + lines + [title]).map(\.columns).max() ?? 0, mapRows: mapRows, ascii: ascii,
             mode: mode,
-            theme: theme, title: title)
+            theme: theme, title: title, blankRing: true)
     }
 
     /// The explain panel (`e`): the last step's numbers, or a line saying there are none yet.
@@ -253,7 +253,7 @@ public enum Renderer {
     @discardableResult
     static func drawPanel(
         _ frame: inout Frame, _ lines: [String], widest: Int, mapRows: Int, ascii: Bool, mode: ColorMode, theme: Theme,
-        topRight: Bool = false, title: String? = nil
+        topRight: Bool = false, title: String? = nil, blankRing: Bool = false
     ) -> (left: Int, top: Int, height: Int)? {
         let shown = lines.map { Transliteration.screenText($0, ascii: ascii) }
         let width = min(frame.cols - 2, max(widest, shown.map(\.columns).max() ?? 0) + 4)
@@ -262,6 +262,15 @@ public enum Renderer {
         let left = topRight ? frame.cols - width - 1 : (frame.cols - width) / 2
         let top = topRight ? 0 : max(0, (mapRows - height) / 2)
         func border(_ text: String) -> String { Transliteration.screenText(text, ascii: ascii) }
+        if blankRing {
+            // A blank cell's ring around the box: no scrap of the map beside it (at 80 columns the box
+            // leaves one column either side).
+            let (x0, x1) = (max(0, left - 1), min(frame.cols, left + width + 1))
+            for r in max(0, top - 1)..<min(mapRows, top + height + 1) {
+                frame.write(
+                    String(repeating: " ", count: x1 - x0), col: x0, row: r, style: .plain, keepBackground: false)
+            }
+        }
         for r in 0..<height {
             let text: String
             if r == 0, let title {

@@ -2,6 +2,7 @@ import GeoCore
 import MapData
 import MapRender
 import Raster
+import Support
 
 /// What the what-is-here panel (`i`) says: where the crosshair is, at which zoom, and the features the
 /// drawn map has in its cell (the topmost first).
@@ -68,26 +69,40 @@ extension Renderer {
     /// down by the state's `infoScroll`; the furthest it can scroll.
     static func drawInfo(_ frame: inout Frame, _ report: InfoReport, scroll: Int, mapRows: Int, style: MapStyle) -> Int
     {
-        let (header, body) = report.lines()
+        let (header, text) = report.lines()
+        func screen(_ line: String) -> String { Transliteration.screenText(line, ascii: style.ascii) }
+        let widest = min((header + text).map { screen($0).columns }.max() ?? 0, frame.cols / 2 - 6)
+        let ellipsis = screen("…")
+        // Lines wider than the panel go on below at word boundaries, indented two more than they are; a
+        // word wider than the panel is shortened.
+        func wrapped(_ line: String) -> [String] {
+            let text = screen(line)
+            let lead = text.prefix { $0 == " " }.count
+            guard text.columns > widest, widest - lead - 2 >= 12 else { return [text] }
+            return TextWrap.lines(String(text.dropFirst(lead)), width: widest - lead - 2).enumerated().map { i, part in
+                let line = String(repeating: " ", count: i == 0 ? lead : lead + 2) + part
+                return line.columns > widest ? line.prefix(columns: max(0, widest - ellipsis.columns)) + ellipsis : line
+            }
+        }
+        let body = text.flatMap(wrapped)
+        let head = header.dropFirst().flatMap(wrapped)
         // The first header line is the title, in the top border.
-        let room = max(1, min(mapRows, frame.rows) - 2 - (header.count - 1))
+        let room = max(1, min(mapRows, frame.rows) - 2 - head.count)
         let limit = max(0, body.count - room)
         let first = min(scroll, limit)
         var shown = Array(body[first..<min(body.count, first + room)])
         if first + room < body.count, !shown.isEmpty {
-            shown[shown.count - 1] = "… \(body.count - first - room + 1) more lines (↓)"
+            shown[shown.count - 1] = screen("… \(body.count - first - room + 1) more lines (↓)")
         }
-        func screen(_ line: String) -> String { Transliteration.screenText(line, ascii: style.ascii) }
-        let widest = min((header + body).map { screen($0).columns }.max() ?? 0, frame.cols / 2 - 6)
-        let ellipsis = screen("…")
-        let lines = (header.dropFirst() + shown).map { line in
-            let text = screen(line)
-            return text.columns > widest ? text.prefix(columns: max(0, widest - ellipsis.columns)) + ellipsis : text
+        let lines = head + shown
+        // The title without its keys when the panel is too narrow for them (never cut mid-phrase).
+        var title = screen(header[0])
+        if title.columns > widest, let open = title.firstIndex(of: "(") {
+            title = String(title[..<open]).trimmedOfWhitespace
         }
         drawPanel(
             &frame, lines, widest: widest, mapRows: mapRows, ascii: style.ascii, mode: style.mode, theme: style.theme,
-            topRight: true,
-            title: screen(header[0]))
+            topRight: true, title: title)
         return limit
     }
 }

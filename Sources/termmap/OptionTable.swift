@@ -271,19 +271,8 @@ enum OptionTable {
         return lines.joined(separator: "\n")
     }
 
-    /// `text` in lines of at most `width` characters, broken at spaces.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        return lines + [line]
-    }
+    /// `text` in lines of at most `width` columns, broken at spaces.
+    static func wrap(_ text: String, width: Int) -> [String] { TextWrap.lines(text, width: width) }
 
     /// `viewer and render`, `render only`, `data import-gshhg`…
     static func groupTitle(_ commands: [CommandName]) -> String {

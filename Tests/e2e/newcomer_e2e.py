@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import harness
 from harness import Checks, Tmux
@@ -188,6 +189,55 @@ def _():
                             assert ratio >= 4.5, (theme, colors, keys, ch, fg, bg, ratio)
                             worst = min(worst, (ratio, f"{theme} {colors} {keys or 'message'}"))
     return f"lowest {worst[0]:.2f} ({worst[1]})"
+
+
+def render(*args):
+    return subprocess.run([BINARY, "render", *args], capture_output=True, text=True, timeout=30).stdout.splitlines()
+
+
+def box_text(lines):
+    """The text inside a panel's borders, a row each (without the title row and the bottom border)."""
+    return [line.split("│")[1].strip() for line in lines if line.count("│") >= 2]
+
+
+@check("80x24: the help wraps at word boundaries, each description whole, and no scrap of the map beside the box")
+def _():
+    keys = subprocess.run([BINARY, "help", "keys"], capture_output=True, text=True, timeout=30).stdout
+    # Every description but the pans' (the help groups them: `pan left, down, up, right a quarter view`).
+    wanted = [row.split(" | ")[-1].rstrip(" |") for row in keys.splitlines()[2:] if row.startswith("| `")]
+    wanted = [w for w in wanted if not w.startswith("pan ")] + ["pan left, down, up, right a quarter view"]
+    pages, text = 0, []
+    while True:
+        screen = render("--size", "80x24", "--keys", "?" + " " * pages)
+        pages += 1
+        box = [line for line in screen[:22] if line.lstrip().startswith(("│", "┌", "└"))]
+        assert all(line[0] == " " and line[79] == " " for line in box), box[:2]
+        top = screen.index(box[0])
+        around = ([screen[top - 1]] if top > 0 else []) + ([screen[top + len(box)]] if top + len(box) < 22 else [])
+        assert not any(line.strip() for line in around), f"the map shows above or below: {around}"
+        text += box_text(box)
+        if "end ·" in " ".join(text) or pages > 5:
+            break
+    # A description's words come in order across its wrapped lines: none is cut in the middle.
+    joined = " ".join(" ".join(line.split()) for line in text)
+    missing = [w for w in wanted if " ".join(w.split()) not in joined]
+    assert not missing, missing
+    return f"{len(wanted)} keys on {pages} pages"
+
+
+@check("80x24: i wraps a long property at word boundaries inside its panel")
+def _():
+    words = "a very long description that goes on well past the width of the what is here panel at eighty columns"
+    geojson = ('{"type":"Feature","properties":{"name":"Long","note":"' + words +
+               '"},"geometry":{"type":"Point","coordinates":[24.944,60.17]}}')
+    with tempfile.NamedTemporaryFile("w", suffix=".geojson", delete=False) as f:
+        f.write(geojson)
+    screen = render("--size", "80x24", "--center", "60.17,24.944", "--zoom", "16", "--keys", "i", f.name)
+    os.unlink(f.name)
+    lines = box_text(screen[:22])
+    joined = " ".join(" ".join(line.split()) for line in lines)
+    assert "note=" + words in joined, lines
+    return f"{sum(1 for line in lines if line and words.split()[-1] in line or 'note=' in line)} lines"
 
 
 if __name__ == "__main__":
