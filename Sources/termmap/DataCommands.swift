@@ -42,17 +42,17 @@ enum DataCommands {
             )
             return 0
         case "import-gshhg":
-            let p = try ParsedArguments(rest, for: .importGSHHG)
+            let p = try Self.parsed(rest, for: .importGSHHG, environment: environment)
             guard p.operands.count == 1 else {
                 throw UsageError("data import-gshhg: expected one PATH (gshhs_f.dat or its folder)")
             }
             return try importGSHHG(p.operands[0], dataDir: p.value(.data), environment: environment)
         case "import-osm":
-            let p = try ParsedArguments(rest, for: .importOSM)
+            let p = try Self.parsed(rest, for: .importOSM, environment: environment)
             guard p.operands.count == 1 else { throw UsageError("data import-osm: expected one FILE.osm.pbf") }
             return try importOSM(p.operands[0], dataDir: p.value(.data), name: p.value(.name), environment: environment)
         case "list":
-            let p = try ParsedArguments(rest, for: .list)
+            let p = try Self.parsed(rest, for: .list, environment: environment)
             guard p.operands.isEmpty else { throw UsageError("data list: takes no operands (see --help)") }
             return try list(dataDir: p.value(.data), environment: environment)
         case "info":
@@ -70,10 +70,10 @@ enum DataCommands {
             }
             return 0
         case "get":
-            let p = try ParsedArguments(rest, for: .get)
+            let p = try Self.parsed(rest, for: .get, environment: environment)
             return try AreaGet.run(p, environment: environment)
         case "remove":
-            let p = try ParsedArguments(rest, for: .remove)
+            let p = try Self.parsed(rest, for: .remove, environment: environment)
             guard p.operands.count == 1 else {
                 throw UsageError("data remove: expected one NAME (see 'termmap data list')")
             }
@@ -81,6 +81,15 @@ enum DataCommands {
         default:
             throw UsageError("data: unknown subcommand '\(sub)' (expected \(subcommands))")
         }
+    }
+
+    /// A data command's arguments with the configuration file's settings it takes filled in (`data =
+    /// DIR` is the data folder of `data list`, `import-osm`, `remove`, `get` and `import-gshhg` as it
+    /// is the viewer's and `render`'s).
+    static func parsed(_ args: [String], for command: CommandName, environment: [String: String]) throws(UsageError)
+        -> ParsedArguments
+    {
+        try ConfigLocation.arguments(args, for: command, environment: environment).parsed
     }
 
     /// Imports an OpenStreetMap extract into `NAME.tmap` in the data folder (written whole or not at all).

@@ -232,6 +232,33 @@ struct CLITests {
         #expect(missing.status == 1 && missing.err.split(separator: "\n").count == 1, "\(missing.err)")
     }
 
+    /// `data = DIR` in the configuration file is the data folder of the data commands too, as of the
+    /// viewer and `render`: an import goes there, the list shows it there, render draws it, remove
+    /// takes it from there.
+    @Test func theConfigurationsDataFolderIsTheDataCommandsToo() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-config-data-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = dir.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let config = dir.appendingPathComponent("config")
+        try "data = \(data.path)\n".write(to: config, atomically: true, encoding: .utf8)
+        let environment = ["TERMMAP_CONFIG": config.path]
+        let town = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapDataTests/Fixtures/osm/town-dense-zlib.osm.pbf").path
+        let imported = try runTermmap(["data", "import-osm", town, "--name", "town"], environment: environment)
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == ["town.tmap"])
+        let list = try runTermmap(["data", "list"], environment: environment)
+        #expect(
+            list.out.split(separator: "\n").contains { $0.hasPrefix("town ") && $0.hasSuffix(data.path) }, "\(list.out)"
+        )
+        let frame = try runTermmap(["render", "--center", "60.171,24.9425", "--zoom", "15"], environment: environment)
+        #expect(frame.out.contains("Testikatu"))
+        let removed = try runTermmap(["data", "remove", "town"], environment: environment)
+        #expect(removed.status == 0, "\(removed.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path).isEmpty)
+    }
+
     @Test func importListAndRemoveAnExtract() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("termmap-osm-\(getpid())")
         defer { try? FileManager.default.removeItem(at: dir) }
