@@ -29,19 +29,42 @@ public struct SearchHit: Equatable, Sendable {
 
     /// The radius suburbs, neighbourhoods and streets are framed with.
     public static let suburbRadius = 800.0, neighbourhoodRadius = 300.0, streetRadius = 60.0
+
+    /// How far it is from the view's centre (geodesic), when the search was asked from a view.
+    public var distanceMeters: Double?
+}
+
+/// Where a search is asked from: the view's centre and how far around it counts as near (its half
+/// diagonal), so that what is on screen comes first among equally good matches.
+public struct SearchVicinity: Sendable {
+    public var center: Coordinate
+    public var radiusMeters: Double
+
+    /// A view's vicinity.
+    public init(center: Coordinate, radiusMeters: Double) {
+        self.center = center
+        self.radiusMeters = radiusMeters
+    }
 }
 
 /// Finds places by name (the gazetteer and the street names behind `/`).
 public protocol PlaceSearching {
-    /// Up to `limit` places and streets for what was typed, best first (`PlaceSearch` says how they rank).
-    func matches(_ query: String, limit: Int) -> [SearchHit]
+    /// Up to `limit` places and streets for what was typed, best first: by how well the name matches
+    /// (whole, start, a word's start, anywhere, a typo away), then those near `vicinity` (nearest
+    /// first), then the rest as places rank (largest first); each with its distance from the vicinity.
+    func matches(_ query: String, limit: Int, near vicinity: SearchVicinity?) -> [SearchHit]
     /// The name of the place nearest `c` within `meters`, if any (a bookmark's proposed name).
     func nearestName(to c: Coordinate, within meters: Double) -> String?
 }
 
 extension PlaceSearching {
-    /// The best match, if any.
-    public func search(_ query: String) -> SearchHit? { matches(query, limit: 1).first }
+    /// Up to `limit` matches asked from nowhere in particular.
+    public func matches(_ query: String, limit: Int) -> [SearchHit] { matches(query, limit: limit, near: nil) }
+
+    /// The best match, if any (from `vicinity` when given).
+    public func search(_ query: String, near vicinity: SearchVicinity? = nil) -> SearchHit? {
+        matches(query, limit: 1, near: vicinity).first
+    }
 
     /// The name of the place nearest `c` within `meters`, if any (a bookmark's proposed name).
     public func nearestName(to c: Coordinate, within meters: Double) -> String? { nil }
@@ -209,32 +232,53 @@ public final class MapSources: PlaceSearching, Sendable {
         return best?.0
     }
 
-    public func matches(_ query: String, limit: Int) -> [SearchHit] {
-        guard let (index, ids) = try? searchIndex(), let table = try? placeTable(),
+    public func matches(_ query: String, limit: Int, near vicinity: SearchVicinity?) -> [SearchHit] {
+        guard limit > 0, let (index, ids) = try? searchIndex(), let table = try? placeTable(),
             let cities = try? features.base.places()
         else { return [] }
-        let found = index.matches(query, limit: limit)
-        var hits = found.map { i in
+        // Every rank's best places (enough of each for the ones near the view to be among them), then the
+        // streets of the street-level sources, ranked alike.
+        var found: [(hit: SearchHit, rank: PlaceSearch.Rank, order: Int)] = index.matches(
+            query, perRank: max(limit, Self.candidatesPerRank)
+        ).map { i, rank in
             let id = ids[i]
-            return Self.hit(id < cities.count ? cities[id] : table.extras[id - cities.count], region: index.regions[i])
+            let hit = Self.hit(
+                id < cities.count ? cities[id] : table.extras[id - cities.count], region: index.regions[i])
+            return (hit, rank, i)
         }
-        guard hits.count < limit else { return hits }
-        // Then streets of the street-level sources, names starting with what was typed.
         let key = Array(PlaceSearch.key(query).utf8)
-        guard !key.isEmpty else { return hits }
+        guard !key.isEmpty else { return [] }
+        var named = Set(found.map(\.hit.name))
         for (i, source) in features.details.enumerated() {
-            for (streetKey, street) in streets(of: source, at: i) where streetKey.starts(with: key) {
-                guard !hits.contains(where: { $0.name == street.name }) else { continue }
+            for (streetKey, street) in streets(of: source, at: i) {
+                guard let rank = PlaceSearch.rank(key, [streetKey], ownKeys: 1), named.insert(street.name).inserted
+                else { continue }
                 let kind = street.kind.words
-                hits.append(
-                    SearchHit(
-                        name: street.name, label: street.name + (kind.isEmpty ? "" : ", " + kind),
-                        coordinate: street.coordinate, detail: "", radiusMeters: SearchHit.streetRadius))
-                if hits.count >= limit { return hits }
+                let hit = SearchHit(
+                    name: street.name, label: street.name + (kind.isEmpty ? "" : ", " + kind),
+                    coordinate: street.coordinate, detail: "", radiusMeters: SearchHit.streetRadius)
+                found.append((hit, rank, index.keys.count + found.count))
             }
         }
-        return hits
+        guard let vicinity else {
+            return found.sorted { ($0.rank, $0.order) < ($1.rank, $1.order) }.prefix(limit).map(\.hit)
+        }
+        let measured = found.map { f in
+            var hit = f.hit
+            hit.distanceMeters = Geodesic.distance(vicinity.center, hit.coordinate)
+            return (hit: hit, rank: f.rank, order: f.order)
+        }
+        // Within a rank: near the view first, nearest first; then the rest as places rank.
+        func order(_ f: (hit: SearchHit, rank: PlaceSearch.Rank, order: Int)) -> (Int, Int, Double, Int) {
+            let d = f.hit.distanceMeters ?? .infinity
+            return d <= vicinity.radiusMeters ? (f.rank.rawValue, 0, d, f.order) : (f.rank.rawValue, 1, 0, f.order)
+        }
+        return measured.sorted { order($0) < order($1) }.prefix(limit).map(\.hit)
     }
+
+    /// Places of each rank a search weighs by distance: the largest this many (a rank rarely has more
+    /// that are near the view and not among them).
+    static let candidatesPerRank = 64
 
     /// True when no query that extends `query` matches more than it does (matches are prefixes, words,
     /// substrings and one typo from a prefix; a typo counts from 4 letters): a search whose query matches

@@ -2,9 +2,9 @@ import MapData
 import MapFormats
 
 /// Places by what a person types: each place's name and other names as search keys (case, accents and
-/// punctuation ignored; `Saint`/`Sankt` also as `St`), matched by prefix, then at a word's start, then
-/// anywhere, and last one typo away (one letter added, missing or changed: `Helsnki`); within each, in
-/// the order places rank (largest first).
+/// punctuation ignored; `Saint`/`Sankt` also as `St`), matched whole, then by prefix, then at a word's
+/// start, then anywhere, and last one typo away (one letter added, missing or changed: `Helsnki`);
+/// within each, in the order places rank (largest first), which the caller may reorder by distance.
 struct PlaceSearch: Sendable {
     /// Per place: its name's key, then its other names' keys (UTF-8 bytes, compared bytewise).
     let keys: [[[UInt8]]]
@@ -98,32 +98,48 @@ struct PlaceSearch: Sendable {
 
     static let abbreviations = ["saint": "st", "sankt": "st", "sainte": "ste", "mount": "mt", "fort": "ft"]
 
-    /// Up to `limit` places (indices in rank order) for `query`, best first.
-    func matches(_ query: String, limit: Int) -> [Int] {
-        let q = Array(Self.key(query).utf8)
-        guard !q.isEmpty, limit > 0 else { return [] }
-        // Prefix of the name, prefix of another name, a word's start, anywhere, one edit away.
-        var buckets: [[Int]] = [[], [], [], [], []]
-        for (i, names) in keys.enumerated() {
-            guard let score = Self.score(q, names, ownKeys: ownKeys[i]) else { continue }
-            if buckets[score].count < limit { buckets[score].append(i) }
-            if buckets[0].count >= limit { break }
-        }
-        return Array(buckets.joined().prefix(limit))
+    /// How well a name matches, best first.
+    enum Rank: Int, Comparable, CaseIterable {
+        /// The whole name (any of the place's names).
+        case exact
+        /// A start of the place's own name, then of another of its names.
+        case prefix, otherPrefix
+        /// A start of a word of a name (`tuomiokirkko` in `helsingin tuomiokirkko`).
+        case wordPrefix
+        /// Anywhere in a name.
+        case infix
+        /// One letter added, missing or changed from a start of a name.
+        case typo
+
+        static func < (a: Rank, b: Rank) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// How well `q` matches a place's keys (0 best), or nil.
-    static func score(_ q: [UInt8], _ names: [[UInt8]], ownKeys: Int) -> Int? {
-        var best: Int?
+    /// Up to `perRank` places (indices in rank order) of each rank for `query`, with their ranks: the
+    /// best ranks' places, enough for a caller to order a rank by distance.
+    func matches(_ query: String, perRank: Int) -> [(place: Int, rank: Rank)] {
+        let q = Array(Self.key(query).utf8)
+        guard !q.isEmpty, perRank > 0 else { return [] }
+        var buckets = [[Int]](repeating: [], count: Rank.allCases.count)
+        for (i, names) in keys.enumerated() {
+            guard let rank = Self.rank(q, names, ownKeys: ownKeys[i]) else { continue }
+            if buckets[rank.rawValue].count < perRank { buckets[rank.rawValue].append(i) }
+        }
+        return buckets.enumerated().flatMap { r, places in
+            places.map { ($0, Rank(rawValue: r) ?? .typo) }
+        }
+    }
+
+    /// How well `q` matches a place's keys (its own first `ownKeys`), or nil.
+    static func rank(_ q: [UInt8], _ names: [[UInt8]], ownKeys: Int) -> Rank? {
+        var best: Rank?
+        func note(_ r: Rank) { best = min(best ?? r, r) }
         for (n, name) in names.enumerated() {
             if name.count >= q.count {
-                if name.starts(with: q) { return n < ownKeys ? 0 : 1 }
-                if let at = find(q, in: name) {
-                    let s = name[at - 1] == 32 ? 2 : 3
-                    best = min(best ?? s, s)
-                }
+                if name == q { return .exact }
+                if name.starts(with: q) { note(n < ownKeys ? .prefix : .otherPrefix) }
+                if let at = find(q, in: name) { note(name[at - 1] == 32 ? .wordPrefix : .infix) }
             }
-            if best == nil, q.count >= minimumTypoLength, oneEditFromAPrefix(q, of: name) { best = 4 }
+            if best == nil, q.count >= minimumTypoLength, oneEditFromAPrefix(q, of: name) { best = .typo }
         }
         return best
     }

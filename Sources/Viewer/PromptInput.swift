@@ -15,7 +15,7 @@ extension ViewerState {
             setMessage("cancelled")
         case .backspace:
             if !edited.text.isEmpty { edited.text.removeLast() }
-            prompt = Self.withChoices(edited, places: places)
+            prompt = withChoices(edited, places: places)
         case .up, .down:
             // ↑/↓ choose among a search's matches.
             guard !edited.choices.isEmpty else { return }
@@ -40,20 +40,29 @@ extension ViewerState {
                 edited.kind == .search && edited.choices.isEmpty
                 && MapSources.longerQueriesMatchNoMore(than: edited.text)
             edited.text.append(c)
-            prompt = stillNothing ? edited : Self.withChoices(edited, places: places)
+            prompt = stillNothing ? edited : withChoices(edited, places: places)
         default:
             break
         }
     }
 
-    /// A search prompt with the matches of its text (the first chosen); other prompts as they are.
-    static func withChoices(_ prompt: Prompt, places: PlaceSearching?) -> Prompt {
+    /// A search prompt with the matches of its text (the first chosen), asked from this view; other
+    /// prompts as they are.
+    func withChoices(_ prompt: Prompt, places: PlaceSearching?) -> Prompt {
         guard prompt.kind == .search else { return prompt }
         var p = prompt
         let query = p.text.trimmedOfWhitespace
-        p.choices = query.isEmpty ? [] : places?.matches(query, limit: Prompt.maxChoices) ?? []
+        p.choices = query.isEmpty ? [] : places?.matches(query, limit: Prompt.maxChoices, near: searchVicinity) ?? []
         p.chosen = 0
         return p
+    }
+
+    /// Where this view's searches are asked from: its centre, and its half diagonal as what is near.
+    var searchVicinity: SearchVicinity {
+        let m = view.extentMeters()
+        return SearchVicinity(
+            center: view.center,
+            radiusMeters: (m.longitudinal * m.longitudinal + m.latitudinal * m.latitudinal).squareRoot() / 2)
     }
 
     mutating func submit(_ submitted: Prompt, places: PlaceSearching?) {
@@ -91,7 +100,7 @@ extension ViewerState {
                 // Not a position nor a link: a place's name, as `--center` takes it (the first match `/`
                 // lists); the position's own error when nothing is called that.
                 let name = submitted.text.trimmedOfWhitespace
-                if name.contains(where: \.isLetter), let hit = places?.search(name) {
+                if name.contains(where: \.isLetter), let hit = places?.search(name, near: searchVicinity) {
                     frame(hit)
                 } else {
                     setError(e.description + "; view unchanged")
@@ -107,7 +116,7 @@ extension ViewerState {
                 setError("no gazetteer loaded")
                 return
             }
-            guard let hit = places.search(query) else {
+            guard let hit = places.search(query, near: searchVicinity) else {
                 setError("no place or street is called '\(query)'")
                 return
             }

@@ -453,7 +453,10 @@ public enum Renderer {
             prompt.choices.isEmpty
             ? ["  no match "]
             : prompt.choices.enumerated().map { i, hit in
-                (i == prompt.chosen ? "> " : "  ") + Transliteration.screenText(hit.label, ascii: ascii) + " "
+                // Each match with how far it is from the view.
+                let away = hit.distanceMeters.map { " · " + Formatting.distance($0) } ?? ""
+                return (i == prompt.chosen ? "> " : "  ") + Transliteration.screenText(hit.label + away, ascii: ascii)
+                    + " "
             }
         let width = min(frame.cols, lines.map(\.columns).max() ?? 0)
         let top = max(0, bottom - lines.count)

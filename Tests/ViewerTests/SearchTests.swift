@@ -14,6 +14,31 @@ import Testing
 struct SearchTests {
     func labels(_ query: String) -> [String] { bundledCitySources.matches(query, limit: 5).map(\.label) }
 
+    /// Ranks (issue 45): the whole name, a start, a word's start, anywhere; within a rank what is near the
+    /// view first, nearest first, with its distance; then the rest as places rank.
+    @Test func matchesRankByHowTheyMatchThenByNearness() throws {
+        let esplanade = SearchVicinity(center: Coordinate(latitude: 60.1679, longitude: 24.9486), radiusMeters: 600)
+        // Helsinki's Esplanadi (its park, shop and streets, nearest first) before Brazil's Esplanada, a
+        // typo away and 9,700 km off.
+        let near = bundledCitySources.matches("Esplanadi", limit: 5, near: esplanade)
+        #expect(near.prefix(4).allSatisfy { ($0.distanceMeters ?? .infinity) < 2000 }, "\(near.map(\.label))")
+        #expect(near.prefix(4).map { $0.distanceMeters ?? 0 } == near.prefix(4).map { $0.distanceMeters ?? 0 }.sorted())
+        #expect(near.last?.label == "Esplanada, BR")
+        // A word's start: the cathedral is `Helsingin tuomiokirkko`.
+        let cathedral = bundledCitySources.matches("Tuomiokirkko", limit: 5, near: esplanade)
+        #expect(cathedral.first?.name == "Helsingin tuomiokirkko", "\(cathedral.map(\.label))")
+        // The whole name before a start of one: `Paris` before `Paris 15 Vaugirard`, and of the whole
+        // names the one near the view first (from Dallas, Texas's).
+        let dallas = SearchVicinity(center: Coordinate(latitude: 32.78, longitude: -96.8), radiusMeters: 400_000)
+        let paris = bundledCitySources.matches("Paris", limit: 3, near: dallas).map(\.label)
+        #expect(paris.first == "Paris, Texas, US", "\(paris)")
+        #expect(paris.dropFirst().first == "Paris, FR", "\(paris)")
+        // Far from every match, places rank as before (largest first), each with its distance.
+        let far = bundledCitySources.matches("portland", limit: 3, near: esplanade)
+        #expect(far.map(\.label) == ["Portland, Oregon, US", "Portland, Maine, US", "Portland, Texas, US"])
+        #expect(far.allSatisfy { ($0.distanceMeters ?? 0) > 5_000_000 })
+    }
+
     /// Places of one name are told apart by US state and country, largest first.
     @Test func samePlaceNamesAreToldApart() {
         let found = labels("portland")

@@ -240,5 +240,28 @@ def _():
     return f"{sum(1 for line in lines if line and words.split()[-1] in line or 'note=' in line)} lines"
 
 
+@check("search: /Esplanadi with Helsinki on screen goes to Helsinki's, the list saying how far each is; /Tuomiokirkko finds the cathedral")
+def _():
+    s = Session("--center 60.1679,24.9486 --zoom 15 --no-animation")
+    s.keys("/")
+    s.literal("Esplanadi")
+    listed = s.wait_for(lambda t: "Esplanada, BR" in t)
+    first = next(line for line in listed.splitlines() if line.startswith("> "))
+    assert re.search(r"· \d+ m ", first), first
+    s.keys("Enter")
+    went = s.wait_for(lambda t: "zoom" in t.splitlines()[-2] and "/" not in t.splitlines()[-1][:2])
+    status = went.splitlines()[-2]
+    assert status.startswith("60.16") and "24.9" in status, status
+    s.keys("/")
+    s.literal("Tuomiokirkko")
+    s.wait_for(lambda t: "Helsingin tuomiokirkko" in t)
+    s.keys("Enter")
+    # The cathedral is at 60.1704°N 24.9522°E.
+    at = s.wait_for(lambda t: t.splitlines()[-2].startswith("60.170")).splitlines()[-2]
+    s.close()
+    assert " 24.95" in at, at
+    return f"{first.split('  ')[0]}; the cathedral at {at.split('│')[0].strip()}"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
