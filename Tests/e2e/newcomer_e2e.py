@@ -6,6 +6,7 @@ for the rest): the views explain themselves, the messages help.
 
 Prints one line per check and a closing 'N passed, N failed' line.
 """
+import json
 import os
 import re
 import subprocess
@@ -261,6 +262,21 @@ def _():
     s.close()
     assert " 24.95" in at, at
     return f"{first.split('  ')[0]}; the cathedral at {at.split('│')[0].strip()}"
+
+
+@check("the README's street-level demo lands inside the bundled city's data at 200x60")
+def _():
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")).read()
+    line = next(l for l in readme.splitlines() if l.startswith("termmap --center") and "demo city" in l)
+    args = line.split("#")[0].split()[1:]
+    state = json.loads(subprocess.run([BINARY, "render", "--size", "200x60", "--json", *args], capture_output=True,
+                                      text=True, timeout=30).stdout)
+    listed = subprocess.run([BINARY, "data", "list"], capture_output=True, text=True, timeout=30).stdout
+    row = next(l for l in listed.splitlines() if l.startswith("helsinki "))
+    south, west, north, east = map(float, re.search(r"([-\d.]+), ([-\d.]+) → ([-\d.]+), ([-\d.]+)", row).groups())
+    b = state["bounds"]
+    assert south <= b["south"] and b["north"] <= north and west <= b["west"] and b["east"] <= east, (b, row)
+    return f"view {b['west']:.4f}–{b['east']:.4f}°E within the data's {west}–{east}°E"
 
 
 if __name__ == "__main__":
