@@ -279,5 +279,26 @@ def _():
     return f"view {b['west']:.4f}–{b['east']:.4f}°E within the data's {west}–{east}°E"
 
 
+@check("labels from the data: name, else Name, NAME, title, label; a live point's name as well as its label")
+def _():
+    keys = ["name", "Name", "NAME", "title", "label"]
+    features = [{"type": "Feature", "properties": {k: f"Spot{k.upper()}"},
+                 "geometry": {"type": "Point", "coordinates": [10 * i, 0]}} for i, k in enumerate(keys)]
+    # `name` wins over the others on one feature.
+    features.append({"type": "Feature", "properties": {"label": "Loser", "title": "Loser", "name": "Winner"},
+                     "geometry": {"type": "Point", "coordinates": [-30, 20]}})
+    with tempfile.NamedTemporaryFile("w", suffix=".geojson", delete=False) as f:
+        json.dump({"type": "FeatureCollection", "features": features}, f)
+    screen = "\n".join(render("--size", "120x30", "--center", "5,10", "--zoom", "2", f.name))
+    os.unlink(f.name)
+    missing = [k for k in keys if f"Spot{k.upper()}" not in screen]
+    assert not missing and "Winner" in screen and "Loser" not in screen, (missing, screen)
+    live = subprocess.run([BINARY, "render", "--size", "100x30", "--center", "0,0", "--zoom", "3", "-"],
+                          input='{"id":1,"lat":0,"lon":1,"name":"Bus7"}\n{"id":2,"lat":1,"lon":-1,"label":"Tram3"}\n',
+                          capture_output=True, text=True, timeout=30).stdout
+    assert "Bus7" in live and "Tram3" in live, live
+    return "5 keys and a live point's name shown"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")

@@ -355,6 +355,7 @@ public enum GeoJSONReader: BufferReader {
             var name: String?
             var otherName: String?
             var title: String?
+            var label: String?
             if case .object(let members)? = o.properties {
                 for (k, v) in members {
                     properties.append((k, v.propertyText))
@@ -363,6 +364,7 @@ public enum GeoJSONReader: BufferReader {
                     // GDAL's drivers name it `Name` (KML, KMZ) or `NAME` (Shapefiles): the label too.
                     if k == "Name" || k == "NAME" { otherName = otherName ?? s }
                     if k == "title" { title = s }
+                    if k == "label" { label = s }
                 }
             }
             if let altitude = o.geometry?.coordinates?.altitude, o.geometry?.type == "Point",
@@ -387,7 +389,8 @@ public enum GeoJSONReader: BufferReader {
             case .number(let v, _)?: id = "n\(v)"
             default: id = nil
             }
-            builder.endFeature(id: id, name: name ?? otherName ?? title, properties: properties)
+            // The label: `name`, else `Name`/`NAME`, `title`, `label`, in that order.
+            builder.endFeature(id: id, name: name ?? otherName ?? title ?? label, properties: properties)
             read = []
         }
 

@@ -47,12 +47,16 @@ public struct LiveFeatures: Sendable {
                 return false
             }
             builder.addPiece(.point, rings: [[(lon, lat)]])
+            // Its label: `label`, or `name` as a GeoJSON feature's.
             var label: String?
+            var name: String?
             if case .string(let s)? = value["label"] { label = s }
+            if case .string(let s)? = value["name"] { name = s }
             var properties: [(String, String?)] = []
             if let color = value["color"]?.propertyText { properties.append(("marker-color", color)) }
             if let label { properties.append(("label", label)) }
-            return builder.endFeature(id: id, name: label, properties: properties)
+            if let name { properties.append(("name", name)) }
+            return builder.endFeature(id: id, name: label ?? name, properties: properties)
         }
         if !ok {
             badLines += 1
