@@ -198,11 +198,12 @@ public enum Renderer {
             } else if let error = f.error {
                 what = "failed: " + error
             } else {
-                let counts = PieceType.allCases.compactMap { t in
-                    f.data.countsByType[t].map { "\($0) \(t.name)" }
-                }
+                let counts =
+                    f.data.count == 0
+                    ? "no features yet"
+                    : FeatureCountWords.text(count: f.data.count, pieces: f.data.countsByType, file: f.file)
                 what =
-                    ([f.format.rawValue, counts.isEmpty ? "no features yet" : counts.joined(separator: ", ")]
+                    ([f.format.rawValue, counts]
                     + (f.data.skipped > 0 ? ["\(f.data.skipped) left out"] : []) + f.data.notes.phrases).joined(
                         separator: " · ")
             }

@@ -35,7 +35,7 @@ struct FormatDriverTests {
         #expect(json.contains("\"format\":\"toy\"") || json.contains("\"format\" : \"toy\""))
         s.update(.key(.char("o")))
         let screen = Renderer.draw(s, sources: nil, options: RenderOptions(mode: .plain)).frame.text
-        #expect(screen.contains("walk.toy: toy · 1 Point"))
+        #expect(screen.contains("walk.toy: toy · 1 feature (a point)"))
     }
 
     /// A driver's fuzz entry is a document of its format: read as it is, it has features (the fuzzer

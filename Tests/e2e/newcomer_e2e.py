@@ -300,5 +300,25 @@ def _():
     return "5 keys and a live point's name shown"
 
 
+@check("the layer list counts features in words: `177 countries (polygons)`, `3 features (2 points, 1 line)`")
+def _():
+    d = tempfile.mkdtemp()
+    countries = os.path.join(d, "ne_110m_admin_0_countries.json")
+    square = [[[0, 0], [1, 0], [1, 1], [0, 0]]]
+    with open(countries, "w") as f:
+        json.dump({"type": "FeatureCollection", "features": [
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": square}}] * 3}, f)
+    mixed = os.path.join(d, "trip.geojson")
+    with open(mixed, "w") as f:
+        json.dump({"type": "FeatureCollection", "features": [
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [1, 1]}},
+            {"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}]}, f)
+    screen = "\n".join(render("--size", "110x30", "--keys", "o", countries, mixed))
+    subprocess.run(["rm", "-rf", d])
+    assert "3 countries (polygons)" in screen and "3 features (2 points, 1 line)" in screen, screen
+    return "3 countries (polygons); 3 features (2 points, 1 line)"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")

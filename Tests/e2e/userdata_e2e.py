@@ -100,7 +100,7 @@ def _():
     s.wait_for(lambda x: MARKER in x, 5)
     s.keys("o")
     listed = s.screen()
-    assert "city.geojson: geojson · 2 Point, 1 LineString" in listed and "walk.gpx: gpx" in listed, listed
+    assert "city.geojson: geojson · 3 features (2 points, 1 line)" in listed and "walk.gpx: gpx" in listed, listed
     s.keys("1")
     hidden = s.screen()
     assert "city.geojson hidden" in hidden and "[ ]" in hidden, ("hidden", hidden)
