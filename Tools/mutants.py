@@ -4,7 +4,7 @@ pole, the other direction). It is applied to a scratch copy of the tree, which i
 tested; a mutant is killed when a test fails (the run stops at the first). Prints the killed count
 and every survivor, exits 1 when any mutant survives or no longer applies.
 
-    python3 Tools/mutants.py [--only SUBSTRING] [--scratch DIR]
+    python3 Tools/mutants.py [--only SUBSTRING] [--changed-since REV] [--scratch DIR]
 
 The scratch copy (default .build/mutants) is kept between runs, so later runs build incrementally.
 Takes minutes: `make mutants` runs it; CI does not.
@@ -386,12 +386,18 @@ def build_and_test(scratch, e2e=(), path=""):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", help="run only mutants whose reason contains this text")
+    parser.add_argument("--changed-since", metavar="REV",
+                        help="run only mutants of files changed since this commit (a full run's follow-up)")
     parser.add_argument("--scratch", default=os.path.join(ROOT, ".build", "mutants"))
     args = parser.parse_args()
     scratch = os.path.abspath(args.scratch)
     os.makedirs(scratch, exist_ok=True)
     sync_tree(scratch)
     mutants = [m for m in MUTANTS if not args.only or args.only in m[3]]
+    if args.changed_since:
+        changed = set(subprocess.run(["git", "diff", "--name-only", args.changed_since, "--", "Sources"], cwd=ROOT,
+                                     capture_output=True, text=True, check=True).stdout.split())
+        mutants = [m for m in mutants if m[0] in changed]
 
     started = time.time()
     built, passed = build_and_test(scratch)
