@@ -254,4 +254,22 @@ struct LandAndSeaTests {
                 "\(lat),\(lon): \(String(describing: area.reference.source))")
         }
     }
+
+    /// Street data without land of its own (an import of format 4, made before imports had land areas)
+    /// takes over the roads and shores in its box but not the world's land tint: the cells between its
+    /// streets are the world's land, not blank.
+    @Test func streetDataWithoutLandLetsTheWorldsLandShow() throws {
+        let old = try MapAsset(
+            path: repositoryRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/helsinki-v4.tmap").path)
+        #expect(!old.classes.contains(.land) && old.claimsShorelines)
+        let sources = MapSources(world: Self.world, details: [old])
+        let view = try MapView(
+            center: Coordinate(latitude: 60.1712, longitude: 24.9440), zoom: 16, size: try ViewSize(cols: 40, rows: 12))
+        var frame = Frame(cols: 40, rows: 12)
+        let pick = MapRenderer.render(into: &frame, view: view, sources: sources, style: MapStyle(mode: .ansi256)).pick
+        let land = (0..<12).flatMap { row in (0..<40).map { (col: $0, row: row) } }.filter {
+            pick.area(col: $0.col, row: $0.row)?.className == "land"
+        }
+        #expect(land.count > 100, "\(land.count) of 480 cells show the world's land")
+    }
 }
