@@ -87,6 +87,9 @@ enum Ogr2ogr {
         records.finish()
         switch outcome(ending, said: said, reproject: reproject, limits: limits, data: records.builder.finished()) {
         case .success(let data): return UserFile(file: file, format: .ogr, data: data)
+        case .failure(let why) where why.description == Reason.noDriver.description:
+            // What the file looks like, since neither reader knows it.
+            return failed("not a format termmap or GDAL reads (\(FirstBytes.describe(file: file)))")
         case .failure(let why): return failed(why.description)
         }
     }
@@ -102,6 +105,16 @@ enum Ogr2ogr {
     struct Reason: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
+
+        /// No driver of GDAL's opened the file (it lists them all after `Unable to open datasource`).
+        static let noDriver = Reason("no GDAL driver opens it")
+    }
+
+    /// True when ogr2ogr's errors say it ran out of memory (not merely name GDAL's `Memory` driver, as
+    /// its list of the drivers it tried does).
+    static func saysOutOfMemory(_ said: String) -> Bool {
+        let text = said.lowercased()
+        return text.contains("out of memory") || text.contains("bad_alloc") || text.contains("cannot allocate")
     }
 
     /// Starts ogr2ogr writing GeoJSONSeq to its standard output, under `limits` (through the shell:
@@ -193,6 +206,7 @@ enum Ogr2ogr {
     {
         var data = data
         if reproject, said.contains("source layer has no") { return .failure(Reason("no coordinate system")) }
+        if said.contains("Unable to open datasource") { return .failure(.noDriver) }
         let lines = said.split(whereSeparator: \.isNewline).map(String.init)
         let lastError = lines.last { $0.hasPrefix("ERROR") } ?? lines.last { !$0.hasPrefix("Warning") }
         let outOfMemory =
@@ -212,12 +226,12 @@ enum Ogr2ogr {
         case .signalled(let signal):
             // Out of its address space GDAL aborts (std::bad_alloc) or faults.
             let why =
-                signal == SIGABRT || signal == SIGSEGV || said.lowercased().contains("memory")
+                signal == SIGABRT || signal == SIGSEGV || saysOutOfMemory(said)
                 ? outOfMemory : "ogr2ogr ended by signal \(signal)" + (lastError.map { ": \($0)" } ?? "")
             guard data.count > 0 else { return .failure(Reason(why)) }
             data.noteStop(why)
         case .exited(let code) where code != 0:
-            if said.lowercased().contains("memory") || said.contains("bad_alloc") {
+            if saysOutOfMemory(said) {
                 return .failure(Reason(outOfMemory))
             }
             return .failure(Reason(lastError ?? "ogr2ogr failed (exit \(code))"))

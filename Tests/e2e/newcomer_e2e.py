@@ -320,5 +320,23 @@ def _():
     return "3 countries (polygons); 3 features (2 points, 1 line)"
 
 
+@check("a file neither termmap nor ogr2ogr reads says so and what its first bytes look like (not GDAL's driver list, not 'out of memory')")
+def _():
+    d = tempfile.mkdtemp()
+    said = []
+    for name, data, looks in [("photo.xyz", b"\x89PNG\r\n\x1a\n" + bytes(range(56)), "a PNG image"),
+                              ("noise.bin", bytes([0x57, 0xa0, 0x09, 0x50, 0xc1, 0x87, 0x84, 0x52]) * 8,
+                               "binary data: 57 a0 09 50 c1 87 84 52")]:
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        r = subprocess.run([BINARY, "render", "--size", "60x10", path], capture_output=True, text=True, timeout=60)
+        want = f"{path}: not a format termmap or GDAL reads (its first bytes look like {looks})"
+        assert r.returncode == 1 and r.stderr.strip() == f"termmap: {want}", (r.returncode, r.stderr)
+        said.append(r.stderr.strip())
+    subprocess.run(["rm", "-rf", d])
+    return said[-1].split(": ", 2)[-1]
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
