@@ -47,11 +47,14 @@ extension ViewerState {
         let name = file.displayName
         if let error = file.error {
             setError(error)
+        } else if update.ended && file.format == .stream {
+            // Its end is said whatever else it last said; its layer stays.
+            let bad = update.badLines > 0 ? ", \(update.badLines) bad line\(update.badLines == 1 ? "" : "s")" : ""
+            streamBadLines[file.file] = update.badLines
+            setMessage("\(name): stream ended, \(file.data.count) feature\(file.data.count == 1 ? "" : "s")\(bad)")
         } else if update.badLines > streamBadLines[file.file, default: 0] {
             streamBadLines[file.file] = update.badLines
             setError("\(name): \(update.badLines) bad line\(update.badLines == 1 ? "" : "s")")
-        } else if update.ended && file.format == .stream {
-            setMessage("\(name) ended: \(file.data.count) feature\(file.data.count == 1 ? "" : "s")")
         } else if file.format != .stream, message.hasPrefix("reading ") {
             let skipped =
                 file.data.skipped > 0 ? " (\(file.data.skipped) left out: \(file.data.firstSkipReason ?? ""))" : ""

@@ -206,7 +206,12 @@ enum Ogr2ogr {
     {
         var data = data
         if reproject, said.contains("source layer has no") { return .failure(Reason("no coordinate system")) }
-        if said.contains("Unable to open datasource") { return .failure(.noDriver) }
+        // `FAILURE:` then `Unable to open datasource `FILE' with the following drivers.` and the list.
+        if said.split(whereSeparator: \.isNewline).contains(where: {
+            $0.hasPrefix("Unable to open datasource") && $0.hasSuffix("with the following drivers.")
+        }) {
+            return .failure(.noDriver)
+        }
         let lines = said.split(whereSeparator: \.isNewline).map(String.init)
         let lastError = lines.last { $0.hasPrefix("ERROR") } ?? lines.last { !$0.hasPrefix("Warning") }
         let outOfMemory =

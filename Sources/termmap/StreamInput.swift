@@ -254,11 +254,14 @@ enum StreamInput {
 
         /// The layer as it stands; at the end of an input of no feature, why its first bad line is bad.
         func file(ended: Bool) -> UserFile {
-            let data = wholeData ?? live.features
+            var data = wholeData ?? live.features
             var error = wholeData == nil ? stopped : nil
             // An input none of whose lines was a feature is said as the GeoJSON reader says its first.
             if ended, error == nil, wholeData == nil, live.badLines > 0, live.badLines == live.lines {
                 error = live.firstBadLineReason
+            } else if ended, wholeData == nil, live.badLines > 0 {
+                // The bad lines of an input that ended are counted as what it left out (`render -`).
+                data.noteLeftOut(live.badLines, reason: live.firstBadLineReason)
             }
             return UserFile(file: name, format: .stream, data: data, error: error)
         }

@@ -338,5 +338,15 @@ def _():
     return said[-1].split(": ", 2)[-1]
 
 
+@check("render - counts a stream's bad lines (skipped, one stderr line), exit 0")
+def _():
+    r = subprocess.run([BINARY, "render", "--size", "60x10", "--json", "-"], capture_output=True, text=True, timeout=30,
+                       input='{"id":1,"lat":0,"lon":1}\nnot json\n{"lat":"x"}\n{"id":2,"lat":1,"lon":2}\n')
+    skipped = json.loads(r.stdout)["files"][0]["skipped"]
+    assert r.returncode == 0 and skipped["count"] == 2 and skipped["reason"].startswith("<stdin>:2:1:"), (r.returncode, skipped)
+    assert r.stderr.count("\n") == 1 and "2 features left out (the first: <stdin>:2:1:" in r.stderr, r.stderr
+    return r.stderr.strip()
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")

@@ -140,8 +140,8 @@ time.sleep(1.5)
     assert col1 > col0 + 3, ("moved", col0, col1, moved[-300:])
     gone = s.wait_for(lambda x: MARKER not in x, 5)
     assert MARKER not in gone, ("deleted", gone[-300:])
-    ended = s.wait_for(lambda x: "standard input ended" in x, 5)
-    assert "standard input ended: 0 features" in ended, ("ended", ended[-300:])
+    ended = s.wait_for(lambda x: "stream ended" in x, 5)
+    assert "standard input: stream ended, 0 features, 1 bad line" in ended, ("ended", ended[-300:])
     s.keys("q")
     return f"marker from column {col0} to {col1}, the bad line counted, deleted, 'ended' said; + and - answered meanwhile"
 

@@ -55,6 +55,12 @@ public struct UserLayerData: Sendable, Equatable {
     /// Features read but left out, and why the first was.
     public internal(set) var skipped = 0
     public internal(set) var firstSkipReason: String?
+
+    /// Counts `count` more left out (a stream's bad lines), the first for `reason` when none was before.
+    public mutating func noteLeftOut(_ count: Int, reason: String?) {
+        skipped += count
+        if firstSkipReason == nil { firstSkipReason = reason }
+    }
     /// What reading changed or stopped at, for the layer list and `render`'s line.
     public internal(set) var notes = UserLayerNotes()
     /// The longitudes and latitudes the features span (longitudes as given: west ≤ east).
