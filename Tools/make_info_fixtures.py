@@ -34,7 +34,7 @@ OUT = os.path.join(ROOT, "Tests", "ViewerTests", "Fixtures", "info.json")
 IDS_TILE = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles", "ids.mvt")
 STREETS = {"primary", "secondary", "tertiary", "residential", "unclassified", "living_street"}
 # The tags the import keeps (its main key's, then `ref`), as docs/viewer.md's what-is-here paragraph says.
-# The import's order of main keys: a feature keeps the first it has (a cathedral's amenity, not its building).
+# The import's main keys: a feature keeps each it has (a cathedral's amenity, tourism and building).
 MAIN_KEYS = ["amenity", "shop", "tourism", "highway", "railway", "waterway", "building", "leisure", "natural", "landuse"]
 
 
@@ -61,7 +61,6 @@ def kept(tags):
     for k in MAIN_KEYS:
         if k in tags:
             out[k] = tags[k]
-            break
     if "ref" in tags:
         out["ref"] = tags["ref"]
     return out

@@ -457,16 +457,16 @@ public enum Classification {
         return areaClass(tags)
     }
 
-    /// The keys whose value says what a feature is, the first one a feature has kept for what-is-here
-    /// answers (`highway=primary`, `amenity=cafe`).
+    /// The keys whose value says what a feature is, each one a feature has kept for what-is-here answers
+    /// (`highway=primary`, `amenity=pub` and `building=yes` of a pub in a building).
     static let mainKeys = [
         "amenity", "shop", "tourism", "highway", "railway", "waterway", "building", "leisure", "natural", "landuse",
     ]
 
-    /// What a feature keeps of its tags: its main key's (`mainKeys`) and its `ref`, as `key=value` lines.
+    /// What a feature keeps of its tags: each of its main keys' (`mainKeys`, in that order) and its
+    /// `ref`, as `key=value` lines (its name is kept apart).
     static func keptTags(_ tags: [String: String]) -> String {
-        var kept: [String] = []
-        if let k = mainKeys.first(where: { tags[$0] != nil }), let v = tags[k] { kept.append("\(k)=\(v)") }
+        var kept = mainKeys.compactMap { k in tags[k].map { "\(k)=\($0)" } }
         if let ref = tags["ref"] { kept.append("ref=\(ref)") }
         return kept.joined(separator: "\n")
     }

@@ -348,5 +348,15 @@ def _():
     return r.stderr.strip()
 
 
+@check("i lists each main tag a way has: the cathedral is amenity=place_of_worship, tourism=attraction and building=cathedral")
+def _():
+    state = json.loads(subprocess.run([BINARY, "render", "--size", "100x30", "--center", "60.1704,24.9522", "--zoom", "17",
+                                       "--keys", "i", "--json"], capture_output=True, text=True, timeout=30).stdout)
+    cathedral = next(f for f in state["info"]["features"] if f["id"] == "way 419479428")
+    tags = {k: v for k, v in cathedral["properties"].items() if k in ("amenity", "tourism", "building")}
+    assert tags == {"amenity": "place_of_worship", "tourism": "attraction", "building": "cathedral"}, cathedral
+    return ", ".join(f"{k}={v}" for k, v in tags.items())
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
