@@ -205,7 +205,7 @@ MUTANTS = [
      "data remove cannot remove a tileset data list shows"),
     ("Sources/MapRender/MapSources.swift", "name: street.name, label: street.name + (kind.isEmpty ? \"\" : \", \" + kind),",
      "name: street.name, label: street.name + \", street\",", "every street-level match is called a street"),
-    ("Sources/MapRender/PlaceSearch.swift", "if best == nil, q.count >= minimumTypoLength, oneEditFromAPrefix(q, of: name) { best = 4 }",
+    ("Sources/MapRender/PlaceSearch.swift", "if best == nil, q.count >= minimumTypoLength, oneEditFromAPrefix(q, of: name) { best = .typo }",
      "", "a one-letter typo finds nothing"),
     ("Sources/Viewer/Render.swift", "guard !prompt.choices.isEmpty || (prompt.kind == .search && typed) else { return }",
      "guard !prompt.choices.isEmpty else { return }", "no match is said only after Enter"),
@@ -302,6 +302,10 @@ MUTANTS = [
      "a street-data hint yields to a key's routine message (a pan's) and never shows"),
     ("Sources/GeoCore/MapView.swift", "let (top, bottom) = half < 0.5 ? (half, 1 - half) : (0.0, 1.0)",
      "let (top, bottom) = (0.0, 1.0)", "panning north leaves a blank band above the world's edge"),
+    ("Sources/MapRender/MapSources.swift", "return d <= vicinity.radiusMeters ? (f.rank.rawValue, 0, d, f.order) : (f.rank.rawValue, 1, 0, f.order)",
+     "return (f.rank.rawValue, 1, 0, f.order)", "a search ranks a match near the view as it ranks one far away"),
+    ("Sources/MapRender/PlaceSearch.swift", "if let at = find(q, in: name) { note(name[at - 1] == 32 ? .wordPrefix : .infix) }",
+     "if let at = find(q, in: name) { note(.infix) }", "a word's start ranks as a match anywhere in a name"),
 ]
 
 
