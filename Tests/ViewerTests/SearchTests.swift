@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapData
+import MapFormats
 import Raster
 import TestSupport
 import Testing
@@ -37,6 +38,18 @@ struct SearchTests {
         let far = bundledCitySources.matches("portland", limit: 3, near: esplanade)
         #expect(far.map(\.label) == ["Portland, Oregon, US", "Portland, Maine, US", "Portland, Texas, US"])
         #expect(far.allSatisfy { ($0.distanceMeters ?? 0) > 5_000_000 })
+    }
+
+    /// The ranks one by one: a word's start before a match inside a word, whatever the places' order.
+    @Test func aWordsStartRanksBeforeAMatchInsideAWord() {
+        let index = PlaceSearch(
+            names: ["Abcxyz Town", "Big Xyz", "Xyzville", "Xyz"], extras: Array(repeating: PlaceNames(), count: 4))
+        let q = Array("xyz".utf8)
+        #expect(PlaceSearch.rank(q, [Array("abcxyz town".utf8)], ownKeys: 1) == .infix)
+        #expect(PlaceSearch.rank(q, [Array("big xyz".utf8)], ownKeys: 1) == .wordPrefix)
+        #expect(PlaceSearch.rank(q, [Array("xyzville".utf8)], ownKeys: 1) == .prefix)
+        #expect(PlaceSearch.rank(q, [Array("xyz".utf8)], ownKeys: 1) == .exact)
+        #expect(index.matches("xyz", perRank: 5).map(\.place) == [3, 2, 1, 0])
     }
 
     /// Places of one name are told apart by US state and country, largest first.
