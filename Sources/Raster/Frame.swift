@@ -232,6 +232,16 @@ public struct Frame: Equatable, Sendable {
         return width
     }
 
+    /// Blanks row `row` in `style` from edge to edge (a status line's band): every cell of the row is set,
+    /// so no half of a two-column glyph is left in it.
+    public mutating func fill(row: Int, style: CellStyle) {
+        guard row >= 0, row < rows else { return }
+        let blank = Cell(glyph: " ", style: style)
+        storage.withUnsafeMutableBufferPointer { cells in
+            for i in (row * cols)..<((row + 1) * cols) { cells[i] = blank }
+        }
+    }
+
     /// Sets the background of a cell.
     @inlinable
     public mutating func setBackground(col: Int, row: Int, _ color: PaletteColor?) {

@@ -393,7 +393,7 @@ public enum Renderer {
             credit: credit.map { (shown($0.full), shown($0.short)) }, compact: shown(compact), cols: frame.cols)
         let style = StyleTable.style(.status, mode: mode, theme: state.theme)
         // The line's band from edge to edge, under its fields and credit.
-        frame.write(String(repeating: " ", count: frame.cols), col: 0, row: statusRow, style: style.blankLook)
+        frame.fill(row: statusRow, style: style.blankLook)
         frame.write(line.left, col: 0, row: statusRow, style: style)
         if let text = line.credit {
             frame.write(
@@ -411,8 +411,7 @@ public enum Renderer {
     ) {
         let statusRow = frame.rows - 2
         let messageRow = frame.rows - 1
-        let band = StyleTable.style(.message, mode: mode, theme: state.theme).blankLook
-        frame.write(String(repeating: " ", count: frame.cols), col: 0, row: messageRow, style: band)
+        frame.fill(row: messageRow, style: StyleTable.style(.message, mode: mode, theme: state.theme).blankLook)
         if let prompt = state.prompt {
             drawChoices(&frame, prompt, bottom: statusRow, ascii: ascii, mode: mode, theme: state.theme)
             let text = prompt.kind.question + prompt.text + "_"
