@@ -110,11 +110,15 @@ enum Ogr2ogr {
         static let noDriver = Reason("no GDAL driver opens it")
     }
 
-    /// True when ogr2ogr's errors say it ran out of memory (not merely name GDAL's `Memory` driver, as
-    /// its list of the drivers it tried does).
+    /// True when ogr2ogr's errors say it ran out of memory: a line that speaks of memory (`Out of memory`,
+    /// `std::bad_alloc`, a stand-in's `MemoryError`), not one of the list of drivers it tried, which
+    /// names GDAL's `Memory` driver (`  -> \`Memory'`).
     static func saysOutOfMemory(_ said: String) -> Bool {
-        let text = said.lowercased()
-        return text.contains("out of memory") || text.contains("bad_alloc") || text.contains("cannot allocate")
+        said.split(whereSeparator: \.isNewline).contains { line in
+            let text = line.lowercased()
+            return (text.contains("memory") || text.contains("bad_alloc"))
+                && !line.trimmingPrefix(while: { $0 == " " }).hasPrefix("->")
+        }
     }
 
     /// Starts ogr2ogr writing GeoJSONSeq to its standard output, under `limits` (through the shell:

@@ -27,6 +27,7 @@ struct UnreadableFileTests {
         #expect(!Ogr2ogr.saysOutOfMemory(Self.driverList))
         #expect(Ogr2ogr.saysOutOfMemory("ERROR 1: Out of memory allocating 12 bytes"))
         #expect(Ogr2ogr.saysOutOfMemory("terminate called after throwing an instance of 'std::bad_alloc'"))
+        #expect(Ogr2ogr.saysOutOfMemory("MemoryError"))
     }
 
     @Test(
