@@ -151,6 +151,8 @@ extension ViewerState {
         }
         guard !messageIsError || message.isEmpty else { return }
         streetDataHint = hint
+        // A tour's captions are the presenter's words: its views earn no hint.
+        guard tour == .off else { return }
         setMessage(hint.text)
         showsStreetDataHint = true
     }

@@ -74,4 +74,16 @@ struct StreetDataHintTests {
         _ = kiosk.update(.rendered(missing: [], streetDataInView: false))
         #expect(kiosk.message != StreetDataHint.noneHere.text)
     }
+
+    @Test func aToursCaptionIsNoPlaceForAHint() throws {
+        var s = try Self.paris()
+        s.tour = .playing(step: 0, steps: 2)
+        s.setMessage("the Eiffel tower")
+        _ = s.update(.rendered(missing: [], streetDataInView: false))
+        #expect(s.message == "the Eiffel tower")
+        // Nor once the tour is over, for the place it left the view in.
+        s.tour = .off
+        _ = s.update(.rendered(missing: [], streetDataInView: false))
+        #expect(s.message == "the Eiffel tower")
+    }
 }
