@@ -197,7 +197,7 @@ extension Pick {
             let (y0, y1) = ((cell.y0 - place.offsetY) / place.ws, (cell.y1 - place.offsetY) / place.ws)
             var candidates: [Int] = []
             whole.index.features(minX: x0, minY: y0, maxX: x1, maxY: y1) { candidates.append($0) }
-            out += features(file.data, candidates.sorted(), near: cell, place)
+            out += features(file.data, candidates, near: cell, place)
         }
         return out
     }

@@ -1,3 +1,4 @@
+import Support
 import Viewer
 
 /// termmap(1), written in roff (man(7) macros) from the command, option and key tables, so that the
@@ -133,7 +134,7 @@ enum ManPage {
     /// Escaped text in lines of at most 78 characters (mandoc's style asks for 80), none starting as a
     /// request would.
     static func wrapped(_ text: String) -> [String] {
-        OptionTable.wrap(text, width: 78).map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : $0 }
+        TextWrap.lines(text, width: 78).map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : $0 }
     }
 
     /// A synopsis line: the words `termmap` and the commands bold, the rest as written.

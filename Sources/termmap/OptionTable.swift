@@ -241,7 +241,7 @@ enum OptionTable {
         let column = 41
         for (i, command) in commands.enumerated() {
             let lead = (i == 0 ? "usage: " : "       ") + command.synopsis
-            let what = wrap(command.what, width: 110 - column)
+            let what = TextWrap.lines(command.what, width: 110 - column)
             if lead.count < column {
                 lines.append(lead.padded(to: column) + " " + what[0])
             } else {
@@ -270,9 +270,6 @@ enum OptionTable {
         }
         return lines.joined(separator: "\n")
     }
-
-    /// `text` in lines of at most `width` columns, broken at spaces.
-    static func wrap(_ text: String, width: Int) -> [String] { TextWrap.lines(text, width: width) }
 
     /// `viewer and render`, `render only`, `data import-gshhg`…
     static func groupTitle(_ commands: [CommandName]) -> String {
