@@ -81,6 +81,36 @@ public struct LabelEngine {
         overlayMarkers.append((col, row, glyph, role))
     }
 
+    /// The user's data is never hidden under the map's names: every label placed so far that covers a
+    /// cell where `user` is true (a cell a user's line or point draws in) gives way, and so do the signs'
+    /// gaps and the cities' ASCII markers there; those cells are then taken, so no later label covers
+    /// them (a file's own names stand beside its lines, not on them).
+    public mutating func giveWay(to user: [Bool]) {
+        guard user.count == taken.count, user.contains(true) else { return }
+        func covers(_ l: MapLabel) -> Bool {
+            guard l.row >= 0, l.row < rows else { return false }
+            for c in max(0, l.col)..<min(cols, l.col + l.text.columns) where user[l.row * cols + c] { return true }
+            return false
+        }
+        func onUser(_ col: Int, _ row: Int) -> Bool {
+            col >= 0 && row >= 0 && col < cols && row < rows && user[row * cols + col]
+        }
+        let before = labels.count
+        labels.removeAll(where: covers)
+        gaps.removeAll { onUser($0.col, $0.row) }
+        markers.removeAll { onUser($0.col, $0.row) }
+        if labels.count != before {
+            // The cells of the labels that gave way are free again (for the labels still to come).
+            taken = [Bool](repeating: false, count: taken.count)
+            for l in labels where l.row >= 0 && l.row < rows && l.col < cols && l.col + l.text.columns > 0 {
+                take(col: max(0, l.col), row: l.row, width: min(cols, l.col + l.text.columns) - max(0, l.col))
+            }
+            for m in markers { taken[m.row * cols + m.col] = true }
+            for m in overlayMarkers { taken[m.row * cols + m.col] = true }
+        }
+        for i in user.indices where user[i] { taken[i] = true }
+    }
+
     /// Cells kept blank between a point of interest's sign and its name (drawn as spaces over the map).
     public private(set) var gaps: [(col: Int, row: Int)] = []
 

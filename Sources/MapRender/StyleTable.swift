@@ -110,6 +110,11 @@ struct StyleRow: Sendable {
     /// On the status or message line: its own background (the line's band), so that it reads whatever
     /// the terminal's background and the theme (WCAG 2 contrast ≥ 4.5 with every band colour below).
     var band = false
+    /// One of the user's looks: underlined in 8 colours and without colour, where no colour of its own is
+    /// left (the map uses all eight).
+    var userLook = false
+    /// Underlined in 16 colours too (a look past the bright colours the map leaves free).
+    var underline16 = false
 }
 
 /// The status and message lines' background in each theme and colour mode: a dark grey band under
@@ -175,10 +180,10 @@ public enum StyleTable {
             role: .feature(.lake), ink: 11, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2,
             light256: 26),
         StyleRow(
-            role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 12, dotEvery: 3,
+            role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 4, dotEvery: 3,
             dashOn: 2, light256: 26),
         StyleRow(
-            role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 12, light256: 26),
+            role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 4, light256: 26),
         // Paths in long dashes of their own, salmon as web maps draw footways (red in 8 and 16 colours).
         StyleRow(
             role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4,
@@ -225,11 +230,11 @@ public enum StyleTable {
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11, light256: 235, light16: 0),
         StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true, light256: 232, light16: 0),
         StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15, light256: 236, light16: 0),
-        StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 13, light256: 91),
+        StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 6, light256: 91, light16: 4),
         // Points of interest: a letter for their kind in reverse video (a small sign, which reads without
         // colour too), their names in a softer colour than the streets'.
         StyleRow(
-            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 13,
+            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 5,
             sign: true,
             light256: 130),
         StyleRow(role: .poiLabel, ink: 0, color256: 223, color16: 7, light256: 94, light16: 0),
@@ -252,27 +257,32 @@ public enum StyleTable {
         StyleRow(
             role: .shadeOverLand, ink: 0, color256: 250, color16: 7, fill256: 18, fill16: 4, stipple: "░",
             light256: 238, lightFill256: 189),
-        // The user's own layers, over everything of the map's (the highest inks), one look a file: a
-        // colour the base map does not use (256), bright green then bold colours (16 and 8, where only
-        // bright green is left free), and a marker glyph and a stipple of their own without colour.
+        // The user's own layers, over everything of the map's (the highest inks), one look a file, none of
+        // them a look any class of the map has in that theme and mode (`OverlayLookTests`): in 256 colours
+        // hues far from the map's (CIE ΔE ≥ 30 from every colour it uses; an area's tint ≥ 12), in 16 the
+        // bright colours the map leaves free, then underlined; in 8 (where the map uses all eight) six
+        // hues, underlined, as without colour; and a marker glyph and a stipple of their own.
         StyleRow(
-            role: .overlay(0), ink: 30, name: "file", color256: 198, color16: 10, fill256: 52, stipple: ".",
-            stippleCols: 2, stippleRows: 1, light256: 162, lightFill256: 224),
+            role: .overlay(0), ink: 30, name: "file", color256: 198, color16: 13, fill256: 53, stipple: ".",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 161, lightFill256: 225, userLook: true),
         StyleRow(
-            role: .overlay(1), ink: 31, name: "file", color256: 87, color16: 14, fill256: 24, stipple: ",",
-            stippleCols: 2, stippleRows: 1, bold: true, light256: 31, lightFill256: 195),
+            role: .overlay(1), ink: 31, name: "file", color256: 46, color16: 10, fill256: 28, stipple: ";",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 21, light16: 12, lightFill256: 147, userLook: true),
         StyleRow(
-            role: .overlay(2), ink: 32, name: "file", color256: 118, color16: 13, fill256: 58, stipple: "`",
-            stippleCols: 2, stippleRows: 1, bold: true, light256: 28, lightFill256: 194),
+            role: .overlay(2), ink: 32, name: "file", color256: 50, color16: 9, fill256: 30, stipple: "`",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 29, lightFill256: 158, userLook: true),
         StyleRow(
-            role: .overlay(3), ink: 33, name: "file", color256: 141, color16: 9, fill256: 54, stipple: "-",
-            stippleCols: 2, stippleRows: 1, bold: true, light256: 91, lightFill256: 225),
+            role: .overlay(3), ink: 33, name: "file", color256: 99, color16: 12, fill256: 54, stipple: "=",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 93, light16: 2, lightFill256: 183, userLook: true,
+            underline16: true),
         StyleRow(
-            role: .overlay(4), ink: 34, name: "file", color256: 215, color16: 11, fill256: 94, stipple: "^",
-            stippleCols: 2, stippleRows: 1, bold: true, light256: 166, lightFill256: 223),
+            role: .overlay(4), ink: 34, name: "file", color256: 203, color16: 14, fill256: 52, stipple: "^",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 88, light16: 6, lightFill256: 224, userLook: true,
+            underline16: true),
         StyleRow(
-            role: .overlay(5), ink: 35, name: "file", color256: 231, color16: 15, fill256: 239, stipple: "\"",
-            stippleCols: 2, stippleRows: 1, bold: true, light256: 232, lightFill256: 253),
+            role: .overlay(5), ink: 35, name: "file", color256: 191, color16: 11, fill256: 100, stipple: "\"",
+            stippleCols: 2, stippleRows: 1, bold: true, light256: 17, light16: 3, lightFill256: 111, userLook: true,
+            underline16: true),
     ]
 
     /// The rows of the user's own colours: inks 40–255, the cube's entries in 256 colours, the nearest
@@ -282,7 +292,7 @@ public enum StyleTable {
         return StyleRow(
             role: .userColor(n), ink: UInt8(40 + n), name: "file", color256: UInt8(16 + n), color16: nearest16(r, g, b),
             fill256: UInt8(16 + n), stipple: ".", stippleCols: 2, stippleRows: 1, bold: true, light256: UInt8(16 + n),
-            lightFill256: UInt8(16 + n))
+            lightFill256: UInt8(16 + n), userLook: true)
     }
 
     /// The nearest of the 16 ANSI colours (xterm's values) to an RGB.
@@ -303,7 +313,8 @@ public enum StyleTable {
     /// The marker of a point of overlay look `n`, in braille and in ASCII glyph sets.
     public static func overlayMarker(_ n: Int, ascii: Bool) -> Character {
         let i = n % overlayLooks
-        return ascii ? ["o", "x", "+", "@", "%", "&"][i] : ["●", "◆", "▲", "■", "✚", "✖"][i]
+        // None of them a glyph of the map's (ASCII lines are ' , _ - | / \\ + #, areas ~ ' # :, cities *).
+        return ascii ? ["o", "x", "@", "%", "&", "$"][i] : ["●", "◆", "▲", "■", "✚", "✖"][i]
     }
 
     /// The letter that marks a point of interest of `kind` (the legend explains them; ASCII in both glyph
@@ -388,7 +399,7 @@ public enum StyleTable {
         return table
     }()
     private static let styles: [[[CellStyle]]] = Theme.allCases.map { theme in
-        [ColorMode.plain, .monochrome, .ansi16, .ansi256].map { mode in
+        [ColorMode.plain, .monochrome, .ansi8, .ansi16, .ansi256].map { mode in
             StyleRole.allCases.map { makeStyle($0, mode: mode, theme: theme) }
         }
     }
@@ -400,8 +411,9 @@ public enum StyleTable {
         switch mode {
         case .plain: m = 0
         case .monochrome: m = 1
-        case .ansi8, .ansi16: m = 2
-        case .ansi256: m = 3
+        case .ansi8: m = 2
+        case .ansi16: m = 3
+        case .ansi256: m = 4
         }
         return styles[theme == .dark ? 0 : 1][m][role.index]
     }
@@ -410,12 +422,16 @@ public enum StyleTable {
         guard let row = byRole[role.index] else { return .plain }
         switch mode {
         case .plain: return .plain
-        case .monochrome: return CellStyle(bold: row.bold, reverse: row.reverse || row.sign)
+        case .monochrome:
+            return CellStyle(bold: row.bold, reverse: row.reverse || row.sign, underline: row.userLook)
         case .ansi8, .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
             let color = theme == .light ? row.light16 ?? row.color16 : row.color16
             let band = row.band ? PaletteColor(theme == .light ? LineBand.light16 : LineBand.dark16) : nil
-            return CellStyle(foreground: PaletteColor(color), background: band, bold: row.bold, reverse: row.sign)
+            let underline = row.userLook && (mode == .ansi8 || row.underline16)
+            return CellStyle(
+                foreground: PaletteColor(color), background: band, bold: row.bold, reverse: row.sign,
+                underline: underline)
         case .ansi256:
             let band = row.band ? PaletteColor(theme == .light ? LineBand.light256 : LineBand.dark256) : nil
             return CellStyle(

@@ -9,6 +9,9 @@ struct PendingLabel {
     var text: String
     var col: Int
     var row: Int
+    /// Placed beside its cell, as a marker's name is (a line's name at the line's middle); else centred
+    /// on it (an area's).
+    var beside = false
 }
 
 /// One of the user's files on the map, above the base map: points as markers, lines, polygons as an
@@ -21,6 +24,10 @@ public struct UserDataLayer: MapLayer {
     public var look: Int
     /// Drawn (`o` toggles it).
     public var visible = true
+
+    /// The zoom from which the file's lines are two dots wide (street level: where the map's own lines
+    /// are many).
+    public static let wideFromZoom = 12.0
 
     /// A layer of `file` in look `look`.
     public init(file: UserFile, look: Int, visible: Bool = true) {
@@ -67,6 +74,9 @@ public struct UserDataLayer: MapLayer {
         let data: UserLayerData
         let role: StyleRole
         let ink: UInt8
+        /// Lines two dots wide (from `UserDataLayer.wideFromZoom`), so a track is not one more thin line
+        /// among the streets.
+        let wide: Bool
         let ws: Double
         let (w, h): (Double, Double)
         let cols: Int
@@ -88,6 +98,7 @@ public struct UserDataLayer: MapLayer {
             data = level.data
             role = StyleRole.overlay(layer.look)
             ink = StyleTable.ink(role)
+            wide = c.view.zoom >= UserDataLayer.wideFromZoom
             ws = c.transform.worldSize
             (w, h) = (c.view.size.widthDots, c.view.size.heightDots)
             cols = c.view.size.cols
@@ -143,14 +154,20 @@ public struct UserDataLayer: MapLayer {
             let ink = ink(own: own)
             let fillColor = data.fillColors[f]
             var drawing = FeatureDrawing(
-                stroke: StrokeStyle(ink: ink, place: place),
+                stroke: StrokeStyle(ink: ink, place: place, wide: wide),
                 fillInk: fillColor >= 0 ? StyleTable.ink(.userColor(Int(fillColor))) : ink, set: pickLayer,
                 place: ChunkPlacement(place, c.transform))
             guard drawing.inView(data, f) else { return }
             let tag = c.pick.tag(set: pickLayer, feature: f)
             if !points.isEmpty { points.removeAll(keepingCapacity: true) }
+            // A line's name stands at its middle (of its longest part), on the line, not at its box's.
+            let isLine = data.pieceTypes[data.featurePieces[f]] == .lineString
+            var middle: (point: DotPoint, length: Double)?
             data.withCoordinates { xs, ys in
-                drawing.draw(data, f, xs, ys, tag: tag, &c, points: &points)
+                drawing.draw(data, f, xs, ys, tag: tag, &c, named: isLine, points: &points) { along in
+                    let m = Self.middle(of: along)
+                    if m.length > middle?.length ?? -1 { middle = m }
+                }
             }
             for (x, y) in points where x >= 0 && y >= 0 && x < w && y < h {
                 // The marker's cell is drawn with the file's ink, so the pick names it.
@@ -160,18 +177,52 @@ public struct UserDataLayer: MapLayer {
                 mark(x: x, y: y, feature: f, whole: false, color: own)
             }
             let (ox, oy) = (place.offsetX, place.offsetY)
-            noteName(of: f, box: data.box(f), ox: ox, oy: oy)
+            noteName(of: f, box: data.box(f), ox: ox, oy: oy, middle: middle?.point)
         }
 
-        /// A line's or area's name at the middle of its box, where it is on screen, when the feature is at
-        /// least as long as its name (its extent in cells: a name is counted only where one could fit).
-        mutating func noteName(of f: Int, box: (Double, Double, Double, Double), ox: Double, oy: Double) {
+        /// The point halfway along `line` (in dots), and the line's length.
+        static func middle(of line: [DotPoint]) -> (point: DotPoint, length: Double) {
+            guard var last = line.first else { return (DotPoint(x: 0, y: 0), 0) }
+            var length = 0.0
+            for p in line.dropFirst() {
+                length += ((p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y)).squareRoot()
+                last = p
+            }
+            var walked = 0.0
+            last = line[0]
+            for p in line.dropFirst() {
+                let step = ((p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y)).squareRoot()
+                if walked + step >= length / 2, step > 0 {
+                    let t = (length / 2 - walked) / step
+                    return (DotPoint(x: last.x + t * (p.x - last.x), y: last.y + t * (p.y - last.y)), length)
+                }
+                walked += step
+                last = p
+            }
+            return (last, length)
+        }
+
+        /// An area's name at the middle of its box, a line's beside its `middle`, where it is on screen, when
+        /// the feature is at least as long as its name (its extent in cells: a name is counted only where
+        /// one could fit).
+        mutating func noteName(
+            of f: Int, box: (Double, Double, Double, Double), ox: Double, oy: Double, middle: DotPoint?
+        ) {
             let extent = max(
                 (box.2 - box.0) * ws / Double(ViewSize.dotsPerCellX),
                 (box.3 - box.1) * ws / Double(ViewSize.dotsPerCellY))
             guard extent >= 1, data.pieceTypes[data.featurePieces[f]] != .point, let name = data.name(of: f),
                 extent >= Double(name.columns)
             else { return }
+            if let m = middle {
+                if m.x >= 0, m.y >= 0, m.x < w, m.y < h {
+                    labels.append(
+                        PendingLabel(
+                            text: name, col: Int(m.x) / ViewSize.dotsPerCellX, row: Int(m.y) / ViewSize.dotsPerCellY,
+                            beside: true))
+                }
+                return
+            }
             let mx = (box.0 + box.2) / 2 * ws + ox
             let my = (box.1 + box.3) / 2 * ws + oy
             if mx >= 0, my >= 0, mx < w, my < h {
@@ -183,6 +234,10 @@ public struct UserDataLayer: MapLayer {
         /// Markers first, over the map's own names (each is where its point is); then their names beside
         /// them where there is room, then the names of lines and areas.
         func placeMarkersAndNames(_ c: inout LayerContext) {
+            // The map's names give way where they would cover the file's lines and points (drawn with the
+            // highest inks): a thin track is not eaten by street and grid names.
+            let firstUserInk = StyleTable.ink(.overlay(0))
+            c.labels.giveWay(to: c.canvas.inks.map { $0 >= firstUserInk })
             let markerGlyph = StyleTable.overlayMarker(layer.look, ascii: c.ascii)
             for m in markers {
                 c.labels.addMarker(
@@ -198,15 +253,23 @@ public struct UserDataLayer: MapLayer {
                         || c.labels.isFree(col: m.col - 2, row: m.row, width: 1),
                     let name = m.whole ? layer.file.data.name(of: m.feature) : data.name(of: m.feature)
                 else { continue }
-                pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row))
+                pointLabels.append(PendingLabel(text: name, col: m.col, row: m.row, beside: true))
             }
             // The points' names first (beside their markers), then the lines' and areas'.
             for l in pointLabels + labels {
                 let text = Transliteration.screenText(l.text, ascii: c.ascii)
-                for (col, row) in [
-                    (l.col + 1, l.row), (l.col - text.columns, l.row), (l.col, l.row - 1), (l.col, l.row + 1),
-                ]
-                where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
+                let w = text.columns
+                // Beside a marker or a line's middle: right, left, above and below from its cell, then
+                // above and below centred on it, then the four corners (its own lines are not to be
+                // covered, so the name needs more places to try); an area's name from its box's middle.
+                let places =
+                    l.beside
+                    ? [
+                        (l.col + 1, l.row), (l.col - w, l.row), (l.col, l.row - 1), (l.col, l.row + 1),
+                        (l.col - w / 2, l.row - 1), (l.col - w / 2, l.row + 1), (l.col - w, l.row - 1),
+                        (l.col - w, l.row + 1), (l.col + 1, l.row - 1), (l.col + 1, l.row + 1),
+                    ] : [(l.col + 1, l.row), (l.col - w, l.row), (l.col, l.row - 1), (l.col, l.row + 1)]
+                for (col, row) in places where c.labels.place(MapLabel(text: text, col: col, row: row, role: role)) {
                     break
                 }
             }

@@ -42,6 +42,8 @@ public struct SessionStart: Sendable {
     public var files: [UserFile] = []
     /// True when the view was given (a centre, a zoom, a region): the files do not move it.
     public var viewGiven = true
+    /// True when the centre was given (`--center`): with only `--zoom`, the files give the centre.
+    public var centerGiven = true
 
     /// A start at `center` and `zoom` in a terminal of `cols` × `rows`, everything else as by default.
     public init(cols: Int, rows: Int, center: Coordinate, zoom: Double) {
@@ -77,7 +79,8 @@ public struct SessionStart: Sendable {
             state.messageIsError = true
         case nil: break
         }
-        state.add(files: files, viewGiven: viewGiven)
+        if !centerGiven && zoomGiven && place == nil { state.fitKeepsZoom = min(zoom, 28) }
+        state.add(files: files, viewGiven: viewGiven && (centerGiven || place != nil || lastView != nil))
         if whatIsHere { state.showInfo = true }
         return state
     }

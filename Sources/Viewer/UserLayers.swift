@@ -21,7 +21,7 @@ extension ViewerState {
         }
         guard let span = BoundsFit.shortestSpan(files.map(\.x)) else { return }
         let camera = BoundsFit.camera(minX: span.minX, minY: minY, maxX: span.maxX, maxY: maxY, size: view.size)
-        _ = try? view.setCenter(camera.center, zoomLevel: camera.zoom)
+        _ = try? view.setCenter(camera.center, zoomLevel: fitKeepsZoom ?? camera.zoom)
     }
 
     /// A file read (or a stream's new state) into its layer, which keeps its look and visibility; the

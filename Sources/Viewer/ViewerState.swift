@@ -198,6 +198,8 @@ public struct ViewerState: Equatable, Sendable {
     var pendingEffects: [Effect] = []
     /// True while files read later decide the view (no --center or --zoom, and the user has not moved).
     public var fitsToFiles = false
+    /// The zoom a fit to the files keeps (`--zoom` without `--center`: the files give the centre only).
+    public var fitKeepsZoom: Double?
     /// Bad lines of each stream said so far.
     var streamBadLines: [String: Int] = [:]
     /// What the last view showed of street data, when it is worth a hint: said on entering it (over a

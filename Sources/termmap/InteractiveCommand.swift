@@ -64,7 +64,7 @@ enum InteractiveCommand {
             state.message = skipped.message
             state.messageIsError = true
         }
-        state.fitsToFiles = !options.viewGiven
+        state.fitsToFiles = !options.centerGiven
         UserFiles.readInBackground(toRead, inbox: inbox, ogr: options.ogrLimits)
         if let fd = streamFD { StreamInput.start(fd: fd, name: "-", inbox: inbox) }
         if let follow = options.follow { StreamInput.follow(path: follow, inbox: inbox) }

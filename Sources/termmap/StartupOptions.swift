@@ -57,6 +57,8 @@ struct StartupOptions {
     var follow: String?
     /// True when --center or --zoom decides the first view (the files do not).
     var viewGiven = false
+    /// True when --center decides the first view's centre (with only --zoom, the files give it).
+    var centerGiven = false
 
     /// Minutes a kiosk session may sit idle when no --idle-timeout is given.
     static let kioskDefaultIdleMinutes = 10.0
@@ -67,6 +69,7 @@ struct StartupOptions {
         if follow?.isEmpty == true { throw UsageError("--follow needs a file") }
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read once") }
         viewGiven = p.value(.center) != nil || p.value(.zoom) != nil
+        centerGiven = p.value(.center) != nil
         try readView(p)
         try readLook(p)
         try readData(p)
@@ -276,6 +279,7 @@ struct StartupOptions {
         }
         start.files = files
         start.viewGiven = viewGiven
+        start.centerGiven = centerGiven
         return start
     }
 }

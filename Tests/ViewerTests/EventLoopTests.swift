@@ -242,7 +242,7 @@ extension EventLoopTests {
     /// preparer's thread) the next frame draws the file.
     @Test func keysAnswerWhileALevelIsMade() throws {
         let text =
-            #"{"type":"Feature","properties":{"name":"ring"},"geometry":{"type":"LineString","coordinates":[[-40,-20],[40,-20],[40,20],[-40,20],[-40,-20]]}}"#
+            #"{"type":"Feature","properties":{"name":"ring"},"geometry":{"type":"LineString","coordinates":[[-4,-2],[4,-2],[4,2],[-4,2],[-4,-2]]}}"#
         let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "ring.geojson")
         let file = UserFile(file: "ring.geojson", format: .geojson, data: data)
         var state = try start()

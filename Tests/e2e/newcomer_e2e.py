@@ -358,5 +358,91 @@ def _():
     return ", ".join(f"{k}={v}" for k, v in tags.items())
 
 
+def user_cells_kept(*args):
+    """The map cells the --pick buffer gives to a user's file, and how many of them the screen (no colour)
+    shows as the file's dots or marker rather than a letter of a name over them."""
+    screen = render("--color", "never", *args)
+    pick = render("--pick", *args)
+    letters = {line[0] for line in pick if line[1:].startswith(("\\u{9}file", "\tfile"))}
+    total = kept = 0
+    lost = []
+    for r, (shown, picked) in enumerate(zip(screen[:-2], pick)):
+        for c, (ch, p) in enumerate(zip(shown, picked)):
+            if p in letters:
+                total += 1
+                if ch.isalnum() or ch in "°′″'.,()-":
+                    lost.append((r, c, ch))
+                else:
+                    kept += 1
+    return total, kept, lost
+
+
+def zigzag_track(folder):
+    """A run zigzagging across central Washington (over its name and the grid's labels), as GPX, GeoJSON and
+    a CSV with a WKT column."""
+    points = [(-77.0564 + i * 0.001, 38.8951 + (0.004 if i % 2 else -0.004)) for i in range(41)]
+    files = [os.path.join(folder, n) for n in ("run.gpx", "run.geojson", "run.csv")]
+    with open(files[0], "w") as f:
+        f.write('<?xml version="1.0"?><gpx version="1.1" creator="e2e" xmlns="http://www.topografix.com/GPX/1/1">'
+                "<trk><name>Zigzag run</name><trkseg>"
+                + "".join(f'<trkpt lat="{y}" lon="{x}"/>' for x, y in points) + "</trkseg></trk></gpx>\n")
+    with open(files[1], "w") as f:
+        json.dump({"type": "Feature", "properties": {"name": "Zigzag run"},
+                   "geometry": {"type": "LineString", "coordinates": points}}, f)
+    with open(files[2], "w") as f:
+        f.write('name,WKT\nZigzag run,"LINESTRING (' + ", ".join(f"{x} {y}" for x, y in points) + ')"\n')
+    return files
+
+
+@check("a thin track keeps every cell under the map's names at zoom 14.5 (GPX, GeoJSON, WKT CSV; 80x24, 200x60): names give way")
+def _():
+    d = tempfile.mkdtemp()
+    said = []
+    for path in zigzag_track(d):
+        for size in ("80x24", "200x60"):
+            total, kept, lost = user_cells_kept("--size", size, "--zoom", "14.5", path)
+            assert total > 100 and not lost, (os.path.basename(path), size, total, lost[:5])
+            said.append(f"{kept}/{total}")
+    subprocess.run(["rm", "-rf", d])
+    return "cells kept: " + ", ".join(said)
+
+
+@check("--zoom without --center keeps the file's centre; the track's name stands beside the track, not on it")
+def _():
+    d = tempfile.mkdtemp()
+    gpx = zigzag_track(d)[0]
+    state = json.loads("\n".join(render("--size", "200x60", "--zoom", "14.5", "--json", gpx)))
+    screen = render("--color", "never", "--size", "200x60", "--zoom", "14.5", gpx)
+    subprocess.run(["rm", "-rf", d])
+    assert abs(state["center"]["lat"] - 38.8951) < 0.01 and abs(state["center"]["lon"] + 77.0364) < 0.01, state["center"]
+    row = next(r for r, line in enumerate(screen) if "Zigzag run" in line)
+    col = screen[row].index("Zigzag run")
+    # Beside the track: a dot of it within a cell of the name's ends or above or below them.
+    near = [screen[r][c] for r in (row - 1, row, row + 1) for c in range(col - 2, col + len("Zigzag run") + 2)
+            if 0 <= r < len(screen) - 2 and 0 <= c < len(screen[r])]
+    assert any("\u2800" < ch <= "\u28ff" for ch in near), screen[row - 1:row + 2]
+    return f"centre {state['center']['lat']:.4f},{state['center']['lon']:.4f}; name at row {row}"
+
+
+@check("a user's small areas are never under the map's names (a KML of 600 squares over the eastern US at zoom 4.5)")
+def _():
+    d = tempfile.mkdtemp()
+    path = os.path.join(d, "squares.kml")
+    marks = []
+    for lon in range(-95, -65):
+        for lat in range(28, 48):
+            x, y, s = lon + 0.3, lat + 0.3, 0.02
+            ring = " ".join(f"{a},{b},0" for a, b in [(x, y), (x + s, y), (x + s, y + s), (x, y + s), (x, y)])
+            marks.append("<Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>"
+                         f"{ring}</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>")
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>'
+                + "".join(marks) + "</Document></kml>")
+    total, kept, lost = user_cells_kept("--size", "120x40", "--zoom", "4.5", "--center", "38,-80", path)
+    subprocess.run(["rm", "-rf", d])
+    assert total >= 100 and not lost, (total, lost[:5])
+    return f"{kept} of {total} cells show the file"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
