@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import MapData
+import MapFormats
 import Raster
 import Testing
 
@@ -216,5 +217,63 @@ struct StreetLabelPropertyTests {
         #expect(!placed.isEmpty, "no street name at zoom \(zoom)")
         #expect(Set(placed.map(\.text)).count == placed.count, "a name twice: \(placed.map(\.text))")
         LabelPropertyTests.checkNoOverlap(engine, "zoom \(zoom)")
+    }
+}
+
+/// The map's names give way to the user's data: no name placed covers a cell a file's line or point
+/// draws in (a zigzag run across central Washington, over its name and the grid's labels).
+@Suite("Names give way to the user's data")
+struct NamesGiveWayTests {
+    @Test func noNameCoversAFilesLine() throws {
+        let points = (0...40).map { i in "[\(-77.0564 + Double(i) * 0.001),\(38.8951 + (i % 2 == 0 ? -0.004 : 0.004))]"
+        }
+        let text =
+            #"{"type":"Feature","properties":{"name":"Zigzag run"},"geometry":{"type":"LineString","coordinates":["#
+            + points.joined(separator: ",") + "]}}"
+        let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "run.geojson")
+        let layer = UserDataLayer(file: UserFile(file: "run.geojson", format: .geojson, data: data), look: 0)
+        let view = try MapView(
+            center: Coordinate(latitude: 38.8951, longitude: -77.0364), zoom: 14.5,
+            size: try ViewSize(cols: 120, rows: 40))
+        let c = MapRenderer.drawn(view: view, sources: bundledSources, layers: MapRenderer.baseLayers + [layer])
+        let firstUserInk = StyleTable.ink(.overlay(0))
+        var covered: [String] = []
+        var userCells = 0
+        for row in 0..<40 {
+            for col in 0..<120 where c.canvas.ink(col: col, row: row) >= firstUserInk {
+                userCells += 1
+                if let l = c.labels.labels.first(where: {
+                    $0.row == row && (($0.col)..<($0.col + $0.text.count)).contains(col)
+                }) {
+                    covered.append("\(l.text) at \(col),\(row)")
+                }
+            }
+        }
+        #expect(userCells > 200)
+        #expect(covered.isEmpty, "\(covered)")
+        // The grid's labels are still on the map where the run leaves room.
+        #expect(c.labels.labels.contains { $0.role == .gridLabel })
+    }
+
+    /// A file's own name stands beside its line, not on it: a level line's name goes above or below it.
+    @Test func aLinesNameStandsBesideIt() throws {
+        let text =
+            #"{"type":"Feature","properties":{"name":"Level road"},"geometry":{"type":"LineString","coordinates":[[-20,0.5],[20,0.5]]}}"#
+        let data = try UserDataReader.read(Array(text.utf8), format: .geojson, file: "road.geojson")
+        let layer = UserDataLayer(file: UserFile(file: "road.geojson", format: .geojson, data: data), look: 0)
+        let view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 3, size: try ViewSize(cols: 80, rows: 20))
+        let c = MapRenderer.drawn(view: view, sources: nil, layers: [layer])
+        let name = try #require(c.labels.labels.first { $0.text == "Level road" })
+        let firstUserInk = StyleTable.ink(.overlay(0))
+        let onLine = (name.col..<(name.col + name.text.count)).filter {
+            c.canvas.ink(col: $0, row: name.row) >= firstUserInk
+        }
+        #expect(onLine.isEmpty, "the name covers its line at columns \(onLine)")
+        #expect(
+            (0..<80).contains {
+                c.canvas.ink(col: $0, row: name.row + 1) >= firstUserInk
+                    || c.canvas.ink(col: $0, row: name.row - 1) >= firstUserInk
+            })
     }
 }
