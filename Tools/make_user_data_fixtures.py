@@ -359,7 +359,11 @@ def write_gpx():
     g.tracks.append(gpxpy.gpx.GPXTrack(name="Empty"))
     r = gpxpy.gpx.GPXRoute(name="Route")
     for i in range(10):
-        r.points.append(gpxpy.gpx.GPXRoutePoint(44.0 + i * 0.1, 15.0 + i * 0.05))
+        # Every third a named stop (with an elevation and a description, read as a point of its own).
+        stop = i % 3 == 0
+        r.points.append(gpxpy.gpx.GPXRoutePoint(44.0 + i * 0.1, 15.0 + i * 0.05, elevation=10.0 * i if stop else None,
+                                                name=f"Stop {i}" if stop else None,
+                                                description=f"stop {i} of the route" if stop else None))
     g.routes.append(r)
     with open(os.path.join(OUT, "walk.gpx"), "w", encoding="utf-8") as f:
         f.write(g.to_xml(version="1.1"))
@@ -391,6 +395,13 @@ def describe_gpx(text):
             if eles:
                 p["ele_min"], p["ele_max"] = fmt(min(eles)), fmt(max(eles))
             kept.append((r.name, [("line", [[[q.longitude, q.latitude] for q in r.points]])], p))
+            # Each named route point (a stop) follows its route as a point of its own.
+            for q in r.points:
+                if q.name:
+                    s = texts(q, "rtept")
+                    if q.elevation is not None:
+                        s["ele"] = fmt(q.elevation)
+                    kept.append((q.name, [("point", [[[q.longitude, q.latitude]]])], s))
         else:
             skipped += 1
     for t in g.tracks:

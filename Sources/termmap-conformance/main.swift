@@ -605,11 +605,20 @@ func runOSM(_ folder: URL, _ t: Tally) {
 // MARK: The user's formats
 
 /// What GDAL keeps of a user's file: its features with a geometry (ogr2ogr to GeoJSONSeq; for GPX its
-/// waypoints, routes and tracks, not their points again), nil when GDAL is not installed.
+/// waypoints, routes and tracks, and the routes' named points, which termmap reads as stops, not the
+/// other points again), nil when GDAL is not installed.
 func gdalFeatures(_ path: String, gpx: Bool) -> Int? {
+    guard gpx else { return gdalFeatures(path, arguments: []) }
+    guard let features = gdalFeatures(path, arguments: ["waypoints", "routes", "tracks"]) else { return nil }
+    let stops = gdalFeatures(path, arguments: ["route_points", "-where", "name IS NOT NULL AND name <> ''"])
+    return features + (stops ?? 0)
+}
+
+/// The features with a geometry of `arguments`' layers (all when none) of `path`, as ogr2ogr writes them.
+func gdalFeatures(_ path: String, arguments: [String]) -> Int? {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/ogr2ogr")
-    p.arguments = ["-f", "GeoJSONSeq", "/vsistdout/", path] + (gpx ? ["waypoints", "routes", "tracks"] : [])
+    p.arguments = ["-f", "GeoJSONSeq", "/vsistdout/", path] + arguments
     let out = Pipe()
     p.standardOutput = out
     p.standardError = FileHandle.nullDevice

@@ -444,5 +444,24 @@ def _():
     return f"{kept} of {total} cells show the file"
 
 
+@check("a GPX route's named points are points with labels (render --json counts them; their names are on screen)")
+def _():
+    d = tempfile.mkdtemp()
+    path = os.path.join(d, "route.gpx")
+    stops = [("Pula", 44.8683, 13.8481), ("Rovinj", 45.0812, 13.6387), ("Poreč", 45.2271, 13.5948)]
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?><gpx version="1.0" creator="e2e"><rte><name>Istria</name>'
+                + "".join(f'<rtept lat="{la}" lon="{lo}"><name>{n}</name></rtept><rtept lat="{la + 0.05}" lon="{lo + 0.05}"/>'
+                          for n, la, lo in stops) + "</rte></gpx>\n")
+    state = json.loads("\n".join(render("--size", "120x40", "--json", path)))
+    screen = "\n".join(render("--size", "120x40", path))
+    subprocess.run(["rm", "-rf", d])
+    counts = state["files"][0]["features"]
+    assert counts == {"LineString": 1, "Point": 3}, counts
+    missing = [n for n, _, _ in stops if n not in screen]
+    assert not missing, (missing, screen)
+    return f"{counts}; {', '.join(n for n, _, _ in stops)} on screen"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")

@@ -20,8 +20,9 @@ public struct GPXDriver: FormatDriver {
 }
 
 /// Reads GPX 1.0 and 1.1 (topografix.com/GPX/1/1): waypoints as points, each track as one feature of
-/// its segments' lines, each route as a line; names, descriptions, types, first times and elevations
-/// as properties.
+/// its segments' lines, each route as a line followed by its named points (`rtept` with a `name`: a
+/// route's stops, as gpxpy reads them); names, descriptions, types, first times and elevations as
+/// properties.
 public enum GPXReader: BufferReader {
     /// The layer of `bytes`, the contents of `file`.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
@@ -45,6 +46,10 @@ public enum GPXReader: BufferReader {
         @exclusivity(unchecked) var path: [String] = []
         @exclusivity(unchecked) var firstTime: String?
         @exclusivity(unchecked) var elevations: [Double] = []
+        /// The route's named points so far, and the one being read (its text elements, its elevation, and
+        /// how many points there were before it: a point without numbers adds none).
+        @exclusivity(unchecked) var routeStops: [(point: (Double, Double), properties: [(String, String?)])] = []
+        @exclusivity(unchecked) var stop: (properties: [(String, String?)], ele: Double?, before: Int) = ([], nil, 0)
 
         /// A feature's text elements (`name`, `desc`, `cmt`, `type`, `sym`, `ele`, `time`); of its times
         /// only the first, which is all it keeps.
@@ -61,7 +66,10 @@ public enum GPXReader: BufferReader {
             path.append(name)
             // (The most frequent elements first: a switch on strings compares them in order.)
             switch name {
-            case "trkpt", "rtept": point(attributes)
+            case "trkpt": point(attributes)
+            case "rtept":
+                stop = ([], nil, points.count)
+                point(attributes)
             case "wpt", "trk", "rte":
                 guard feature == nil else { break }
                 feature = name
@@ -71,6 +79,7 @@ public enum GPXReader: BufferReader {
                 bad = nil
                 firstTime = nil
                 elevations = []
+                routeStops = []
                 if name == "wpt" { point(attributes) }
             case "trkseg": points = []
             default: break
@@ -88,15 +97,31 @@ public enum GPXReader: BufferReader {
         func end(_ name: String, text: String) {
             defer { path.removeLast() }
             guard let feature else { return }
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
             switch name {
-            case "trkpt", "rtept": break
+            case "trkpt": break
+            case "rtept":
+                // A named stop of a route (a point the route had numbers for) is a point of its own.
+                if feature == "rte", points.count > stop.before, let p = points.last,
+                    stop.properties.contains(where: { $0.0 == "name" && $0.1?.isEmpty == false })
+                {
+                    var properties = stop.properties
+                    if let e = stop.ele { properties.append(("ele", "\(e)")) }
+                    routeStops.append((p, properties))
+                }
             case "ele":
-                if let e = XMLText.number(text) { elevations.append(e) }
+                if let e = XMLText.number(text) {
+                    elevations.append(e)
+                    if parent == "rtept" { stop.ele = e }
+                }
             case "time":
                 if firstTime == nil { firstTime = XMLText.trimmed(text) }
             case "name", "desc", "cmt", "type", "sym":
-                let parent = path.count >= 2 ? path[path.count - 2] : ""
-                if parent == feature { properties.append((name, XMLText.trimmed(text))) }
+                if parent == feature {
+                    properties.append((name, XMLText.trimmed(text)))
+                } else if parent == "rtept" {
+                    stop.properties.append((name, XMLText.trimmed(text)))
+                }
             case "trkseg":
                 segments.append(points)
                 points = []
@@ -129,6 +154,12 @@ public enum GPXReader: BufferReader {
             properties.append(("gpx", name))
             let label = properties.first { $0.0 == "name" }?.1
             builder.endFeature(id: nil, name: label.flatMap { $0.isEmpty ? nil : $0 }, properties: properties)
+            for s in routeStops {
+                builder.addPiece(.point, rings: [[s.point]])
+                let name = s.properties.first { $0.0 == "name" }?.1
+                builder.endFeature(id: nil, name: name, properties: s.properties + [("gpx", "rtept")])
+            }
+            routeStops = []
             feature = nil
         }
     }
