@@ -298,6 +298,13 @@ def write_csv_variants(rows):
         csv.writer(buf, delimiter=delim, lineterminator=ending, quoting=csv.QUOTE_MINIMAL).writerows(rows)
         with open(os.path.join(OUT, name), "w", encoding="utf-8", newline="") as f:
             f.write(buf.getvalue())
+    # The same rows in Windows-1252 (as Excel writes CSV in Western Europe), a euro sign and a 1252-only
+    # quote among the names: not UTF-8, read after detection.
+    legacy = [r if i == 0 else [r[0].replace("Ünïcödé", "Mäkelä € “1252”")] + r[1:] for i, r in enumerate(rows)]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerows(legacy)
+    with open(os.path.join(OUT, "points-windows1252.csv"), "w", encoding="cp1252", newline="") as f:
+        f.write(buf.getvalue())
     wkt = [["id", "WKT"], ["1", "POINT (30 10)"], ["2", "LINESTRING (30 10, 10 30, 40 40)"],
            ["3", "POLYGON ((30 10, 40 40, 20 40, 10 20, 30 10))"], ["4", "MULTIPOINT ((10 40), (40 30))"],
            ["5", "MULTILINESTRING Z ((10 10 1, 20 20 2), (40 40 3, 30 30 4))"],
@@ -538,6 +545,8 @@ def main():
     for name, delim in [("points.csv", ","), ("points-semicolon.csv", ";"), ("points.tsv", "\t")]:
         with open(os.path.join(OUT, name), encoding="utf-8", newline="") as f:
             out.append(entry(name, describe_csv(f.read(), delim)))
+    with open(os.path.join(OUT, "points-windows1252.csv"), encoding="cp1252", newline="") as f:
+        out.append(entry("points-windows1252.csv", describe_csv(f.read(), ",")))
     with open(os.path.join(OUT, "walk.gpx"), encoding="utf-8") as f:
         out.append(entry("walk.gpx", describe_gpx(f.read())))
     with open(os.path.join(OUT, "places.kml"), encoding="utf-8") as f:
@@ -549,6 +558,9 @@ def main():
                 out.append(entry(name, describe_features(json.load(f)["features"]), real=True))
         with open(os.path.join(SAMPLES, "2011_february_us_airport_traffic.csv"), encoding="utf-8", newline="") as f:
             out.append(entry("2011_february_us_airport_traffic.csv", describe_csv(f.read(), ","), real=True))
+        # Latin-1 (its first non-UTF-8 byte on line 228): read as Windows-1252, as termmap reads it.
+        with open(os.path.join(SAMPLES, "volcano_db.csv"), encoding="cp1252", errors="replace", newline="") as f:
+            out.append(entry("volcano_db.csv", describe_csv(f.read(), ","), real=True))
         for name in ("korita-zbevnica.gpx", "route.gpx", "run.gpx"):
             with open(os.path.join(SAMPLES, name), encoding="utf-8") as f:
                 out.append(entry(name, describe_gpx(f.read()), real=True))

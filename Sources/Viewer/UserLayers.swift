@@ -46,7 +46,9 @@ extension ViewerState {
         if isNew && fitsToFiles { fitToUserData() }
         let name = file.displayName
         if let error = file.error {
-            setError(error)
+            // Several failed files are counted, and the layer list says each one's reason.
+            let failed = userLayers.filter { $0.file.error != nil }.count
+            setError(failed > 1 ? "\(failed) files failed: o lists each" : error)
         } else if update.ended && file.format == .stream {
             // Its end is said whatever else it last said; its layer stays.
             let bad = update.badLines > 0 ? ", \(update.badLines) bad line\(update.badLines == 1 ? "" : "s")" : ""

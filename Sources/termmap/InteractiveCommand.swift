@@ -23,9 +23,13 @@ enum InteractiveCommand {
             folderTiles: !options.kiosk)
         // A --center name that names nothing is said before the terminal is taken.
         _ = try options.centerHit(sources)
-        // The user's files, read before the terminal is taken: a failed one is listed, the others drawn.
-        // A name that is no file is most likely a mistyped command: said before the terminal is taken.
-        if let missing = options.files.first(where: { $0 != "-" && access($0, F_OK) != 0 }) {
+        // The user's files, read once the viewer is open: a failed one is listed, the others drawn. When
+        // no name given is a file, the first is most likely a mistyped command: said before the terminal
+        // is taken.
+        let named = options.files.filter { $0 != "-" }
+        if !named.isEmpty, named.count == options.files.count, options.follow == nil,
+            let missing = named.first, named.allSatisfy({ access($0, F_OK) != 0 })
+        {
             let hint = Suggestion.closest(to: missing, among: OptionTable.commandWords).map {
                 " (did you mean '\($0)'?)"
             }

@@ -23,10 +23,12 @@ enum RenderCommand {
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)
         // A --center name that names nothing is said before any file is read.
         _ = try options.centerHit(sources)
-        // The user's files: one that cannot be read ends the render (one line, exit 1); left-out
+        // The user's files: those that cannot be read end the render (one line each, exit 1); left-out
         // features are said on stderr and the rest drawn.
         let files = UserFiles.readForRender(options.files, ogr: options.ogrLimits)
-        if let failed = files.first(where: { $0.error != nil }), let error = failed.error { throw DataFailure(error) }
+        let failed = files.compactMap(\.error)
+        for error in failed.dropLast() { printError("termmap: \(error)") }
+        if let last = failed.last { throw DataFailure(last) }
         for line in UserFiles.report(files) { printError("termmap: \(line)") }
         var state = try startState(
             options.sessionStart(

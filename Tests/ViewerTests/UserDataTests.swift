@@ -56,7 +56,7 @@ struct UserDataTests {
     }
 
     @Test("the generator's expectations are there") func expectationsLoad() {
-        #expect(UserDataExpectation.all.filter { !$0.real }.count == 8)
+        #expect(UserDataExpectation.all.filter { !$0.real }.count == 9)
     }
 
     /// Counts by type, features left out, bounds, labels and every property equal Python's json and csv.

@@ -463,5 +463,49 @@ def _():
     return f"{counts}; {', '.join(n for n, _, _ in stops)} on screen"
 
 
+@check("several failing files are all listed (render: a line each; the viewer opens on the rest, says `3 files failed` and o lists each); a missing file is one of them")
+def _():
+    d = tempfile.mkdtemp()
+    bad, good = os.path.join(d, "bad.geojson"), os.path.join(d, "good.geojson")
+    with open(bad, "w") as f:
+        f.write("garbage{")
+    with open(good, "w") as f:
+        json.dump({"type": "Feature", "properties": {"name": "Kept"}, "geometry": {"type": "Point", "coordinates": [24.94, 60.17]}}, f)
+    missing, folder = os.path.join(d, "missing.geojson"), d
+    r = subprocess.run([BINARY, "render", "--size", "60x10", missing, folder, bad, good], capture_output=True, text=True,
+                       timeout=30)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 1 and len(lines) == 3, (r.returncode, lines)
+    assert "missing.geojson: cannot read (no such file)" in lines[0] and "a folder, not a file" in lines[1] \
+        and "bad.geojson:1:1:" in lines[2], lines
+    s = Session(f"{missing} {folder} {bad} {good} --no-animation", 120, 30)
+    said = s.wait_for(lambda t: "3 files failed: o lists each" in t).splitlines()[-1]
+    s.keys("o")
+    panel = s.wait_for(lambda t: "good.geojson: geojson" in t)
+    s.close()
+    subprocess.run(["rm", "-rf", d])
+    rows = [line for line in panel.splitlines() if "[x]" in line and ": failed: " in line]
+    assert "3 files failed: o lists each" in said and len(rows) == 3, (said, rows)
+    return "3 stderr lines, exit 1; the viewer: '3 files failed: o lists each', 3 'failed:' rows and the good file"
+
+
+@check("a Windows-1252 (Latin-1) CSV is read and says so; a Latin-1 GeoJSON suggests iconv")
+def _():
+    d = tempfile.mkdtemp()
+    csv_path, gj = os.path.join(d, "cafes.csv"), os.path.join(d, "cafes.geojson")
+    with open(csv_path, "wb") as f:
+        f.write("name,lat,lon\nCaf\u00e9 M\u00e4kel\u00e4 \u20ac,60.17,24.94\n".encode("cp1252"))
+    with open(gj, "wb") as f:
+        f.write('{"type":"Feature","properties":{"name":"Caf\u00e9"},"geometry":{"type":"Point","coordinates":[1,2]}}'.encode("latin-1"))
+    r = subprocess.run([BINARY, "render", "--size", "80x20", "--center", "60.17,24.94", "--zoom", "12", csv_path],
+                       capture_output=True, text=True, timeout=30)
+    g = subprocess.run([BINARY, "render", "--size", "60x10", gj], capture_output=True, text=True, timeout=30)
+    subprocess.run(["rm", "-rf", d])
+    assert r.returncode == 0 and "Café Mäkelä €" in r.stdout, r.stdout
+    assert r.stderr.strip().endswith("cafes.csv: read as Windows-1252 (it is not UTF-8)"), r.stderr
+    assert g.returncode == 1 and "iconv -f latin1 -t utf-8" in g.stderr, g.stderr
+    return f"{r.stderr.strip().split('/')[-1]}; {g.stderr.strip().split(': ', 2)[-1]}"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")

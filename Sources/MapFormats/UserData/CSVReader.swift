@@ -34,8 +34,30 @@ public enum CSVReader: BufferReader {
     static let longitudeNames: Set<String> = ["lon", "lng", "long", "longitude", "x"]
     static let wktNames: Set<String> = ["wkt", "geometry", "the_geom", "geom"]
 
-    /// The layer of `bytes`, the contents of `file`.
+    /// What a field that is not UTF-8 says.
+    static let invalidUTF8 = "invalid UTF-8"
+
+    /// The layer of `bytes`, the contents of `file`: UTF-8, else (a field that is not) read again as
+    /// Windows-1252, the legacy single-byte encoding such files are in (Latin-1's printable characters
+    /// among them), which the layer's notes say.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
+        throws(MapDataError) -> UserLayerData
+    {
+        do {
+            return try readUTF8(bytes, file: file, progress: progress)
+        } catch {
+            guard case .syntax(_, _, invalidUTF8) = error.kind else { throw error }
+            let text = Windows1252.utf8(bytes)
+            var data = try text.withUnsafeBufferPointer { b throws(MapDataError) in
+                try readUTF8(b, file: file, progress: progress)
+            }
+            data.notes.readAs = "Windows-1252"
+            return data
+        }
+    }
+
+    /// The layer of `bytes` in UTF-8 (a field that is not fails, naming its line and column).
+    static func readUTF8(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress?)
         throws(MapDataError) -> UserLayerData
     {
         var start = 0
@@ -227,7 +249,8 @@ public enum CSVReader: BufferReader {
         func text(_ c: Int, file: String) throws(MapDataError) -> String {
             guard let s = withField(c, { String(validating: $0, as: UTF8.self) }) else {
                 throw MapDataError(
-                    file: file, .syntax(line: line, column: c < fields.count ? fields[c].column : 1, "invalid UTF-8"))
+                    file: file,
+                    .syntax(line: line, column: c < fields.count ? fields[c].column : 1, CSVReader.invalidUTF8))
             }
             return s
         }

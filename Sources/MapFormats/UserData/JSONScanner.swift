@@ -170,7 +170,7 @@ public struct JSONScanner {
             if b == UInt8(ascii: "\"") {
                 guard let s = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self) else {
                     at = start
-                    throw error("invalid UTF-8 in a string")
+                    throw error("invalid UTF-8 in a string (if the file is Latin-1: iconv -f latin1 -t utf-8)")
                 }
                 at += 1
                 return s
@@ -188,7 +188,7 @@ public struct JSONScanner {
             if b == UInt8(ascii: "\"") {
                 guard let s = String(validating: out, as: UTF8.self) else {
                     at = start
-                    throw error("invalid UTF-8 in a string")
+                    throw error("invalid UTF-8 in a string (if the file is Latin-1: iconv -f latin1 -t utf-8)")
                 }
                 at += 1
                 return s

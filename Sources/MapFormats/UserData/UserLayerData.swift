@@ -222,6 +222,8 @@ public struct UserLayerNotes: Sendable, Equatable {
     public internal(set) var replaced = 0
     /// The ceiling reading stopped at (`more than 100000000 features`), if it did.
     public internal(set) var stoppedAt: String?
+    /// The legacy encoding a text file that is not UTF-8 was read in (`Windows-1252`), if it was.
+    public internal(set) var readAs: String?
 
     public init() {}
 
@@ -237,6 +239,7 @@ public struct UserLayerNotes: Sendable, Equatable {
         }
         if replaced > 0 { out.append(count(replaced, "feature", "features") + " replaced by a later one of its id") }
         if let stoppedAt { out.append("stopped at " + stoppedAt) }
+        if let readAs { out.append("read as \(readAs) (it is not UTF-8)") }
         return out
     }
 }
