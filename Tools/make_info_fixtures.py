@@ -3,7 +3,8 @@
 places on named streets and in buildings of the Helsinki extract (the bundled data is imported from
 it) with the OpenStreetMap way pyosmium (libosmium) reads there, its name and tags; for the vector
 tile fixture, 12 seeded features of its zoom-14 tiles as mapbox-vector-tile decodes them (layer, id,
-properties) with a point on each. Writes Tests/ViewerTests/Fixtures/info.json, and a tile whose
+properties) with a point on each, and 16 places on its unnamed lines with the name its names layer
+keeps along them (shapely's distances). Writes Tests/ViewerTests/Fixtures/info.json, and a tile whose
 features have ids (Tests/MapDataTests/Fixtures/tiles/ids.mvt) with the ids its protobuf reads.
 
 A street's place is the middle of one of its segments; a building's is shapely's representative
@@ -25,7 +26,7 @@ import mapbox_vector_tile
 from mapbox_vector_tile.Mapbox import vector_tile_pb2
 import mercantile
 import osmium
-from shapely.geometry import Polygon
+from shapely.geometry import LineString, Point, Polygon
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PBF = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "osm", "Helsinki.osm.pbf")
@@ -137,6 +138,58 @@ def tile_cases(rnd):
     return cases
 
 
+def tile_name_cases(rnd):
+    """Places on unnamed `transportation` lines of the tile fixture's zoom-14 tiles (a segment's middle,
+    well inside the tile) with the name OpenMapTiles keeps for them in `transportation_name`: that of the
+    line of the same class nearest the place (shapely's distance), when it is within 6 m and no other
+    name of that class is within 30 m; none when no named line of the class is within 30 m. Places in
+    between are left out (which name is meant is not clear there)."""
+    db = sqlite3.connect(MBTILES)
+    rows = db.execute("select tile_column, tile_row, tile_data from tiles where zoom_level = 14 "
+                      "order by tile_column, tile_row").fetchall()
+    named, unnamed = [], []
+    for column, row, data in rows:
+        y = (1 << 14) - 1 - row
+        raw = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+        layers = mapbox_vector_tile.decode(raw, default_options={"y_coord_down": True})
+        lines, names = layers.get("transportation"), layers.get("transportation_name")
+        if not lines or not names:
+            continue
+        extent = lines["extent"]
+        b = mercantile.xy_bounds(column, y, 14)
+        lat_mid = mercantile.lnglat((b.left + b.right) / 2, (b.top + b.bottom) / 2).lat
+        # Ground metres a tile unit: the tile's Mercator width over its extent, times cos φ.
+        unit_m = (b.right - b.left) / extent * math.cos(math.radians(lat_mid))
+        # OpenMapTiles names a feature in `name`, or (tilemaker's configuration) in `name:latin`.
+        def name_of(p):
+            return p.get("name") or p.get("name:latin")
+        name_lines = [(f["properties"].get("class"), name_of(f["properties"]), LineString(f["geometry"]["coordinates"]))
+                      for f in names["features"] if f["geometry"]["type"] == "LineString" and name_of(f["properties"])]
+        for f in lines["features"]:
+            g, cls = f["geometry"], f["properties"].get("class")
+            if g["type"] != "LineString" or cls not in ("primary", "secondary", "tertiary", "minor") \
+                    or name_of(f["properties"]):
+                continue
+            c = g["coordinates"]
+            i = rnd.randrange(len(c) - 1)
+            px, py = (c[i][0] + c[i + 1][0]) / 2, (c[i][1] + c[i + 1][1]) / 2
+            if not (256 <= px <= extent - 256 and 256 <= py <= extent - 256):
+                continue
+            near = sorted((line.distance(Point(px, py)) * unit_m, name) for k, name, line in name_lines if k == cls)
+            near = [(d, n) for d, n in near if d <= 30]
+            mx = b.left + (b.right - b.left) * px / extent
+            my = b.top - (b.top - b.bottom) * py / extent
+            lon, lat = mercantile.lnglat(mx, my)
+            case = {"lat": lat, "lon": lon, "class": cls}
+            if not near:
+                unnamed.append(dict(case, name=None))
+            elif near[0][0] <= 6 and all(n == near[0][1] for _, n in near):
+                named.append(dict(case, name=near[0][1], meters=round(near[0][0], 2)))
+    rnd.shuffle(named)
+    rnd.shuffle(unnamed)
+    return named[:12] + unnamed[:4]
+
+
 def ids_tile():
     """A tile whose features have ids (the fixture's tilemaker tiles have none), mapbox-vector-tile's
     encoding: what the decoder must read back."""
@@ -165,12 +218,13 @@ def repr_value(v):
 
 def main():
     rnd = random.Random(2026)
-    out = {"osm": osm_cases(rnd), "tiles": tile_cases(rnd), "idsTile": ids_tile(),
+    out = {"osm": osm_cases(rnd), "tiles": tile_cases(rnd), "idsTile": ids_tile(), "tileNames": tile_name_cases(rnd),
            "made_with": "pyosmium 4.3.2, mapbox-vector-tile, shapely, mercantile"}
     with open(OUT, "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)
         f.write("\n")
-    print(f"{OUT}: {len(out['osm'])} OSM places, {len(out['tiles'])} tile features")
+    print(f"{OUT}: {len(out['osm'])} OSM places, {len(out['tiles'])} tile features, "
+          f"{len(out['tileNames'])} unnamed tile lines")
 
 
 if __name__ == "__main__":

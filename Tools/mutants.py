@@ -306,6 +306,8 @@ MUTANTS = [
      "return (f.rank.rawValue, 1, 0, f.order)", "a search ranks a match near the view as it ranks one far away"),
     ("Sources/MapRender/PlaceSearch.swift", "if let at = find(q, in: name) { note(name[at - 1] == 32 ? .wordPrefix : .infix) }",
      "if let at = find(q, in: name) { note(.infix) }", "a word's start ranks as a match anywhere in a name"),
+    ("Sources/MapRender/WhatIsHere.swift", "name: n >= 0 ? source.featureName(n) : nameAlong(hit, source: s, cell: cell),",
+     "name: n >= 0 ? source.featureName(n) : nil,", "i lists an OpenMapTiles street with no name"),
     ("Sources/MapRender/UserDataLayer.swift", "            c.labels.giveWay(to: c.canvas.inks.map { $0 >= firstUserInk })\n",
      "            _ = firstUserInk\n", "the map's names cover a user's track (no label gives way)"),
     ("Sources/MapRender/LabelEngine.swift", "        for i in user.indices where user[i] { taken[i] = true }\n", "",

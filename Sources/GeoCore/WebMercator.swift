@@ -94,6 +94,12 @@ public enum WebMercator {
         return unproject(MercatorPoint(x: x / world + 0.5, y: 0.5 - y / world))
     }
 
+    /// Ground metres covered by one dot at a latitude on a world `worldSize` dots wide: the equator's
+    /// length over the world's dots, times cos φ (the Mercator scale, Snyder 1987, eq. 7-3: k = sec φ).
+    public static func metersPerDot(latitude: Double, worldSize: Double) -> Double {
+        2 * Double.pi * earthRadius * cos(clampLatitude(latitude) * .pi / 180) / worldSize
+    }
+
     /// Ground metres covered by one dot at a latitude and zoom: 156543.03392804097·cos φ / 2^z.
     public static func metersPerDot(latitude: Double, zoom: Double) -> Double {
         equatorMetersPerDotAtZoom0 * cos(clampLatitude(latitude) * .pi / 180) / exp2(zoom)

@@ -45,7 +45,7 @@ extension Pick {
         var seen = Set<FeatureReference>()
         var seenObjects = Set<String>()
         if let top = feature(col: col, row: row) {
-            let d = details(top)
+            let d = details(top, cell: cell)
             out.append(d)
             seen.insert(top.reference)
             if let id = d.identity?.id, d.identity?.layer == nil, let s = top.reference.source {
@@ -69,7 +69,9 @@ extension Pick {
             case .chunk(let hit, let s, let excluded):
                 let featureClass = hit.chunk.info.featureClass
                 // Each cell's land or sea tint is the first answer's business; a land square says nothing.
-                guard featureClass != .land, all.indices.contains(s) else { continue }
+                // A chunk of names only (OpenMapTiles' `transportation_name`) names the lines drawn from
+                // another: its names go to them (`nameAlong`), not answers of their own.
+                guard featureClass != .land, !hit.namesOnly, all.indices.contains(s) else { continue }
                 let place = ChunkPlacement(hit, transform)
                 let middle = (x: (cell.x0 + cell.x1) / 2, y: (cell.y0 + cell.y1) / 2)
                 if let r = place.clip, !(middle.x >= r.x0 && middle.x < r.x1 && middle.y >= r.y0 && middle.y < r.y1) {
@@ -97,7 +99,8 @@ extension Pick {
                             stack,
                             FeatureDetails(
                                 className: StyleTable.className(featureClass),
-                                name: n >= 0 ? source.featureName(n) : nil, identity: identity, reference: reference)
+                                name: n >= 0 ? source.featureName(n) : nameAlong(hit, source: s, cell: cell),
+                                identity: identity, reference: reference)
                         ))
                 }
             }
@@ -110,8 +113,36 @@ extension Pick {
         return Array(out.prefix(limit))
     }
 
-    /// A picked feature with what its data says of it.
-    func details(_ picked: PickedFeature) -> FeatureDetails {
+    /// How far from a cell a tile's name line may run and still name the line drawn there: 12 m (half a
+    /// wide street, where a dual carriageway's name line runs along one of its two ways), or a cell.
+    static let nameReachMeters = 12.0
+
+    /// The name of a tile's line that has none of its own, from the chunk of names only of its class in
+    /// the same tile (OpenMapTiles keeps a street's name in `transportation_name`, whose lines are merged
+    /// and simplified otherwise than `transportation`'s): the first named line of that class within
+    /// `nameReachMeters` (at least a cell) of `cell`. Nil for map data files, which name their own lines.
+    func nameAlong(_ hit: ChunkHit, source s: Int, cell: CellSquare) -> String? {
+        guard let square = hit.tile, let all = sources?.features.all, all.indices.contains(s) else { return nil }
+        let featureClass = hit.chunk.info.featureClass
+        let middle = transform.coordinate(at: DotPoint(x: (cell.x0 + cell.x1) / 2, y: (cell.y0 + cell.y1) / 2))
+        let metersPerDot = WebMercator.metersPerDot(latitude: middle.latitude, worldSize: transform.worldSize)
+        let reach = max(Double(ViewSize.dotsPerCellY), Self.nameReachMeters / metersPerDot)
+        let around = (x0: cell.x0 - reach, y0: cell.y0 - reach, x1: cell.x1 + reach, y1: cell.y1 + reach)
+        for case .chunk(let names, let s2, _) in buffer.sets
+        where s2 == s && names.namesOnly && names.chunk.info.featureClass == featureClass
+            && names.tile.map({ $0 == square }) == true
+        {
+            let place = ChunkPlacement(names, transform)
+            for f in Self.features(names.chunk, 0..<names.chunk.featureCount, near: around, place.placement) {
+                let n = names.chunk.nameIndex[f]
+                if n >= 0 { return all[s].featureName(n) }
+            }
+        }
+        return nil
+    }
+
+    /// A picked feature with what its data says of it (a tile's unnamed line its name along it at `cell`).
+    func details(_ picked: PickedFeature, cell: CellSquare? = nil) -> FeatureDetails {
         var d = FeatureDetails(className: picked.className, name: picked.name, reference: picked.reference)
         for set in buffer.sets {
             switch (set, picked.reference.feature) {
@@ -122,6 +153,7 @@ extension Pick {
                     let all = sources?.features.all, all.indices.contains(s)
                 else { continue }
                 d.identity = all[s].identity(of: hit, feature: f)
+                if d.name == nil, let cell { d.name = nameAlong(hit, source: s, cell: cell) }
                 return d
             default: continue
             }

@@ -28,10 +28,17 @@ struct WhatIsHereTests {
         var properties: [String: String]
         var testDescription: String { "\(layer) at \(lat), \(lon)" }
     }
+    struct TileNameCase: Decodable, CustomTestStringConvertible {
+        var lat: Double, lon: Double
+        var `class`: String
+        var name: String?
+        var testDescription: String { "\(self.class) \(name ?? "unnamed") at \(lat), \(lon)" }
+    }
     struct Fixture: Decodable {
         var osm: [OSMCase]
         var tiles: [TileCase]
         var idsTile: [String?]
+        var tileNames: [TileNameCase]
     }
     static let fixture: Fixture = {
         let url = repositoryRoot.appendingPathComponent("Tests/ViewerTests/Fixtures/info.json")
@@ -84,6 +91,22 @@ struct WhatIsHereTests {
             match != nil,
             "\(c.layer) \(c.properties) not in \(info.features.map { ($0.identity?.layer, Self.properties($0)) })")
         #expect(match?.identity?.id == c.id)
+    }
+
+    /// On OpenMapTiles tiles a street's line carries no name (`transportation_name` does): the list
+    /// names it by the name line of its class that runs along it, as shapely finds it there.
+    @Test(arguments: fixture.tileNames)
+    func theTilesNameTheStreet(_ c: TileNameCase) throws {
+        let s = try Self.state(lat: c.lat, lon: c.lon, zoom: 16)
+        let sources = try TileRenderingTests.sources("helsinki-omt.pmtiles")
+        let info = try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .ansi256)).info)
+        let className = [
+            "primary": "primary road", "secondary": "secondary road", "tertiary": "tertiary road",
+            "minor": "minor road",
+        ][c.class]
+        let road = info.features.first { $0.className == className && $0.identity?.layer == "transportation" }
+        #expect(road != nil, "\(info.features.map { "\($0.className) \($0.name ?? "-")" })")
+        #expect(road?.name == c.name)
     }
 
     /// The decoder reads feature ids as mapbox-vector-tile wrote them (0 bits to 2^40), none where none.

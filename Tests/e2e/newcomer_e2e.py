@@ -507,5 +507,23 @@ def _():
     return f"{r.stderr.strip().split('/')[-1]}; {g.stderr.strip().split(': ', 2)[-1]}"
 
 
+@check("i on an OpenMapTiles street names it: the name transportation_name keeps along it (as shapely finds it, info.json)")
+def _():
+    here = os.path.dirname(os.path.abspath(__file__))
+    tiles = os.path.join(here, "..", "MapDataTests", "Fixtures", "tiles", "helsinki-omt.pmtiles")
+    with open(os.path.join(here, "..", "ViewerTests", "Fixtures", "info.json")) as f:
+        cases = [c for c in json.load(f)["tileNames"] if c["name"]][:4]
+    empty = tempfile.mkdtemp()
+    said = []
+    for c in cases:
+        out = subprocess.run([BINARY, "render", "--no-config", "--data", empty, "--tiles", tiles,
+                              "--center", f"{c['lat']},{c['lon']}", "--zoom", "16", "--size", "100x30", "--keys", "i",
+                              "--json"], capture_output=True, text=True, timeout=30).stdout
+        roads = [(f["class"], f["name"]) for f in json.loads(out)["info"]["features"] if f["class"].endswith("road")]
+        assert roads and roads[0][1] == c["name"], (c, roads)
+        said.append(f"{roads[0][0]} {roads[0][1]}")
+    subprocess.run(["rm", "-rf", empty])
+    return "; ".join(said)
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
