@@ -75,6 +75,19 @@ void termmap_install_signal_handlers(void) {
     sigaction(SIGTSTP, &sa, 0);
 }
 
+// For a command that stops cleanly (data get keeps the tiles in flight): SIGINT, SIGTERM and SIGHUP
+// are recorded once; the handler is then reset (SA_RESETHAND), so a second Ctrl-C ends the program.
+void termmap_install_interrupt_handlers(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = record_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, 0);
+    sigaction(SIGHUP, &sa, 0);
+    sigaction(SIGINT, &sa, 0);
+}
+
 int termmap_take_stop_request(void) { return __atomic_exchange_n(&pending_stop, 0, __ATOMIC_SEQ_CST); }
 
 // The parent of `pid` from /proc/PID/stat ("pid (comm) state ppid ..."; comm may hold spaces and

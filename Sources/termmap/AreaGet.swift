@@ -7,6 +7,7 @@ import MapFormats
 import MapRender
 import Support
 import SystemSupport
+import TerminalUI
 import Viewer
 
 /// `termmap data get NAME (--bbox W,S,E,N | --around PLACE|LAT,LON [--within 5km]) [--zooms 0-14]
@@ -52,6 +53,8 @@ enum AreaGet {
         let what =
             "\(from) \(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north) z\(zooms.lowerBound)-\(zooms.upperBound)"
         let journal = try DownloadJournal(path: final + ".part", what: what)
+        // Ctrl-C stops after the tiles in flight are in the journal (a second one stops at once).
+        Interruption.catchFirst()
         let progress = Progress(
             total: tiles.count, done: journal.recorded.count, bytes: journal.tileBytes,
             showBar: isatty(STDERR_FILENO) == 1)
@@ -107,6 +110,12 @@ enum AreaGet {
                 }
             }
             journal.flush()
+            if Interruption.requested() {
+                progress.stop()
+                throw Interrupted(
+                    "interrupted: \(journal.recorded.count) of \(total) tiles are in \(journal.path), run again to resume"
+                )
+            }
             if got.values.contains(where: { if case .failure = $0 { true } else { false } }) {
                 // A server error or a wait: the batch is asked for again after a pause.
                 usleep(1_000_000)
@@ -284,6 +293,13 @@ enum AreaGet {
                 "[\(bar)] \(AreaGet.grouped(done))/\(AreaGet.grouped(total)) tiles  \(AreaGet.megabytes(bytes))  "
                 + "\(Int(rate.rounded())) tiles/s  \(Int(left.rounded())) s left"
             writeStderr("\r" + line + "\u{1b}[K")
+        }
+
+        /// Ends the bar's line (the last state drawn), for a line said after it.
+        func stop() {
+            guard showBar else { return }
+            draw(force: true)
+            writeStderr("\n")
         }
 
         func finish(_ summary: String) {

@@ -15,6 +15,13 @@ struct DataFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// A command stopped by Ctrl-C where it could keep its work: one line saying how to go on (exit 130,
+/// as a shell reports a program Ctrl-C ended).
+struct Interrupted: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// `termmap data …`: building and importing map data files.
 enum DataCommands {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {

@@ -58,6 +58,9 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
     } catch let e as DataFailure {
         printError("termmap: \(e)")
         return 1
+    } catch let e as Interrupted {
+        printError("termmap: \(e)")
+        return 130
     } catch let e as MapDataError {
         printError("termmap: \(e)")
         return 1

@@ -33,6 +33,9 @@ int termmap_is_wheel_down(mmask_t state);
 void termmap_install_signal_handlers(void);
 // The signal recorded since the last call, or 0.
 int termmap_take_signal(void);
+// SIGINT, SIGTERM and SIGHUP recorded once (termmap_take_signal), then left to their default: a
+// second Ctrl-C ends the program.
+void termmap_install_interrupt_handlers(void);
 // SIGTSTP from outside (`kill -TSTP`; Ctrl-Z itself is a key in raw mode) is recorded too, apart:
 // 1 when one came since the last call. The viewer suspends as for Ctrl-Z.
 int termmap_take_stop_request(void);
