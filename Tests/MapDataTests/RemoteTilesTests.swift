@@ -112,6 +112,31 @@ import Testing
         #expect(again.tile(TileID(z: 10, x: 0, y: 0)) == nil)
     }
 
+    /// The bound holds as tiles are written, with no trim asked for: 8 MB of tiles against 1 MB leave at
+    /// most 1 MB on disk once the cache is closed, the newest tiles (a view's) kept; a cache opened with
+    /// a smaller bound comes within it.
+    @Test func theDiskCacheKeepsItsBoundAsItWrites() throws {
+        let folder = NSTemporaryDirectory() + "termmap-cache-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (a, why) = TileDiskCache.open(source: "https://h/t/{z}/{x}/{y}.pbf", folder: folder, limitBytes: 1 << 20)
+        let cache = try #require(a, "\(why ?? "")")
+        let blob = [UInt8](repeating: 7, count: 64 << 10)
+        for i in 0..<128 {
+            cache.put(TileID(z: 10, x: i, y: 0), .init(body: blob, expires: .max))
+            if i % 16 == 15 { usleep(2000) }
+        }
+        cache.close()
+        #expect(cache.folderBytes() <= 1 << 20, "\(cache.folderBytes()) bytes")
+        // The last 8 written (half the bound: a view's) are all kept.
+        #expect((120..<128).allSatisfy { cache.tile(TileID(z: 10, x: $0, y: 0)) != nil })
+        #expect(cache.tile(TileID(z: 10, x: 0, y: 0)) == nil)
+        let (b, _) = TileDiskCache.open(source: "https://h/t/{z}/{x}/{y}.pbf", folder: folder, limitBytes: 256 << 10)
+        let smaller = try #require(b)
+        smaller.close()
+        #expect(smaller.folderBytes() <= 256 << 10, "\(smaller.folderBytes()) bytes")
+        #expect(smaller.tile(TileID(z: 10, x: 127, y: 0)) != nil)
+    }
+
     /// The writer's archive read by the reader: every tile, equal tiles stored once, runs of equal
     /// consecutive tiles one entry.
     @Test(arguments: [100, 90_000])

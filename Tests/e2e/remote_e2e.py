@@ -42,6 +42,7 @@ LOCATIONS = """
         location /stale/ { expires 2s; etag on; }
         location /slow/ { limit_rate 24k; expires 1h; }
         location /slowall/ { limit_rate 200k; try_files /blob.pbf =404; }
+        location /bulk/ { expires 1h; try_files /bulk.pbf =404; }
         location /busy/ { add_header Retry-After 2 always; return 429; }
         location = /status { stub_status; }
 """
@@ -167,6 +168,33 @@ with open(os.path.join(www, "blob.pbf"), "wb") as f:
     f.write(random.Random(1).randbytes(400_000))
 with open(os.path.join(www, "slowall.json"), "w") as f:
     f.write(tilejson(server, "slowall", bounds=[-180, -85, 180, 85]))
+
+
+def bulk_tile(size):
+    """A vector tile of `size` bytes or so: a layer `junk` of one point whose one value is random text
+    (protobuf by hand: Tile.layers 3, Layer.name 1, features 2, keys 3, values 4, extent 5, version 15)."""
+    def varint(n):
+        out = b""
+        while True:
+            out += bytes([(n & 0x7F) | (0x80 if n > 0x7F else 0)])
+            n >>= 7
+            if not n:
+                return out
+
+    def field(number, data):
+        return varint(number << 3 | 2) + varint(len(data)) + data
+    text = "".join(random.Random(2).choice("abcdefghijklmnopqrstuvwxyz") for _ in range(size)).encode()
+    feature = b"\x12\x02\x00\x00" + b"\x18\x01" + b"\x22\x03\x09\x02\x02"  # tags [0,0], POINT, MoveTo(1,1)
+    layer = (b"\x78\x02" + field(1, b"junk") + field(2, feature) + field(3, b"k") + field(4, field(1, text))
+             + b"\x28" + varint(4096))
+    return field(3, layer)
+
+
+# Any tile of /bulk/ is the same valid vector tile of 400 KB, sent at once.
+with open(os.path.join(www, "bulk.pbf"), "wb") as f:
+    f.write(bulk_tile(400_000))
+with open(os.path.join(www, "bulk.json"), "w") as f:
+    f.write(tilejson(server, "bulk", bounds=[-180, -85, 180, 85]))
 open_permissions(server.dir)
 
 try:
@@ -235,6 +263,31 @@ try:
         assert "offline: cached tiles" in status, status
         assert unknown.returncode == 1 and unknown.stderr.count("\n") == 1, unknown.stderr
         return "28 map rows equal offline (TileJSON, PMTiles); status: " + re.sub(r"\s+", " ", status.strip())[:90]
+
+    @check("--tile-cache-disk 1 keeps the cache within 1 MB on disk however much comes (400 KB tiles), the view's last tiles kept")
+    def _():
+        cache = tempfile.mkdtemp()
+        server.clear_log()
+        url = server.url("bulk.json")
+        folder = os.path.join(cache, "termmap")
+        on_disk = 0
+        # Each render's tiles, and the most the folder held after any of them.
+        for view in (["--center", "60,25", "--zoom", "13"], ["--center", "48.85,2.35", "--zoom", "13"],
+                     ["--center", "40,-100", "--zoom", "13"], ["--center", "-33.9,151.2", "--zoom", "13"],
+                     ["--center", "35.7,139.7", "--zoom", "13.5"]):
+            render("--tiles", url, "--tile-cache-disk", "1", *view, cache=cache)
+            on_disk = max(on_disk, sum(os.path.getsize(os.path.join(folder, n)) for n in os.listdir(folder)))
+        # ($uri is the file try_files gave.)
+        came = sum(1 for e in log_entries(server) if e["req"] == "GET /bulk.pbf" and e["status"] == "200")
+        server.clear_log()
+        r = run("render", "--size", "20x6", "--tiles", url, "--tile-cache-disk", "1", "--center", "35.7,139.7", "--zoom", "13.5",
+                cache=cache)
+        assert r.returncode == 0, r.stderr
+        again = sum(1 for e in log_entries(server) if e["req"] == "GET /bulk.pbf")
+        assert came * 400_000 > 2 << 20 and on_disk <= 1 << 20, (came, on_disk)
+        assert again == 0, again
+        return (f"{came} tiles came ({came * 0.4:.1f} MB); at most {on_disk / 1e6:.2f} MB on disk after any render; the last "
+                "view's centre drawn again from it")
 
     @check("after the expiry a stale tile is drawn and revalidated: 304 keeps it")
     def _():

@@ -59,8 +59,8 @@ public final class TileDiskCache: @unchecked Sendable {
     private var writtenSinceTrim = 0
     /// Hits kept before their last use is written.
     static let touchBatch = 64
-    /// Bytes written between checks of the folder's size.
-    static let trimEvery = 1 << 20
+    /// Bytes written between checks of the folder's size (a sixteenth of the bound, at most 1 MB).
+    var trimEvery: Int { min(1 << 20, max(16 << 10, limitBytes / 16)) }
 
     /// `$XDG_CACHE_HOME/termmap`, else `~/.cache/termmap` (XDG Base Directory Specification 0.8: a
     /// relative `XDG_CACHE_HOME` is ignored).
@@ -94,6 +94,9 @@ public final class TileDiskCache: @unchecked Sendable {
         let cache = TileDiskCache(
             path: folder + "/" + fileName(source: source), folder: folder, source: source, limitBytes: limitBytes)
         if let why = cache.connect() { return (nil, "tile cache \(cache.path): \(why); tiles are not kept") }
+        // Within the bound from the start (a smaller --tile-cache-disk than last time, or another
+        // process's writes), in the background.
+        cache.writes.async { cache.trim() }
         return (cache, nil)
     }
 
@@ -217,7 +220,7 @@ public final class TileDiskCache: @unchecked Sendable {
         }
         lock.unlock()
         guard !batch.isEmpty || !touches.isEmpty, let db = writer else { return }
-        let now = Int64(time(nil))
+        let now = Self.nowMilliseconds()
         var rc = Self.exec(db, "BEGIN IMMEDIATE")
         var bytes = 0
         for (key, entry) in batch where rc == SQLITE_OK || rc == SQLITE_DONE {
@@ -254,10 +257,18 @@ public final class TileDiskCache: @unchecked Sendable {
             return
         }
         writtenSinceTrim += bytes
-        if writtenSinceTrim >= Self.trimEvery {
+        if writtenSinceTrim >= trimEvery || (touchesToo && writtenSinceTrim > 0) {
             writtenSinceTrim = 0
             trim()
         }
+    }
+
+    /// When an entry was last used: milliseconds since 1970 (seconds would tie a view's tiles with the
+    /// ones they replace; a cache written by seconds reads as older, and goes first).
+    static func nowMilliseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1000 + Int64(t.tv_nsec) / 1_000_000
     }
 
     // MARK: The bound
@@ -270,34 +281,83 @@ public final class TileDiskCache: @unchecked Sendable {
             .map { folder + "/" + $0 }
     }
 
-    /// Deletes the least recently used entries of the folder's files until they are within the bound:
-    /// each round, up to 64 of the file whose oldest entry is oldest (ties: the first written first).
+    /// The bytes a file's rows hold (their data and 64 bytes a row), and how many rows: what deleting
+    /// rows frees, whatever the file's size says before its pages are given back.
+    static func bytesHeld(_ db: OpaquePointer) -> (bytes: Int, rows: Int) {
+        var held = (bytes: 0, rows: 0)
+        _ = query(
+            db,
+            """
+            SELECT (SELECT coalesce(sum(length(tile_data)), 0) + 64 * count(*) FROM tiles)
+              + (SELECT coalesce(sum(length(data)), 0) + 64 * count(*) FROM resources),
+              (SELECT count(*) FROM tiles) + (SELECT count(*) FROM resources)
+            """, bind: nil
+        ) { s in held = (Int(sqlite3_column_int64(s, 0)), Int(sqlite3_column_int64(s, 1))) }
+        return held
+    }
+
+    /// Deletes the least recently used entries of the folder's files (every process's) until they are
+    /// within the bound: the oldest rows first, counted by what they hold, down to a target that starts
+    /// at seven eighths of the bound (pages and the log take the rest) and is lowered by what the files
+    /// still take past the bound after their pages are given back (a few rounds at most: a file another
+    /// process holds open may not shrink at once, and its newest tiles are not deleted for that).
     func trim() {
-        var rounds = 0
-        while folderBytes() > limitBytes, rounds < 10_000 {
-            rounds += 1
-            var oldest: (path: String, used: Int64)?
+        var target = limitBytes / 8 * 7
+        for _ in 0..<4 {
+            guard folderBytes() > limitBytes else { return }
+            var files: [(path: String, db: OpaquePointer)] = []
+            var (held, rows) = (0, 0)
             for file in cacheFiles() {
                 guard let db = file == path ? writer : Self.connect(file) else { continue }
-                var used: Int64?
-                _ = Self.query(
-                    db, "SELECT min(u) FROM (SELECT min(used) u FROM tiles UNION ALL SELECT min(used) FROM resources)",
-                    bind: nil
-                ) { s in
-                    if sqlite3_column_type(s, 0) != SQLITE_NULL { used = sqlite3_column_int64(s, 0) }
-                }
-                if file != path { sqlite3_close(db) }
-                if let used, used < oldest?.used ?? .max { oldest = (file, used) }
+                files.append((file, db))
+                let h = Self.bytesHeld(db)
+                (held, rows) = (held + h.bytes, rows + h.rows)
             }
-            guard let oldest, let db = oldest.path == path ? writer : Self.connect(oldest.path) else { return }
-            _ = Self.exec(
-                db,
-                """
-                DELETE FROM tiles WHERE rowid IN (SELECT rowid FROM tiles WHERE used <= \(oldest.used) ORDER BY used, rowid LIMIT 64);
-                DELETE FROM resources WHERE rowid IN (SELECT rowid FROM resources WHERE used <= \(oldest.used) ORDER BY used, rowid LIMIT 16);
-                PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);
-                """)
-            if oldest.path != path { sqlite3_close(db) }
+            defer { for f in files where f.path != path { sqlite3_close(f.db) } }
+            var rounds = 0
+            while held > target, rounds < 100_000 {
+                rounds += 1
+                // The file whose least recently used entry is oldest gives up to 64 of its oldest.
+                var oldest: (index: Int, used: Int64)?
+                for (i, f) in files.enumerated() {
+                    var used: Int64?
+                    _ = Self.query(
+                        f.db,
+                        "SELECT min(u) FROM (SELECT min(used) u FROM tiles UNION ALL SELECT min(used) FROM resources)",
+                        bind: nil
+                    ) { s in
+                        if sqlite3_column_type(s, 0) != SQLITE_NULL { used = sqlite3_column_int64(s, 0) }
+                    }
+                    if let used, used < oldest?.used ?? .max { oldest = (i, used) }
+                }
+                guard let oldest else { break }
+                let db = files[oldest.index].db
+                // As many rows as the excess holds on average (at least one, at most 64): the newest
+                // are not deleted for a batch's sake.
+                let n = max(1, min(64, (held - target) / max(1, held / max(1, rows)) + 1))
+                let tiles = "SELECT rowid FROM tiles WHERE used <= \(oldest.used) ORDER BY used, rowid LIMIT \(n)"
+                let resources =
+                    "SELECT rowid FROM resources WHERE used <= \(oldest.used) ORDER BY used, rowid LIMIT \(max(1, n / 4))"
+                var freed = 0
+                _ = Self.query(
+                    db,
+                    """
+                    SELECT (SELECT coalesce(sum(length(tile_data)), 0) + 64 * count(*) FROM tiles WHERE rowid IN (\(tiles)))
+                      + (SELECT coalesce(sum(length(data)), 0) + 64 * count(*) FROM resources WHERE rowid IN (\(resources)))
+                    """, bind: nil
+                ) { s in freed = Int(sqlite3_column_int64(s, 0)) }
+                _ = Self.exec(
+                    db,
+                    "DELETE FROM tiles WHERE rowid IN (\(tiles)); DELETE FROM resources WHERE rowid IN (\(resources));")
+                guard freed > 0 else { break }
+                held -= freed
+                rows -= n
+            }
+            for f in files { _ = Self.exec(f.db, "PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);") }
+            let size = folderBytes()
+            guard size > limitBytes, held > 0 else { return }
+            // What pages and logs take past the rows: the target comes down by as much.
+            target = max(0, target - (size - limitBytes) - limitBytes / 16)
         }
     }
 
