@@ -28,6 +28,8 @@ public struct SourceView: Sendable {
     public var offline = 0
     /// Features of the view's tiles left out for a malformed geometry.
     public var skipped: Int
+    /// Tiles of the view at hand (offline: the cached ones drawn).
+    public var cached = 0
     /// When some of the view's tiles failed, the boxes of the others: the source claims only these, so
     /// that a coarser source still draws where a tile could not be had. Nil: the whole coverage.
     public var claims: [CoordinateBounds]?

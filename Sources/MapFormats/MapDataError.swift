@@ -3,6 +3,9 @@ public struct MapDataError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The kinds of fault.
     public enum Kind: Equatable, Sendable {
         case unreadable(String)
+        /// A remote source that gave no answer at all (no network, a host not found, a time-out): one
+        /// that may answer later.
+        case unreachable(String)
         case truncated(String)
         case badMagic
         case unsupportedVersion(Int)
@@ -31,6 +34,7 @@ public struct MapDataError: Error, Equatable, Sendable, CustomStringConvertible 
         let what: String
         switch kind {
         case .unreadable(let why): what = "cannot read (\(why))"
+        case .unreachable(let why): what = "cannot be reached (\(why))"
         case .truncated(let part): what = "truncated in the \(part)"
         case .badMagic: what = "not a termmap map data file (wrong magic)"
         case .unsupportedVersion(let v):

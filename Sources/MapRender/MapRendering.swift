@@ -15,13 +15,16 @@ public struct SourceStatus: Equatable, Sendable {
     public var offline = 0
     /// Features of the view's tiles left out for a malformed geometry (the rest of each tile is drawn).
     public var skipped = 0
+    /// Tiles of the view at hand (drawn): offline, what is cached.
+    public var cached = 0
 
     /// A status.
-    public init(loading: Int = 0, failed: Int = 0, offline: Int = 0, skipped: Int = 0) {
+    public init(loading: Int = 0, failed: Int = 0, offline: Int = 0, skipped: Int = 0, cached: Int = 0) {
         self.loading = loading
         self.failed = failed
         self.offline = offline
         self.skipped = skipped
+        self.cached = cached
     }
 
     /// The state in a word: loading while any tile is to come, offline when some want a network,
@@ -88,7 +91,7 @@ struct SourceReports {
                 result.index, result.source.detail(atZoom: zoom),
                 SourceStatus(
                     loading: result.view.missing.count, failed: result.view.failed, offline: result.view.offline,
-                    skipped: result.view.skipped)
+                    skipped: result.view.skipped, cached: result.view.cached)
             ))
         if !result.view.missing.isEmpty { missing.append(TileBatch(source: result.index, tiles: result.view.missing)) }
         if drawn { credit(result.source.credits) }
@@ -157,7 +160,8 @@ public struct MapRendering {
         sources.reduce(SourceStatus()) {
             SourceStatus(
                 loading: $0.loading + $1.status.loading, failed: $0.failed + $1.status.failed,
-                offline: $0.offline + $1.status.offline, skipped: $0.skipped + $1.status.skipped)
+                offline: $0.offline + $1.status.offline, skipped: $0.skipped + $1.status.skipped,
+                cached: $0.cached + $1.status.cached)
         }
     }
 }

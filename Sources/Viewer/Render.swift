@@ -292,14 +292,14 @@ public enum Renderer {
         return (left, top, height)
     }
 
-    /// `loading 3 tiles · 1 tile failed`, `offline: cached tiles`, or nil.
+    /// `loading 3 tiles · 1 tile failed`, `offline: cached tiles` (`offline: nothing cached here`), or nil.
     static func tileNote(_ tiles: SourceStatus) -> String? {
         func count(_ n: Int) -> String { n == 1 ? "1 tile" : "\(n) tiles" }
         var notes: [String] = []
         if tiles.loading > 0 { notes.append("loading \(count(tiles.loading))") }
         // Without a network the view shows what is cached: that, not a count of failures, is the news.
         if tiles.offline > 0 {
-            notes.append("offline: cached tiles")
+            notes.append(tiles.cached > 0 ? "offline: cached tiles" : "offline: nothing cached here")
         } else if tiles.failed > 0 {
             notes.append("\(count(tiles.failed)) failed")
         }
@@ -364,7 +364,8 @@ public enum Renderer {
         case .playing(let step, let steps): fields.append(.init(text: "tour \(step)/\(steps)", rank: 2))
         case .paused(let step, let steps): fields.append(.init(text: "tour \(step)/\(steps) paused", rank: 2))
         }
-        if let tileNote = map.flatMap({ Self.tileNote($0.tiles) }) { fields.append(.init(text: tileNote, rank: 6)) }
+        // Tiles loading, failed or offline: news that outranks where the view is.
+        if let tileNote = map.flatMap({ Self.tileNote($0.tiles) }) { fields.append(.init(text: tileNote, rank: 2)) }
         // The data sources, finest first: each may drop on its own, the coarsest first.
         for (i, part) in sourceFields(map, view, sources: sources).enumerated() {
             fields.append(.init(text: part, rank: 7 + i, separator: i == 0 ? " │ " : " · "))

@@ -86,9 +86,21 @@ enum DataLoading {
         var said: [String] = []
         func tileSource(_ location: String) throws(MapDataError) -> TileSource {
             TileSource(
-                archive: try TileArchives.open(location, cache: tileCache, notices: &said),
-                label: TileArchives.label(location),
-                cacheBytes: tileCacheBytes)
+                archive: try archive(location), label: TileArchives.label(location), cacheBytes: tileCacheBytes)
+        }
+        // A remote tileset that gives no answer is offline, not an error: the map opens on everything
+        // else and it is asked again as tiles are wanted (a wrong address or a refusal still ends here).
+        func archive(_ location: String) throws(MapDataError) -> any TileArchive {
+            do {
+                return try TileArchives.open(location, cache: tileCache, notices: &said)
+            } catch {
+                guard case .unreachable(let why) = error.kind else { throw error }
+                said.append("\(location): offline (\(why)); the map is drawn without it until it answers")
+                return ReconnectingArchive(location: location, reason: why) { () throws(MapDataError) in
+                    var notices: [String] = []
+                    return try TileArchives.open(location, cache: tileCache, notices: &notices)
+                }
+            }
         }
         var details: [any ChunkSource] = try tiles.map(tileSource)
         for path in locator.detailFiles(tilesets: folderTiles) {

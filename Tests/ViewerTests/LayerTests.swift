@@ -142,7 +142,8 @@ struct LayerTests {
             first.sources[0].status.loading == first.missing.flatMap(\.tiles).count
                 && first.sources[0].status.loading > 0)
         let loaded = try #require(Renderer.drawLoaded(s, sources: sources, options: RenderOptions(mode: .plain)).map)
-        #expect(loaded.sources[0].status == SourceStatus() && loaded.missing.isEmpty)
+        let status = loaded.sources[0].status
+        #expect(status == SourceStatus(cached: status.cached) && status.cached > 0 && loaded.missing.isEmpty)
         #expect(
             loaded.credits.contains(Credit(attribution: "© OpenMapTiles © OpenStreetMap contributors"))
                 || loaded.credits.contains(.openStreetMap))

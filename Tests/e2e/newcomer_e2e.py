@@ -525,5 +525,26 @@ def _():
     subprocess.run(["rm", "-rf", empty])
     return "; ".join(said)
 
+@check("offline is a state: tiles = an unreachable server in the config (config --check accepts it) opens the viewer with the rest of the map, status `offline: nothing cached here`; render exits 0 with one stderr line")
+def _():
+    d = tempfile.mkdtemp()
+    config = os.path.join(d, "config")
+    with open(config, "w") as f:
+        f.write('tiles = "http://127.0.0.1:9/tiles.json"\n')  # port 9 (discard): nothing answers there
+    checked = subprocess.run([BINARY, "config", "--check", "--config", config], capture_output=True, text=True, timeout=30)
+    r = subprocess.run([BINARY, "render", "--config", config, "--size", "100x30", "--center", "48.8584,2.2945", "--zoom", "15",
+                        "--json"], capture_output=True, text=True, timeout=60, env=dict(os.environ, XDG_CACHE_HOME=d))
+    sources = {x["name"]: x["status"] for x in json.loads(r.stdout)["sources"]}
+    s = Session(f"--config {config} --center 48.8584,2.2945 --zoom 15 --no-animation", 120, 30)
+    status = s.wait_for(lambda t: "offline: nothing cached here" in t, 10).splitlines()[-2]
+    s.close()
+    subprocess.run(["rm", "-rf", d])
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert r.returncode == 0 and r.stderr.count("\n") == 1 and "offline (" in r.stderr, (r.returncode, r.stderr)
+    assert "offline" in sources.values() and sources.get("Natural Earth") == "ok", sources
+    assert "offline: nothing cached here" in status, status
+    return f"render exit 0, {r.stderr.strip().split(': ', 1)[1][:70]}…; viewer status: …{status.strip()[-45:]}"
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")

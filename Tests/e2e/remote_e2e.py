@@ -244,7 +244,7 @@ try:
             assert any(f.endswith(".mbtiles") for f in files), files
         return f"first renders {counts[0]} and {counts[1]} requests, second renders 0"
 
-    @check("with nginx stopped, the same map comes from the cache; a view with tiles not cached says offline")
+    @check("with nginx stopped, the same map comes from the cache; a view with tiles not cached says offline: nothing cached here; a source never seen draws the rest, exit 0")
     def _():
         cache = tempfile.mkdtemp()
         url = server.url("fresh/doc.json")
@@ -260,9 +260,41 @@ try:
             server.start()
         assert map_rows(offline) == map_rows(online) and map_rows(pm_offline) == map_rows(pm_online)
         status = elsewhere.rstrip("\n").split("\n")[-2]
-        assert "offline: cached tiles" in status, status
-        assert unknown.returncode == 1 and unknown.stderr.count("\n") == 1, unknown.stderr
+        assert "offline: nothing cached here" in status, status
+        assert unknown.returncode == 0 and unknown.stderr.count("\n") == 1 and ": offline (" in unknown.stderr, \
+            (unknown.returncode, unknown.stderr)
         return "28 map rows equal offline (TileJSON, PMTiles); status: " + re.sub(r"\s+", " ", status.strip())[:90]
+
+    @check("offline is a state: a tile server that gives no answer opens the viewer (status offline: nothing cached here, render --json says offline, exit 0); once it answers, its tiles come without a restart")
+    def _():
+        url = server.url("fresh/doc.json")
+        server.stop(keep=True)
+        cache = tempfile.mkdtemp()
+        try:
+            r = run("render", "--json", "--tiles", url, *VIEW, cache=cache)
+            listed = {x["name"]: x["status"] for x in json.loads(r.stdout)["sources"]}
+            assert r.returncode == 0 and r.stderr.count("\n") == 1 and ": offline (" in r.stderr, (r.returncode, r.stderr)
+            s = harness.Session(tmux, BINARY, f"--tiles {url} {' '.join(VIEW)} --no-animation", 100, 30,
+                                env=f"TERM=xterm-256color LANG=C.UTF-8 XDG_CACHE_HOME={cache}")
+            before = s.wait_for(lambda t: "offline: nothing cached here" in t, 10).splitlines()[-2]
+        finally:
+            server.start()
+        server.clear_log()
+        # The archive is asked again at most every 10 s, its tiles every 30 s: pans ask for new ones.
+        end = time.time() + 60
+        after = before
+        while time.time() < end and "offline" in after:
+            s.keys("l")
+            s.keys("h")
+            time.sleep(2)
+            after = s.screen().splitlines()[-2]
+        s.keys("q")
+        s.close()
+        asked = [e["req"] for e in log_entries(server) if e["req"].startswith("GET /fresh/")]
+        assert "offline" in before and "offline" not in after and asked, (before, after, asked[:3])
+        assert set(listed.values()) >= {"offline"}, listed
+        return (f"render: {[k for k, v in listed.items() if v == 'offline']} offline, exit 0; viewer: "
+                f"'{re.sub(r'  +', ' ', before.strip())[-60:]}' then tiles came ({len(asked)} requests) without a restart")
 
     @check("--tile-cache-disk 1 keeps the cache within 1 MB on disk however much comes (400 KB tiles), the view's last tiles kept")
     def _():

@@ -109,7 +109,9 @@ public enum TileArchives {
         }
         let head = pool.get(HTTPPool.Request(url: location, range: "0-16383", maxBytes: 16_384))
         if head.status == 0 {
-            throw fail(head.timedOut ? "no answer within \(HTTPPool.timeoutMilliseconds / 1000) s" : head.error)
+            throw MapDataError(
+                file: location,
+                .unreachable(head.timedOut ? "no answer within \(HTTPPool.timeoutMilliseconds / 1000) s" : head.error))
         }
         guard head.status == 200 || head.status == 206 else { throw fail("HTTP \(head.status)") }
         if let broke = head.brokeOff { throw fail(broke) }
@@ -157,7 +159,8 @@ public enum TileArchives {
                 }
                 switch r.status {
                 case 0 where document != nil: break  // offline: the cached document
-                case 0: throw MapDataError(file: location, .unreadable(r.timedOut ? "no answer within 10 s" : r.error))
+                case 0:
+                    throw MapDataError(file: location, .unreachable(r.timedOut ? "no answer within 10 s" : r.error))
                 case 304 where document != nil: cache?.put(resource: "tilejson", entry(document))
                 case 200, 206:
                     if r.tooBig { throw MapDataError(file: location, .badInput("TileJSON document of more than 1 MB")) }

@@ -15,14 +15,37 @@ public final class TileSource: ChunkSource {
     public let archive: any TileArchive
     public let label: String
     public var kind: SourceKind { .tiles }
-    public let coverage: CoordinateBounds
-    public let minZoom: Double
+    public var coverage: CoordinateBounds { described.withLock { $0.coverage } }
+    public var minZoom: Double { described.withLock { $0.minZoom } }
     public let classes: Set<FeatureClass>
-    public let attribution: String?
-    public let credits: [Credit]
+    public var attribution: String? { described.withLock { $0.attribution } }
+    public var credits: [Credit] { described.withLock { $0.credits } }
     /// The schema its layers follow.
-    public let schema: TileSchema
+    public var schema: TileSchema { described.withLock { $0.schema } }
     private let state: Mutex<State>
+    /// What the archive says of itself, read again when it changes (a remote tileset that answers at
+    /// last, `ReconnectingArchive`).
+    private let described: Mutex<Description>
+    /// The zoom it is drawn from at the least (the caller's).
+    private let drawFrom: Double
+
+    /// The tileset's description as the source uses it.
+    struct Description {
+        var coverage: CoordinateBounds
+        var minZoom: Double
+        var attribution: String?
+        var credits: [Credit]
+        var schema: TileSchema
+
+        init(_ info: TilesetInfo, drawFrom: Double) {
+            coverage = info.bounds
+            minZoom = max(drawFrom, Double(info.minZoom))
+            attribution = info.attribution
+            // A tileset that says nothing is taken for OpenStreetMap data (both schemas are made from it).
+            credits = [info.attribution.map(Credit.init(attribution:)) ?? .openStreetMap]
+            schema = TileSchema.detect(layers: info.layers)
+        }
+    }
 
     /// The default bound of decoded tiles kept, in bytes (`--tile-cache`).
     public static let defaultCacheBytes = 64 << 20
@@ -62,15 +85,10 @@ public final class TileSource: ChunkSource {
         cacheBytes: Int = TileSource.defaultCacheBytes
     ) {
         self.archive = archive
-        let info = archive.info
         self.label = label
-        coverage = info.bounds
-        minZoom = max(drawFrom, Double(info.minZoom))
+        self.drawFrom = drawFrom
+        described = Mutex(Description(archive.info, drawFrom: drawFrom))
         classes = TileSchema.classes
-        attribution = info.attribution
-        // A tileset that says nothing is taken for OpenStreetMap data (both schemas are made from it).
-        credits = [info.attribution.map(Credit.init(attribution:)) ?? .openStreetMap]
-        schema = TileSchema.detect(layers: info.layers)
         let rawShare = archive.isRemote ? cacheBytes / 4 : 0
         state = Mutex(
             State(cache: LRUCache(limit: cacheBytes - rawShare), raw: LRUCache(limit: rawShare)))
@@ -127,6 +145,7 @@ public final class TileSource: ChunkSource {
                     if !view.missing.contains(tile) { view.missing.append(tile) }
                     continue
                 }
+                view.cached += 1
                 view.skipped += decoded.skipped
                 let square = tile.unitSquare
                 for c in decoded.chunks where wanted.contains(c.chunk.info.featureClass) {
@@ -176,7 +195,9 @@ public final class TileSource: ChunkSource {
         let fetch = tiles.filter { results[$0] == nil }
         if !fetch.isEmpty { results.merge(archive.tiles(fetch, wanted: wanted)) { $1 } }
         if archive.refreshIfChanged() {
-            // The file changed under us: what was cached is of the old file; read these tiles anew.
+            // The file changed under us (or a remote tileset answered at last): what was cached is of
+            // the old file; read these tiles anew, as the archive now describes itself.
+            described.withLock { $0 = Description(archive.info, drawFrom: drawFrom) }
             state.withLock { s in
                 s.cache.removeAll()
                 s.raw.removeAll()
