@@ -82,6 +82,8 @@ public struct SessionStart: Sendable {
         if !centerGiven && zoomGiven && place == nil { state.fitKeepsZoom = min(zoom, 28) }
         state.add(files: files, viewGiven: viewGiven && (centerGiven || place != nil || lastView != nil))
         if whatIsHere { state.showInfo = true }
+        // A centre near a pole starts where the world's edge is the screen's (as a pan there ends).
+        state.view.keepWorldEdgesOnScreen()
         return state
     }
 }

@@ -546,5 +546,16 @@ def _():
     return f"render exit 0, {r.stderr.strip().split(': ', 1)[1][:70]}…; viewer status: …{status.strip()[-45:]}"
 
 
+@check("a start near a pole keeps the world's edge at the screen's: --center 89,0 --zoom 3 shows 85.05°N on the top row, not a blank band")
+def _():
+    said = []
+    for center in ("89,0", "-89.5,120"):
+        state = json.loads("\n".join(render("--size", "80x24", "--center", center, "--zoom", "3", "--json")))
+        edge = state["bounds"]["north"] if not center.startswith("-") else -state["bounds"]["south"]
+        assert abs(edge - 85.0511) < 0.01, (center, state["bounds"])
+        said.append(f"{center} → {state['center']['lat']:.2f}")
+    return "; ".join(said)
+
+
 if __name__ == "__main__":
     check.report("newcomer e2e")
