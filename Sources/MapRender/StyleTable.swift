@@ -214,29 +214,30 @@ public enum StyleTable {
             wideFromZoom: 0, fill256: 94, light256: 166),
         StyleRow(
             role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11,
-            wideFromZoom: 0, fill256: 94, light256: 160),
+            wideFromZoom: 0, fill256: 94, light256: 160, light16: 3),
         StyleRow(
             role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8,
             dotEvery: 5, dashOn: 2, light256: 137),
         StyleRow(
             role: .feature(.border), ink: 25, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4,
             light256: 94),
-        StyleRow(role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 14, light256: 24),
+        StyleRow(
+            role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 14, light256: 24, light16: 4),
         StyleRow(role: .city, ink: 27, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
         StyleRow(role: .circleOutline, ink: 28, color256: 196, color16: 9, light256: 196),
         // The seeds' picture beside ours (`v`): magenta dashes, which read without colour too.
         StyleRow(role: .seedOverlay, ink: 29, color256: 201, color16: 13, dotEvery: 4, dashOn: 2, light256: 127),
-        StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7, light256: 242, light16: 8),
+        StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7, light256: 242, light16: 0),
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11, light256: 235, light16: 0),
         StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true, light256: 232, light16: 0),
         StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15, light256: 236, light16: 0),
-        StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 6, light256: 91, light16: 4),
+        StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 7, light256: 91, light16: 0),
         // Points of interest: a letter for their kind in reverse video (a small sign, which reads without
         // colour too), their names in a softer colour than the streets'.
         StyleRow(
-            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 5,
+            role: .feature(.poi), ink: 0, name: "point of interest", minZoom: 16, color256: 216, color16: 14,
             sign: true,
-            light256: 130),
+            light256: 130, light16: 0),
         StyleRow(role: .poiLabel, ink: 0, color256: 223, color16: 7, light256: 94, light16: 0),
         // The status and message lines, on their band (`LineBand`).
         StyleRow(

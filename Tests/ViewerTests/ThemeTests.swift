@@ -1,4 +1,5 @@
 import Foundation
+import MapFormats
 import Raster
 import Testing
 
@@ -78,5 +79,31 @@ struct ThemeTests {
         let dark = AnsiWriter.text(
             Renderer.render(s, sources: bundledSources, options: RenderOptions(mode: .ansi256)), mode: .ansi256)
         #expect(dark.contains("48;5;235") && dark.contains("48;5;17") && !dark.contains("48;5;230"))
+    }
+
+    /// In 16 colours (xterm's values) no name sits within 1.5:1 of a fill it can lie on (an area's
+    /// background, or the terminal's own: black, white for the light theme), and no line within 1.5:1 of
+    /// the terminal's background (grey names on grey buildings, yellow motorways on white).
+    @Test(arguments: Theme.allCases)
+    func sixteenColoursKeepNamesOffTheirFills(theme: Theme) {
+        let terminal: UInt8 = theme == .dark ? 0 : 15
+        let areas = FeatureClass.allCases.compactMap { StyleTable.fill(.feature($0), mode: .ansi16, theme: theme) }
+            .map(\.index)
+        let names: [StyleRole] = [
+            .gridLabel, .cityLabel, .capitalLabel, .streetLabel, .placeLabel, .poiLabel, .feature(.poi),
+        ]
+        var low: [String] = []
+        for role in names {
+            guard let fg = StyleTable.style(role, mode: .ansi16, theme: theme).foreground?.index else { continue }
+            for bg in areas + [terminal] where Self.contrast(fg, bg) < 1.5 {
+                low.append("\(role) \(fg) on \(bg): \(Self.contrast(fg, bg))")
+            }
+        }
+        for c in FeatureClass.allCases where StyleTable.fill(.feature(c), mode: .ansi16, theme: theme) == nil {
+            guard c != .land, let fg = StyleTable.style(.feature(c), mode: .ansi16, theme: theme).foreground?.index
+            else { continue }
+            if Self.contrast(fg, terminal) < 1.5 { low.append("\(c) line \(fg) on \(terminal)") }
+        }
+        #expect(low.isEmpty, "\(low)")
     }
 }
