@@ -306,6 +306,8 @@ MUTANTS = [
      "return (f.rank.rawValue, 1, 0, f.order)", "a search ranks a match near the view as it ranks one far away"),
     ("Sources/MapRender/PlaceSearch.swift", "if let at = find(q, in: name) { note(name[at - 1] == 32 ? .wordPrefix : .infix) }",
      "if let at = find(q, in: name) { note(.infix) }", "a word's start ranks as a match anywhere in a name"),
+    ("Sources/MapRender/MapRenderer.swift", "        let plain = !mode.hasColor\n", "        let plain = false\n",
+     "without colour water, parks, paths and rail share the roads' braille, and the sea is blank"),
     ("Sources/MapRender/WhatIsHere.swift", "name: n >= 0 ? source.featureName(n) : nameAlong(hit, source: s, cell: cell),",
      "name: n >= 0 ? source.featureName(n) : nil,", "i lists an OpenMapTiles street with no name"),
     ("Sources/MapRender/UserDataLayer.swift", "            c.labels.giveWay(to: c.canvas.inks.map { $0 >= firstUserInk })\n",

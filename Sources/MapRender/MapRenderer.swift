@@ -101,6 +101,19 @@ public enum MapRenderer {
         let inkFills = (0...255).map { StyleTable.fill(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
         let inkStipples = (0...255).map { StyleTable.stipple(StyleTable.role(ink: UInt8($0)), ascii: ascii) }
         let inkStyles = (0...255).map { StyleTable.style(StyleTable.role(ink: UInt8($0)), mode: mode, theme: theme) }
+        // Without colour each family of classes has glyphs of its own (water `~`, parks `'`, paths `·`, rail
+        // `‡`; in ASCII major roads `=`), and the sea a sparse stipple, so that land, sea and the families read apart.
+        let plain = !mode.hasColor
+        let inkGlyphs = (0...255).map {
+            plain ? StyleTable.plainGlyph(StyleTable.role(ink: UInt8($0)), ascii: ascii) : nil
+        }
+        let seaStipple: Unicode.Scalar = "~"
+        // The sea's stipple is fixed to the world (a pan moves it with the map): cells counted from the
+        // world's top left corner.
+        let (worldCol, worldRow) = (
+            Int((c.transform.dotX(0) / Double(ViewSize.dotsPerCellX)).rounded(.down)),
+            Int((c.transform.dotY(0) / Double(ViewSize.dotsPerCellY)).rounded(.down))
+        )
         // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
         // colour, a sparse stipple in empty cells without. (The frame is set in place: every cell is
         // visited, and none of the map's glyphs is two columns wide.)
@@ -110,8 +123,9 @@ public enum MapRenderer {
                     let i = row * cols + col
                     let p = canvas.pattern(col: col, row: row)
                     if p != 0 {
-                        let glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
                         let ink = canvas.ink(col: col, row: row)
+                        let glyph =
+                            inkGlyphs[Int(ink)] ?? (ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p))
                         shown.inks[Int(ink)] = true
                         cells[i] = Cell(glyph: glyph, style: inkStyles[Int(ink)])
                     }
@@ -120,6 +134,10 @@ public enum MapRenderer {
                     guard fill != 0 else {
                         if c.showsSea && rows.contains(row) { shown.sea = true }
                         if let sea, rows.contains(row) { cells[i].style.background = sea }
+                        let (wc, wr) = (col - worldCol, row - worldRow)
+                        if plain, p == 0, c.showsSea, rows.contains(row), wr & 1 == 0, ((wc + wr) % 6 + 6) % 6 == 0 {
+                            cells[i] = Cell(glyph: seaStipple, style: inkStyles[Int(StyleTable.ink(.feature(.sea)))])
+                        }
                         continue
                     }
                     if let background = inkFills[Int(fill)] {

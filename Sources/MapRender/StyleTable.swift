@@ -115,6 +115,11 @@ struct StyleRow: Sendable {
     var userLook = false
     /// Underlined in 16 colours too (a look past the bright colours the map leaves free).
     var underline16 = false
+    /// Without colour, the glyph a cell of this class's lines shows instead of its dots (braille and
+    /// ASCII), so that each family of classes reads apart by its glyphs alone (`ClassFamilyLookTests`):
+    /// water `~`, parks and woods `'`, paths `·` (`.`), rail `‡` (`:`), major roads (ASCII only, where a
+    /// line's weight does not show) `=`; nil: its dots.
+    var plainGlyph: (braille: Unicode.Scalar?, ascii: Unicode.Scalar?)?
 }
 
 /// The status and message lines' background in each theme and colour mode: a dark grey band under
@@ -151,19 +156,19 @@ public enum StyleTable {
         StyleRow(
             role: .feature(.sea), ink: 5, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~",
             stippleCols: 2,
-            stippleRows: 1, light256: 25, lightFill256: 153),
+            stippleRows: 1, light256: 25, lightFill256: 153, plainGlyph: ("~", "~")),
         StyleRow(
             role: .feature(.water), ink: 6, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23,
             fill16: 4, stipple: "~",
-            stippleCols: 2, stippleRows: 1, light256: 25, lightFill256: 153),
+            stippleCols: 2, stippleRows: 1, light256: 25, lightFill256: 153, plainGlyph: ("~", "~")),
         StyleRow(
             role: .feature(.wood), ink: 7, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2,
             stipple: "'",
-            stippleCols: 2, stippleRows: 1, light256: 22, lightFill256: 194),
+            stippleCols: 2, stippleRows: 1, light256: 22, lightFill256: 194, plainGlyph: ("'", "'")),
         StyleRow(
             role: .feature(.park), ink: 8, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2,
             stipple: "'",
-            stippleCols: 2, stippleRows: 1, light256: 28, lightFill256: 194),
+            stippleCols: 2, stippleRows: 1, light256: 28, lightFill256: 194, plainGlyph: ("'", "'")),
         // Buildings are blocks: a dim fill a shade off the land's with an outline a shade further (256), dark
         // grey with a magenta outline (16), a magenta stipple in every cell (8, which has no grey
         // background) and without colour.
@@ -173,7 +178,7 @@ public enum StyleTable {
             stipple: "▒", asciiStipple: "#", stippleCols: 1, stippleRows: 1, light256: 246, lightFill256: 252),
         StyleRow(
             role: .feature(.stream), ink: 10, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2,
-            light256: 25),
+            light256: 25, plainGlyph: ("~", "~")),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
         StyleRow(
@@ -181,22 +186,23 @@ public enum StyleTable {
             light256: 26),
         StyleRow(
             role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 4, dotEvery: 3,
-            dashOn: 2, light256: 26),
+            dashOn: 2, light256: 26, plainGlyph: ("~", "~")),
         StyleRow(
-            role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 4, light256: 26),
+            role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 4,
+            light256: 26, plainGlyph: ("~", "~")),
         // Paths in long dashes of their own, salmon as web maps draw footways (red in 8 and 16 colours).
         StyleRow(
             role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4,
-            dashOn: 3, light256: 131),
+            dashOn: 3, light256: 131, plainGlyph: ("·", ".")),
         StyleRow(
             role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 7,
             fill256: 240, light256: 244, light16: 8),
         StyleRow(
             role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 6, dotEvery: 4,
-            light256: 96),
+            light256: 96, plainGlyph: ("‡", ":")),
         StyleRow(
             role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 6, dotEvery: 3,
-            light256: 242),
+            light256: 242, plainGlyph: ("‡", ":")),
         StyleRow(
             role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7,
             fill256: 242, light256: 240, light16: 0),
@@ -205,16 +211,16 @@ public enum StyleTable {
             fill256: 242, light256: 238, light16: 0),
         StyleRow(
             role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11,
-            wideFromZoom: 0, fill256: 58, light256: 136, light16: 3),
+            wideFromZoom: 0, fill256: 58, light256: 136, light16: 3, plainGlyph: (nil, "=")),
         StyleRow(
             role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11,
-            wideFromZoom: 0, fill256: 58, light256: 130, light16: 3),
+            wideFromZoom: 0, fill256: 58, light256: 130, light16: 3, plainGlyph: (nil, "=")),
         StyleRow(
             role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3,
-            wideFromZoom: 0, fill256: 94, light256: 166),
+            wideFromZoom: 0, fill256: 94, light256: 166, plainGlyph: (nil, "=")),
         StyleRow(
             role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11,
-            wideFromZoom: 0, fill256: 94, light256: 160, light16: 3),
+            wideFromZoom: 0, fill256: 94, light256: 160, light16: 3, plainGlyph: (nil, "=")),
         StyleRow(
             role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8,
             dotEvery: 5, dashOn: 2, light256: 137),
@@ -370,6 +376,11 @@ public enum StyleTable {
         case .ansi8: return row.fill16.flatMap { $0 < 8 ? PaletteColor($0) : nil }
         case .plain, .monochrome: return nil
         }
+    }
+
+    /// Without colour, the glyph a line cell of `role` shows instead of its dots (nil: its dots).
+    static func plainGlyph(_ role: StyleRole, ascii: Bool) -> Unicode.Scalar? {
+        byRole[role.index]?.plainGlyph.flatMap { ascii ? $0.ascii : $0.braille }
     }
 
     /// The glyph that marks an area of `role` where it has no background, and how sparse it is (one
