@@ -79,15 +79,15 @@ public enum MapRenderer {
         return context
     }
 
-    /// The canvas, the areas, the tints, the labels and the shade into the frame.
     /// Which inks the frame shows (dots and areas), and whether it shows the world's sea (for the legend).
     struct Shown {
         var inks = [Bool](repeating: false, count: 256)
         var sea = false
     }
 
-    @discardableResult
-    static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) -> Shown {
+    /// Canvas → frame: each cell's dots (or, without colour, its class's glyph), its area's tint or
+    /// stipple, the sea's; which inks the frame shows.
+    static func paintCells(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) -> Shown {
         var shown = Shown()
         let mode = style.mode
         let theme = style.theme
@@ -150,6 +150,16 @@ public enum MapRenderer {
                 }
             }
         }
+        return shown
+    }
+
+    /// The canvas, the areas, the tints, the labels and the shade into the frame.
+    @discardableResult
+    static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) -> Shown {
+        let shown = paintCells(&frame, c, style)
+        let (mode, theme, ascii) = (style.mode, style.theme, style.ascii)
+        let cols = c.view.size.cols
+        let mapRows = c.view.size.rows
         if ascii {
             // One marker for a city in ASCII, wherever its dot fell in its cell (a dot alone would read
             // as ', , or | by its place); the cell keeps its tint.
