@@ -489,7 +489,7 @@ def _():
     return "3 stderr lines, exit 1; the viewer: '3 files failed: o lists each', 3 'failed:' rows and the good file"
 
 
-@check("a Windows-1252 (Latin-1) CSV is read and says so; a Latin-1 GeoJSON suggests iconv")
+@check("a Windows-1252 (Latin-1) CSV, GPX or KML with no encoding declared is read and says so; a Latin-1 GeoJSON suggests iconv")
 def _():
     d = tempfile.mkdtemp()
     csv_path, gj = os.path.join(d, "cafes.csv"), os.path.join(d, "cafes.geojson")
@@ -500,6 +500,20 @@ def _():
     r = subprocess.run([BINARY, "render", "--size", "80x20", "--center", "60.17,24.94", "--zoom", "12", csv_path],
                        capture_output=True, text=True, timeout=30)
     g = subprocess.run([BINARY, "render", "--size", "60x10", gj], capture_output=True, text=True, timeout=30)
+    # GPX and KML with no encoding declared, in Latin-1: read the same way.
+    xml = []
+    for name, text in [("cafes.gpx", '<?xml version="1.0"?><gpx version="1.1" creator="e2e"><wpt lat="60.17" lon="24.94">'
+                                     '<name>Caf\u00e9 M\u00e4kel\u00e4</name></wpt></gpx>'),
+                       ("cafes.kml", '<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>'
+                                     'Caf\u00e9 M\u00e4kel\u00e4</name><Point><coordinates>24.94,60.17</coordinates>'
+                                     '</Point></Placemark></kml>')]:
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(text.encode("latin-1"))
+        x = subprocess.run([BINARY, "render", "--size", "80x20", "--center", "60.17,24.94", "--zoom", "12", path],
+                           capture_output=True, text=True, timeout=30)
+        assert x.returncode == 0 and "Café Mäkelä" in x.stdout and "read as Windows-1252" in x.stderr, (name, x.stderr)
+        xml.append(name)
     subprocess.run(["rm", "-rf", d])
     assert r.returncode == 0 and "Café Mäkelä €" in r.stdout, r.stdout
     assert r.stderr.strip().endswith("cafes.csv: read as Windows-1252 (it is not UTF-8)"), r.stderr

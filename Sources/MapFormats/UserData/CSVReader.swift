@@ -43,16 +43,8 @@ public enum CSVReader: BufferReader {
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData
     {
-        do {
-            return try readUTF8(bytes, file: file, progress: progress)
-        } catch {
-            guard case .syntax(_, _, invalidUTF8) = error.kind else { throw error }
-            let text = Windows1252.utf8(bytes)
-            var data = try text.withUnsafeBufferPointer { b throws(MapDataError) in
-                try readUTF8(b, file: file, progress: progress)
-            }
-            data.notes.readAs = "Windows-1252"
-            return data
+        try Windows1252.readingLegacyText(bytes) { b throws(MapDataError) in
+            try readUTF8(b, file: file, progress: progress)
         }
     }
 

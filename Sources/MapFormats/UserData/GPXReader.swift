@@ -28,9 +28,12 @@ public enum GPXReader: BufferReader {
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, progress: ReadProgress? = nil)
         throws(MapDataError) -> UserLayerData
     {
-        let handler = Handler()
-        try XMLEvents.read(bytes, file: file, handler: handler, progress: progress)
-        return handler.builder.finished()
+        // A legacy file with no encoding declared is read as Windows-1252 (expat reads a declared one).
+        return try Windows1252.readingLegacyText(bytes) { b throws(MapDataError) in
+            let handler = Handler()
+            try XMLEvents.read(b, file: file, handler: handler, progress: progress)
+            return handler.builder.finished()
+        }
     }
 
     /// What the callbacks of one parse build (touched by them alone, one at a time: no access overlaps

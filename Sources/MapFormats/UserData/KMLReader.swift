@@ -41,9 +41,11 @@ public enum KMLReader: BufferReader {
                 try read(buffer, file: file, progress: progress)
             }
         }
-        let handler = Handler()
-        try XMLEvents.read(bytes, file: file, handler: handler, progress: progress)
-        return handler.builder.finished()
+        return try Windows1252.readingLegacyText(bytes) { b throws(MapDataError) in
+            let handler = Handler()
+            try XMLEvents.read(b, file: file, handler: handler, progress: progress)
+            return handler.builder.finished()
+        }
     }
 
     /// The KML a KMZ holds: `doc.kml`, else its first `.kml` (KML 2.2 §15.2), inflated up to

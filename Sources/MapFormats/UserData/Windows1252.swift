@@ -9,6 +9,33 @@ enum Windows1252 {
         0x0153, 0xFFFD, 0x017E, 0x0178,
     ]
 
+    /// `read` of `bytes`; when it fails and `bytes` are not UTF-8, `read` of them made UTF-8 from
+    /// Windows-1252 (a legacy file with no encoding declared: Latin-1's printable characters are the
+    /// same), its notes saying so. When that fails too, the first failure, with how to convert the file.
+    static func readingLegacyText(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ read: (UnsafeBufferPointer<UInt8>) throws(MapDataError) -> UserLayerData
+    ) throws(MapDataError) -> UserLayerData {
+        do {
+            return try read(bytes)
+        } catch {
+            guard String(validating: bytes, as: UTF8.self) == nil else { throw error }
+            let text = utf8(bytes)
+            guard
+                var data = try? text.withUnsafeBufferPointer({ b throws(MapDataError) in try read(b) })
+            else {
+                var said = error
+                if case .syntax(let line, let column, let why) = error.kind {
+                    said.kind = .syntax(
+                        line: line, column: column,
+                        why + " (not UTF-8: if the file is Latin-1, iconv -f latin1 -t utf-8)")
+                }
+                throw said
+            }
+            data.notes.readAs = "Windows-1252"
+            return data
+        }
+    }
+
     /// `bytes` as UTF-8.
     static func utf8(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
