@@ -1,3 +1,5 @@
+import Support
+
 /// CSV's driver: `.csv`, `.tsv`, `.txt`, or text whose first line holds a delimiter and a coordinate
 /// column's name (`lat`, `wkt`…).
 public struct CSVDriver: FormatDriver {
@@ -107,7 +109,9 @@ public enum CSVReader: BufferReader {
                 } else {
                     let latText = (try? rows.text(latColumn, file: file))?.trimmingCharacters(in: " ") ?? ""
                     let lonText = (try? rows.text(lonColumn, file: file))?.trimmingCharacters(in: " ") ?? ""
-                    builder.reject("line \(line): no number in its coordinate columns ('\(lonText)', '\(latText)')")
+                    builder.reject(
+                        "line \(line): no number in its coordinate columns (\(Self.excerpt(lonText)), \(Self.excerpt(latText)))"
+                    )
                 }
             } else if let wktColumn, wktColumn < rows.fields.count {
                 switch WKT.parse(try rows.text(wktColumn, file: file)) {
@@ -122,6 +126,12 @@ public enum CSVReader: BufferReader {
             builder.endFeature(id: nil, name: name.flatMap { $0.isEmpty ? nil : $0 }, values: values)
         }
         return builder.finished()
+    }
+
+    /// A field as a reason quotes it: on one line (a quoted field may hold line breaks), its first 40
+    /// characters, escaped as JSON escapes them.
+    static func excerpt(_ field: String) -> String {
+        field.count > 40 ? jsonQuoted(String(field.prefix(40))) + "…" : jsonQuoted(field)
     }
 
     /// The delimiter the first line holds most of outside quotes (a comma when it holds none).
