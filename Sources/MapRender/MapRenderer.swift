@@ -124,8 +124,8 @@ public enum MapRenderer {
                     let p = canvas.pattern(col: col, row: row)
                     if p != 0 {
                         let ink = canvas.ink(col: col, row: row)
-                        let glyph =
-                            inkGlyphs[Int(ink)] ?? (ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p))
+                        var glyph = ascii ? AsciiGlyphs.glyph(p) : BrailleCanvas.brailleGlyph(p)
+                        if plain, let own = inkGlyphs[Int(ink)] { glyph = own }
                         shown.inks[Int(ink)] = true
                         cells[i] = Cell(glyph: glyph, style: inkStyles[Int(ink)])
                     }
@@ -134,8 +134,9 @@ public enum MapRenderer {
                     guard fill != 0 else {
                         if c.showsSea && rows.contains(row) { shown.sea = true }
                         if let sea, rows.contains(row) { cells[i].style.background = sea }
-                        let (wc, wr) = (col - worldCol, row - worldRow)
-                        if plain, p == 0, c.showsSea, rows.contains(row), wr & 1 == 0, ((wc + wr) % 6 + 6) % 6 == 0 {
+                        if plain, p == 0, c.showsSea, rows.contains(row), (row - worldRow) & 1 == 0,
+                            ((col - worldCol + row - worldRow) % 6 + 6) % 6 == 0
+                        {
                             cells[i] = Cell(glyph: seaStipple, style: inkStyles[Int(StyleTable.ink(.feature(.sea)))])
                         }
                         continue
