@@ -35,10 +35,13 @@ let package = Package(
         // Offline builders: the OSM importer, the map data writer, PMTiles writing, `data get`'s area
         // download. The render path does not link them.
         .target(name: "MapBuilders", dependencies: ["GeoCore", "MapData", "MapFormats", "Support", "SystemSupport"]),
+        // Routes and reach over an import's street network (issue 46): pure search, no I/O.
+        .target(name: "Routing", dependencies: ["GeoCore", "MapFormats"]),
         .target(name: "Raster", dependencies: ["Support"]),
         // The map drawn: layers in order into a render that can be asked what is where.
         .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "MapFormats", "Raster", "Support"]),
-        .target(name: "Viewer", dependencies: ["GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Support"]),
+        .target(
+            name: "Viewer", dependencies: ["GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support"]),
 
         // The only code that touches the terminal; CTerminal holds the C that Swift cannot write.
         .target(
@@ -51,8 +54,8 @@ let package = Package(
         .executableTarget(
             name: "termmap",
             dependencies: [
-                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Support", "SystemSupport",
-                "Viewer", "TerminalUI",
+                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Routing", "Support",
+                "SystemSupport", "Viewer", "TerminalUI",
             ]),
 
         // Benchmark: frame times, start-up, memory, bytes sent to a terminal.

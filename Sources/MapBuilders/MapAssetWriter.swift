@@ -64,6 +64,8 @@ public struct MapContents: Sendable {
     public var extraNames: [NamedPlace] = []
     /// The finest level keeps each feature's OpenStreetMap object, detail and tags (format version 5).
     public var keepsExtras = false
+    /// The routable streets (version 6's network section), if any.
+    public var network: RoadNetwork?
 
     /// Contents.
     public init(
@@ -474,6 +476,7 @@ public enum MapAssetWriter {
         let cityOffset = dataOffset + data.bytes.count
         let nameOffset = cityOffset + placeSection.bytes.count
         let metadataOffset = nameOffset + nameSection.bytes.count
+        let network = contents.network.map(RoadNetworkCoding.encode) ?? []
         func stored(_ degrees: Double) -> Int32 {
             Int32(clamping: Int64((degrees * units).rounded()))
         }
@@ -503,6 +506,9 @@ public enum MapAssetWriter {
         out.u32(UInt32(metadata.count))
         out.u32(UInt32(metadataOffset + metadata.count))
         out.u32(UInt32(searchSection.bytes.count))
+        let networkOffset = metadataOffset + metadata.count + searchSection.bytes.count
+        out.u32(network.isEmpty ? 0 : UInt32(networkOffset))
+        out.u32(UInt32(network.count))
         while out.bytes.count < f.headerSize { out.u8(0) }
         for level in levelRanges {
             out.f64(level.spec.toleranceDegrees)
@@ -516,6 +522,7 @@ public enum MapAssetWriter {
         out.append(nameSection.bytes)
         out.append(metadata)
         out.append(searchSection.bytes)
+        out.append(network)
         out.patchU32(
             MapAsset.metadataChecksum(out.bytes, dataOffset: dataOffset, cityOffset: cityOffset),
             at: f.HeaderField.checksum)

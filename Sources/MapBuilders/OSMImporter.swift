@@ -19,6 +19,9 @@ public struct OSMImportReport: Sendable {
     /// The sea made from the coastline: its rings, and coastline ends too far inside the box to be taken
     /// to it (then no sea is made, and the world's coast tells land from sea there).
     public var seaRings = 0, coastEndsInside = 0
+    /// The street network kept for routing: junctions, edges, and turn restrictions kept and dropped
+    /// (a way or node outside the extract, a via way).
+    public var junctions = 0, edges = 0, restrictions = 0, droppedRestrictions = 0
 }
 
 /// Turns an OpenStreetMap extract into map contents: classes from tags (an OpenMapTiles-like schema),
@@ -64,7 +67,28 @@ public enum OSMImporter {
             metadata: metadata(collector.header, source: source, unclaimed: unclaimed), classMinZoom: classMinZoom)
         contents.extraNames = squares
         contents.keepsExtras = true
+        contents.network = network(collector, nodes: nodes, &report)
         return (contents, report)
+    }
+
+    /// The routable ways as a graph (issue 46); nil when the extract has none.
+    static func network(_ collector: Collector, nodes: NodeStore, _ report: inout OSMImportReport) -> RoadNetwork? {
+        guard !collector.routable.isEmpty else { return nil }
+        let use = NetworkBuilder.nodeUse(collector.routable.map { collector.ways[$0.index].refs })
+        var builder = NetworkBuilder()
+        for r in collector.routable {
+            let way = collector.ways[r.index]
+            let positions: [Coordinate?] = way.refs.indices.map { i in
+                if let loc = way.locations, i < loc.count { return loc[i] }
+                return nodes.coordinate(way.refs[i])
+            }
+            builder.add(r, osmID: way.id, name: way.name, refs: way.refs, positions: positions, use: use)
+        }
+        builder.add(collector.restrictions)
+        (report.junctions, report.edges) = (builder.network.nodeCount, builder.network.edgeCount)
+        (report.restrictions, report.droppedRestrictions) =
+            (builder.network.restrictions.count, builder.droppedRestrictions)
+        return builder.network
     }
 
     /// The multipolygon relations' areas, and the ways their rings are made of (each with its class).
@@ -319,6 +343,9 @@ public enum OSMImporter {
         /// Points of interest: nodes, and closed ways to be placed amid their ring.
         var pois: [SourceFeature] = []
         var poiWays: [(way: Int64, kind: NameKind, name: String?, tags: String)] = []
+        /// The ways some route profile may use, and the turn restrictions.
+        var routable: [NetworkBuilder.RoutableWay] = []
+        var restrictions: [NetworkBuilder.Restriction] = []
 
         /// True for the tags of a square people look for by name (Kauppatori, Senaatintori).
         static func isSquare(_ tags: [String: String]) -> Bool {
@@ -390,6 +417,7 @@ public enum OSMImporter {
                 }
             }
             let featureClass = Classification.wayClass(w.tags)
+            if let r = NetworkBuilder.routable(w.tags, index: ways.count) { routable.append(r) }
             ways.append(
                 Way(
                     id: w.id, refs: w.refs, locations: locations, featureClass: featureClass, name: w.tags["name"],
@@ -405,6 +433,7 @@ public enum OSMImporter {
 
         mutating func relation(_ r: OSMRelation) {
             relationCount += 1
+            if let restriction = NetworkBuilder.restriction(r) { restrictions.append(restriction) }
             if r.tags["type"] == "multipolygon", let name = r.tags["name"], !name.isEmpty, Self.isSquare(r.tags) {
                 squareWays.append((name, r.members.filter { $0.type == .way }.map(\.ref)))
             }

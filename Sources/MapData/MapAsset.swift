@@ -7,11 +7,11 @@ import Synchronization
 import SystemSupport
 
 /// A map data file, validated on load and decoded lazily chunk by chunk. Reads format versions 1
-/// to 3. Safe to share between threads: decoded chunks, places and names are cached behind a lock.
+/// to 6. Safe to share between threads: decoded chunks, places and names are cached behind a lock.
 public final class MapAsset: Sendable {
     /// The file's name, for messages.
     public let name: String
-    /// Format version, 1 to 3.
+    /// Format version, 1 to 6.
     public let version: Int
     /// Levels of detail, coarse to fine.
     public let levels: [DetailLevel]
@@ -43,6 +43,7 @@ public final class MapAsset: Sendable {
     private let cityRange: Range<Int>
     private let nameRange: Range<Int>
     private let searchRange: Range<Int>
+    private let networkRange: Range<Int>
     private struct Cache {
         var chunks = LRUCache<Int, DecodedChunk>(limit: MapAsset.cacheLimitPoints)
         var cities: [City]?
@@ -50,6 +51,7 @@ public final class MapAsset: Sendable {
         var points: (PlacePoints, nameStarts: [Int32], complete: Bool, end: Int)?
         var names: [NamedPlace]?
         var placeNames: [PlaceNames]?
+        var network: RoadNetwork?
         /// Each level's grid index, built at the level's `gridFromQuery`th query (loading stays cheap).
         var indexes: [Int: IndexOnUse<BoxIndex>] = [:]
     }
@@ -94,6 +96,7 @@ public final class MapAsset: Sendable {
         self.cityRange = h.cityOffset..<(h.cityOffset + h.cityLength)
         self.nameRange = h.nameOffset..<(h.nameOffset + h.nameLength)
         self.searchRange = h.searchRange
+        self.networkRange = h.networkRange
         self.cityCount = h.cities
         self.nameCount = h.names
         self.unitsPerDegree = Double(h.unitsPerDegree)
@@ -201,6 +204,7 @@ public final class MapAsset: Sendable {
         var coverage = CoordinateBounds(north: 90, south: -90, west: -180, east: 180)
         var metadata: [String: String] = [:]
         var searchRange = 0..<0
+        var networkRange = 0..<0
 
         init(_ bytes: Data, name: String) throws(MapDataError) {
             let f = MapAssetFormat.self
@@ -220,7 +224,7 @@ public final class MapAsset: Sendable {
                     return
                 }
                 self.version = Int(version)
-                self.headerSize = version == 1 ? f.headerSizeV1 : f.headerSize
+                self.headerSize = f.headerSize(version: Int(version))
                 guard Int(headerSize) == self.headerSize else {
                     fault = .corrupt("header size")
                     return
@@ -260,6 +264,12 @@ public final class MapAsset: Sendable {
                     return
                 }
                 searchRange = Int(searchOffset)..<(Int(searchOffset) + Int(searchLength))
+                guard version >= 6 else { return }
+                guard let networkOffset = r.u32(), let networkLength = r.u32() else {
+                    fault = .truncated("header")
+                    return
+                }
+                networkRange = Int(networkOffset)..<(Int(networkOffset) + Int(networkLength))
             }
             if let fault { throw fail(fault) }
             try checkSections(bytes.count, metaRange: metaRange, name: name)
@@ -302,6 +312,12 @@ public final class MapAsset: Sendable {
                 guard searchRange.lowerBound == end else { throw fail(.badOffset("header (search section offset)")) }
                 guard searchRange.upperBound <= size else { throw fail(.truncated("search section")) }
                 end = searchRange.upperBound
+            }
+            // Version 6: the network section, if any, follows the search section.
+            if version >= 6, !networkRange.isEmpty {
+                guard networkRange.lowerBound == end else { throw fail(.badOffset("header (network offset)")) }
+                guard networkRange.upperBound <= size else { throw fail(.truncated("network section")) }
+                end = networkRange.upperBound
             }
             guard end == size else { throw fail(.corrupt("file length")) }
         }
@@ -352,6 +368,24 @@ public final class MapAsset: Sendable {
         var crc = CRC32.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<f.HeaderField.checksum]))
         crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[(f.HeaderField.checksum + 4)..<dataOffset]))
         return CRC32.update(crc, UnsafeRawBufferPointer(rebasing: raw[cityOffset..<raw.count]))
+    }
+
+    // MARK: The network
+
+    /// Whether the file keeps its streets' network (an import of format version 6 or later).
+    public var hasNetwork: Bool { !networkRange.isEmpty }
+
+    /// The routable streets, decoded on first use and kept; nil when the file has none.
+    public func network() throws(MapDataError) -> RoadNetwork? {
+        guard hasNetwork else { return nil }
+        if let hit = cache.withLock({ $0.network }) { return hit }
+        let range = networkRange
+        let decoded = bytes.withUnsafeBytes { raw in
+            RoadNetworkCoding.decode(UnsafeRawBufferPointer(rebasing: raw[range]))
+        }
+        guard let network = decoded else { throw MapDataError(file: name, .corrupt("network section")) }
+        cache.withLock { $0.network = network }
+        return network
     }
 
     // MARK: Chunks

@@ -5,12 +5,17 @@ public enum MapAssetFormat {
     /// The first 8 bytes of every file.
     public static let magic: [UInt8] = Array("TMAPDAT\u{0}".utf8)
     /// The version this code writes.
-    public static let version: UInt16 = 5
+    public static let version: UInt16 = 6
     /// The versions this code reads.
-    public static let readableVersions: ClosedRange<UInt16> = 1...5
-    /// Size of the fixed header in version 1 and in version 2.
+    public static let readableVersions: ClosedRange<UInt16> = 1...6
+    /// Size of the fixed header in version 1, in versions 2 to 5, and from version 6 (the network).
     public static let headerSizeV1 = 48
-    public static let headerSize = 96
+    public static let headerSizeV2 = 96
+    public static let headerSize = 104
+    /// The header's size in `version`.
+    public static func headerSize(version: Int) -> Int {
+        version == 1 ? headerSizeV1 : version < 6 ? headerSizeV2 : headerSize
+    }
     /// Size of one level-table entry (v1: tolerance, first chunk, count; v2 adds the level's first zoom).
     public static let levelEntrySizeV1 = 16
     public static let levelEntrySize = 24
@@ -22,7 +27,8 @@ public enum MapAssetFormat {
     /// The sizes of the header, a level entry and a chunk entry in `version` (1 or 2).
     public static func layout(version: Int) -> (header: Int, levelEntry: Int, chunkEntry: Int) {
         version == 1
-            ? (headerSizeV1, levelEntrySizeV1, chunkEntrySizeV1) : (headerSize, levelEntrySize, chunkEntrySize)
+            ? (headerSizeV1, levelEntrySizeV1, chunkEntrySizeV1)
+            : (headerSize(version: version), levelEntrySize, chunkEntrySize)
     }
     /// Byte offsets of the header's fields (the header table of `assets/FORMAT.md`); each is a u32
     /// but the version and header size (u16) and the coverage box (i32).
@@ -63,6 +69,9 @@ public enum MapAssetFormat {
         /// v3: the search section's offset and length (places' regions and other names).
         public static let searchOffset = 88
         public static let searchLength = 92
+        /// v6: the network section's offset and length (0 and 0: no network).
+        public static let networkOffset = 96
+        public static let networkLength = 100
     }
     /// Stored units per degree of version 1 files: 1e-5° ≈ 1.1 m.
     public static let unitsPerDegreeV1 = 100_000

@@ -72,7 +72,9 @@ struct ParsedArguments {
                 break
             }
             guard arg.hasPrefix("--"), arg.count > 2 else {
-                if arg.hasPrefix("-"), arg.count > 1 { throw Self.unknownOption(arg, among: options) }
+                // `-33.86,151.21` is a point south of the equator, not an option.
+                let negativeNumber = arg.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false
+                if arg.hasPrefix("-"), arg.count > 1, !negativeNumber { throw Self.unknownOption(arg, among: options) }
                 operands.append(arg)
                 continue
             }

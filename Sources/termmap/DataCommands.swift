@@ -134,6 +134,12 @@ enum DataCommands {
             printLine("\(report.missingReferences) references to nodes outside the extract: lines split there")
         }
         if report.openRings > 0 { printLine("\(report.openRings) areas cut by the extract's edge left out") }
+        printLine(
+            report.edges == 0
+                ? "no routable streets: `termmap route` has nothing to route on here"
+                : "street network for routes: \(report.junctions) junctions, \(report.edges) edges, "
+                    + "\(report.restrictions) turn restrictions"
+                    + (report.droppedRestrictions > 0 ? " (\(report.droppedRestrictions) left out: outside the extract or via a way)" : ""))
         if report.coastEndsInside > 0 {
             printLine(
                 (report.coastEndsInside == 1

@@ -5,6 +5,8 @@ import Support
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
     case viewer, render, importGSHHG, importOSM, list, remove, pack, info, get
+    /// `termmap route`: directions over an import's streets.
+    case route
     /// `termmap config`: the viewer's options, and `--check`.
     case config
     /// `--help`, `--version`, `--about`: given alone.
@@ -69,7 +71,7 @@ extension OptionSpec {
         commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "dark", "light"])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
-        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get], inConfig: true,
+        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get, .route], inConfig: true,
         directoryValue: true)
     static let tiles = OptionSpec(
         name: "tiles", value: "PATH|URL|NAME",
@@ -131,8 +133,21 @@ extension OptionSpec {
     static let keys = OptionSpec(
         name: "keys", value: "KEYS", help: "replay keys first, e.g. 'z14<Enter>c+'", commands: [.render])
     static let json = OptionSpec(
-        name: "json", value: nil, help: "print the state and the data sources as JSON instead of the screen",
-        commands: [.render])
+        name: "json", value: nil,
+        help: "print the state and the data sources (route: the route) as JSON instead of the screen",
+        commands: [.render, .route])
+    static let via = OptionSpec(
+        name: "via", value: "PLACE", help: "go through this point or place on the way (repeatable)",
+        commands: [.route], repeatable: true)
+    static let profile = OptionSpec(
+        name: "profile", value: "NAME", help: "foot (the default: shortest), bike or car (fastest)",
+        commands: [.route], choices: RouteProfile.allCases.map(\.rawValue))
+    static let gpx = OptionSpec(
+        name: "gpx", value: nil, help: "print the route as GPX 1.1 (a rte of the steps and a trk of the line)",
+        commands: [.route])
+    static let reach = OptionSpec(
+        name: "reach", value: "MINUTES", help: "the streets reachable within MINUTES (15, 15min, 1h) from FROM",
+        commands: [.route])
     static let pick = OptionSpec(
         name: "pick", value: nil,
         help: "print the class of feature each map cell shows (a letter a cell, then the letters' legend)",
@@ -186,7 +201,7 @@ enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache,
         .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
-        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .bbox, .around, .within, .zooms, .from,
+        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .via, .profile, .gpx, .reach, .bbox, .around, .within, .zooms, .from,
         .yes, .name, .lines, .cities, .out, .config, .noConfig, .check, .help, .version, .about,
     ]
 
@@ -210,6 +225,10 @@ enum OptionTable {
 
     private static let otherCommands: [(synopsis: String, what: String)] = [
         ("termmap render [options] [FILE...]", "print the screen (or --json state) without a terminal"),
+        (
+            "termmap route FROM TO [--via P]... [--profile foot|bike|car] [--json | --gpx]",
+            "directions over an imported extract's streets (FROM, TO: LAT,LON, a link or a place's name)"
+        ),
         ("termmap data import-osm FILE.osm.pbf", "import an OpenStreetMap extract (streets, water, names)"),
         ("termmap data list | remove NAME", "the map data installed; remove an import or tileset"),
         ("termmap data info FILE|URL", "what a .pmtiles or .mbtiles tileset holds"),
@@ -231,7 +250,7 @@ enum OptionTable {
     ]
 
     /// The first words a command line can start with, and the words after `data` and `help`.
-    static let commandWords = ["render", "data", "config", "help"]
+    static let commandWords = ["render", "route", "data", "config", "help"]
     static let dataWords = ["import-osm", "list", "remove", "info", "get", "sources", "import-gshhg", "pack"]
     static let helpWords = ["keys", "options", "man", "completions"]
 
@@ -284,6 +303,7 @@ enum OptionTable {
             case .pack: return "data pack"
             case .info: return "data info"
             case .get: return "data get"
+            case .route: return "route"
             case .config: return "config"
             case .general: return "general"
             }

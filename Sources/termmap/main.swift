@@ -46,6 +46,8 @@ func runTermmap(_ args: [String], environment: [String: String]) -> Int32 {
             return 0
         case "render":
             return try RenderCommand.run(Array(args.dropFirst()), environment: environment)
+        case "route":
+            return try RouteCommand.run(Array(args.dropFirst()), environment: environment)
         case "data":
             return try DataCommands.run(Array(args.dropFirst()), environment: environment)
         default:

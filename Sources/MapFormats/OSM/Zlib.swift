@@ -87,9 +87,9 @@ public enum Zlib {
         return out
     }
 
-    /// The bytes of a zlib stream (RFC 1950) that inflate to exactly `size` bytes, or nil.
-    public static func inflate(_ input: UnsafeRawBufferPointer, size: Int) -> [UInt8]? {
-        guard size >= 0, size <= 64 << 20, let base = input.baseAddress else { return nil }
+    /// The bytes of a zlib stream (RFC 1950) that inflate to exactly `size` bytes (at most `limit`), or nil.
+    public static func inflate(_ input: UnsafeRawBufferPointer, size: Int, limit: Int = 64 << 20) -> [UInt8]? {
+        guard size >= 0, size <= limit, let base = input.baseAddress else { return nil }
         var out = [UInt8](repeating: 0, count: max(size, 1))
         var outLength = uLongf(size)
         let status = out.withUnsafeMutableBytes { o in
