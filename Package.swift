@@ -98,6 +98,9 @@ let package = Package(
                 "Viewer",
             ],
             exclude: ["Snapshots", "Fixtures"]),
+        .testTarget(
+            name: "RoutingTests",
+            dependencies: ["GeoCore", "MapData", "MapFormats", "MapBuilders", "Routing", "TestSupport", "Viewer"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Support", "TestSupport"]),
         // Runs the built binary (the dependency builds it first).
         .testTarget(

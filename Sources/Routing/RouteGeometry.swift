@@ -7,8 +7,7 @@ extension Router {
     public func geometry(_ path: RoutePath) -> [Coordinate] {
         var out: [Coordinate] = []
         for piece in pieces(path) {
-            let line = slice(piece.edge, from: piece.from, to: piece.to)
-            out += out.last == line.first ? Array(line.dropFirst()) : line
+            for c in slice(piece.edge, from: piece.from, to: piece.to) where c != out.last { out.append(c) }
         }
         return out
     }

@@ -72,11 +72,11 @@ public enum RouteSteps {
     }
 
     /// Whether the way after a junction is the same street: the same name (or ref), or both unnamed and
-    /// no real turn between them.
+    /// no real turn between them (a footway on into steps says nothing worth a step).
     static func sameStreet(_ a: RoadNetwork.Way, _ b: RoadNetwork.Way, _ turn: Double) -> Bool {
         let (la, lb) = (a.name.isEmpty ? a.ref : a.name, b.name.isEmpty ? b.ref : b.name)
         if !la.isEmpty || !lb.isEmpty { return la == lb }
-        return a.highway == b.highway && abs(turn) < 20
+        return abs(turn) < 20
     }
 
     /// A street's words: its name, else its ref, else its class (`the footway`).

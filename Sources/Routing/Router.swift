@@ -31,6 +31,8 @@ public enum RouteFailure: Error, Equatable, Sendable {
 public struct Router: Sendable {
     /// The graph searched.
     public let graph: RoutingGraph
+    /// Metres from an edge's end within which a snapped point is at that end's junction.
+    static let atJunction = 0.01
     /// Its edges by place, for snapping.
     public let snapIndex: SnapIndex
 
@@ -86,10 +88,24 @@ public struct Router: Sendable {
         }
         let e0 = start.edge
         let len0 = Double(n.edgeMeters[e0])
-        if n.allows(profile, e0, forward: true) { push(2 * e0, g.cost(profile, e0, metres: len0 - start.along), from: -1) }
-        if n.allows(profile, e0, forward: false) { push(2 * e0 + 1, g.cost(profile, e0, metres: start.along), from: -1) }
+        // A point at an end of its edge is at that junction: leaving it takes no stretch of the edge, so
+        // the edge's direction does not matter there.
+        let atEnd = { (along: Double, len: Double) in (along <= Self.atJunction, len - along <= Self.atJunction) }
+        let (startAtFrom, startAtTo) = atEnd(start.along, len0)
+        if n.allows(profile, e0, forward: true) || startAtTo {
+            push(2 * e0, g.cost(profile, e0, metres: len0 - start.along), from: -1)
+        }
+        if n.allows(profile, e0, forward: false) || startAtFrom {
+            push(2 * e0 + 1, g.cost(profile, e0, metres: start.along), from: -1)
+        }
+        // Starting at a junction is not arriving there along the edge: its restrictions do not bind.
+        let freeStart = (startAtTo ? 2 * e0 : -1, startAtFrom ? 2 * e0 + 1 : -1)
+        func turnAllowed(_ h: Int, _ next: Int) -> Bool {
+            h == freeStart.0 || h == freeStart.1 || g.turnAllowed(profile, from: h, to: next)
+        }
         let eEnd = end.edge
         let lenEnd = Double(n.edgeMeters[eEnd])
+        let (endAtFrom, endAtTo) = atEnd(end.along, lenEnd)
         while let (key, h) = heap.pop() {
             guard key < best else { break }
             guard !settled[h] else { continue }
@@ -97,19 +113,21 @@ public struct Router: Sendable {
             let c = cost[h]
             let v = g.head(h)
             // Onto the end's edge from this junction, in part.
-            if Int(n.edgeFrom[eEnd]) == v, g.allows(profile, 2 * eEnd), g.turnAllowed(profile, from: h, to: 2 * eEnd) {
+            if Int(n.edgeFrom[eEnd]) == v, endAtFrom || g.allows(profile, 2 * eEnd),
+                endAtFrom || turnAllowed(h, 2 * eEnd)
+            {
                 let total = c + g.cost(profile, eEnd, metres: end.along)
                 if total < best { (best, bestLast, bestEndForward) = (total, h, true) }
             }
-            if Int(n.edgeTo[eEnd]) == v, g.allows(profile, 2 * eEnd + 1),
-                g.turnAllowed(profile, from: h, to: 2 * eEnd + 1)
+            if Int(n.edgeTo[eEnd]) == v, endAtTo || g.allows(profile, 2 * eEnd + 1),
+                endAtTo || turnAllowed(h, 2 * eEnd + 1)
             {
                 let total = c + g.cost(profile, eEnd, metres: lenEnd - end.along)
                 if total < best { (best, bestLast, bestEndForward) = (total, h, false) }
             }
             for i in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
                 let next = Int(g.outgoing[i])
-                guard g.allows(profile, next), g.turnAllowed(profile, from: h, to: next) else { continue }
+                guard g.allows(profile, next), turnAllowed(h, next) else { continue }
                 let e = next >> 1
                 push(next, c + g.cost(profile, e, metres: Double(n.edgeMeters[e])), from: h)
             }

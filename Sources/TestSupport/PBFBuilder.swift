@@ -23,8 +23,18 @@ public struct PBFBuilder {
         }
     }
 
+    /// A relation: its members as (type 0 node, 1 way, 2 relation; id; role).
+    public struct Relation {
+        public var id: Int64
+        public var members: [(type: UInt64, ref: Int64, role: String)]
+        public var tags: [(String, String)]
+        public init(id: Int64, members: [(type: UInt64, ref: Int64, role: String)], tags: [(String, String)]) {
+            (self.id, self.members, self.tags) = (id, members, tags)
+        }
+    }
     public var nodes: [Node] = []
     public var ways: [Way] = []
+    public var relations: [Relation] = []
 
     public init(nodes: [Node] = [], ways: [Way] = []) {
         self.nodes = nodes
@@ -71,6 +81,22 @@ public struct PBFBuilder {
                     return zigzag(ref - last)
                 })
             group.message(3, m)
+        }
+        for r in relations {
+            var m = ProtoBuilder()
+            m.varint(1, UInt64(r.id))
+            m.packed(2, r.tags.map { id($0.0) })
+            m.packed(3, r.tags.map { id($0.1) })
+            m.packed(8, r.members.map { id($0.role) })
+            var last: Int64 = 0
+            m.packed(
+                9,
+                r.members.map { member in
+                    defer { last = member.ref }
+                    return zigzag(member.ref - last)
+                })
+            m.packed(10, r.members.map(\.type))
+            group.message(4, m)
         }
         var table = ProtoBuilder()
         for s in strings { table.string(1, s) }
