@@ -154,9 +154,9 @@ def segments(reader, profile):
     return out
 
 
-def line_graph(segs, restrictions, weight):
-    """Segments as nodes, joined where one ends and the next starts unless a restriction forbids it;
-    ("start", n) and ("end", n) stand for junction n."""
+def line_graph(segs, restrictions, weight, car):
+    """Segments as nodes, joined where one ends and the next starts unless a restriction forbids it, or
+    (for cars) it turns back where the street goes on; ("start", n) and ("end", n) stand for junction n."""
     g = nx.DiGraph()
     leaving = {}
     for s in segs:
@@ -173,6 +173,8 @@ def line_graph(segs, restrictions, weight):
             for frm, to, only in rules.get(s[1], []):
                 if frm == s[2] and ((only and t[2] != to) or (not only and t[2] == to)):
                     ok = False
+            if car and t[1] == s[0] and t[2] == s[2] and len(leaving.get(s[1], [])) > 1:
+                ok = False
             if ok:
                 g.add_edge(key, (t[0], t[1], t[2]), weight=t[weight])
     return g
@@ -239,7 +241,8 @@ def main():
         for s in segs:
             uses.setdefault(s[0], set()).add(s[2])
         junctions = sorted(n for n in core if len(uses.get(n, ())) >= 2)
-        lg = line_graph(segs, reader.restrictions if profile == "car" else [], weight)
+        car = profile == "car"
+        lg = line_graph(segs, reader.restrictions if car else [], weight, car)
         routes = []
         while len(routes) < PAIRS:
             a, b = rng.sample(junctions, 2)

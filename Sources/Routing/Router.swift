@@ -128,6 +128,8 @@ public struct Router: Sendable {
             for i in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
                 let next = Int(g.outgoing[i])
                 guard g.allows(profile, next), turnAllowed(h, next) else { continue }
+                // A car turns back only where the street ends (OSRM's rule too): not on a through road.
+                if profile == .car, next == h ^ 1, g.usableOut(profile, v) > 1 { continue }
                 let e = next >> 1
                 push(next, c + g.cost(profile, e, metres: Double(n.edgeMeters[e])), from: h)
             }

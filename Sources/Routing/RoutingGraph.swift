@@ -114,6 +114,13 @@ public struct RoutingGraph: Sendable {
         return true
     }
 
+    /// How many half-edges `profile` may take from junction `v`.
+    func usableOut(_ profile: RouteProfile, _ v: Int) -> Int {
+        var count = 0
+        for i in Int(firstOut[v])..<Int(firstOut[v + 1]) where allows(profile, Int(outgoing[i])) { count += 1 }
+        return count
+    }
+
     /// Bytes the search structure holds besides the network: the rows and the half-edges.
     public var memoryBytes: Int { firstOut.count * 4 + outgoing.count * 4 }
 }
