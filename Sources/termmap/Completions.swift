@@ -16,6 +16,7 @@ enum Completions {
     /// (nil: its operands are not files).
     static let commands: [(key: String, command: CommandName, operands: [String]?)] = [
         ("viewer", .viewer, userFileExtensions), ("render", .render, userFileExtensions), ("config", .config, nil),
+        ("route", .route, nil),
         ("data-import-osm", .importOSM, ["pbf"]), ("data-import-gshhg", .importGSHHG, []), ("data-list", .list, nil),
         ("data-remove", .remove, nil), ("data-info", .info, ["pmtiles", "mbtiles"]), ("data-get", .get, nil),
         ("data-pack", .pack, nil),

@@ -80,9 +80,9 @@ struct CorruptionTests {
             try MapAsset(bytes: Array("\u{89}PNG\r\n\u{1a}\n and some more bytes of an image".utf8), name: "x.png")
         }
         #expect(throws: MapDataError(file: "empty", .truncated("header"))) { try MapAsset(bytes: [], name: "empty") }
-        var v6 = FormatTests.sampleBytes
-        v6[8] = 6
-        #expect(throws: MapDataError(file: "v6", .unsupportedVersion(6))) { try MapAsset(bytes: v6, name: "v6") }
+        var v7 = FormatTests.sampleBytes
+        v7[8] = 7
+        #expect(throws: MapDataError(file: "v7", .unsupportedVersion(7))) { try MapAsset(bytes: v7, name: "v7") }
     }
 
     @Test func forgedCountsWithAMatchingChecksumAreRefused() throws {

@@ -221,7 +221,7 @@ struct FormatTests {
         let v2 = try MapAsset(
             bytes: MapAssetWriter.encode(
                 lines: Array(FormatTests.sampleLines().prefix(6)), cities: FormatTests.sampleCities))
-        #expect(v2.version == 5)
+        #expect(v2.version == Int(MapAssetFormat.version))
         #expect(try v1.cities() == v2.cities())
         // Every level holds the same points in both versions, class by class.
         for level in v1.levels.indices {

@@ -119,8 +119,14 @@ struct OSMImportTests {
             pbf: bytes, name: "h", source: "Helsinki.osm.pbf", classMinZoom: zoomLadder)
         let file = MapAssetWriter.encode(a)
         #expect(file == MapAssetWriter.encode(b))
-        // The imported file is at most a quarter of the extract.
-        #expect(file.count * 4 <= bytes.count, "\(file.count) bytes")
+        // The imported map is at most a quarter of the extract; its street network adds at most 60 %
+        // (issue 46).
+        var withoutNetwork = a
+        withoutNetwork.network = nil
+        let map = MapAssetWriter.encode(withoutNetwork)
+        #expect(map.count * 4 <= bytes.count, "\(map.count) bytes")
+        #expect(Double(file.count) <= 1.6 * Double(map.count), "\(file.count) bytes, \(map.count) without the network")
+        #expect(report.junctions > 3000 && report.edges > 4000 && report.restrictions > 40, "\(report)")
         #expect(report.nodes == 24_260 && report.ways == 5_130 && report.relations == 620)
         #expect(
             (report.features[.building] ?? 0) > 300 && (report.features[.minorRoad] ?? 0) > 100, "\(report.features)")
