@@ -197,6 +197,9 @@ enum DataCommands {
                 // An OpenStreetMap import before format version 5 kept no objects or tags for `i`.
                 if asset.metadata["licence"] == "ODbL 1.0", asset.version < 5 {
                     source += " (format \(asset.version): no OSM ids or tags; import it again)"
+                } else if asset.metadata["licence"] == "ODbL 1.0", !asset.hasNetwork {
+                    // Before format version 6 an import kept no streets to route on (`termmap route`).
+                    source += " (no street network for routes: import it again)"
                 }
                 covers = Self.covers(asset.coverage)
             } else {
