@@ -19,6 +19,8 @@ public enum StyleRole: Hashable, Sendable {
     /// A feature of the user's own in a colour its file gives (simplestyle-spec): entry `n` (0–215) of
     /// the 6 × 6 × 6 cube.
     case userColor(Int)
+    /// A route (`d`, `termmap route`): over the streets, under the user's files.
+    case route
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] =
@@ -27,7 +29,7 @@ public enum StyleRole: Hashable, Sendable {
             .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade,
             .shadeOverLand,
             .poiLabel,
-        ] + (0..<StyleTable.overlayLooks).map { .overlay($0) } + (0..<216).map { .userColor($0) }
+        ] + (0..<StyleTable.overlayLooks).map { .overlay($0) } + (0..<216).map { .userColor($0) } + [.route]
 
     /// Every role: the screen's, then one a feature class.
     public static let allCases: [StyleRole] = screenRoles + FeatureClass.allCases.map { .feature($0) }
@@ -59,6 +61,7 @@ public enum StyleRole: Hashable, Sendable {
         case .poiLabel: return 20
         case .overlay(let n): return 21 + n % StyleTable.overlayLooks
         case .userColor(let n): return 21 + StyleTable.overlayLooks + max(0, min(215, n))
+        case .route: return 21 + StyleTable.overlayLooks + 216
         }
     }
 
@@ -290,6 +293,10 @@ public enum StyleTable {
             role: .overlay(5), ink: 35, name: "file", color256: 191, color16: 11, fill256: 100, stipple: "\"",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 17, light16: 3, lightFill256: 111, userLook: true,
             underline16: true),
+        // A route: the blue routes have on web maps (dodger blue; on light, an orange the light map leaves
+        // free), bold, two dots wide; in 16 colours the overlays' blue, not underlined.
+        StyleRow(
+            role: .route, ink: 36, name: "route", color256: 33, color16: 12, bold: true, light256: 166, light16: 4),
     ]
 
     /// The rows of the user's own colours: inks 40–255, the cube's entries in 256 colours, the nearest

@@ -39,12 +39,18 @@ extension Router {
         if n.allows(profile, e0, forward: true) {
             let t = g.seconds(profile, e0, metres: len0 - start.along)
             parts.append(.init(edge: e0, from: start.along, to: min(len0, start.along + metresIn(e0, limit))))
-            if t <= limit { best[Int(n.edgeTo[e0])] = t; heap.push(t, Int(n.edgeTo[e0])) }
+            if t <= limit {
+                best[Int(n.edgeTo[e0])] = t
+                heap.push(t, Int(n.edgeTo[e0]))
+            }
         }
         if n.allows(profile, e0, forward: false) {
             let t = g.seconds(profile, e0, metres: start.along)
             parts.append(.init(edge: e0, from: max(0, start.along - metresIn(e0, limit)), to: start.along))
-            if t <= limit, t < best[Int(n.edgeFrom[e0])] { best[Int(n.edgeFrom[e0])] = t; heap.push(t, Int(n.edgeFrom[e0])) }
+            if t <= limit, t < best[Int(n.edgeFrom[e0])] {
+                best[Int(n.edgeFrom[e0])] = t
+                heap.push(t, Int(n.edgeFrom[e0]))
+            }
         }
         while let (t, v) = heap.pop() {
             guard t <= best[v] else { continue }
@@ -64,7 +70,8 @@ extension Router {
                 }
             }
         }
-        return Reach(profile: profile, seconds: limit, start: start, parts: Self.merged(parts.filter { $0.to > $0.from }))
+        return Reach(
+            profile: profile, seconds: limit, start: start, parts: Self.merged(parts.filter { $0.to > $0.from }))
     }
 
     /// Each edge's parts joined where they overlap.

@@ -1,5 +1,5 @@
-import Glibc
 import GeoCore
+import Glibc
 import MapFormats
 
 extension Router {

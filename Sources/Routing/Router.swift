@@ -57,8 +57,9 @@ public struct Router: Sendable {
     }
 
     /// The best route between two snapped points.
-    public func route(from start: SnapPoint, to end: SnapPoint, profile: RouteProfile) -> Result<RoutePath, RouteFailure>
-    {
+    public func route(from start: SnapPoint, to end: SnapPoint, profile: RouteProfile) -> Result<
+        RoutePath, RouteFailure
+    > {
         let g = graph
         let n = g.network
         let target = end.point

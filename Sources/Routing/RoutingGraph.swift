@@ -1,5 +1,5 @@
-import Glibc
 import GeoCore
+import Glibc
 import MapFormats
 
 /// A road network ready to search: each junction's outgoing half-edges in one array (compressed sparse
@@ -97,7 +97,8 @@ public struct RoutingGraph: Sendable {
         let rad = Double.pi / 180
         let dLat = (b.latitude - a.latitude) * rad
         let dLon = (b.longitude - a.longitude) * rad
-        let h = sin(dLat / 2) * sin(dLat / 2)
+        let h =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(a.latitude * rad) * cos(b.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * boundRadius * asin(min(1, h.squareRoot()))
     }

@@ -1,5 +1,5 @@
-import Glibc
 import GeoCore
+import Glibc
 import MapFormats
 
 /// Where a point meets the network: the nearest edge a profile may use, the foot of the perpendicular
@@ -39,7 +39,9 @@ public struct SnapIndex: Sendable {
     }
 
     static func cell(_ degrees: Double) -> Int { Int((degrees / cellDegrees).rounded(.down)) }
-    static func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: y))) }
+    static func key(_ x: Int, _ y: Int) -> Int64 {
+        Int64(x) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: y)))
+    }
 
     /// The nearest point of an edge `usable` accepts to `p`; nil when there is none.
     public func nearest(to p: Coordinate, in network: RoadNetwork, usable: (Int) -> Bool) -> SnapPoint? {

@@ -517,6 +517,7 @@ public final class CursesScreen: Screen {
         case .char(let ch):
             switch ch {
             case 3: return .key(.ctrlC)
+            case 9: return .key(.tab)
             case 12: return .key(.ctrlL)
             case 26: return .key(.ctrlZ)
             case 10, 13: return .key(.enter)

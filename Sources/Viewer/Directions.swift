@@ -156,7 +156,8 @@ extension Directions: Encodable {
         ]
         for s in steps {
             lines.append(
-                "    <rtept lat=\"\(s.at.latitude)\" lon=\"\(s.at.longitude)\"><name>\(xmlEscaped(s.instruction))</name></rtept>")
+                "    <rtept lat=\"\(s.at.latitude)\" lon=\"\(s.at.longitude)\"><name>\(xmlEscaped(s.instruction))</name></rtept>"
+            )
         }
         lines += ["  </rte>", "  <trk><name>\(xmlEscaped(summary))</name><trkseg>"]
         for c in geometry { lines.append("    <trkpt lat=\"\(c.latitude)\" lon=\"\(c.longitude)\"/>") }

@@ -20,6 +20,8 @@ public enum Mode: String, CaseIterable, Sendable {
     case info
     /// The ruler (`M`): Backspace takes back a vertex, Esc ends it; other keys go on.
     case ruler
+    /// A route or reach (`d`, `D`): Tab, Esc, `r`, and ↑ ↓ Enter in the steps; other keys go on.
+    case directions
     /// The layer list (`o`): a digit shows or hides that file; other keys go on.
     case layers
     /// The map: the keymap's commands.
@@ -37,6 +39,7 @@ extension ViewerState {
         if showCopyMenu { open.append(.copyMenu) }
         if showInfo { open.append(.info) }
         if ruler != nil { open.append(.ruler) }
+        if directions.start != nil || directions.reach != nil { open.append(.directions) }
         if showLayers { open.append(.layers) }
         return open + [.map]
     }
@@ -93,6 +96,7 @@ extension ViewerState {
         case .copyMenu: return copyMenuKey(key)
         case .info: return infoKey(key)
         case .ruler: return rulerKey(key)
+        case .directions: return directionsKey(key, places: places)
         case .layers: return layerListKey(key)
         case .map:
             guard let command = keymap.command(for: key) else {

@@ -3,7 +3,7 @@ import Support
 /// A key press as the viewer sees it, whatever terminal it came from.
 public enum Key: Hashable, Sendable {
     case char(Character)
-    case enter, escape, backspace, left, right, up, down, ctrlC, ctrlL, ctrlZ
+    case enter, escape, backspace, tab, left, right, up, down, ctrlC, ctrlL, ctrlZ
     /// An arrow with Shift, Ctrl or Alt held (terminals tell them apart; the viewer does not).
     case modifiedLeft, modifiedRight, modifiedUp, modifiedDown
 
@@ -11,7 +11,7 @@ public enum Key: Hashable, Sendable {
     /// for it between `<` and `>` (any case; the first is the one to write). One table for both.
     static let named: [(key: Key, label: String, names: [String])] = [
         (.enter, "Enter", ["enter", "cr"]), (.escape, "Esc", ["esc", "escape"]),
-        (.backspace, "BS", ["bs", "backspace"]),
+        (.backspace, "BS", ["bs", "backspace"]), (.tab, "Tab", ["tab"]),
         (.left, "←", ["left"]), (.right, "→", ["right"]), (.up, "↑", ["up"]), (.down, "↓", ["down"]),
         (.ctrlC, "Ctrl-C", ["c-c", "ctrl-c"]), (.ctrlL, "Ctrl-L", ["c-l", "ctrl-l"]),
         (.ctrlZ, "Ctrl-Z", ["c-z", "ctrl-z"]),
@@ -93,6 +93,8 @@ public struct Command: RawRepresentable, Hashable, Sendable {
     public static let bookmark = Command(rawValue: "bookmark")
     public static let bookmarks = Command(rawValue: "bookmarks")
     public static let ruler = Command(rawValue: "ruler")
+    public static let routePoint = Command(rawValue: "routePoint")
+    public static let directionsPanel = Command(rawValue: "directionsPanel")
     public static let resumeTour = Command(rawValue: "resumeTour")
     public static let help = Command(rawValue: "help")
     public static let suspend = Command(rawValue: "suspend")

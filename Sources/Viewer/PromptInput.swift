@@ -82,6 +82,7 @@ extension ViewerState {
             case .success(let meters):
                 turnCircleOn(radius: meters, at: circle?.circle.center ?? view.center)
             }
+        case .reachMinutes: reachMinutes(submitted.text, places: places)
         case .bookmarkName:
             let name = submitted.text.trimmedOfWhitespace
             guard !name.isEmpty, var list = bookmarks else {

@@ -105,6 +105,7 @@ public enum Renderer {
                 &frame, state, mapRows: mapRows, style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii))
         }
         let panelStyle = MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)
+        if state.directions.showsSteps { drawSteps(&frame, state, mapRows: mapRows, style: panelStyle) }
         if state.showsCrosshair { drawCrosshair(&frame, view, style: panelStyle) }
         let info = InfoReport.of(state, map: map)
         let infoScrollLimit = info.map {

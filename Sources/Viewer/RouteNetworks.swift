@@ -70,7 +70,8 @@ public final class RouteNetworks: Sendable {
                     return .failure(
                         DirectionsError(
                             "no route \(Directions.words(profile)): the \(which) is \(Directions.distance(s.distance)) "
-                                + "from the nearest street \(Directions.words(profile)) (in the water, or outside the town?)"))
+                                + "from the nearest street \(Directions.words(profile)) (in the water, or outside the town?)"
+                        ))
                 }
             }
             return Directions.plan(points, profile: profile, router: router)

@@ -249,6 +249,16 @@ public enum StateJSON {
         var files: [FileEntry] = []
         var ruler: RulerState?
         var info: Info?
+        /// The route open (`d`): `termmap route --json`'s fields; and the reach shown (`D`).
+        var route: Directions?
+        var reach: Reach?
+
+        struct Reach: Encodable {
+            var profile: String
+            var minutes: Double
+            var lat: Double
+            var lon: Double
+        }
 
         init(_ state: ViewerState) {
             let v = state.view
@@ -272,6 +282,12 @@ public enum StateJSON {
                     explain: Explanation.values($0))
             }
             message = state.message
+            route = state.directions.route
+            reach = state.directions.reach.map {
+                Reach(
+                    profile: state.directions.profile.rawValue, minutes: $0.minutes, lat: $0.center.latitude,
+                    lon: $0.center.longitude)
+            }
             ruler = state.ruler.map { r in
                 let polygon = r.polygon
                 return RulerState(
@@ -284,7 +300,7 @@ public enum StateJSON {
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources,
                 poisInView,
-                poisOmitted, files, ruler, info
+                poisOmitted, files, ruler, info, route, reach
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -307,6 +323,8 @@ public enum StateJSON {
             try c.encode(files, forKey: .files)
             try c.encode(ruler, forKey: .ruler)
             try c.encode(info, forKey: .info)
+            try c.encode(route, forKey: .route)
+            try c.encode(reach, forKey: .reach)
         }
     }
 }

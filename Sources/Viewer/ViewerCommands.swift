@@ -98,6 +98,20 @@ public enum ViewerCommands {
             $0.prompt = Prompt(kind: .search, text: "")
         },
         CommandRow(.world, keys: [.char("0")], "whole world") { $0.world() },
+        CommandRow(
+            .routePoint, keys: [.char("d")],
+            "directions: the route's start at the crosshair, then d again its end (Tab: foot/bike/car, Esc clears)",
+            effects: { state, places in
+                state.routePoint(places: places)
+                return []
+            }),
+        CommandRow(
+            .directionsPanel, keys: [.char("D")],
+            "the route's steps (↑↓ Enter centres one); no route: what is reachable in 15 min (r: minutes)",
+            effects: { state, places in
+                state.directionsPanel(places: places)
+                return []
+            }),
         CommandRow(.undo, keys: [.char("u")], "undo the last view change") { $0.undo() },
         CommandRow(.redo, keys: [.char("U")], "redo what undo took back") { $0.redo() },
     ]

@@ -8,7 +8,7 @@ public enum GlyphMode: String, Sendable { case braille, ascii }
 
 /// A question on the message line; its text is edited key by key.
 public enum PromptKind: String, Sendable {
-    case zoomLevel, radius, goTo, search, bookmarkName
+    case zoomLevel, radius, goTo, search, bookmarkName, reachMinutes
 
     /// The question shown before the input.
     public var question: String {
@@ -18,6 +18,7 @@ public enum PromptKind: String, Sendable {
         case .goTo: return "go to (lat, lon, a map link or a place): "
         case .bookmarkName: return "bookmark this view as: "
         case .search: return "search place or street: "
+        case .reachMinutes: return "reach within how many minutes (e.g. 10, 1h): "
         }
     }
 }
@@ -176,6 +177,10 @@ public struct ViewerState: Equatable, Sendable {
                 })
         }
     }
+    /// Routes and reach (`d`, `D`).
+    public var directions = DirectionsState()
+    /// The reach's streets as lines (kept to draw it again when the layer is made anew).
+    var reachLines: [[Coordinate]] = []
     /// Lengths and areas in miles and feet (`--units imperial`).
     public var imperialUnits = false
     /// The viewer takes the mouse (`p` and `--no-mouse` leave it to the terminal, to select text).
@@ -185,7 +190,9 @@ public struct ViewerState: Equatable, Sendable {
     public var showInfo = false
     public var infoScroll = 0
     /// The crosshair marks the centre: while something asks of it (the panel, the ruler, `y`'s menu).
-    public var showsCrosshair: Bool { showInfo || ruler != nil || showCopyMenu }
+    public var showsCrosshair: Bool {
+        showInfo || ruler != nil || showCopyMenu || (directions.start != nil && directions.route == nil)
+    }
     /// `y`'s menu is open: the next digit copies.
     public var showCopyMenu = false
     /// The bookmarks (`b`, `'`); nil where they are off (kiosk mode, no home), `bookmarksOff` saying why.

@@ -139,7 +139,8 @@ enum DataCommands {
                 ? "no routable streets: `termmap route` has nothing to route on here"
                 : "street network for routes: \(report.junctions) junctions, \(report.edges) edges, "
                     + "\(report.restrictions) turn restrictions"
-                    + (report.droppedRestrictions > 0 ? " (\(report.droppedRestrictions) left out: outside the extract or via a way)" : ""))
+                    + (report.droppedRestrictions > 0
+                        ? " (\(report.droppedRestrictions) left out: outside the extract or via a way)" : ""))
         if report.coastEndsInside > 0 {
             printLine(
                 (report.coastEndsInside == 1

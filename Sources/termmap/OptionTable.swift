@@ -201,7 +201,8 @@ enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache,
         .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
-        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .via, .profile, .gpx, .reach, .bbox, .around, .within, .zooms, .from,
+        .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .via, .profile, .gpx, .reach, .bbox,
+        .around, .within, .zooms, .from,
         .yes, .name, .lines, .cities, .out, .config, .noConfig, .check, .help, .version, .about,
     ]
 

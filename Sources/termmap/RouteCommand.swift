@@ -65,10 +65,14 @@ enum RouteCommand {
     static func minutes(_ text: String) throws(UsageError) -> Double {
         let t = text.lowercased().filter { $0 != " " }
         let (number, scale): (Substring, Double) =
-            t.hasSuffix("min") ? (t.dropLast(3), 1) : t.hasSuffix("h") ? (t.dropLast(1), 60)
-            : t.hasSuffix("m") ? (t.dropLast(1), 1) : (Substring(t), 1)
+            t.hasSuffix("min")
+            ? (t.dropLast(3), 1)
+            : t.hasSuffix("h")
+                ? (t.dropLast(1), 60)
+                : t.hasSuffix("m") ? (t.dropLast(1), 1) : (Substring(t), 1)
         guard let v = Double(number), v > 0, v <= 24 * 60 / scale else {
-            throw UsageError("--reach '\(InputParsing.excerpt(text))': give minutes, e.g. 15, 15min or 1h (at most 24 h)")
+            throw UsageError(
+                "--reach '\(InputParsing.excerpt(text))': give minutes, e.g. 15, 15min or 1h (at most 24 h)")
         }
         return v * scale
     }
@@ -83,7 +87,8 @@ enum RouteCommand {
             }
             guard let hit = sources.search(text) else {
                 throw DataFailure(
-                    "'\(InputParsing.excerpt(text))': no place is called that (give LAT,LON, a link, or a place's name)")
+                    "'\(InputParsing.excerpt(text))': no place is called that (give LAT,LON, a link, or a place's name)"
+                )
             }
             return hit.coordinate
         }

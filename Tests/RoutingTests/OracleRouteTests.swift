@@ -42,7 +42,8 @@ struct OracleRouteTests {
         for r in routes {
             let path = try Self.route(r, .foot)
             let slack = r.meters * 0.001 + path.start.distance + path.end.distance
-            #expect(abs(path.meters - r.meters) <= slack, "\(r.from) → \(r.to): \(path.meters) m, networkx \(r.meters) m")
+            #expect(
+                abs(path.meters - r.meters) <= slack, "\(r.from) → \(r.to): \(path.meters) m, networkx \(r.meters) m")
         }
     }
 

@@ -41,7 +41,10 @@ struct SyntheticTownTests {
     @Test func noLeftTurnSendsTheCarRoundTheRing() throws {
         let free = try Self.crossing()
         let direct = try Self.path(free, (1, 2), (2, 3), .car)
-        #expect(try Self.instructions(free, (1, 2), (2, 3), .car) == ["head east on West", "turn left onto North", "arrive"])
+        #expect(
+            try Self.instructions(free, (1, 2), (2, 3), .car) == [
+                "head east on West", "turn left onto North", "arrive",
+            ])
         let restricted = try Self.crossing { town, ways in
             town.restrict("no_left_turn", from: ways["West"] ?? 0, via: (2, 2), to: ways["North"] ?? 0)
         }
@@ -55,7 +58,10 @@ struct SyntheticTownTests {
     @Test func onlyStraightOnForbidsTheTurn() throws {
         let free = try Self.crossing()
         let direct = try Self.path(free, (2, 1), (3, 2), .car)
-        #expect(try Self.instructions(free, (2, 1), (3, 2), .car) == ["head north on South", "turn right onto East", "arrive"])
+        #expect(
+            try Self.instructions(free, (2, 1), (3, 2), .car) == [
+                "head north on South", "turn right onto East", "arrive",
+            ])
         let restricted = try Self.crossing { town, ways in
             town.restrict("only_straight_on", from: ways["South"] ?? 0, via: (2, 2), to: ways["North"] ?? 0)
         }
@@ -66,9 +72,16 @@ struct SyntheticTownTests {
 
     @Test func turnsSayTheirSide() throws {
         let town = try Self.crossing()
-        #expect(try Self.instructions(town, (0, 2), (2, 4), .foot) == ["head east on West", "turn left onto North", "arrive"])
-        #expect(try Self.instructions(town, (0, 2), (2, 0), .foot) == ["head east on West", "turn right onto South", "arrive"])
-        #expect(try Self.instructions(town, (0, 2), (4, 2), .foot) == ["head east on West", "continue onto East", "arrive"])
+        #expect(
+            try Self.instructions(town, (0, 2), (2, 4), .foot) == [
+                "head east on West", "turn left onto North", "arrive",
+            ])
+        #expect(
+            try Self.instructions(town, (0, 2), (2, 0), .foot) == [
+                "head east on West", "turn right onto South", "arrive",
+            ])
+        #expect(
+            try Self.instructions(town, (0, 2), (4, 2), .foot) == ["head east on West", "continue onto East", "arrive"])
         #expect(RouteSteps.turnWords(-30) == "bear left onto")
         #expect(RouteSteps.turnWords(150) == "turn sharp right onto")
     }
@@ -79,7 +92,8 @@ struct SyntheticTownTests {
     func roundaboutExitsAreCounted(_ to: (Int, Int), _ nth: String, _ road: String) throws {
         var town = Town()
         let named = { (name: String) in [("highway", "tertiary"), ("name", name)] }
-        town.way([(10, 9), (11, 10), (10, 11), (9, 10), (10, 9)], [("highway", "tertiary"), ("junction", "roundabout")])
+        town.way(
+            [(10, 9), (11, 10), (10, 11), (9, 10), (10, 9)], [("highway", "tertiary"), ("junction", "roundabout")])
         town.way([(10, 7), (10, 8), (10, 9)], named("South Road"))
         town.way([(11, 10), (12, 10), (13, 10)], named("East Road"))
         town.way([(10, 11), (10, 12), (10, 13)], named("North Road"))

@@ -307,7 +307,7 @@ struct ViewerLogicTests {
         #expect(
             Set(object?.keys.map { $0 } ?? []) == [
                 "center", "zoom", "terminal", "map", "region", "bounds", "metersPerDot", "circle", "lastAction",
-                "message", "sources", "poisInView", "poisOmitted", "files", "ruler", "info",
+                "message", "sources", "poisInView", "poisOmitted", "files", "ruler", "info", "route", "reach",
             ])
         #expect(object?["info"] is NSNull, "the what-is-here panel is closed")
         // Full precision: the printed numbers read back to the same Doubles.

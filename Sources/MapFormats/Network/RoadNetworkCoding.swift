@@ -88,7 +88,8 @@ public enum RoadNetworkCoding {
                 from < UInt64(wayCount), via < UInt64(nodes), to < UInt64(wayCount)
             else { return nil }
             n.restrictions.append(
-                RoadNetwork.TurnRestriction(fromWay: UInt32(from), via: UInt32(via), toWay: UInt32(to), only: only == 1))
+                RoadNetwork.TurnRestriction(fromWay: UInt32(from), via: UInt32(via), toWay: UInt32(to), only: only == 1)
+            )
         }
         return r.remaining == 0 ? n : nil
     }
