@@ -58,6 +58,15 @@ public struct Directions: Equatable, Sendable {
         return "\(minutes / 60) h \(m < 10 ? "0" : "")\(m) min"
     }
 
+    /// Minutes from `10`, `10min`, `25 m` or `1h`; nil for anything else, or past a day.
+    public static func minutes(_ text: String) -> Double? {
+        let t = text.lowercased().filter { $0 != " " }
+        let hours = t.hasSuffix("h")
+        let number = t.hasSuffix("min") ? t.dropLast(3) : hours || t.hasSuffix("m") ? t.dropLast(1) : Substring(t)
+        guard let v = Double(number), v.isFinite, v > 0, v * (hours ? 60 : 1) <= 24 * 60 else { return nil }
+        return v * (hours ? 60 : 1)
+    }
+
     /// The route through `points` (start, vias, end) by `profile` on `router`'s network, legs joined;
     /// why not in words when there is none.
     public static func plan(_ points: [Coordinate], profile: RouteProfile, router: Router) -> Result<

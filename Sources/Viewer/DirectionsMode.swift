@@ -128,14 +128,11 @@ extension ViewerState {
 
     /// `r`'s answer with a reach shown: minutes (`10`, `25min`, `1h`), and the reach again.
     mutating func reachMinutes(_ text: String, places: PlaceSearching?) {
-        let t = text.lowercased().filter { $0 != " " }
-        let hours = t.hasSuffix("h")
-        let number = t.hasSuffix("min") ? t.dropLast(3) : hours || t.hasSuffix("m") ? t.dropLast(1) : Substring(t)
-        guard let v = Double(number), v > 0, v * (hours ? 60 : 1) <= 24 * 60 else {
+        guard let minutes = Directions.minutes(text) else {
             setError("give minutes, e.g. 10, 25min or 1h (at most 24 h); reach unchanged")
             return
         }
-        showReach(from: directions.reach?.center ?? view.center, minutes: v * (hours ? 60 : 1), places: places)
+        showReach(from: directions.reach?.center ?? view.center, minutes: minutes, places: places)
     }
 
     /// Esc: the steps panel shut, else the route or reach cleared.

@@ -63,18 +63,11 @@ enum RouteCommand {
 
     /// `15`, `15min`, `1h`, `90 min` in minutes.
     static func minutes(_ text: String) throws(UsageError) -> Double {
-        let t = text.lowercased().filter { $0 != " " }
-        let (number, scale): (Substring, Double) =
-            t.hasSuffix("min")
-            ? (t.dropLast(3), 1)
-            : t.hasSuffix("h")
-                ? (t.dropLast(1), 60)
-                : t.hasSuffix("m") ? (t.dropLast(1), 1) : (Substring(t), 1)
-        guard let v = Double(number), v > 0, v <= 24 * 60 / scale else {
+        guard let minutes = Directions.minutes(text) else {
             throw UsageError(
                 "--reach '\(InputParsing.excerpt(text))': give minutes, e.g. 15, 15min or 1h (at most 24 h)")
         }
-        return v * scale
+        return minutes
     }
 
     /// A point: `LAT,LON`, a link, or a place's name as `/` finds it.
