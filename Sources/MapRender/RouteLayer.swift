@@ -46,6 +46,11 @@ public struct RouteLayer: MapLayer, Equatable {
                 }
             }
         }
+        // The map's names give way where they would cover the route, as they do to the user's data.
+        if !steps.isEmpty {
+            let under = Self.shade(outside: steps.map(\.line), t, cols: c.view.size.cols, rows: c.view.size.rows)
+            c.labels.giveWay(to: under.map { !$0 })
+        }
         for (point, glyph) in [(start, c.ascii ? "A" : "◉"), (end, c.ascii ? "B" : "◎")] {
             guard let point else { continue }
             let d = t.dot(for: point)
@@ -57,8 +62,8 @@ public struct RouteLayer: MapLayer, Equatable {
         }
     }
 
-    /// Per map cell, true where no reachable line passes (the shade), each segment walked a quarter cell
-    /// at a time.
+    /// Per map cell, true where none of `lines` passes (for reach, the shade), each segment walked a
+    /// quarter cell at a time.
     static func shade(outside lines: [[Coordinate]], _ t: ViewTransform, cols: Int, rows: Int) -> [Bool] {
         var shade = [Bool](repeating: true, count: cols * rows)
         let (cw, ch) = (Double(ViewSize.dotsPerCellX), Double(ViewSize.dotsPerCellY))
