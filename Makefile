@@ -3,8 +3,9 @@
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libexpat1-dev
 TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool gdal-bin mandoc man-db lintian bash-completion zsh fish binutils
-# From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with.
-TEST_PYPI := pmtiles==3.8.1
+# From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with, and
+# gpxpy, which reads back the routes `termmap route --gpx` writes.
+TEST_PYPI := pmtiles==3.8.1 gpxpy==1.6.2
 # GNU time measures each process's own peak memory for the benchmark.
 BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
@@ -38,6 +39,7 @@ test: deps test-deps lint
 	python3 Tests/e2e/newcomer_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
 	python3 Tests/e2e/readme_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest python3 Tests/e2e/route_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # The repository's .swift-format, every warning an error (swift-format comes with the toolchain);
 # Package.swift lists exactly what each target imports; no function over 80 lines (60 in Viewer and TerminalUI).
@@ -95,7 +97,7 @@ deps:
 
 test-deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
-	@python3 -c "import pmtiles" 2>/dev/null || PYTHONPATH=.pytest python3 -c "import pmtiles" 2>/dev/null || \
+	@python3 -c "import pmtiles, gpxpy" 2>/dev/null || PYTHONPATH=.pytest python3 -c "import pmtiles, gpxpy" 2>/dev/null || \
 	  python3 -m pip install -q --target .pytest $(TEST_PYPI)
 
 # Installs the Debian packages in PACKAGES that are missing (as root), or prints the apt-get line.

@@ -40,8 +40,7 @@ public final class RouteNetworks: Sendable {
                 points.allSatisfy { Self.contains(assets[i].coverage, $0) }
             })
         else {
-            return .failure(
-                DirectionsError("no route: no imported street network holds both ends (an import covers one area)"))
+            return .failure(DirectionsError(outsideWords(points, withNetwork)))
         }
         if let hit = routers.withLock({ $0[i] }) { return .success(hit) }
         do {
@@ -53,6 +52,27 @@ public final class RouteNetworks: Sendable {
             return .failure(DirectionsError("no route: \(error)"))
         }
     }
+
+    /// Why no import holds `points`: the first one outside them all and the areas there are, or that
+    /// the ends lie in different imports.
+    func outsideWords(_ points: [Coordinate], _ withNetwork: [Int]) -> String {
+        func inside(_ p: Coordinate) -> Bool { withNetwork.contains { Self.contains(assets[$0].coverage, p) } }
+        guard let outside = points.indices.first(where: { !inside(points[$0]) }) else {
+            return "no route: the ends are in different imports (a route stays within one)"
+        }
+        let which = outside == 0 ? "the start" : outside == points.count - 1 ? "the end" : "via point \(outside)"
+        let areas = withNetwork.prefix(3).map { i -> String in
+            let b = assets[i].coverage
+            let file = assets[i].name.split(separator: "/").last.map(String.init) ?? assets[i].name
+            return "\(file): \(Self.degrees(b.south))–\(Self.degrees(b.north)) N, "
+                + "\(Self.degrees(b.west))–\(Self.degrees(b.east)) E"
+        }
+        let p = points[outside]
+        return "no route: \(which) \(Self.degrees(p.latitude)),\(Self.degrees(p.longitude)) is outside every import "
+            + "with a street network (\(areas.joined(separator: "; ")))"
+    }
+
+    static func degrees(_ v: Double) -> String { CoordinateFormat.fixed(v, 4) }
 
     static func contains(_ b: CoordinateBounds, _ c: Coordinate) -> Bool {
         c.latitude >= b.south && c.latitude <= b.north && c.longitude >= b.west && c.longitude <= b.east
