@@ -64,7 +64,8 @@ let package = Package(
         .executableTarget(
             name: "termmap-bench",
             dependencies: [
-                "CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Support", "SystemSupport", "Viewer",
+                "CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support", "SystemSupport",
+                "Viewer",
             ]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(

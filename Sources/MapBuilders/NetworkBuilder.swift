@@ -71,8 +71,7 @@ struct NetworkBuilder {
     mutating func add(
         _ way: RoutableWay, osmID: Int64, name: String?, refs: [Int64], positions: [Coordinate?], use: [Int64: UInt8]
     ) {
-        let w = UInt32(network.ways.count)
-        network.ways.append(
+        let w = network.addWay(
             RoadNetwork.Way(
                 osmID: osmID, name: name ?? "", ref: way.ref, highway: way.highway, roundabout: way.roundabout))
         wayIndex[osmID] = wayIndex[osmID] ?? w

@@ -30,14 +30,14 @@ public enum RouteSteps {
             let line = router.slice(piece.edge, from: piece.from, to: piece.to)
             let metres = abs(piece.to - piece.from)
             let seconds = router.graph.seconds(path.profile, piece.edge, metres: metres)
-            let way = n.ways[Int(n.edgeWay[piece.edge])]
+            let way = n.way(Int(n.edgeWay[piece.edge]))
             let outBearing = bearing(line, atEnd: false)
             if i == 0 {
                 let verb = way.roundabout ? "go round the roundabout on" : "head \(compass(outBearing)) on"
                 steps.append(step("\(verb) \(label(way))", way, outBearing, line[0]))
             } else {
                 let previous = pieces[i - 1]
-                let before = n.ways[Int(n.edgeWay[previous.edge])]
+                let before = n.way(Int(n.edgeWay[previous.edge]))
                 let prevLine = router.slice(previous.edge, from: previous.from, to: previous.to)
                 let turn = angle(from: bearing(prevLine, atEnd: true), to: outBearing)
                 if before.roundabout && way.roundabout {
@@ -139,7 +139,7 @@ public enum RouteSteps {
         let v = Int(piece.forward ? n.edgeFrom[piece.edge] : n.edgeTo[piece.edge])
         for i in Int(g.firstOut[v])..<Int(g.firstOut[v + 1]) {
             let h = Int(g.outgoing[i])
-            if g.allows(profile, h), !n.ways[Int(n.edgeWay[h >> 1])].roundabout { return 1 }
+            if g.allows(profile, h), !n.isRoundabout(Int(n.edgeWay[h >> 1])) { return 1 }
         }
         return 0
     }

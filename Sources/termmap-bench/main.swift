@@ -408,8 +408,12 @@ func parseOptions() throws -> BenchOptions? {
             let world = try MapAsset(path: packageRoot.appendingPathComponent("assets/world.tmap").path)
             try userFileTimes(args[i + 1], world: world, frames: options.frames)
             return nil
+        case "--routes":
+            for line in try routeLines() { print(line) }
+            return nil
         case "--help":
-            print("usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT] [--static BINARY]")
+            print("usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT] [--static BINARY] [--routes]")
+            print("  --routes         only: route times and network memory, the demo city and 16 times it")
             print("  --scene TEXT     only the frame times of scenes whose name contains TEXT (for profiling)")
             print("  --static BINARY  also time the start-up of this termmap (built with --static-swift-stdlib)")
             print("  --user-file FILE only: read FILE (GeoJSON, CSV, GPX, KML) and time its frames at zooms 0, 8, 14")
@@ -609,6 +613,8 @@ func printText(_ figures: FrameFigures, _ p: ProcessFigures, frames: Int) {
     print(
         "data import-osm Helsinki.osm.pbf (median of 10): \(f(median(imports), 1)) ms, peak \(f(importPeak, 1)) MB, "
             + "\(imported) bytes (\(f(100 * Double(imported) / Double(pbfSize), 1)) % of the extract)")
+    print("")
+    for line in (try? routeLines()) ?? [] { print(line) }
 }
 
 func main() throws {

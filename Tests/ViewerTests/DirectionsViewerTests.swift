@@ -103,7 +103,7 @@ struct DirectionsViewerTests {
         var s = try ViewerState(cols: 100, rows: 30, center: Coordinate(latitude: 48.8584, longitude: 2.2945), zoom: 15)
         s.update(.key(.char("d")), places: bundledCitySources)
         s.update(.key(.char("d")), places: bundledCitySources)
-        #expect(s.messageIsError && s.message.hasPrefix("no route: no imported street network holds both ends"))
+        #expect(s.messageIsError && s.message.hasPrefix("no route: the start 48.8584,2.2945 is outside every import"))
         var world = try ViewerState(cols: 100, rows: 30, center: Self.station, zoom: 15)
         world.update(.key(.char("d")), places: bundledSources)
         world.update(.key(.char("d")), places: bundledSources)

@@ -14,18 +14,26 @@ public struct RoadNetwork: Equatable, Sendable {
     public var edgeMeters: [Float] = []
     /// Each edge's way (an index into `ways`).
     public var edgeWay: [UInt32] = []
-    /// Who may use each edge which way: `AccessBits` of the three profiles.
+    /// Who may use each edge which way: `AccessBits` of the three profiles, and whether a bike is pushed
+    /// there (steps: walking speed).
     public var edgeAccess: [UInt8] = []
     /// A car's speed on each edge (km/h, from `maxspeed` or its class); bikes and feet have one speed.
     public var edgeCarKmh: [UInt8] = []
-    /// Whether a bike is pushed (steps): walking speed.
-    public var edgeBikePushed: [Bool] = []
     /// Each edge's points between its ends, in 1e-7°: edge `e`'s are `shapeStart[e]..<shapeStart[e + 1]`.
     public var shapeStart: [UInt32] = [0]
     public var shapeLatitudes: [Int32] = []
     public var shapeLongitudes: [Int32] = []
-    /// The OpenStreetMap ways the edges come from.
-    public var ways: [Way] = []
+    /// The OpenStreetMap ways the edges come from, as columns: id, name and ref (indexes into `texts`),
+    /// `highway` class (an index into `classes`) and flags (1: a roundabout). `way(_:)` gives one whole.
+    public var wayOSM: [Int64] = []
+    public var wayName: [UInt32] = []
+    public var wayRef: [UInt32] = []
+    public var wayClass: [UInt8] = []
+    public var wayFlags: [UInt8] = []
+    /// The ways' names and refs, each once (0 is the empty text), and their classes.
+    public var texts: [String] = [""]
+    public var classes: [String] = []
+    private var textIndex: [String: UInt32] = ["": 0]
     /// Turn restrictions (for cars).
     public var restrictions: [TurnRestriction] = []
 
@@ -61,6 +69,63 @@ public struct RoadNetwork: Equatable, Sendable {
     /// An empty network.
     public init() {}
 
+    public static func == (a: RoadNetwork, b: RoadNetwork) -> Bool {
+        a.nodeLatitudes == b.nodeLatitudes && a.nodeLongitudes == b.nodeLongitudes && a.edgeFrom == b.edgeFrom
+            && a.edgeTo == b.edgeTo && a.edgeMeters == b.edgeMeters && a.edgeWay == b.edgeWay
+            && a.edgeAccess == b.edgeAccess && a.edgeCarKmh == b.edgeCarKmh
+            && a.shapeStart == b.shapeStart && a.shapeLatitudes == b.shapeLatitudes
+            && a.shapeLongitudes == b.shapeLongitudes && a.wayOSM == b.wayOSM && a.wayName == b.wayName
+            && a.wayRef == b.wayRef && a.wayClass == b.wayClass && a.wayFlags == b.wayFlags && a.texts == b.texts
+            && a.classes == b.classes && a.restrictions == b.restrictions
+    }
+
+    /// Ways.
+    public var wayCount: Int { wayOSM.count }
+
+    /// Way `i` whole.
+    public func way(_ i: Int) -> Way {
+        Way(
+            osmID: wayOSM[i], name: texts[Int(wayName[i])], ref: texts[Int(wayRef[i])],
+            highway: classes[Int(wayClass[i])], roundabout: wayFlags[i] & 1 != 0)
+    }
+
+    /// Whether way `i` is a roundabout.
+    public func isRoundabout(_ i: Int) -> Bool { wayFlags[i] & 1 != 0 }
+
+    /// Appends a way (its texts kept once); its index.
+    @discardableResult
+    public mutating func addWay(_ w: Way) -> UInt32 {
+        let i = UInt32(wayOSM.count)
+        wayOSM.append(w.osmID)
+        wayName.append(text(w.name))
+        wayRef.append(text(w.ref))
+        if let c = classes.firstIndex(of: w.highway) {
+            wayClass.append(UInt8(c))
+        } else {
+            wayClass.append(UInt8(min(255, classes.count)))
+            if classes.count < 256 { classes.append(w.highway) }
+        }
+        wayFlags.append(w.roundabout ? 1 : 0)
+        return i
+    }
+
+    /// Takes a decoded file's texts and classes (each text once, the empty one first).
+    mutating func adoptTexts(_ all: [String], classes: [String]) {
+        texts = all
+        self.classes = classes
+        textIndex = Dictionary(
+            all.enumerated().map { ($0.element, UInt32($0.offset)) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The index of `t` in `texts`, added when new.
+    mutating func text(_ t: String) -> UInt32 {
+        if let i = textIndex[t] { return i }
+        let i = UInt32(texts.count)
+        texts.append(t)
+        textIndex[t] = i
+        return i
+    }
+
     /// Junctions.
     public var nodeCount: Int { nodeLatitudes.count }
     /// Edges.
@@ -91,7 +156,9 @@ public struct RoadNetwork: Equatable, Sendable {
     public func metresPerHour(_ profile: RouteProfile, _ e: Int) -> Double {
         switch profile {
         case .foot: return RouteProfile.walkingKmh * 1000
-        case .bike: return (edgeBikePushed[e] ? RouteProfile.walkingKmh : RouteProfile.cyclingKmh) * 1000
+        case .bike:
+            return (edgeAccess[e] & AccessBits.bikePushed != 0 ? RouteProfile.walkingKmh : RouteProfile.cyclingKmh)
+                * 1000
         case .car: return Double(edgeCarKmh[e]) * 1000
         }
     }
@@ -105,9 +172,8 @@ public struct RoadNetwork: Equatable, Sendable {
         edgeTo.append(to)
         edgeMeters.append(Float(meters))
         edgeWay.append(way)
-        edgeAccess.append(access)
+        edgeAccess.append(access | (bikePushed ? AccessBits.bikePushed : 0))
         edgeCarKmh.append(carKmh)
-        edgeBikePushed.append(bikePushed)
         for c in interior {
             shapeLatitudes.append(Int32((c.latitude * 1e7).rounded()))
             shapeLongitudes.append(Int32((c.longitude * 1e7).rounded()))
@@ -115,15 +181,22 @@ public struct RoadNetwork: Equatable, Sendable {
         shapeStart.append(UInt32(shapeLatitudes.count))
     }
 
-    /// Bytes held by the arrays (what the network costs in memory, without the ways' texts).
-    public var memoryBytes: Int {
-        nodeCount * 8 + edgeCount * (4 + 4 + 4 + 4 + 1 + 1 + 1 + 4) + shapeLatitudes.count * 8
-            + restrictions.count * 13 + ways.count * 48
+    /// Bytes the graph holds in memory without its shapes: junctions, edges, ways (each text counted at
+    /// its UTF-8 length and a String's 16) and restrictions.
+    public var graphBytes: Int {
+        nodeCount * 8 + edgeCount * (4 + 4 + 4 + 4 + 1 + 1) + restrictions.count * MemoryLayout<TurnRestriction>.stride
+            + wayCount * (8 + 4 + 4 + 1 + 1) + texts.reduce(0) { $0 + 16 + $1.utf8.count }
     }
+
+    /// Bytes of the edges' shapes (drawing and snapping; the search never reads them).
+    public var shapeBytes: Int { shapeStart.count * 4 + shapeLatitudes.count * 8 }
 }
 
-/// The bits of `RoadNetwork.edgeAccess`: per profile, forward then backward.
+/// The bits of `RoadNetwork.edgeAccess`: per profile, forward then backward; then a bike pushed.
 public enum AccessBits {
+    /// A bike is pushed here (steps): walking speed.
+    public static let bikePushed: UInt8 = 1 << 6
+
     /// The bit saying `profile` may go along (`forward`) or against an edge.
     public static func bit(_ profile: RouteProfile, forward: Bool) -> UInt8 {
         let base: UInt8

@@ -11,7 +11,7 @@ public enum RoadNetworkCoding {
     /// The section's bytes.
     public static func encode(_ n: RoadNetwork) -> [UInt8] {
         var w = ByteWriter()
-        for count in [n.nodeCount, n.edgeCount, n.shapeLatitudes.count, n.ways.count, n.restrictions.count] {
+        for count in [n.nodeCount, n.edgeCount, n.shapeLatitudes.count, n.wayCount, n.restrictions.count] {
             w.varint(UInt64(count))
         }
         var (lat, lon): (Int32, Int32) = (0, 0)
@@ -20,14 +20,19 @@ public enum RoadNetworkCoding {
             w.signedVarint(Int64(n.nodeLongitudes[i]) - Int64(lon))
             (lat, lon) = (n.nodeLatitudes[i], n.nodeLongitudes[i])
         }
+        // The texts once, then the ways naming them by index.
+        w.varint(UInt64(n.texts.count))
+        for t in n.texts { w.text(t, limit: 255) }
+        w.varint(UInt64(n.classes.count))
+        for c in n.classes { w.text(c, limit: 255) }
         var osm: Int64 = 0
-        for way in n.ways {
-            w.signedVarint(way.osmID &- osm)
-            osm = way.osmID
-            w.text(way.name, limit: 255)
-            w.text(way.ref, limit: 255)
-            w.text(way.highway, limit: 255)
-            w.u8(way.roundabout ? 1 : 0)
+        for i in 0..<n.wayCount {
+            w.signedVarint(n.wayOSM[i] &- osm)
+            osm = n.wayOSM[i]
+            w.varint(UInt64(n.wayName[i]))
+            w.varint(UInt64(n.wayRef[i]))
+            w.u8(n.wayClass[i])
+            w.u8(n.wayFlags[i])
         }
         var (from, wayIndex): (Int64, Int64) = (0, 0)
         for e in 0..<n.edgeCount {
@@ -37,7 +42,6 @@ public enum RoadNetworkCoding {
             (from, wayIndex) = (Int64(n.edgeFrom[e]), Int64(n.edgeWay[e]))
             w.u8(n.edgeAccess[e])
             w.u8(n.edgeCarKmh[e])
-            w.u8(n.edgeBikePushed[e] ? 1 : 0)
             // Centimetres: the length as computed to the centimetre, whatever the float's rounding.
             w.varint(UInt64((Double(n.edgeMeters[e]) * 100).rounded()))
             let shape = Int(n.shapeStart[e])..<Int(n.shapeStart[e + 1])
@@ -120,25 +124,41 @@ public enum RoadNetworkCoding {
     }
 
     static func readWays(_ r: inout ByteReader, _ count: Int, into n: inout RoadNetwork) -> Bool {
+        guard let textCount = r.varint(), textCount >= 1, textCount <= UInt64(r.remaining) else { return false }
+        var texts: [String] = []
+        for _ in 0..<textCount {
+            guard let t = readText(&r) else { return false }
+            texts.append(t)
+        }
+        guard texts[0].isEmpty, let classCount = r.varint(), classCount <= 256 else { return false }
+        var classes: [String] = []
+        for _ in 0..<classCount {
+            guard let c = readText(&r) else { return false }
+            classes.append(c)
+        }
         var osm: Int64 = 0
         for _ in 0..<count {
-            guard let d = r.signedVarint(), let name = readText(&r), let ref = readText(&r),
-                let highway = readText(&r), let flags = r.u8()
+            guard let d = r.signedVarint(), let name = r.varint(), let ref = r.varint(), let c = r.u8(),
+                let flags = r.u8(), name < textCount, ref < textCount, Int(c) < classes.count
             else { return false }
             osm = osm &+ d
-            n.ways.append(
-                RoadNetwork.Way(osmID: osm, name: name, ref: ref, highway: highway, roundabout: flags & 1 != 0))
+            n.wayOSM.append(osm)
+            n.wayName.append(UInt32(name))
+            n.wayRef.append(UInt32(ref))
+            n.wayClass.append(c)
+            n.wayFlags.append(flags)
         }
+        n.adoptTexts(texts, classes: classes)
         return true
     }
 
     static func readEdges(_ r: inout ByteReader, _ count: Int, shapes: Int, into n: inout RoadNetwork) -> Bool {
         var (from, wayIndex): (Int64, Int64) = (0, 0)
         let nodes = Int64(n.nodeCount)
-        let ways = Int64(n.ways.count)
+        let ways = Int64(n.wayCount)
         for _ in 0..<count {
             guard let dFrom = r.signedVarint(), let dTo = r.signedVarint(), let dWay = r.signedVarint(),
-                let access = r.u8(), let car = r.u8(), let pushed = r.u8(), let cm = r.varint(), cm < 1 << 40,
+                let access = r.u8(), let car = r.u8(), let cm = r.varint(), cm < 1 << 40,
                 let shapeCount = r.varint(), shapeCount <= UInt64(shapes - n.shapeLatitudes.count)
             else { return false }
             from += dFrom
@@ -158,7 +178,6 @@ public enum RoadNetworkCoding {
             n.edgeWay.append(UInt32(wayIndex))
             n.edgeAccess.append(access)
             n.edgeCarKmh.append(car)
-            n.edgeBikePushed.append(pushed == 1)
             n.edgeMeters.append(Float(Double(cm) / 100))
             n.shapeStart.append(UInt32(n.shapeLatitudes.count))
         }
