@@ -312,6 +312,15 @@ MUTANTS = [
      "name: n >= 0 ? source.featureName(n) : nil,", "i lists an OpenMapTiles street with no name"),
     ("Sources/MapRender/UserDataLayer.swift", "            c.labels.giveWay(to: c.canvas.inks.map { $0 >= firstUserInk })\n",
      "            _ = firstUserInk\n", "the map's names cover a user's track (no label gives way)"),
+    # Directions (issue 46).
+    ("Sources/MapFormats/OSM/RouteProfile.swift", 'case "yes", "1", "true": return (true, false)',
+     'case "yes", "1", "true": return (true, true)', "oneway=yes is ignored"),
+    ("Sources/Routing/RoutingGraph.swift", "            if r.only ? r.toWay != toWay : r.toWay == toWay { return false }\n",
+     "", "turn restrictions are ignored"),
+    ("Sources/Routing/RoutingGraph.swift", "return 2 * boundRadius * asin(min(1, h.squareRoot()))",
+     "return 3 * boundRadius * asin(min(1, h.squareRoot()))", "the A* bound overestimates (by half)"),
+    ("Sources/Routing/RouteSteps.swift", 'let side = turn > 0 ? "right" : "left"',
+     'let side = turn < 0 ? "right" : "left"', "a step's turn side is swapped"),
     ("Sources/MapRender/LabelEngine.swift", "        for i in user.indices where user[i] { taken[i] = true }\n", "",
      "a file's own names may cover its lines (the cells they draw in are not taken)"),
 ]
@@ -350,7 +359,8 @@ def sync_tree(scratch):
 # when it passes (a killed mutant then costs seconds, not the whole suite's minute).
 FIRST_TESTS = {"GeoCore": "GeoCoreTests", "Raster": "RasterTests", "MapFormats": "MapDataTests",
                "MapData": "MapDataTests", "MapBuilders": "MapDataTests", "MapRender": "ViewerTests",
-               "Viewer": "ViewerTests", "TerminalUI": "ViewerTests", "termmap": "CLITests"}
+               "Viewer": "ViewerTests", "TerminalUI": "ViewerTests", "termmap": "CLITests",
+               "Routing": "RoutingTests"}
 
 
 def tests_pass(cwd, timeout, args=()):
