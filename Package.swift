@@ -41,7 +41,8 @@ let package = Package(
         // The map drawn: layers in order into a render that can be asked what is where.
         .target(name: "MapRender", dependencies: ["GeoCore", "MapData", "MapFormats", "Raster", "Support"]),
         .target(
-            name: "Viewer", dependencies: ["GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support"]),
+            name: "Viewer",
+            dependencies: ["GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support"]),
 
         // The only code that touches the terminal; CTerminal holds the C that Swift cannot write.
         .target(
@@ -64,14 +65,16 @@ let package = Package(
         .executableTarget(
             name: "termmap-bench",
             dependencies: [
-                "CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support", "SystemSupport",
+                "CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support",
+                "SystemSupport",
                 "Viewer",
             ]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.
         .executableTarget(
             name: "termmap-fuzz",
             dependencies: [
-                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Support", "TestSupport",
+                "GeoCore", "MapData", "MapFormats", "MapBuilders", "MapRender", "Raster", "Routing", "Support",
+                "TestSupport",
                 "Viewer",
             ]),
 

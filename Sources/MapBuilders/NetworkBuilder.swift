@@ -88,7 +88,9 @@ struct NetworkBuilder {
                 (interior, meters) = ([], 0)
                 continue
             }
-            meters += Geodesic.distance(interior.last ?? s.at, c)
+            // A segment PROJ cannot measure (a forged position) counts nothing, never NaN.
+            let step = Geodesic.distance(interior.last ?? s.at, c)
+            meters += step.isFinite ? step : 0
             let end = i == refs.count - 1 || positions[i + 1] == nil
             guard end || use[refs[i], default: 0] >= 2 else {
                 interior.append(c)

@@ -60,8 +60,32 @@ public enum RouteSteps {
             steps[steps.count - 1].meters += metres
             steps[steps.count - 1].seconds += seconds
         }
-        return steps + [arrive(path)]
+        return simplified(steps) + [arrive(path)]
     }
+
+    /// Steps shorter than `shortStep` (a crossing of a street between two sidewalks, a jog) fold into the
+    /// step before them, and a step onto the street the one before already follows joins it: a walk
+    /// along separately drawn sidewalks reads as the streets it follows.
+    static func simplified(_ steps: [RouteStep]) -> [RouteStep] {
+        var out: [RouteStep] = []
+        for (i, step) in steps.enumerated() {
+            let last = i == steps.count - 1
+            if var previous = out.last,
+                (step.meters < shortStep && !last) || (previous.name == step.name && !step.name.hasPrefix("the ")),
+                !step.instruction.hasPrefix("at the roundabout"), !step.instruction.hasPrefix("enter the roundabout")
+            {
+                previous.meters += step.meters
+                previous.seconds += step.seconds
+                out[out.count - 1] = previous
+            } else {
+                out.append(step)
+            }
+        }
+        return out
+    }
+
+    /// Metres under which a step is folded into the one before.
+    static let shortStep = 10.0
 
     static func step(_ instruction: String, _ way: RoadNetwork.Way, _ bearing: Double, _ at: Coordinate) -> RouteStep {
         RouteStep(instruction: instruction, name: label(way), meters: 0, seconds: 0, bearing: bearing, at: at)

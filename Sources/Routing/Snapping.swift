@@ -19,12 +19,19 @@ public struct SnapPoint: Equatable, Sendable {
 /// 500 m): rings of cells outward until no nearer edge can be left.
 public struct SnapIndex: Sendable {
     static let cellDegrees = 0.005
+    /// Edges whose box spans more cells than this (a ferry, a damaged file's world-wide edge) are kept in
+    /// a list every query reads, not in each cell.
+    static let maxEdgeCells = 4096
+    /// Rings searched before the rest is one pass over every edge (a point far from a dense network).
+    static let maxRings = 100
     private let cells: [Int64: [UInt32]]
+    private let wide: [UInt32]
     private let range: (minX: Int, maxX: Int, minY: Int, maxY: Int)
 
     /// The index of `network`'s edges.
     public init(_ network: RoadNetwork) {
         var cells: [Int64: [UInt32]] = [:]
+        var wide: [UInt32] = []
         var range = (minX: Int.max, maxX: Int.min, minY: Int.max, maxY: Int.min)
         for e in 0..<network.edgeCount {
             let pts = network.points(e)
@@ -32,9 +39,14 @@ public struct SnapIndex: Sendable {
             let ys = pts.map { Self.cell($0.latitude) }
             guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { continue }
             range = (min(range.minX, x0), max(range.maxX, x1), min(range.minY, y0), max(range.maxY, y1))
+            guard (x1 - x0 + 1) * (y1 - y0 + 1) <= Self.maxEdgeCells else {
+                wide.append(UInt32(e))
+                continue
+            }
             for y in y0...y1 { for x in x0...x1 { cells[Self.key(x, y), default: []].append(UInt32(e)) } }
         }
         self.cells = cells
+        self.wide = wide
         self.range = range
     }
 
@@ -53,21 +65,28 @@ public struct SnapIndex: Sendable {
         var seen = Set<UInt32>()
         let farthest = max(
             abs(cx - range.minX), abs(cx - range.maxX), abs(cy - range.minY), abs(cy - range.maxY))
-        // Far outside the network every edge is about as far: one pass over them all, not rings.
-        let outside = cx < range.minX - 2 || cx > range.maxX + 2 || cy < range.minY - 2 || cy > range.maxY + 2
-        for e in 0..<(outside ? network.edgeCount : 0) where usable(e) {
+        func consider(_ e: Int) {
             let (d2, along, point) = Self.project(p, onto: network.points(e))
             if d2 < best?.d2 ?? .infinity { best = (e, d2, along, point) }
         }
-        for ring in stride(from: 0, through: outside ? -1 : farthest, by: 1) {
+        for e in wide where usable(Int(e)) { consider(Int(e)) }
+        // Far outside the network every edge is about as far: one pass over them all, not rings.
+        let outside = cx < range.minX - 2 || cx > range.maxX + 2 || cy < range.minY - 2 || cy > range.maxY + 2
+        var settled = false
+        for ring in stride(from: 0, through: outside ? -1 : min(farthest, Self.maxRings), by: 1) {
             for (x, y) in Self.ring(cx, cy, ring) {
                 for e in cells[Self.key(x, y)] ?? [] where seen.insert(e).inserted && usable(Int(e)) {
-                    let (d2, along, point) = Self.project(p, onto: network.points(Int(e)))
-                    if d2 < best?.d2 ?? .infinity { best = (Int(e), d2, along, point) }
+                    consider(Int(e))
                 }
             }
             // Every edge nearer than `ring` cells has been seen.
-            if let b = best, b.d2.squareRoot() <= Double(ring) * metresPerCell { break }
+            if let b = best, b.d2.squareRoot() <= Double(ring) * metresPerCell {
+                settled = true
+                break
+            }
+        }
+        if !settled && (outside || farthest > Self.maxRings) {
+            for e in 0..<network.edgeCount where usable(e) { consider(e) }
         }
         guard let b = best else { return nil }
         return SnapPoint(

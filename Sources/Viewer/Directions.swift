@@ -107,15 +107,29 @@ public struct Directions: Equatable, Sendable {
         return .success(out)
     }
 
-    /// Why `profile` finds no way from `a` to `b`: the end lies off its streets (a pedestrian area), or a
-    /// maze of oneways; by car, how far the end is on foot from there.
+    /// Why `profile` finds no way from `a` to `b`: the streets it may use do not join up (oneways, a
+    /// pedestrian area, private roads); by bike or car, the nearest point it reaches and the walk from
+    /// there, or the walk's length when the profile reaches nothing nearer.
     static func unreachable(_ profile: RouteProfile, _ a: SnapPoint, _ b: SnapPoint, router: Router) -> String {
         let head = "no route \(words(profile)): "
-        if profile != .foot, case .success(let walk) = router.route(from: a, to: b, profile: .foot) {
-            return head + "the streets it may use do not join up here (oneways, a pedestrian area or private "
-                + "roads); on foot it is \(distance(walk.meters))"
+        guard profile != .foot else {
+            return head + "the start and the end are on streets that do not join up in this import"
         }
-        return head + "the start and the end are on streets that do not join up in this import"
+        let why = head + "the streets it may use do not join up here (oneways, a pedestrian area or private roads)"
+        // Everywhere the profile gets from the start (a day's travel), and of that the point nearest the end.
+        let reach = router.reach(from: a, seconds: 86_400, profile: profile)
+        let reached = reach.parts.flatMap { p in [p.from, p.to].map { router.slice(p.edge, from: $0, to: $0)[0] } }
+        guard let nearest = reached.min(by: { Geodesic.distance($0, b.point) < Geodesic.distance($1, b.point) }),
+            let there = router.snap(nearest, profile: .foot),
+            case .success(let walk) = router.route(from: there, to: b, profile: .foot)
+        else {
+            if case .success(let walk) = router.route(from: a, to: b, profile: .foot) {
+                return why + "; on foot it is \(distance(walk.meters))"
+            }
+            return why
+        }
+        return why + "; the nearest it gets is \(CoordinateFormat.fixed(nearest.latitude, 5)),"
+            + "\(CoordinateFormat.fixed(nearest.longitude, 5)), then \(distance(walk.meters)) on foot"
     }
 }
 

@@ -5,6 +5,7 @@ import MapData
 import MapFormats
 import MapRender
 import Raster
+import Routing
 import Support
 import TestSupport
 import Viewer
@@ -201,6 +202,7 @@ func exercise(_ bytes: [UInt8], _ r: inout SeededRandom) -> (loaded: Bool, error
         _ = try asset.cities()
         _ = try asset.names()
         _ = try asset.placeNames()
+        _ = try asset.network()
         return (true, false)
     } catch {
         return (false, true)
@@ -236,7 +238,9 @@ func fuzzData(_ file: String, mutations: Int, seed: UInt64) -> (tried: Int, erro
                     caught = true
                     break
                 }
-                if !caught, (try? asset.cities()) != nil { fail("mutation \(i): a byte flip went unnoticed") }
+                if !caught, (try? asset.cities()) != nil, (try? asset.network()) != nil {
+                    fail("mutation \(i): a byte flip went unnoticed")
+                }
             } else if kind == .truncate {
                 fail("mutation \(i): a truncated file loaded")
             }
@@ -335,6 +339,45 @@ func mutateBytes(_ original: [UInt8], _ i: Int, _ r: inout SeededRandom, from: I
         for k in 0..<min(6, b.count - p) { b[p + k] = [0xff, 0x7f, 0x80, 0x00, 0x01][r.below(5)] }
     }
     return b
+}
+
+// MARK: The street network (issue 46)
+
+/// Damaged network sections (the demo city's, inflated, then cut, flipped or overwritten): each is
+/// refused or read, and what is read is routed on and reached from without a crash, in bounded time.
+func fuzzNetwork(mutations: Int, seed: UInt64) -> (tried: Int, read: Int, slowest: Double) {
+    let path = packageRoot.appendingPathComponent("assets/helsinki.tmap").path
+    guard let asset = try? MapAsset(path: path), let network = try? asset.network() else {
+        fail("the demo city has no network")
+        return (0, 0, 0)
+    }
+    let original = RoadNetworkCoding.encodeRaw(network)
+    var r = SeededRandom(state: seed)
+    var read = 0
+    var slowest = 0.0
+    for i in 0..<mutations {
+        let bytes = mutateBytes(original, i, &r)
+        let t0 = now()
+        if let n = bytes.withUnsafeBytes({ RoadNetworkCoding.decode(raw: $0) }), n.nodeCount > 0 {
+            read += 1
+            let router = Router(n)
+            let a = n.node(r.below(n.nodeCount))
+            let b = n.node(r.below(n.nodeCount))
+            for profile in RouteProfile.allCases {
+                if case .success(let path) = router.route(from: a, to: b, profile: profile) {
+                    _ = RouteSteps.steps(path, router: router)
+                    _ = router.geometry(path)
+                }
+            }
+            if let start = router.snap(a, profile: .foot) {
+                _ = router.reach(from: start, seconds: 300, profile: .foot)
+            }
+        }
+        let dt = now() - t0
+        slowest = max(slowest, dt)
+        if dt > 2 { fail("network mutation \(i) took \(dt) s") }
+    }
+    return (mutations, read, slowest)
 }
 
 /// One mutated input tried: `body` either succeeds or ends in a one-line typed error, within 2 s; the
@@ -1067,6 +1110,13 @@ do {
 for u in fuzzUserData(mutations: 2_000, seed: seed) {
     print(
         "user data: \(u.tried) mutations of \(u.name): \(u.read) read, slowest \(CoordinateFormat.fixed(u.slowest * 1000, 1)) ms"
+    )
+}
+do {
+    let t0 = now()
+    let n = fuzzNetwork(mutations: 400, seed: seed)
+    print(
+        "network: \(n.tried) mutations of the demo city's street network: \(n.read) read, routed and reached on, slowest \(CoordinateFormat.fixed(n.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t0, 1)) s"
     )
 }
 do {

@@ -4,6 +4,7 @@ import MapBuilders
 import MapData
 import MapFormats
 import Routing
+import TestSupport
 import Testing
 
 @testable import Viewer
@@ -113,6 +114,47 @@ struct SyntheticTownTests {
             return
         }
         #expect(try Self.path(router, (2, 0), (0, 0), .foot).meters > 100)
+    }
+
+    /// Two streets joined by a footway: no car gets across; the answer names where a car gets nearest
+    /// and the walk from there.
+    @Test func noCarRouteNamesTheNearestPointAndTheWalk() throws {
+        var town = Town()
+        town.way([(0, 0), (1, 0), (2, 0)], [("highway", "residential"), ("name", "First")])
+        town.way([(2, 0), (3, 0), (4, 0)], [("highway", "footway")])
+        town.way([(4, 0), (5, 0), (6, 0)], [("highway", "residential"), ("name", "Second")])
+        let router = Router(try importedNetwork(town.pbf))
+        guard case .failure(let e) = Directions.plan([Town.at(1, 0), Town.at(5, 0)], profile: .car, router: router)
+        else {
+            Issue.record("a car crossed a footway")
+            return
+        }
+        #expect(e.description.hasPrefix("no route by car: the streets it may use do not join up"), "\(e)")
+        #expect(e.description.hasSuffix("the nearest it gets is 60.00000,25.00200, then 167 m on foot"), "\(e)")
+        guard case .success(let walk) = Directions.plan([Town.at(1, 0), Town.at(5, 0)], profile: .foot, router: router)
+        else { throw RoutingTestError.noRoute }
+        #expect(abs(walk.meters - 4 * Geodesic.distance(Town.at(0, 0), Town.at(1, 0))) < 0.01)
+    }
+
+    /// Street names are outside text: every hostile one of the corpus reaches steps, JSON and GPX only
+    /// through the sanitiser (no control character, no escape).
+    @Test func hostileStreetNamesAreSanitised() throws {
+        for (i, name) in HostileText.corpus.enumerated() {
+            var town = Town()
+            town.way([(0, 0), (1, 0), (2, 0)], [("highway", "residential"), ("name", "West \(i)")])
+            town.way([(2, 0), (2, 1), (2, 2)], [("highway", "residential"), ("name", name)])
+            let router = Router(try importedNetwork(town.pbf))
+            guard
+                case .success(let d) = Directions.plan([Town.at(0, 0), Town.at(2, 2)], profile: .foot, router: router)
+            else { throw RoutingTestError.noRoute }
+            let texts = d.steps.flatMap { [$0.instruction, $0.name] } + [d.gpx, d.summary]
+            for text in texts {
+                let bad = text.unicodeScalars.filter {
+                    ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+                }
+                #expect(bad.isEmpty, "corpus \(i): \(text.debugDescription)")
+            }
+        }
     }
 
     @Test func networkSectionRoundTripsAndRefusesDamage() throws {

@@ -159,7 +159,7 @@ public struct RoadNetwork: Equatable, Sendable {
         case .bike:
             return (edgeAccess[e] & AccessBits.bikePushed != 0 ? RouteProfile.walkingKmh : RouteProfile.cyclingKmh)
                 * 1000
-        case .car: return Double(edgeCarKmh[e]) * 1000
+        case .car: return Double(max(1, edgeCarKmh[e])) * 1000
         }
     }
 

@@ -10,6 +10,15 @@ public enum RoadNetworkCoding {
 
     /// The section's bytes.
     public static func encode(_ n: RoadNetwork) -> [UInt8] {
+        let raw = encodeRaw(n)
+        var out = ByteWriter()
+        out.varint(UInt64(raw.count))
+        out.append(Zlib.deflate(raw) ?? [])
+        return out.bytes
+    }
+
+    /// The section's bytes before deflating (for fuzzers, which damage them).
+    public static func encodeRaw(_ n: RoadNetwork) -> [UInt8] {
         var w = ByteWriter()
         for count in [n.nodeCount, n.edgeCount, n.shapeLatitudes.count, n.wayCount, n.restrictions.count] {
             w.varint(UInt64(count))
@@ -43,7 +52,8 @@ public enum RoadNetworkCoding {
             w.u8(n.edgeAccess[e])
             w.u8(n.edgeCarKmh[e])
             // Centimetres: the length as computed to the centimetre, whatever the float's rounding.
-            w.varint(UInt64((Double(n.edgeMeters[e]) * 100).rounded()))
+            let cm = (Double(n.edgeMeters[e]) * 100).rounded()
+            w.varint(cm.isFinite && cm > 0 ? UInt64(min(cm, 1e12)) : 0)
             let shape = Int(n.shapeStart[e])..<Int(n.shapeStart[e + 1])
             w.varint(UInt64(shape.count))
             var (pLat, pLon) = (n.nodeLatitudes[Int(n.edgeFrom[e])], n.nodeLongitudes[Int(n.edgeFrom[e])])
@@ -59,10 +69,7 @@ public enum RoadNetworkCoding {
             w.varint(UInt64(r.toWay))
             w.u8(r.only ? 1 : 0)
         }
-        var out = ByteWriter()
-        out.varint(UInt64(w.bytes.count))
-        out.append(Zlib.deflate(w.bytes) ?? [])
-        return out.bytes
+        return w.bytes
     }
 
     /// The network the section's bytes hold; nil when they are damaged (any count, index or length out
@@ -72,10 +79,11 @@ public enum RoadNetworkCoding {
         guard let size = r.varint(), size <= UInt64(maxInflated), size <= UInt64(section.count) * 1032,
             let stream = r.bytes(r.remaining), let raw = Zlib.inflate(stream, size: Int(size), limit: maxInflated)
         else { return nil }
-        return raw.withUnsafeBytes { decodeRaw($0) }
+        return raw.withUnsafeBytes { decode(raw: $0) }
     }
 
-    static func decodeRaw(_ raw: UnsafeRawBufferPointer) -> RoadNetwork? {
+    /// The network of a section's inflated bytes; nil when they are damaged.
+    public static func decode(raw: UnsafeRawBufferPointer) -> RoadNetwork? {
         var r = ByteReader(raw)
         var counts: [Int] = []
         for _ in 0..<5 {
