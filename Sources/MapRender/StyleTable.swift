@@ -118,6 +118,9 @@ struct StyleRow: Sendable {
     var userLook = false
     /// Underlined in 16 colours too (a look past the bright colours the map leaves free).
     var underline16 = false
+    /// Reverse video in 16 and 8 colours and without colour, where every hue is the map's or a file's
+    /// (a route: a bar of its colour with the dots cut out).
+    var reverse16 = false
     /// Without colour, the glyph a cell of this class's lines shows instead of its dots (braille and
     /// ASCII), so that each family of classes reads apart by its glyphs alone (`ClassFamilyLookTests`):
     /// water `~`, parks and woods `'`, paths `·` (`.`), rail `‡` (`:`), major roads (ASCII only, where a
@@ -293,10 +296,12 @@ public enum StyleTable {
             role: .overlay(5), ink: 35, name: "file", color256: 191, color16: 11, fill256: 100, stipple: "\"",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 17, light16: 3, lightFill256: 111, userLook: true,
             underline16: true),
-        // A route: the blue routes have on web maps (dodger blue; on light, an orange the light map leaves
-        // free), bold, two dots wide; in 16 colours the overlays' blue, not underlined.
+        // A route, in a look no class of the map has (`OverlayLookTests`): spring green on dark, plum on
+        // light (ΔE ≥ 30 from every colour of the map's, ≥ 20 from the files' looks), bold; in 16 and 8
+        // colours, where every hue is taken, reverse video in blue (magenta on light).
         StyleRow(
-            role: .route, ink: 36, name: "route", color256: 33, color16: 12, bold: true, light256: 166, light16: 4),
+            role: .route, ink: 36, name: "route", color256: 48, color16: 12, bold: true, light256: 89, light16: 5,
+            reverse16: true),
     ]
 
     /// The rows of the user's own colours: inks 40–255, the cube's entries in 256 colours, the nearest
@@ -442,14 +447,14 @@ public enum StyleTable {
         switch mode {
         case .plain: return .plain
         case .monochrome:
-            return CellStyle(bold: row.bold, reverse: row.reverse || row.sign, underline: row.userLook)
+            return CellStyle(bold: row.bold, reverse: row.reverse || row.sign || row.reverse16, underline: row.userLook)
         case .ansi8, .ansi16:
             // Reverse video on top of a colour would swap it into the background: colours alone there.
             let color = theme == .light ? row.light16 ?? row.color16 : row.color16
             let band = row.band ? PaletteColor(theme == .light ? LineBand.light16 : LineBand.dark16) : nil
             let underline = row.userLook && (mode == .ansi8 || row.underline16)
             return CellStyle(
-                foreground: PaletteColor(color), background: band, bold: row.bold, reverse: row.sign,
+                foreground: PaletteColor(color), background: band, bold: row.bold, reverse: row.sign || row.reverse16,
                 underline: underline)
         case .ansi256:
             let band = row.band ? PaletteColor(theme == .light ? LineBand.light256 : LineBand.dark256) : nil

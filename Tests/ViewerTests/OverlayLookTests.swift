@@ -98,6 +98,37 @@ struct OverlayLookTests {
         }
     }
 
+    /// A route (issue 46) looks like no class of the map's and no file's in any colour mode, and in 256
+    /// colours stands ΔE 30 from every colour of the map's and 20 from the files'.
+    @Test(arguments: Theme.allCases)
+    func aRouteLooksLikeNothingOfTheMap(theme: Theme) {
+        for mode in [ColorMode.ansi8, .ansi16, .ansi256] {
+            let map = Set(Self.mapRoles.filter { $0 != .route }.map { Self.look($0, mode, theme) })
+            let look = Self.look(.route, mode, theme)
+            #expect(!map.contains(look), "the route in \(mode) \(theme): \(look) is a map class's")
+            for n in 0..<StyleTable.overlayLooks {
+                #expect(
+                    look != Self.look(.overlay(n), mode, theme), "the route in \(mode) \(theme) is file look \(n)'s")
+            }
+        }
+        var used: Set<UInt8> = []
+        for role in Self.mapRoles where role != .route {
+            if let f = StyleTable.style(role, mode: .ansi256, theme: theme).foreground { used.insert(f.index) }
+            if let f = StyleTable.fill(role, mode: .ansi256, theme: theme) { used.insert(f.index) }
+        }
+        let files = (0..<StyleTable.overlayLooks).compactMap {
+            StyleTable.style(.overlay($0), mode: .ansi256, theme: theme).foreground?.index
+        }
+        guard let c = StyleTable.style(.route, mode: .ansi256, theme: theme).foreground?.index else {
+            Issue.record("the route has no colour")
+            return
+        }
+        let nearestMap = used.map { Self.deltaE(c, $0) }.min() ?? 100
+        let nearestFile = files.map { Self.deltaE(c, $0) }.min() ?? 100
+        #expect(
+            nearestMap >= 30 && nearestFile >= 20, "route \(c) \(theme): ΔE \(nearestMap) map, \(nearestFile) files")
+    }
+
     @Test func asciiMarkersAreNoGlyphOfTheMap() {
         var mapGlyphs = Set((0...255).map { Character(AsciiGlyphs.glyph(UInt8($0))) })
         for role in Self.mapRoles {
