@@ -86,7 +86,7 @@ enum Completions {
                     if [[ -z $first ]]; then first=${words[i]}; else second=${words[i]}; break; fi
                 done
                 case $first in
-                    render|config) key=$first ;;
+                    render|config|route) key=$first ;;
                     help)
                         if [[ -z $second ]]; then COMPREPLY=($(compgen -W "\(OptionTable.helpWords.joined(separator: " "))" -- "$cur"))
                         elif [[ $second == completions ]]; then COMPREPLY=($(compgen -W "\(Shell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")); fi
@@ -161,7 +161,7 @@ enum Completions {
                     return
                 fi
                 case $words[2] in
-                    render|config) key=$words[2]; shift words; (( CURRENT-- )) ;;
+                    render|config|route) key=$words[2]; shift words; (( CURRENT-- )) ;;
                     help)
                         if (( CURRENT == 3 )); then compadd \(OptionTable.helpWords.joined(separator: " "))
                         elif [[ $words[3] == completions ]]; then compadd \(Shell.allCases.map(\.rawValue).joined(separator: " ")); fi

@@ -94,8 +94,9 @@ EXPECTED = {
     "termmap data ": ["get", "import-gshhg", "import-osm", "info", "list", "pack", "remove", "sources"],
     "termmap --tiles ": ["city.pmtiles", "openfreemap", "sub"],
     "termmap --units i": ["imperial"],
-    "termmap ": ["config", "data", "help", "render", "sub", "track.gpx"],
+    "termmap ": ["config", "data", "help", "render", "route", "sub", "track.gpx"],
     "termmap render --si": ["--size"],
+    "termmap route --pro": ["--profile"],
 }
 
 
