@@ -115,10 +115,10 @@ public enum RouteSteps {
     public static func turnWords(_ turn: Double) -> String {
         let side = turn > 0 ? "right" : "left"
         switch abs(turn) {
-        case ..<20: return "continue onto"
-        case ..<45: return "bear \(side) onto"
+        case ..<20: return "go straight onto"
+        case ..<45: return "slight \(side) onto"
         case ..<120: return "turn \(side) onto"
-        default: return "turn sharp \(side) onto"
+        default: return "sharp \(side) onto"
         }
     }
 

@@ -82,9 +82,9 @@ struct SyntheticTownTests {
                 "head east on West", "turn right onto South", "arrive",
             ])
         #expect(
-            try Self.instructions(town, (0, 2), (4, 2), .foot) == ["head east on West", "continue onto East", "arrive"])
-        #expect(RouteSteps.turnWords(-30) == "bear left onto")
-        #expect(RouteSteps.turnWords(150) == "turn sharp right onto")
+            try Self.instructions(town, (0, 2), (4, 2), .foot) == ["head east on West", "go straight onto East", "arrive"])
+        #expect(RouteSteps.turnWords(-30) == "slight left onto")
+        #expect(RouteSteps.turnWords(150) == "sharp right onto")
     }
 
     /// A roundabout drawn anticlockwise (right-hand traffic) with four roads: from the south, the east

@@ -28,7 +28,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 README = os.path.join(ROOT, "README.md")
 FIXTURES = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles")
 # Commands whose first word after `termmap` makes them print and exit rather than open the viewer.
-BATCH = {"render", "data", "config", "help", "--help", "--version", "--about"}
+BATCH = {"render", "route", "data", "config", "help", "--help", "--version", "--about"}
 tmux = Tmux("termmap-readme")
 check = Checks(tmux)
 
