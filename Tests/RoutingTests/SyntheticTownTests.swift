@@ -82,7 +82,9 @@ struct SyntheticTownTests {
                 "head east on West", "turn right onto South", "arrive",
             ])
         #expect(
-            try Self.instructions(town, (0, 2), (4, 2), .foot) == ["head east on West", "go straight onto East", "arrive"])
+            try Self.instructions(town, (0, 2), (4, 2), .foot) == [
+                "head east on West", "go straight onto East", "arrive",
+            ])
         #expect(RouteSteps.turnWords(-30) == "slight left onto")
         #expect(RouteSteps.turnWords(150) == "sharp right onto")
     }
