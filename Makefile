@@ -1,7 +1,7 @@
 # termmap: `make run` opens the viewer on the bundled data, `make test` runs every test.
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
-BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libexpat1-dev
+BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libexpat1-dev libpng-dev libjpeg62-turbo-dev libwebp-dev
 TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte osmium-tool gdal-bin mandoc man-db lintian bash-completion zsh fish binutils
 # From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with, and
 # gpxpy, which reads back the routes `termmap route --gpx` writes.

@@ -26,9 +26,12 @@ let package = Package(
         .target(name: "GeoCore", dependencies: ["CProj"]),
         // libcurl through dlopen, only when a URL is given (no link-time network library).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libpng, libjpeg and libwebp through dlopen, only when a raster tile is decoded (issue 47); their
+        // headers from Debian's -dev packages.
+        .target(name: "CImage", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // Pure decoders and formats: bytes in, values out (the map data format, OSM PBF, MVT, the tile
         // schemas, the user's formats); no file, clock, thread or network.
-        .target(name: "MapFormats", dependencies: ["CExpat", "CZlib", "GeoCore", "Support"]),
+        .target(name: "MapFormats", dependencies: ["CExpat", "CImage", "CZlib", "GeoCore", "Support"]),
         // The data at run time: map data files, tile archives, HTTP and the disk cache, loading threads.
         .target(
             name: "MapData", dependencies: ["CCurl", "CSQLite", "GeoCore", "MapFormats", "Support", "SystemSupport"]),

@@ -341,6 +341,42 @@ func mutateBytes(_ original: [UInt8], _ i: Int, _ r: inout SeededRandom, from: I
     return b
 }
 
+// MARK: Raster tiles' images (issue 47)
+
+/// Damaged PNG, JPEG and WebP tiles (the fixtures cut, flipped or overwritten): each decodes or ends in
+/// one typed error, in bounded time, never bigger than the ceiling.
+func fuzzImages(mutations: Int, seed: UInt64) -> [(name: String, tried: Int, decoded: Int, slowest: Double)] {
+    var r = SeededRandom(state: seed)
+    var out: [(String, Int, Int, Double)] = []
+    for name in ["stripes.png", "stripes.jpg", "stripes.webp"] {
+        let path = packageRoot.appendingPathComponent("Tests/MapDataTests/Fixtures/images/" + name).path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            fail("cannot read \(path)")
+            continue
+        }
+        let original = [UInt8](data)
+        var decoded = 0
+        var slowest = 0.0
+        for i in 0..<mutations {
+            let bytes = mutateBytes(original, i, &r)
+            let t0 = now()
+            if let image = try? TileImage.decode(bytes, name: name) {
+                decoded += 1
+                if image.width > TileImage.maxSide || image.height > TileImage.maxSide
+                    || image.rgba.count != image.width * image.height * 4
+                {
+                    fail("\(name) mutation \(i): an image of \(image.width)×\(image.height), \(image.rgba.count) bytes")
+                }
+            }
+            let dt = now() - t0
+            slowest = max(slowest, dt)
+            if dt > 2 { fail("\(name) mutation \(i) took \(dt) s") }
+        }
+        out.append((name, mutations, decoded, slowest))
+    }
+    return out
+}
+
 // MARK: The street network (issue 46)
 
 /// Damaged network sections (the demo city's, inflated, then cut, flipped or overwritten): each is
@@ -1110,6 +1146,11 @@ do {
 for u in fuzzUserData(mutations: 2_000, seed: seed) {
     print(
         "user data: \(u.tried) mutations of \(u.name): \(u.read) read, slowest \(CoordinateFormat.fixed(u.slowest * 1000, 1)) ms"
+    )
+}
+for i in fuzzImages(mutations: 1_000, seed: seed) {
+    print(
+        "images: \(i.tried) mutations of \(i.name): \(i.decoded) decoded, slowest \(CoordinateFormat.fixed(i.slowest * 1000, 1)) ms"
     )
 }
 do {
