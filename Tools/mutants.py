@@ -321,6 +321,13 @@ MUTANTS = [
      "return 3 * boundRadius * asin(min(1, h.squareRoot()))", "the A* bound overestimates (by half)"),
     ("Sources/Routing/RouteSteps.swift", 'let side = turn > 0 ? "right" : "left"',
      'let side = turn < 0 ? "right" : "left"', "a step's turn side is swapped"),
+    # Imagery (issue 47).
+    ("Sources/Raster/PaletteQuantizer.swift",
+     "out.append((mean(x0: x0, x1: x1, y0: top, y1: middle), mean(x0: x0, x1: x1, y0: middle, y1: bottom)))",
+     "out.append((mean(x0: x0, x1: x1, y0: middle, y1: bottom), mean(x0: x0, x1: x1, y0: top, y1: middle)))",
+     "the half block's halves are swapped"),
+    ("Sources/CImage/cimage.c", "out[((size_t)y * width + x) * 4 + 2] = row[x * 3 + 2];",
+     "out[((size_t)y * width + x) * 4 + 2] = 0;", "a JPEG's blue channel is dropped"),
     ("Sources/MapRender/LabelEngine.swift", "        for i in user.indices where user[i] { taken[i] = true }\n", "",
      "a file's own names may cover its lines (the cells they draw in are not taken)"),
 ]
@@ -360,7 +367,7 @@ def sync_tree(scratch):
 FIRST_TESTS = {"GeoCore": "GeoCoreTests", "Raster": "RasterTests", "MapFormats": "MapDataTests",
                "MapData": "MapDataTests", "MapBuilders": "MapDataTests", "MapRender": "ViewerTests",
                "Viewer": "ViewerTests", "TerminalUI": "ViewerTests", "termmap": "CLITests",
-               "Routing": "RoutingTests"}
+               "Routing": "RoutingTests", "CImage": "MapDataTests"}
 
 
 def tests_pass(cwd, timeout, args=()):

@@ -1,0 +1,110 @@
+import Glibc
+
+/// The xterm palette entry nearest an sRGB colour by CIE 1976 ΔE in L*a*b* (perceptual, so a dark
+/// green photo pixel does not turn grey), over the 240 entries 16–255 whose values xterm fixes (the 16
+/// ANSI colours are the terminal's to choose). A 32 × 32 × 32 table of the answers, made once, serves
+/// fast lookups (5 bits a channel: at most 7 ΔE worse than the best, in the darks); `nearestExact`
+/// searches all 240, for colours computed once a tile.
+public enum PaletteQuantizer {
+    /// The sRGB value of palette entry `i` (16–255), as xterm's 256colres.pl sets it.
+    public static func rgb(_ i: UInt8) -> (UInt8, UInt8, UInt8) {
+        if i >= 232 {
+            let g = UInt8(8 + 10 * (Int(i) - 232))
+            return (g, g, g)
+        }
+        let levels: [UInt8] = [0, 95, 135, 175, 215, 255]
+        let n = max(0, Int(i) - 16)
+        return (levels[n / 36], levels[(n / 6) % 6], levels[n % 6])
+    }
+
+    /// CIE L*a*b* (D65) of an sRGB colour (IEC 61966-2-1 to XYZ, then CIE 1976).
+    public static func lab(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (Double, Double, Double) {
+        func linear(_ v: UInt8) -> Double {
+            let s = Double(v) / 255
+            return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+        }
+        let (lr, lg, lb) = (linear(r), linear(g), linear(b))
+        let x = (0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047
+        let y = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
+        let z = (0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883
+        func f(_ t: Double) -> Double { t > 0.008856 ? cbrt(t) : 7.787 * t + 16.0 / 116.0 }
+        return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+    }
+
+    /// ΔE (CIE 1976) between two sRGB colours.
+    public static func deltaE(_ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8)) -> Double {
+        let (p, q) = (lab(a.0, a.1, a.2), lab(b.0, b.1, b.2))
+        return ((p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1) + (p.2 - q.2) * (p.2 - q.2)).squareRoot()
+    }
+
+    /// The entry nearest `(r, g, b)`, searched over all 240 (what the table holds).
+    public static func nearestExact(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+        let target = lab(r, g, b)
+        var best: (UInt8, Double) = (16, .infinity)
+        for (i, p) in paletteLab.enumerated() {
+            let d =
+                (p.0 - target.0) * (p.0 - target.0) + (p.1 - target.1) * (p.1 - target.1)
+                + (p.2 - target.2) * (p.2 - target.2)
+            if d < best.1 { best = (UInt8(16 + i), d) }
+        }
+        return best.0
+    }
+
+    /// The entry nearest `(r, g, b)`, from the table (the centre of the colour's 8 × 8 × 8 box).
+    @inline(__always)
+    public static func nearest(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+        table[Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)]
+    }
+
+    static let paletteLab: [(Double, Double, Double)] = (16...255).map { i in
+        let c = rgb(UInt8(i))
+        return lab(c.0, c.1, c.2)
+    }
+
+    static let table: [UInt8] = (0..<32768).map { k in
+        let (r, g, b) = (UInt8((k >> 10) << 3 | 4), UInt8(((k >> 5) & 31) << 3 | 4), UInt8((k & 31) << 3 | 4))
+        return nearestExact(r, g, b)
+    }
+}
+
+/// An image shown in terminal cells as `▀` half blocks (issue 47): each cell two pixels tall, the
+/// upper half the foreground colour, the lower half the background; each half the mean colour of the
+/// image's pixels under it (a box filter: every source pixel counts once, so a photo's detail averages
+/// rather than aliases).
+public enum HalfBlocks {
+    /// The glyph: the upper half block.
+    public static let glyph: Unicode.Scalar = "▀"
+
+    /// The mean colours of the upper and lower halves of each of `cols` × `rows` cells over an image of
+    /// `width` × `height` RGBA pixels (alpha weighs each pixel; a fully clear half is nil), row by row.
+    public static func halves(
+        rgba: [UInt8], width: Int, height: Int, cols: Int, rows: Int
+    ) -> [(upper: (UInt8, UInt8, UInt8)?, lower: (UInt8, UInt8, UInt8)?)] {
+        guard width > 0, height > 0, cols > 0, rows > 0, rgba.count >= width * height * 4 else { return [] }
+        var out: [(upper: (UInt8, UInt8, UInt8)?, lower: (UInt8, UInt8, UInt8)?)] = []
+        out.reserveCapacity(cols * rows)
+        func mean(x0: Int, x1: Int, y0: Int, y1: Int) -> (UInt8, UInt8, UInt8)? {
+            var (r, g, b, w) = (0, 0, 0, 0)
+            for y in y0..<max(y0 + 1, y1) where y < height {
+                for x in x0..<max(x0 + 1, x1) where x < width {
+                    let i = (y * width + x) * 4
+                    let a = Int(rgba[i + 3])
+                    (r, g, b, w) = (r + Int(rgba[i]) * a, g + Int(rgba[i + 1]) * a, b + Int(rgba[i + 2]) * a, w + a)
+                }
+            }
+            guard w > 0 else { return nil }
+            return (UInt8((r + w / 2) / w), UInt8((g + w / 2) / w), UInt8((b + w / 2) / w))
+        }
+        for row in 0..<rows {
+            // The cell's two halves in image rows: 2 × rows halves over the image's height.
+            let top = row * 2 * height / (rows * 2)
+            let middle = (row * 2 + 1) * height / (rows * 2)
+            let bottom = (row * 2 + 2) * height / (rows * 2)
+            for col in 0..<cols {
+                let (x0, x1) = (col * width / cols, (col + 1) * width / cols)
+                out.append((mean(x0: x0, x1: x1, y0: top, y1: middle), mean(x0: x0, x1: x1, y0: middle, y1: bottom)))
+            }
+        }
+        return out
+    }
+}
