@@ -2,6 +2,7 @@ import GeoCore
 import MapData
 import MapFormats
 import Raster
+import Support
 
 /// Which feature a source's drawing refers to: `source` is its place in the render's sources
 /// (`FeatureSources.all`; nil for a layer's own features), `feature` the feature there.
@@ -218,6 +219,7 @@ extension Pick {
         for row in 0..<rows {
             lines.append(String(all[(row * cols)..<((row + 1) * cols)].map { $0.map { letter($0.className) } ?? "." }))
         }
-        return (lines + [""] + legend.map { "\($0.0)\t\($0.1)" }).joined(separator: "\n")
+        // A class's words can be a file's name (outside text): made visible here, so that the tab stays one.
+        return (lines + [""] + legend.map { "\($0.0)\t\(SafeText.forLine($0.1))" }).joined(separator: "\n")
     }
 }

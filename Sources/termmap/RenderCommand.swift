@@ -66,7 +66,8 @@ enum RenderCommand {
             exit(0)
         }
         if options.pick {
-            printLine(screenful.map?.pick.text ?? "")
+            // Letters, tabs and names made visible by the pick itself: `LETTER<TAB>CLASS` lines keep their tab.
+            printComposed(screenful.map?.pick.text ?? "")
             exit(0)
         }
         printComposed(AnsiWriter.text(screenful.frame, mode: mode))

@@ -363,7 +363,7 @@ def user_cells_kept(*args):
     shows as the file's dots or marker rather than a letter of a name over them."""
     screen = render("--color", "never", *args)
     pick = render("--pick", *args)
-    letters = {line[0] for line in pick if line[1:].startswith(("\\u{9}file", "\tfile"))}
+    letters = {line[0] for line in pick if line[1:].startswith("\tfile")}
     total = kept = 0
     lost = []
     for r, (shown, picked) in enumerate(zip(screen[:-2], pick)):
