@@ -4,9 +4,6 @@ struct BinaryHeap {
     private var keys: [Double] = []
     private var items: [Int32] = []
 
-    var isEmpty: Bool { keys.isEmpty }
-    var minKey: Double { keys.first ?? .infinity }
-
     mutating func push(_ key: Double, _ item: Int) {
         keys.append(key)
         items.append(Int32(item))

@@ -74,8 +74,10 @@ public final class RouteNetworks: Sendable {
 
     static func degrees(_ v: Double) -> String { CoordinateFormat.fixed(v, 4) }
 
+    /// Whether `b` holds `c` (`FeatureSources.contains`, with the point as a box).
     static func contains(_ b: CoordinateBounds, _ c: Coordinate) -> Bool {
-        c.latitude >= b.south && c.latitude <= b.north && c.longitude >= b.west && c.longitude <= b.east
+        FeatureSources.contains(
+            b, CoordinateBounds(north: c.latitude, south: c.latitude, west: c.longitude, east: c.longitude))
     }
 
     /// The route through `points` by `profile`, or why there is none, in one line.

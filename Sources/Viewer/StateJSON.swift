@@ -10,14 +10,19 @@ public enum StateJSON {
     /// The document: center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction,
     /// message, and the data sources as `map` (the state's render) saw them, in view order.
     public static func encode(_ state: ViewerState, map: MapRendering? = nil) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var document = Document(state)
         document.files = state.userLayers.map(FileEntry.init)
         document.sources = map?.sources.map(Source.init) ?? []
         document.pois = map.map { POIs(named: $0.poisNamed, omitted: $0.poisOmitted) }
         document.info = InfoReport.of(state, map: map).map(Info.init)
-        return String(decoding: try encoder.encode(document), as: UTF8.self)
+        return try text(document)
+    }
+
+    /// A value as termmap prints JSON: keys sorted, slashes as they are (`termmap route --json` too).
+    public static func text(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     /// One of the user's files: its format, its features by geometry type, those left out (with the

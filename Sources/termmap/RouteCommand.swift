@@ -35,9 +35,7 @@ enum RouteCommand {
         case .failure(let e): throw DataFailure(e.description)
         case .success(let d):
             if p.has(.json) {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                printLine(String(decoding: try encoder.encode(d), as: UTF8.self))
+                printLine(try StateJSON.text(d))
             } else if p.has(.gpx) {
                 printLine(d.gpx, terminator: "")
             } else {
@@ -115,9 +113,7 @@ enum RouteCommand {
             let doc = Doc(
                 profile: profile.rawValue, minutes: minutes, lat: from.latitude, lon: from.longitude,
                 meters: reach.meters, lines: lines)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            printLine(String(decoding: try encoder.encode(doc), as: UTF8.self))
+            printLine(try StateJSON.text(doc))
         } else {
             printLine(
                 "\(Directions.words(profile)) within \(Directions.duration(minutes * 60)): "
