@@ -96,6 +96,9 @@ public struct LayerContext {
     var circle: GeodesicCircle?
     /// What the sources gave the view.
     var report = SourceReports()
+    /// The imagery's colour of each half-cell (cell `i`'s upper half at `2i`, lower at `2i + 1`; 0:
+    /// none, else `1 << 24 | rgb`); empty when no imagery is drawn.
+    var imagery: [UInt32] = []
 
     /// A context for `view` with nothing drawn yet.
     public init(view: MapView, sources: MapSources?, ascii: Bool) {

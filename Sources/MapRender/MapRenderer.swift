@@ -13,13 +13,16 @@ public struct MapStyle: Equatable, Sendable {
     public var ascii: Bool
     /// The latitude/longitude grid is drawn (`#` toggles it).
     public var grid: Bool
+    /// The imagery is drawn, when the run has one (`I` toggles it).
+    public var imagery: Bool
 
     /// A style.
-    public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false, grid: Bool = true) {
+    public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false, grid: Bool = true, imagery: Bool = true) {
         self.mode = mode
         self.theme = theme
         self.ascii = ascii
         self.grid = grid
+        self.imagery = imagery
     }
 }
 
@@ -43,6 +46,7 @@ public enum MapRenderer {
     ) -> MapRendering {
         var context = LayerContext(view: view, sources: sources, ascii: style.ascii)
         context.makesDetailAtOnce = makesDetailAtOnce
+        if style.imagery { ImageryLayer().draw(into: &context) }
         for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
         for layer in overlays { layer.draw(into: &context) }
         let shown = compose(&frame, context, style)
@@ -117,6 +121,8 @@ public enum MapRenderer {
         // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
         // colour, a sparse stipple in empty cells without. (The frame is set in place: every cell is
         // visited, and none of the map's glyphs is two columns wide.)
+        let imagery = c.imagery
+        let look = imagery.isEmpty ? nil : ImageryLook(mode: mode, theme: theme)
         frame.withOneColumnCells { cells in
             for row in 0..<mapRows {
                 for col in 0..<cols {
@@ -128,6 +134,15 @@ public enum MapRenderer {
                         if plain, let own = inkGlyphs[Int(ink)] { glyph = own }
                         shown.inks[Int(ink)] = true
                         cells[i] = Cell(glyph: glyph, style: inkStyles[Int(ink)])
+                    }
+                    // Imagery: bare, or under the map's dots on a halo; areas and the sea give way to it.
+                    if let look, imagery[2 * i] | imagery[2 * i + 1] != 0 {
+                        let (upper, lower) = (imagery[2 * i], imagery[2 * i + 1])
+                        cells[i] =
+                            p == 0
+                            ? look.cell(upper: upper, lower: lower, col: col, row: row)
+                            : look.haloed(cells[i], upper: upper, lower: lower)
+                        continue
                     }
                     let fill = c.fills[i]
                     shown.inks[Int(fill)] = true
@@ -158,6 +173,8 @@ public enum MapRenderer {
     @discardableResult
     static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) -> Shown {
         let shown = paintCells(&frame, c, style)
+        // What text then changes over imagery is given a halo (`haloText`).
+        let painted = c.imagery.isEmpty ? [] : frame.cells
         let (mode, theme, ascii) = (style.mode, style.theme, style.ascii)
         let cols = c.view.size.cols
         let mapRows = c.view.size.rows
@@ -192,9 +209,28 @@ public enum MapRenderer {
             frame[m.col, m.row] = Cell(
                 glyph: m.glyph.unicodeScalars.first ?? "o", style: StyleTable.style(m.role, mode: mode, theme: theme))
         }
+        if !painted.isEmpty { haloText(&frame, painted: painted, c, style) }
         if !c.shade.isEmpty { shade(&frame, c, style) }
         frame.makeGlyphsReadable()
         return shown
+    }
+
+    /// Text written over imagery (names, markers, the grid's labels) on the halo of its cell's pixels.
+    static func haloText(_ frame: inout Frame, painted: [Cell], _ c: LayerContext, _ style: MapStyle) {
+        let look = ImageryLook(mode: style.mode, theme: style.theme)
+        let cols = c.view.size.cols
+        for row in 0..<c.view.size.rows {
+            for col in 0..<cols {
+                let i = row * cols + col
+                let (upper, lower) = (c.imagery[2 * i], c.imagery[2 * i + 1])
+                guard upper | lower != 0, frame.cells[i] != painted[i], !frame.cells[i].isContinuation else { continue }
+                frame[col, row] = look.haloed(frame[col, row], upper: upper, lower: lower)
+                // A two-column glyph's second cell takes the same halo.
+                if col + 1 < cols, frame.cells[i + 1].isContinuation {
+                    frame[col + 1, row] = look.haloed(frame[col + 1, row], upper: upper, lower: lower)
+                }
+            }
+        }
     }
 
     /// How a class looks in the legend (`w`): three cells of it in `style` (a line's dots, an area's
@@ -272,7 +308,7 @@ public enum MapRenderer {
         // The tints where nothing is drawn: land and sea, as the compositor shows them.
         let pick = Pick(
             cols: cols, rows: rows, lineTags: c.canvas.tags, buffer: c.pick,
-            seaRows: c.showsSea ? world : 0..<0, sources: c.sources, transform: c.transform)
+            seaRows: c.showsSea ? world : 0..<0, sources: c.sources, transform: c.transform, imagery: c.imagery)
         let names = SourceNames.distinct(all.map { SourceNames.display($0.label) })
         var reports = zip(all, names).map { source, name in
             SourceReport(
@@ -284,6 +320,7 @@ public enum MapRenderer {
             reports[asked.index].detail = asked.detail
             reports[asked.index].status = asked.status
         }
+        if let imagery = c.report.imagery { reports.append(imagery) }
         var rendering = MapRendering(
             placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports,
             missing: c.report.missing, dataError: c.report.dataError)

@@ -71,6 +71,8 @@ struct SourceReports {
     var credits: [Credit] = []
     /// Tiles views lack, per source.
     var missing: [TileBatch] = []
+    /// The imagery as the view saw it (nil: the run has none, or `I` hides it).
+    var imagery: SourceReport?
     /// Levels of detail of the user's files the view wants and lacks.
     var missingDetail: [DetailRequest] = []
     /// The sources drawn over the map (the user's shown files), in their layers' order: listed after

@@ -97,13 +97,28 @@ public final class MapSources: PlaceSearching, Sendable {
     /// show that both name the same).
     let usesTiers: Bool
 
-    /// Sources from loaded files.
-    public convenience init(features: FeatureSources) { self.init(features: features, usesTiers: true) }
+    /// The raster tileset drawn under the map, if the run has one (issue 47).
+    public let imagery: ImagerySource?
 
-    init(features: FeatureSources, usesTiers: Bool) {
+    /// Sources from loaded files.
+    public convenience init(features: FeatureSources, imagery: ImagerySource? = nil) {
+        self.init(features: features, usesTiers: true, imagery: imagery)
+    }
+
+    init(features: FeatureSources, usesTiers: Bool, imagery: ImagerySource? = nil) {
         self.features = features
         self.usesTiers = usesTiers
+        self.imagery = imagery
     }
+
+    /// The sources whose tiles the program loads, by a `TileBatch`'s source number: each of
+    /// `features.all` (nil where it has no tiles), then the imagery.
+    public var loadable: [(any TileLoadable)?] {
+        features.all.map { $0 as? TileSource } + [imagery]
+    }
+
+    /// The source number of the imagery's tile batches.
+    public var imageryIndex: Int { features.all.count }
 
     /// Sources from the world file, an optional shoreline file and street-level files (finest first).
     public convenience init(world: MapAsset, highResolution: MapAsset? = nil, details: [MapAsset] = []) {
@@ -113,9 +128,9 @@ public final class MapSources: PlaceSearching, Sendable {
     /// Loads tiles a view lacked into their source, in this thread (tests and the benchmark; the
     /// program's loaders load through the sources themselves).
     public func load(_ batch: TileBatch) {
-        let all = features.all
-        guard all.indices.contains(batch.source), let tiles = all[batch.source] as? TileSource else { return }
-        tiles.load(batch.tiles)
+        let all = loadable
+        guard all.indices.contains(batch.source), let tiles = all[batch.source] else { return }
+        tiles.load(batch.tiles) { _ in true }
     }
 
     /// Every place of every source (made once; without names).

@@ -29,6 +29,8 @@ public enum FeatureID: Hashable, Sendable {
     case place(Int)
     /// The land or the sea where nothing else is drawn: the tint, not a feature of the data.
     case tint
+    /// The imagery where nothing else is drawn: its pixels, not a feature.
+    case imagery
     /// Feature `id` of a layer's own data (a user's file, a test's point).
     case own(Int)
 }
@@ -128,11 +130,24 @@ public struct Pick {
     let sources: MapSources?
     /// The view's transform, for asking what lies near a cell.
     let transform: ViewTransform
+    /// The imagery's half-cells (`LayerContext.imagery`; empty: none drawn).
+    var imagery: [UInt32] = []
+
+    /// The imagery where a cell shows it (areas and the sea give way to it), or nil.
+    func imageryFeature(col: Int, row: Int) -> PickedFeature? {
+        let i = row * cols + col
+        guard !imagery.isEmpty, imagery[2 * i] | imagery[2 * i + 1] != 0, let sources, let source = sources.imagery
+        else { return nil }
+        return PickedFeature(
+            className: "imagery", name: source.label,
+            reference: FeatureReference(source: sources.imageryIndex, feature: .imagery))
+    }
 
     /// The feature under a map cell, or nil.
     public func feature(col: Int, row: Int) -> PickedFeature? {
         guard col >= 0, row >= 0, col < cols, row < rows else { return nil }
         let i = row * cols + col
+        if lineTags[i] == 0, let imagery = imageryFeature(col: col, row: row) { return imagery }
         let tag = lineTags[i] != 0 ? lineTags[i] : buffer.fillTags[i]
         guard tag != 0 else {
             guard seaRows.contains(row) else { return nil }
@@ -147,6 +162,7 @@ public struct Pick {
     /// buildings), or nil.
     public func area(col: Int, row: Int) -> PickedFeature? {
         guard col >= 0, row >= 0, col < cols, row < rows else { return nil }
+        if let imagery = imageryFeature(col: col, row: row) { return imagery }
         let tag = buffer.fillTags[row * cols + col]
         guard tag != 0 else {
             guard seaRows.contains(row) else { return nil }

@@ -382,8 +382,8 @@ public enum StyleTable {
     /// bright background: a stipple stands for it there).
     static func fill(_ role: StyleRole, mode: ColorMode, theme: Theme = .dark) -> PaletteColor? {
         guard let row = byRole[role.index] else { return nil }
-        switch mode {
-        case .ansi256: return (theme == .light ? row.lightFill256 : row.fill256).map(PaletteColor.init)
+        switch mode.paletteMode {
+        case .ansi256, .truecolor: return (theme == .light ? row.lightFill256 : row.fill256).map(PaletteColor.init)
         case .ansi16: return row.fill16.map(PaletteColor.init)
         case .ansi8: return row.fill16.flatMap { $0 < 8 ? PaletteColor($0) : nil }
         case .plain, .monochrome: return nil
@@ -437,14 +437,14 @@ public enum StyleTable {
         case .monochrome: m = 1
         case .ansi8: m = 2
         case .ansi16: m = 3
-        case .ansi256: m = 4
+        case .ansi256, .truecolor: m = 4
         }
         return styles[theme == .dark ? 0 : 1][m][role.index]
     }
 
     private static func makeStyle(_ role: StyleRole, mode: ColorMode, theme: Theme) -> CellStyle {
         guard let row = byRole[role.index] else { return .plain }
-        switch mode {
+        switch mode.paletteMode {
         case .plain: return .plain
         case .monochrome:
             return CellStyle(bold: row.bold, reverse: row.reverse || row.sign || row.reverse16, underline: row.userLook)
@@ -456,7 +456,7 @@ public enum StyleTable {
             return CellStyle(
                 foreground: PaletteColor(color), background: band, bold: row.bold, reverse: row.sign || row.reverse16,
                 underline: underline)
-        case .ansi256:
+        case .ansi256, .truecolor:
             let band = row.band ? PaletteColor(theme == .light ? LineBand.light256 : LineBand.dark256) : nil
             return CellStyle(
                 foreground: PaletteColor(theme == .light ? row.light256 : row.color256), background: band,

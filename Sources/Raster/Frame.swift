@@ -1,13 +1,37 @@
 import Support
 
 /// A colour of the xterm palette: 0–7 the ANSI colours, 8–15 their bright forms, 16–255 the
-/// 256-colour cube and greys.
+/// 256-colour cube and greys; an image's colour also keeps its exact 24-bit value, which a truecolour
+/// terminal is sent (the palette entry is what the others show).
 public struct PaletteColor: Hashable, Sendable {
     /// The palette index.
     public let index: UInt8
+    /// The exact colour as `1 << 24 | r << 16 | g << 8 | b`, or 0 for a palette colour.
+    public let exact: UInt32
 
     /// The colour at `index`.
-    public init(_ index: UInt8) { self.index = index }
+    public init(_ index: UInt8) {
+        self.index = index
+        exact = 0
+    }
+
+    /// An sRGB colour: itself in truecolour, its nearest palette entry by ΔE elsewhere.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        index = PaletteQuantizer.nearest(red, green, blue)
+        exact = 1 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+    }
+
+    /// An sRGB colour shown as palette entry `index` outside truecolour (a dithered choice).
+    public init(red: UInt8, green: UInt8, blue: UInt8, index: UInt8) {
+        self.index = index
+        exact = 1 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+    }
+
+    /// The sRGB value: the exact one, else the palette entry's (xterm's; 0–15 as xterm's defaults).
+    public var rgb: (UInt8, UInt8, UInt8) {
+        if exact != 0 { return (UInt8(exact >> 16 & 0xFF), UInt8(exact >> 8 & 0xFF), UInt8(exact & 0xFF)) }
+        return PaletteQuantizer.rgb(index)
+    }
 
     /// A colour that reads on this one: an ANSI colour's bright form (or a bright one's plain form);
     /// for the cube and the greys, black on light and white on dark (by the xterm palette's luminance).

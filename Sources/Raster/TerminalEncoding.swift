@@ -13,20 +13,31 @@ public enum ColorMode: String, Sendable, CaseIterable {
     case ansi16
     /// The xterm 256-colour palette.
     case ansi256
+    /// 24-bit colour (`COLORTERM=truecolor` or `24bit`): an image's exact colours as `38;2;r;g;b`; the
+    /// map's own colours stay the palette's.
+    case truecolor
 
     /// True when colours are shown (the circle's shade is then a background, not a stipple).
-    public var hasColor: Bool { self == .ansi8 || self == .ansi16 || self == .ansi256 }
+    public var hasColor: Bool { self == .ansi8 || self == .ansi16 || self == .ansi256 || self == .truecolor }
 
-    /// The one colour decision: `option` is `--color` (never, always, 8, 16, 256 or nil), `noColor`
-    /// whether NO_COLOR is set and not empty, `isTerminal` whether the output is a terminal,
+    /// The mode whose palette the map's own colours come from (truecolour draws the map as 256 does).
+    public var paletteMode: ColorMode { self == .truecolor ? .ansi256 : self }
+
+    /// The one colour decision: `option` is `--color` (never, always, 8, 16, 256, truecolor or nil),
+    /// `noColor` whether NO_COLOR is set and not empty, `isTerminal` whether the output is a terminal,
     /// `terminalColors` how many colours the terminal has (terminfo `colors`; nil when unknown: `render`
-    /// trusts the option). A mode asked for that the terminal cannot show falls to the next it can.
-    public static func choose(option: String?, noColor: Bool, isTerminal: Bool, terminalColors: Int?) -> ColorMode {
+    /// trusts the option), `colorTerm` the COLORTERM variable (`truecolor` or `24bit` say 24-bit colour,
+    /// which terminfo rarely does). A mode asked for that the terminal cannot show falls to the next it can.
+    public static func choose(
+        option: String?, noColor: Bool, isTerminal: Bool, terminalColors: Int?, colorTerm: String? = nil
+    ) -> ColorMode {
+        let says24Bit = colorTerm == "truecolor" || colorTerm == "24bit"
         let colourless: ColorMode = isTerminal ? .monochrome : .plain
         let colors = terminalColors ?? 256
         func atMost(_ wanted: ColorMode) -> ColorMode {
             switch wanted {
             case .ansi256 where colors >= 256: return .ansi256
+            case .truecolor: return .truecolor
             case .ansi256, .ansi16: return colors >= 16 ? .ansi16 : colors >= 8 ? .ansi8 : colourless
             case .ansi8: return colors >= 8 ? .ansi8 : colourless
             case .plain, .monochrome: return colourless
@@ -36,10 +47,12 @@ public enum ColorMode: String, Sendable, CaseIterable {
         case "never": return colourless
         case "8": return atMost(.ansi8)
         case "16": return atMost(.ansi16)
-        case "256", "always": return atMost(.ansi256)
+        case "256": return atMost(.ansi256)
+        case "truecolor", "24bit": return .truecolor
+        case "always": return says24Bit ? .truecolor : atMost(.ansi256)
         default:
             guard !noColor, isTerminal else { return colourless }
-            return atMost(.ansi256)
+            return says24Bit ? .truecolor : atMost(.ansi256)
         }
     }
 }
@@ -58,22 +71,27 @@ public struct TerminalEncoder: Sendable {
 
     // MARK: Pens
 
-    /// A style as the terminal is sent it in a mode, packed: foreground + 1 in bits 0–8 (0: the
-    /// default), background + 1 in bits 9–17, then bold, underline, reverse.
-    public typealias Pen = UInt32
-    public static let bold: Pen = 1 << 18
-    public static let underline: Pen = 1 << 19
-    public static let reverse: Pen = 1 << 20
-    public static let background: Pen = 0x1FF << 9
+    /// A style as the terminal is sent it in a mode, packed: the foreground in bits 0–24 (0: the
+    /// default; 1–256: palette entry + 1; `1 << 24 | rgb`: a 24-bit colour), the background alike in
+    /// bits 25–49, then bold, underline, reverse.
+    public typealias Pen = UInt64
+    @usableFromInline static let colourBits: Pen = 25
+    @usableFromInline static let colourMask: Pen = 1 << 25 - 1
+    public static let bold: Pen = 1 << 50
+    public static let underline: Pen = 1 << 51
+    public static let reverse: Pen = 1 << 52
+    public static let background: Pen = colourMask << 25
     /// What shows of a pen on a blank cell: the background, underline and reverse.
     public static let blankLook: Pen = background | underline | reverse
 
     /// `style` in `mode`'s colours: without colours only the attributes; with 8, the bright colours
-    /// (8–15) as bold 0–7 (a bright background as its plain colour); with 16 and 256, as they are.
+    /// (8–15) as bold 0–7 (a bright background as its plain colour); with 16 and 256, as they are; in
+    /// truecolour, an exact colour as itself.
     @inlinable
     public static func pen(_ style: CellStyle, _ mode: ColorMode) -> Pen {
-        var fg = style.foreground.map { Pen($0.index) + 1 } ?? 0
-        var bg = style.background.map { Pen($0.index) + 1 } ?? 0
+        let exact = mode == .truecolor
+        var fg = style.foreground.map { exact && $0.exact != 0 ? Pen($0.exact) : Pen($0.index) + 1 } ?? 0
+        var bg = style.background.map { exact && $0.exact != 0 ? Pen($0.exact) : Pen($0.index) + 1 } ?? 0
         var attributes: Pen = 0
         switch mode {
         case .plain, .monochrome:
@@ -85,13 +103,13 @@ public struct TerminalEncoder: Sendable {
                 attributes |= bold
             }
             if bg > 8 && bg <= 16 { bg -= 8 }
-        case .ansi16, .ansi256:
+        case .ansi16, .ansi256, .truecolor:
             break
         }
         if style.bold { attributes |= bold }
         if style.underline { attributes |= underline }
         if style.reverse { attributes |= reverse }
-        return fg | bg << 9 | attributes
+        return fg | bg << colourBits | attributes
     }
 
     /// Sets the pen with one SGR: only what changed, or a reset and all of it when an attribute goes (or
@@ -119,10 +137,12 @@ public struct TerminalEncoder: Sendable {
         if new & Self.bold != 0, from & Self.bold == 0 { parameter(0x31, &first) }
         if new & Self.underline != 0, from & Self.underline == 0 { parameter(0x34, &first) }
         if new & Self.reverse != 0, from & Self.reverse == 0 { parameter(0x37, &first) }
-        let fg = Int(new & 0x1FF)
-        if fg != Int(from & 0x1FF) { colour(fg, base: 30, bright: 90, extended: 38, &first) }
-        let bg = Int(new >> 9 & 0x1FF)
-        if bg != Int(from >> 9 & 0x1FF) { colour(bg, base: 40, bright: 100, extended: 48, &first) }
+        let fg = Int(new & Self.colourMask)
+        if fg != Int(from & Self.colourMask) { colour(fg, base: 30, bright: 90, extended: 38, &first) }
+        let bg = Int(new >> Self.colourBits & Self.colourMask)
+        if bg != Int(from >> Self.colourBits & Self.colourMask) {
+            colour(bg, base: 40, bright: 100, extended: 48, &first)
+        }
         bytes.append(0x6D)  // m
     }
 
@@ -134,8 +154,9 @@ public struct TerminalEncoder: Sendable {
         bytes.append(digit)
     }
 
-    /// A colour's parameters: 0 the default (39, 49); 1–8 the 8 colours; 9–16 the bright ones; above,
-    /// the 256-colour palette (`38;5;n`).
+    /// A colour's parameters: 0 the default (39, 49); 1–8 the 8 colours; 9–16 the bright ones; to 256,
+    /// the 256-colour palette (`38;5;n`); from `1 << 24`, a 24-bit colour (`38;2;r;g;b`, ITU T.416 as
+    /// xterm and every truecolour terminal read it).
     @inline(__always)
     private mutating func colour(_ c: Int, base: Int, bright: Int, extended: Int, _ first: inout Bool) {
         if !first { bytes.append(0x3B) }
@@ -144,6 +165,14 @@ public struct TerminalEncoder: Sendable {
         case 0: small(base + 9)
         case 1...8: small(base + c - 1)
         case 9...16: small(bright + c - 9)
+        case (1 << 24)...:
+            small(extended)
+            put(0x3B, 0x32, 0x3B)  // ;2;
+            small(c >> 16 & 0xFF)
+            bytes.append(0x3B)
+            small(c >> 8 & 0xFF)
+            bytes.append(0x3B)
+            small(c & 0xFF)
         default:
             small(extended)
             put(0x3B, 0x35, 0x3B)  // ;5;

@@ -60,8 +60,14 @@ public struct TerminalPainter: Sendable {
     /// Columns and rows of the screen.
     public private(set) var cols: Int
     public private(set) var rows: Int
-    /// What the screen shows, row by row: each cell's glyph in the high 32 bits, its pen in the low.
-    private var shown: [UInt64]
+    /// What the screen shows, row by row: each cell's glyph and pen.
+    private var shown: [Shown]
+
+    /// A cell as the terminal shows it.
+    struct Shown: Equatable {
+        var glyph: UInt32
+        var pen: Pen
+    }
     /// Where the cursor is (nil: not known, as after writing the last column, whose wrap terminals
     /// treat differently).
     private var cursor: (row: Int, col: Int)?
@@ -85,7 +91,7 @@ public struct TerminalPainter: Sendable {
 
     typealias Pen = TerminalEncoder.Pen
     /// A blank with the default colours and no attributes.
-    static let blank = UInt64(0x20) << 32
+    static let blank = Shown(glyph: 0x20, pen: 0)
 
     // MARK: Moving what is shown
 
@@ -156,22 +162,22 @@ public struct TerminalPainter: Sendable {
     private mutating func forgetCutGlyphs(rows rowRange: Range<Int>) {
         for row in rowRange {
             let start = row * cols
-            for col in 0..<cols where shown[start + col] >> 32 == 0 {
+            for col in 0..<cols where shown[start + col].glyph == 0 {
                 // A second half without its first (the first column has none to its left).
-                if col == 0 || shown[start + col - 1] >> 32 == 0 || shown[start + col - 1] == Self.unknown {
+                if col == 0 || shown[start + col - 1].glyph == 0 || shown[start + col - 1] == Self.unknown {
                     shown[start + col] = Self.unknown
                 }
             }
             // A first half in the last column lost its second.
             let last = start + cols - 1
-            if cols > 0, shown[last] != Self.unknown, Self.isWide(UInt32(truncatingIfNeeded: shown[last] >> 32)) {
+            if cols > 0, shown[last] != Self.unknown, Self.isWide(shown[last].glyph) {
                 shown[last] = Self.unknown
             }
         }
     }
 
     /// A cell of the copy whose content is not known (never equal to a cell of a frame): drawn again.
-    static let unknown = UInt64.max
+    static let unknown = Shown(glyph: .max, pen: .max)
 
     /// True for a glyph two columns wide.
     static func isWide(_ glyph: UInt32) -> Bool {
@@ -185,12 +191,12 @@ public struct TerminalPainter: Sendable {
     private mutating func forgetHalves(row: Int, col: Int, width: Int) {
         let start = row * cols
         // The first cell is the second half of a glyph to its left.
-        if col > 0, shown[start + col] >> 32 == 0, shown[start + col] != Self.unknown {
+        if col > 0, shown[start + col].glyph == 0, shown[start + col] != Self.unknown {
             shown[start + col - 1] = Self.unknown
         }
         // The cell after the last is the second half of a glyph being overwritten.
         let after = col + width
-        if after < cols, shown[start + after] >> 32 == 0, shown[start + after] != Self.unknown {
+        if after < cols, shown[start + after].glyph == 0, shown[start + after] != Self.unknown {
             shown[start + after] = Self.unknown
         }
     }
@@ -223,11 +229,11 @@ public struct TerminalPainter: Sendable {
                     // Nothing that acts on a terminal is written as a glyph, whatever reached the frame.
                     if glyph < 0x20 || (0x7F...0x9F).contains(glyph) { glyph = glyph == 0 ? 0x20 : 0x3F }
                     if glyph >= 0x80, !abilities.unicode { glyph = 0x3F }  // ?
-                    let want = UInt64(glyph) << 32 | UInt64(resolved[col])
+                    let want = Shown(glyph: glyph, pen: resolved[col])
                     let has = shown[start + col]
                     if wide {
                         // Both cells or neither: the glyph covers the two.
-                        let pair = UInt64(resolved[col])
+                        let pair = Shown(glyph: 0, pen: resolved[col])
                         if want == has, shown[start + col + 1] == pair { continue }
                         if row == rows - 1, col + 1 == cols - 1, !abilities.lastCellSafe { continue }
                         forgetHalves(row: row, col: col, width: 2)
@@ -241,9 +247,7 @@ public struct TerminalPainter: Sendable {
                     }
                     if want == has { continue }
                     // Two blanks that look the same: the foreground of neither can be seen.
-                    if isBlank[col], has >> 32 == 0x20,
-                        (Pen(truncatingIfNeeded: has ^ want) & TerminalEncoder.blankLook) == 0
-                    {
+                    if isBlank[col], has.glyph == 0x20, ((has.pen ^ want.pen) & TerminalEncoder.blankLook) == 0 {
                         continue
                     }
                     // A run of blanks alike: erased in one sequence where that is shorter than spaces.
@@ -256,7 +260,7 @@ public struct TerminalPainter: Sendable {
                         } else {
                             out.csi(end - col, final: 0x58)  // ECH; the cursor stays
                         }
-                        for k in col..<end { shown[start + k] = UInt64(0x20) << 32 | UInt64(resolved[k]) }
+                        for k in col..<end { shown[start + k] = Shown(glyph: 0x20, pen: resolved[k]) }
                         continue
                     }
                     // Some terminals scroll the screen after writing its last cell: leave it.
@@ -352,12 +356,12 @@ public struct TerminalPainter: Sendable {
         var bytes = 0
         for i in (row * cols + start)..<(row * cols + end) {
             let cell = shown[i]
-            let glyph = UInt32(truncatingIfNeeded: cell >> 32)
+            let glyph = cell.glyph
             // Only one-column glyphs known to be there are written again.
             guard cell != Self.unknown, glyph != 0,
-                i + 1 >= shown.count || shown[i + 1] >> 32 != 0 || (i + 1) % cols == 0
+                i + 1 >= shown.count || shown[i + 1].glyph != 0 || (i + 1) % cols == 0
             else { return false }
-            let difference = Pen(truncatingIfNeeded: cell) ^ pen
+            let difference = cell.pen ^ pen
             guard difference == 0 || (glyph == 0x20 && difference & TerminalEncoder.blankLook == 0) else {
                 return false
             }
@@ -365,8 +369,8 @@ public struct TerminalPainter: Sendable {
         }
         guard bytes < (end - start == 1 ? 3 : 4) else { return false }
         for i in (row * cols + start)..<(row * cols + end) {
-            out.scalar(UInt32(truncatingIfNeeded: shown[i] >> 32))
-            shown[i] = (shown[i] >> 32) << 32 | UInt64(pen)
+            out.scalar(shown[i].glyph)
+            shown[i].pen = pen
         }
         return true
     }

@@ -69,7 +69,7 @@ public final class CursesScreen: Screen {
         modifiedArrowCodes = Self.takeKeys()
         colorMode = ColorMode.choose(
             option: colorOption, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false, isTerminal: true,
-            terminalColors: Int(termmap_terminal_colors()))
+            terminalColors: Int(termmap_terminal_colors()), colorTerm: environment["COLORTERM"])
         // ncurses clears the screen (and enters the alternate one) at its first refresh: done here, so
         // that the painter starts from a blank screen, and the later reads of keys refresh nothing.
         termmap_refresh_cleared()

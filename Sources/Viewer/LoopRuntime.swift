@@ -158,6 +158,7 @@ final class LoopRuntime {
     private func draw() {
         // Tiles that failed and whose wait is over are asked for again by this frame (the draw reads no clock).
         sources?.features.expireFailures()
+        sources?.imagery?.expireFailures()
         // A screen that shows only its last frame has the tiles of that frame loaded before it is
         // drawn, not drawn once without them.
         if !screen.showsEveryFrame, performer.loadsTiles, state.isLargeEnough {

@@ -85,7 +85,7 @@ public enum ScriptedRecording {
     ) -> (state: ViewerState, screen: ScriptedScreen) {
         var state = start
         let inbox = EventInbox()
-        let loader = ImmediateTileLoader(sources: sources?.features.all ?? []) { inbox.post(.tilesArrived($0)) }
+        let loader = ImmediateTileLoader(sources: sources?.loadable ?? []) { inbox.post(.tilesArrived($0)) }
         let script = keys.enumerated().map {
             (time: spaced ? Double($0.offset + 1) * keyInterval : 0, event: $0.element.event)
         }

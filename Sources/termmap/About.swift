@@ -31,6 +31,10 @@ enum About {
                     "Streets: \(asset.label) (\(asset.metadata["source"] ?? asset.name)): \(credit)\(licence).")
             }
         }
+        if let imagery = sources?.imagery {
+            let credit = imagery.credits.isEmpty ? "source unknown" : texts(imagery.credits)
+            lines.append("Imagery: \(imagery.label) (\(imagery.info.name)): \(credit).")
+        }
         return lines.joined(separator: "\n")
     }
 }

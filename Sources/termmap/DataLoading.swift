@@ -84,10 +84,6 @@ enum DataLoading {
             }
         }
         var said: [String] = []
-        func tileSource(_ location: String) throws(MapDataError) -> TileSource {
-            TileSource(
-                archive: try archive(location), label: TileArchives.label(location), cacheBytes: tileCacheBytes)
-        }
         // A remote tileset that gives no answer is offline, not an error: the map opens on everything
         // else and it is asked again as tiles are wanted (a wrong address or a refusal still ends here).
         func archive(_ location: String) throws(MapDataError) -> any TileArchive {
@@ -102,23 +98,36 @@ enum DataLoading {
                 }
             }
         }
-        var details: [any ChunkSource] = try tiles.map(tileSource)
+        // A raster tileset is the imagery under the map (the first one: a second is said and left out).
+        var details: [any ChunkSource] = []
+        var imagery: ImagerySource?
+        func add(_ location: String) throws(MapDataError) {
+            let opened = try archive(location)
+            let label = TileArchives.label(location)
+            guard opened.info.imageFormat != nil else {
+                details.append(TileSource(archive: opened, label: label, cacheBytes: tileCacheBytes))
+                return
+            }
+            guard let first = imagery else {
+                imagery = ImagerySource(archive: opened, label: label, cacheBytes: tileCacheBytes)
+                return
+            }
+            said.append("\(location): imagery \(first.label) is drawn already; one imagery at a time")
+        }
+        for location in tiles { try add(location) }
         for path in locator.detailFiles(tilesets: folderTiles) {
-            let source: any ChunkSource
             do throws(MapDataError) {
                 if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
-                    source = try tileSource(path)
+                    try add(path)
                 } else {
-                    source = try MapAsset(path: path, kind: locator.kind(of: path))
+                    details.append(try MapAsset(path: path, kind: locator.kind(of: path)))
                 }
             } catch {
                 skipped.append(Skipped(error: error))
-                continue
             }
-            details.append(source)
         }
         notices += said
-        return MapSources(features: FeatureSources(base: world, shorelines: high, details: details))
+        return MapSources(features: FeatureSources(base: world, shorelines: high, details: details), imagery: imagery)
     }
 
     /// Waits for the tile sources' background work (cache writes, revalidations) and says their
@@ -127,6 +136,10 @@ enum DataLoading {
         for case let tiles as TileSource in sources.features.all {
             tiles.archive.finish()
             for n in tiles.takeNotices() { printError("termmap: " + n) }
+        }
+        if let imagery = sources.imagery {
+            imagery.archive.finish()
+            for n in imagery.takeNotices() { printError("termmap: " + n) }
         }
     }
 

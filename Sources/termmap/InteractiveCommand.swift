@@ -60,7 +60,7 @@ enum InteractiveCommand {
         defer { screen.close() }
         // Tiles load in the background; each batch that arrives is an event, and wakes the loop's wait.
         let inbox = screen.makeInbox()
-        let loader = BackgroundTileLoader(sources: sources.features.all) { inbox.post(.tilesArrived($0)) }
+        let loader = BackgroundTileLoader(sources: sources.loadable) { inbox.post(.tilesArrived($0)) }
         var state = try startState(
             options, keymap: keymap, screen: screen, sources: sources, files: files, environment: environment)
         state.suspendRefusal = suspendRefusal(options, screen: screen)

@@ -62,9 +62,10 @@ extension OptionSpec {
         inConfig: true, configDefault: "false")
     static let color = OptionSpec(
         name: "color", value: "WHEN",
-        help: "auto (as the terminal and NO_COLOR say: the default), never, always, 8 (bright as bold), 16 or 256",
+        help:
+            "auto (as the terminal, COLORTERM and NO_COLOR say: the default), never, always, 8 (bright as bold), 16, 256 or truecolor",
         commands: [.viewer, .render], inConfig: true, configDefault: "auto",
-        choices: ["auto", "never", "always", "8", "16", "256"])
+        choices: ["auto", "never", "always", "8", "16", "256", "truecolor"])
     static let theme = OptionSpec(
         name: "theme", value: "NAME",
         help: "auto (the default: as the terminal reports its background, else COLORFGBG, else dark), dark or light",

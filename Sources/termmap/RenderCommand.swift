@@ -41,7 +41,8 @@ enum RenderCommand {
         }
         let mode = ColorMode.choose(
             option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
-            isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment))
+            isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment),
+            colorTerm: environment["COLORTERM"])
         if let path = options.castPath {
             // A recording animates, as the viewer does; the colours are those `render` would print.
             let castMode = options.color == nil ? ColorMode.ansi256 : mode

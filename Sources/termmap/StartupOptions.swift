@@ -123,8 +123,8 @@ struct StartupOptions {
     /// How the map looks: --color, --theme.
     private mutating func readLook(_ p: ParsedArguments) throws(UsageError) {
         if let c = p.value(.color), c != "auto" {
-            guard ["never", "always", "8", "16", "256"].contains(c) else {
-                throw UsageError("--color '\(c)' must be auto, never, always, 8, 16 or 256")
+            guard ["never", "always", "8", "16", "256", "truecolor", "24bit"].contains(c) else {
+                throw UsageError("--color '\(c)' must be auto, never, always, 8, 16, 256 or truecolor")
             }
             color = c
         }

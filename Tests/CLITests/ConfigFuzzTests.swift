@@ -87,7 +87,9 @@ extension ConfigFuzzTests {
         do {
             _ = try ConfigFile(parsing: "zoom = 3\ncolor = \"2\u{1B}[31m\"\n", path: "config")
         } catch {
-            #expect(error.description == "config:2: color '2\\u{1B}[31m' must be auto, never, always, 8, 16 or 256")
+            #expect(
+                error.description
+                    == "config:2: color '2\\u{1B}[31m' must be auto, never, always, 8, 16, 256 or truecolor")
         }
     }
 }

@@ -64,7 +64,9 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         metadata = meta
         // Raster tilesets say so in `format`; older ones (node-mbtiles' `plain_1`) have no such row, and
         // their first tile's magic tells.
-        if let format = meta["format"] ?? Self.firstTile(db).flatMap(Self.rasterKind), format != "pbf" {
+        let format = meta["format"] ?? Self.firstTile(db).flatMap(Self.rasterKind)
+        let image = format.flatMap(TilesetInfo.imageFormat(named:))
+        if let format, format != "pbf", image == nil {
             sqlite3_finalize(query)
             sqlite3_close(db)
             throw fail(.badInput(Self.unsupported(format)))
@@ -91,7 +93,7 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
             bounds: TilesetInfo.parseBounds(meta["bounds"])
                 ?? CoordinateBounds(north: 90, south: -90, west: -180, east: 180),
             tileCount: nil, attribution: TilesetInfo.plainAttribution(meta["attribution"]), layers: layers,
-            compression: "gzip or none (told by each tile)")
+            compression: image == nil ? "gzip or none (told by each tile)" : "none", imageFormat: image)
     }
 
     deinit {
@@ -125,18 +127,14 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
         return nil
     }
 
-    /// Why tiles of `format` (MBTiles 1.3's `format`) are not drawn: images are raster tiles, `json`
+    /// Why tiles of `format` (MBTiles 1.3's `format`) are not drawn: AVIF has no decoder here, `json`
     /// (UTFGrid) and `mlt` (MapLibre Tiles) are other things again, each named as what it is.
     static func unsupported(_ format: String) -> String {
         switch format.lowercased() {
-        case "png", "jpg", "jpeg", "webp", "avif":
-            let kind =
-                ["png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "webp": "WebP", "avif": "AVIF"][format.lowercased()]
-                ?? format
-            return "\(kind) raster tiles are not supported (vector tiles only)"
+        case "avif": return "AVIF raster tiles are not supported (PNG, JPEG or WebP)"
         case "json": return "JSON tiles (UTFGrid) are not supported (vector tiles only)"
         case "mlt": return "MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)"
-        default: return "tiles of format '\(format)' are not supported (vector tiles, format pbf, only)"
+        default: return "tiles of format '\(format)' are not supported (pbf, png, jpg or webp)"
         }
     }
 

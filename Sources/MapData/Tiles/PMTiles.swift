@@ -178,7 +178,8 @@ public final class PMTilesArchive: TileArchive {
             format: "PMTiles v3", name: meta["name"] ?? file, minZoom: Int(h.minZoom), maxZoom: Int(h.maxZoom),
             bounds: bounds, tileCount: Int(exactly: h.addressedTiles),
             attribution: TilesetInfo.plainAttribution(meta["attribution"]),
-            layers: layers, compression: PMTilesHeader.compressionName(h.tileCompression))
+            layers: layers, compression: PMTilesHeader.compressionName(h.tileCompression),
+            imageFormat: [2: "png", 3: "jpg", 4: "webp"][h.tileType])
     }
 
     /// The header, checked: a PMTiles v3 of vector tiles (or tiles told by their magic) compressed with
@@ -199,7 +200,8 @@ public final class PMTilesArchive: TileArchive {
         for c in [h.internalCompression, h.tileCompression] where c > 2 {
             throw fail(.badInput("\(PMTilesHeader.compressionName(c)) compression is not supported (gzip or none)"))
         }
-        guard h.tileType == 1 || h.tileType == 0 else {
+        // Types 2–4 are PNG, JPEG and WebP raster tiles (the imagery layer's).
+        guard (0...4).contains(h.tileType) else {
             // Type 6 is MapLibre Tiles (spec v3.0.1): vector tiles, in another encoding.
             if h.tileType == 6 {
                 throw fail(.badInput("MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)"))
@@ -207,7 +209,7 @@ public final class PMTilesArchive: TileArchive {
             let kind =
                 ["", "", "PNG", "JPEG", "WebP", "AVIF"].indices.contains(Int(h.tileType))
                 ? ["", "", "PNG", "JPEG", "WebP", "AVIF"][Int(h.tileType)] : "type \(h.tileType)"
-            throw fail(.badInput("\(kind) raster tiles are not supported (vector tiles only)"))
+            throw fail(.badInput("\(kind) tiles are not supported (vector, PNG, JPEG or WebP tiles)"))
         }
         guard h.rootLength > 0, h.rootLength <= 1 << 24, h.metadataLength <= 1 << 24 else {
             throw fail(.badOffset("header (root directory or metadata length)"))

@@ -23,12 +23,15 @@ public struct TilesetInfo: Sendable {
     public var layers: [String]
     /// Tile compression (`gzip`, `none`).
     public var compression: String
+    /// For raster tiles, their image format (`png`, `jpg`, `webp`); nil for vector tiles.
+    public var imageFormat: String?
 
     /// A tileset's description.
     public init(
         format: String, name: String, minZoom: Int, maxZoom: Int, bounds: CoordinateBounds, tileCount: Int?,
-        attribution: String?, layers: [String], compression: String
+        attribution: String?, layers: [String], compression: String, imageFormat: String? = nil
     ) {
+        self.imageFormat = imageFormat
         (self.format, self.name, self.minZoom, self.maxZoom, self.bounds) = (format, name, minZoom, maxZoom, bounds)
         (self.tileCount, self.attribution, self.layers, self.compression) = (
             tileCount, attribution, layers, compression
@@ -140,6 +143,24 @@ extension TilesetInfo {
         return layers.compactMap { layer in
             if case .string(let id)? = layer.object?["id"] { id } else { nil }
         }
+    }
+
+    /// The image format that MBTiles' `format` (or a URL's extension, or PMTiles' tile type) names:
+    /// `png`, `jpg` or `webp`, the three a decoder is loaded for; nil for anything else.
+    public static func imageFormat(named said: String) -> String? {
+        switch said.lowercased() {
+        case "png": "png"
+        case "jpg", "jpeg": "jpg"
+        case "webp": "webp"
+        default: nil
+        }
+    }
+
+    /// The image format a tile URL template names by its extension (`…/{z}/{x}/{y}.png?key=…`).
+    public static func imageFormat(ofTemplate template: String) -> String? {
+        let path = template.split(separator: "?").first.map(String.init) ?? template
+        guard let last = path.split(separator: "/").last, let dot = last.lastIndex(of: ".") else { return nil }
+        return imageFormat(named: String(last[last.index(after: dot)...]))
     }
 
     /// A `west,south,east,north` bounds value.

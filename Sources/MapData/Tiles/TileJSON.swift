@@ -17,6 +17,8 @@ public struct TileJSON: Equatable, Sendable {
     /// `vector_layers` ids.
     public var layers: [String]
     public var name: String?
+    /// For raster tiles, their image format: its `format`, else its templates' extension.
+    public var imageFormat: String?
 
     /// The largest document read (TileJSON documents are a few KB).
     public static let maxBytes = 1 << 20
@@ -59,7 +61,9 @@ public struct TileJSON: Equatable, Sendable {
         return TileJSON(
             templates: templates, tms: json["scheme"]?.text == "tms", minZoom: minZoom, maxZoom: maxZoom,
             bounds: bounds, attribution: TilesetInfo.plainAttribution(json["attribution"]?.text),
-            layers: TilesetInfo.layerNames(json), name: json["name"]?.text)
+            layers: TilesetInfo.layerNames(json), name: json["name"]?.text,
+            imageFormat: json["format"]?.text.flatMap(TilesetInfo.imageFormat(named:))
+                ?? TilesetInfo.imageFormat(ofTemplate: templates[0]))
     }
 }
 

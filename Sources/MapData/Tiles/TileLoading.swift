@@ -2,10 +2,19 @@ import Dispatch
 import MapFormats
 import Synchronization
 
-/// Tiles a view lacks, or tiles that have arrived: which source (its place in `FeatureSources.all`)
-/// and which tiles, nearest the view's centre first.
+/// A source whose tiles are loaded by the program (a vector tileset, the imagery): safe to call from
+/// any thread.
+public protocol TileLoadable: AnyObject, Sendable {
+    /// Reads and decodes tiles into the source's cache; a tile `wanted` says false for is not asked for.
+    func load(_ tiles: [TileID], wanted: @escaping @Sendable (TileID) -> Bool)
+    /// True when `tile` is loaded (or could not be, and is not to be asked for again yet).
+    func hasTried(_ tile: TileID) -> Bool
+}
+
+/// Tiles a view lacks, or tiles that have arrived: which source (its place in `FeatureSources.all`,
+/// the imagery after them) and which tiles, nearest the view's centre first.
 public struct TileBatch: Hashable, Sendable {
-    /// The source's place in `FeatureSources.all`.
+    /// The source's place in `FeatureSources.all` (the imagery: `all.count`).
     public var source: Int
     /// The tiles.
     public var tiles: [TileID]
@@ -28,18 +37,19 @@ public protocol TileLoading: AnyObject, Sendable {
 /// Loads at once, in the caller's thread (`render`, tests): each request's tiles are in the cache when
 /// it returns, and `arrived` has been told.
 public final class ImmediateTileLoader: TileLoading {
-    private let sources: [any ChunkSource]
+    private let sources: [(any TileLoadable)?]
     private let arrived: @Sendable (TileBatch) -> Void
 
-    /// A loader for `sources` (`FeatureSources.all`) that tells `arrived` of each batch loaded.
-    public init(sources: [any ChunkSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
+    /// A loader for `sources` (`MapSources.loadable`: by the batches' source numbers) that tells
+    /// `arrived` of each batch loaded.
+    public init(sources: [(any TileLoadable)?], arrived: @escaping @Sendable (TileBatch) -> Void) {
         self.sources = sources
         self.arrived = arrived
     }
 
     public func request(_ batch: TileBatch) {
-        guard sources.indices.contains(batch.source), let tiles = sources[batch.source] as? TileSource else { return }
-        tiles.load(batch.tiles)
+        guard sources.indices.contains(batch.source), let tiles = sources[batch.source] else { return }
+        tiles.load(batch.tiles) { _ in true }
         arrived(batch)
     }
 }
@@ -50,7 +60,7 @@ public final class ImmediateTileLoader: TileLoading {
 public final class BackgroundTileLoader: TileLoading {
     /// Tiles loaded in one batch (a batch's tiles are drawn together).
     public static let batchSize = 8
-    private let sources: [any ChunkSource]
+    private let sources: [(any TileLoadable)?]
     private let arrived: @Sendable (TileBatch) -> Void
     private let queue = DispatchQueue(label: "termmap.tiles")
     private struct Work {
@@ -62,14 +72,15 @@ public final class BackgroundTileLoader: TileLoading {
     }
     private let work = Mutex(Work())
 
-    /// A loader for `sources` (`FeatureSources.all`) that tells `arrived` of each batch loaded.
-    public init(sources: [any ChunkSource], arrived: @escaping @Sendable (TileBatch) -> Void) {
+    /// A loader for `sources` (`MapSources.loadable`: by the batches' source numbers) that tells
+    /// `arrived` of each batch loaded.
+    public init(sources: [(any TileLoadable)?], arrived: @escaping @Sendable (TileBatch) -> Void) {
         self.sources = sources
         self.arrived = arrived
     }
 
     public func request(_ batch: TileBatch) {
-        guard sources.indices.contains(batch.source), sources[batch.source] is TileSource else { return }
+        guard sources.indices.contains(batch.source), sources[batch.source] != nil else { return }
         let start = work.withLock { w in
             w.wanted[batch.source] = batch.tiles
             w.inView[batch.source] = Set(batch.tiles)
@@ -93,7 +104,7 @@ public final class BackgroundTileLoader: TileLoading {
                 return TileBatch(source: source, tiles: batch)
             }
             guard let next else { return }
-            guard let tiles = sources[next.source] as? TileSource else { continue }
+            guard let tiles = sources[next.source] else { continue }
             let todo = next.tiles.filter { !tiles.hasTried($0) }
             let source = next.source
             if !todo.isEmpty {

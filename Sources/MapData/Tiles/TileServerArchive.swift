@@ -27,10 +27,12 @@ public final class TileServerArchive: TileArchive {
     /// unreachable server is an error at start.
     public convenience init(template: String, cache: TileDiskCache? = nil) throws(MapDataError) {
         let host = URL(string: template.replacing("{", with: "").replacing("}", with: ""))?.host ?? template
+        // Raster tile servers (`….png`) go to zoom 19 as a rule; vector ones to 14.
+        let image = TilesetInfo.imageFormat(ofTemplate: template)
         let info = TilesetInfo(
-            format: "tile server", name: host, minZoom: 0, maxZoom: 14,
+            format: "tile server", name: host, minZoom: 0, maxZoom: image == nil ? 14 : 19,
             bounds: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), tileCount: nil, attribution: nil,
-            layers: [], compression: "gzip or none (told by each tile)")
+            layers: [], compression: "gzip or none (told by each tile)", imageFormat: image)
         try self.init(templates: [template], tms: false, info: info, cache: cache)
         if cache?.resource("probe") != nil { return }
         let first = url(TileID(z: 0, x: 0, y: 0))
@@ -51,7 +53,7 @@ public final class TileServerArchive: TileArchive {
         let info = TilesetInfo(
             format: "TileJSON", name: tileJSON.name ?? file, minZoom: tileJSON.minZoom, maxZoom: tileJSON.maxZoom,
             bounds: tileJSON.bounds, tileCount: nil, attribution: tileJSON.attribution, layers: tileJSON.layers,
-            compression: "gzip or none (told by each tile)")
+            compression: "gzip or none (told by each tile)", imageFormat: tileJSON.imageFormat)
         try self.init(templates: tileJSON.templates, tms: tileJSON.tms, info: info, cache: cache)
     }
 

@@ -11,7 +11,7 @@ import SystemSupport
 /// changes no tile's standing: a tile's bytes stay with its decoded form (what `i` asks of a feature is
 /// read from them), and failures whose wait is over are let go by the program (`expireFailures`). One
 /// ledger holds the tiles: decoded (with their bytes), kept raw (remote), failed.
-public final class TileSource: ChunkSource {
+public final class TileSource: ChunkSource, TileLoadable {
     public let archive: any TileArchive
     public let label: String
     public var kind: SourceKind { .tiles }

@@ -1,0 +1,221 @@
+import GeoCore
+import MapData
+import MapFormats
+
+/// The colours of a view's half-cells from a raster tileset's pixels (issue 47). Each cell is two
+/// half-cells of 2 × 2 dots (the upper and lower halves of `▀`); each half-cell's colour is the mean of
+/// the tile pixels it covers, each weighed by how much of it the half-cell covers and by its alpha (a
+/// box filter: a photo's detail averages rather than aliases). Where a half-cell is smaller than a
+/// pixel (deeper than the tileset goes, or a lower zoom's tile stretched while the right one loads),
+/// the pixels are filtered bilinearly at its centre.
+struct ImagerySampler {
+    /// One tile position of the view: its tile's pixels, or a loaded ancestor's stretched over it.
+    struct Slot {
+        var image: TileImage?
+        /// How many zooms up the image is (0: the tile itself).
+        var levelsUp = 0
+        /// The tile's place within the ancestor, in the ancestor's pixels.
+        var offsetX = 0.0, offsetY = 0.0
+    }
+
+    /// What a view found: the colours (per half-cell, 0: nothing drawn, else `1 << 24 | rgb`), the
+    /// tiles it lacks, nearest the centre first, and how the source stands.
+    struct Sampled {
+        var halves: [UInt32]
+        var missing: [TileID]
+        var status: SourceStatus
+        var tileZoom: Int
+        var drawn: Bool
+    }
+
+    let zoom: Int
+    let tilePixels: Int
+    /// The first tile column and row of the view (columns not wrapped: a view may cross the antimeridian).
+    let firstX: Int, firstY: Int
+    let slotCols: Int, slotRows: Int
+    var slots: [Slot]
+
+    /// Samples `source` for a view of `cols × rows` cells through `transform` at view zoom `viewZoom`.
+    static func sample(_ source: ImagerySource, transform: ViewTransform, viewZoom: Double, cols: Int, rows: Int)
+        -> Sampled
+    {
+        let zoom = source.tileZoom(viewZoom)
+        let tilePixels = source.tilePixels
+        let worldPixels = Double(tilePixels) * Double(1 << zoom)
+        let scale = worldPixels / transform.worldSize
+        // Level-`zoom` pixel coordinates of a dot.
+        func pixelX(_ dot: Double) -> Double { (dot - transform.halfWidth) * scale + transform.center.x * worldPixels }
+        func pixelY(_ dot: Double) -> Double { (dot - transform.halfHeight) * scale + transform.center.y * worldPixels }
+        let dotsWide = Double(cols * 2)
+        let dotsTall = Double(rows * 4)
+        let (x0, x1) = (pixelX(0), pixelX(dotsWide))
+        let (y0, y1) = (max(0, pixelY(0)), min(worldPixels, pixelY(dotsTall)))
+        let firstX = Int((x0 / Double(tilePixels)).rounded(.down))
+        let lastX = Int(((x1 - 1e-9) / Double(tilePixels)).rounded(.down))
+        let firstY = Int((y0 / Double(tilePixels)).rounded(.down))
+        let lastY = Int(((y1 - 1e-9) / Double(tilePixels)).rounded(.down))
+        var sampler = ImagerySampler(
+            zoom: zoom, tilePixels: tilePixels, firstX: firstX, firstY: firstY,
+            slotCols: max(0, lastX - firstX + 1), slotRows: max(0, lastY - firstY + 1), slots: [])
+        var status = SourceStatus()
+        let missing = sampler.gather(source, center: (pixelX(dotsWide / 2), pixelY(dotsTall / 2)), &status)
+        var halves = [UInt32](repeating: 0, count: cols * rows * 2)
+        guard y1 > y0 else {
+            return Sampled(halves: halves, missing: missing, status: status, tileZoom: zoom, drawn: false)
+        }
+        // Each column's and each half row's footprint in pixels (a half-cell is 2 × 2 dots).
+        let xs = (0...cols).map { pixelX(Double($0 * 2)) }
+        let ys = (0...(rows * 2)).map { pixelY(Double($0 * 2)) }
+        var drawn = false
+        for half in 0..<(rows * 2) {
+            let (top, bottom) = (ys[half], ys[half + 1])
+            guard bottom > 0, top < worldPixels else { continue }
+            for col in 0..<cols {
+                let colour = sampler.colour(x0: xs[col], x1: xs[col + 1], y0: top, y1: bottom)
+                if colour != 0 {
+                    halves[((half / 2) * cols + col) * 2 + half % 2] = colour
+                    drawn = true
+                }
+            }
+        }
+        return Sampled(halves: halves, missing: missing, status: status, tileZoom: zoom, drawn: drawn)
+    }
+
+    /// Fills the slots with the tiles at hand (or their nearest loaded ancestors); returns the tiles
+    /// the view lacks, nearest `center` (in pixels) first, and counts them in `status`.
+    mutating func gather(_ source: ImagerySource, center: (Double, Double), _ status: inout SourceStatus) -> [TileID] {
+        let n = 1 << zoom
+        let minZoom = source.info.minZoom
+        var missing: [(TileID, Double)] = []
+        slots.reserveCapacity(slotCols * slotRows)
+        for row in 0..<slotRows {
+            for col in 0..<slotCols {
+                let y = firstY + row
+                let x = ((firstX + col) % n + n) % n
+                let tile = TileID(z: zoom, x: x, y: y)
+                if let image = source.image(tile) {
+                    slots.append(Slot(image: image))
+                    status.cached += 1
+                    continue
+                }
+                let failure = source.failure(tile)
+                if failure.failed {
+                    if failure.offline { status.offline += 1 } else { status.failed += 1 }
+                } else if source.covers(tile) {
+                    let dx = (Double(firstX + col) + 0.5) * Double(tilePixels) - center.0
+                    let dy = (Double(y) + 0.5) * Double(tilePixels) - center.1
+                    missing.append((tile, dx * dx + dy * dy))
+                    status.loading += 1
+                }
+                slots.append(ancestor(of: tile, in: source, downTo: minZoom))
+            }
+        }
+        return missing.sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    /// The nearest loaded ancestor of `tile`, stretched over it (an empty slot when none is loaded).
+    func ancestor(of tile: TileID, in source: ImagerySource, downTo minZoom: Int) -> Slot {
+        var up = 1
+        while tile.z - up >= max(0, minZoom) {
+            let parent = TileID(z: tile.z - up, x: tile.x >> up, y: tile.y >> up)
+            if let image = source.image(parent), image.width > 0 {
+                // The tile's corner in the parent's pixels.
+                let share = Double(image.width) / Double(1 << up)
+                let ox = Double(tile.x - (parent.x << up)) * share
+                let oy = Double(tile.y - (parent.y << up)) * share
+                return Slot(image: image, levelsUp: up, offsetX: ox, offsetY: oy)
+            }
+            up += 1
+        }
+        return Slot()
+    }
+
+    /// The premultiplied colour (r·a, g·a, b·a, a; 0–1) of level-`zoom` pixel (`x`, `y`) of the view
+    /// (x not wrapped): the tile's pixel, or a point of a stretched ancestor filtered bilinearly.
+    @inline(__always)
+    func pixel(_ x: Int, _ y: Int) -> (Double, Double, Double, Double) {
+        let tx = x >= 0 ? x / tilePixels : (x - tilePixels + 1) / tilePixels
+        let ty = y / tilePixels
+        let (col, row) = (tx - firstX, ty - firstY)
+        guard y >= 0, col >= 0, row >= 0, col < slotCols, row < slotRows else { return (0, 0, 0, 0) }
+        let slot = slots[row * slotCols + col]
+        guard let image = slot.image, image.width > 0 else { return (0, 0, 0, 0) }
+        let (lx, ly) = (x - tx * tilePixels, y - ty * tilePixels)
+        if slot.levelsUp == 0 {
+            guard lx < image.width, ly < image.height else { return (0, 0, 0, 0) }
+            return Self.premultiplied(image, lx, ly)
+        }
+        // The pixel's centre in the ancestor's pixels, filtered between its four nearest.
+        let shrink = Double(image.width) / Double(tilePixels << slot.levelsUp)
+        let ax = slot.offsetX + (Double(lx) + 0.5) * shrink - 0.5
+        let ay = slot.offsetY + (Double(ly) + 0.5) * shrink - 0.5
+        return Self.bilinear(image, ax, ay)
+    }
+
+    /// Pixel (`x`, `y`) of `image`, premultiplied, 0–1.
+    @inline(__always)
+    static func premultiplied(_ image: TileImage, _ x: Int, _ y: Int) -> (Double, Double, Double, Double) {
+        let i = (y * image.width + x) * 4
+        let a = Double(image.rgba[i + 3]) / 255
+        return (
+            Double(image.rgba[i]) / 255 * a, Double(image.rgba[i + 1]) / 255 * a, Double(image.rgba[i + 2]) / 255 * a, a
+        )
+    }
+
+    /// `image` at (`x`, `y`) in pixel-centre coordinates, between its four nearest pixels (clamped at
+    /// its edges), premultiplied.
+    static func bilinear(_ image: TileImage, _ x: Double, _ y: Double) -> (Double, Double, Double, Double) {
+        let fx = max(0, min(Double(image.width - 1), x))
+        let fy = max(0, min(Double(image.height - 1), y))
+        let (x0, y0) = (Int(fx), Int(fy))
+        let (x1, y1) = (min(x0 + 1, image.width - 1), min(y0 + 1, image.height - 1))
+        let (wx, wy) = (fx - Double(x0), fy - Double(y0))
+        let a = premultiplied(image, x0, y0)
+        let b = premultiplied(image, x1, y0)
+        let c = premultiplied(image, x0, y1)
+        let d = premultiplied(image, x1, y1)
+        func mix(_ p: Double, _ q: Double, _ r: Double, _ s: Double) -> Double {
+            (p * (1 - wx) + q * wx) * (1 - wy) + (r * (1 - wx) + s * wx) * wy
+        }
+        return (mix(a.0, b.0, c.0, d.0), mix(a.1, b.1, c.1, d.1), mix(a.2, b.2, c.2, d.2), mix(a.3, b.3, c.3, d.3))
+    }
+
+    /// The colour of the footprint [x0, x1) × [y0, y1) (level-`zoom` pixels) as `1 << 24 | rgb`, or 0
+    /// where less than half of it is covered.
+    func colour(x0: Double, x1: Double, y0: Double, y1: Double) -> UInt32 {
+        var sum = (0.0, 0.0, 0.0, 0.0)
+        var area = 0.0
+        if x1 - x0 < 1 || y1 - y0 < 1 {
+            // Smaller than a pixel: bilinear at the centre, between the four nearest pixels.
+            let cx = (x0 + x1) / 2 - 0.5
+            let cy = (y0 + y1) / 2 - 0.5
+            let (ix, iy) = (Int(cx.rounded(.down)), Int(cy.rounded(.down)))
+            let (wx, wy) = (cx - Double(ix), cy - Double(iy))
+            for (dx, dy, w) in [
+                (0, 0, (1 - wx) * (1 - wy)), (1, 0, wx * (1 - wy)), (0, 1, (1 - wx) * wy), (1, 1, wx * wy),
+            ]
+            where w > 0 {
+                let p = pixel(ix + dx, max(0, iy + dy))
+                sum = (sum.0 + p.0 * w, sum.1 + p.1 * w, sum.2 + p.2 * w, sum.3 + p.3 * w)
+            }
+            area = 1
+        } else {
+            var y = Int(y0.rounded(.down))
+            while Double(y) < y1 {
+                let wy = min(y1, Double(y + 1)) - max(y0, Double(y))
+                var x = Int(x0.rounded(.down))
+                while Double(x) < x1 {
+                    let w = (min(x1, Double(x + 1)) - max(x0, Double(x))) * wy
+                    let p = pixel(x, y)
+                    sum = (sum.0 + p.0 * w, sum.1 + p.1 * w, sum.2 + p.2 * w, sum.3 + p.3 * w)
+                    x += 1
+                }
+                area += wy * (x1 - x0)
+                y += 1
+            }
+        }
+        guard area > 0, sum.3 >= area / 2 else { return 0 }
+        func channel(_ v: Double) -> UInt32 { UInt32(max(0, min(255, (v / sum.3 * 255).rounded()))) }
+        return 1 << 24 | channel(sum.0) << 16 | channel(sum.1) << 8 | channel(sum.2)
+    }
+}
