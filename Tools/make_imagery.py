@@ -53,7 +53,8 @@ def checker(path):
 
 
 def stripes(path):
-    """Stripes one zoom-4 pixel tall over zoom 4's tile (8,4): lon 0..22.5, lat ~55.8..66.5."""
+    """Stripes one zoom-4 pixel tall over zoom 4's tile (8,4), placed in Web Mercator metres (EPSG:3857)
+    so that gdal2tiles keeps each stripe one pixel row."""
     w, h = 256, 256
     img = Image.new("RGB", (w, h))
     px = img.load()
@@ -61,7 +62,8 @@ def stripes(path):
         for x in range(w):
             px[x, y] = (220, 30, 30) if y % 2 == 0 else (30, 40, 220)
     img.save(path)
-    return (0, 66.51326044311186, 22.5, 55.77657301866769)
+    half = 20037508.342789244  # the half-width of the Web Mercator world, in metres
+    return (0, half * (1 - 2 * 4 / 16), half * 22.5 / 180, half * (1 - 2 * 5 / 16))
 
 
 def tiles(source, ullr, zooms, out, name, epsg="EPSG:4326"):
@@ -129,8 +131,9 @@ def make(out, name):
             source = os.path.join(tmp, name + ".png")
             ullr = checker(source) if name == "checker" else stripes(source)
             zooms = "0-6" if name == "checker" else "0-4"
-        folder, found = tiles(source, ullr, zooms, out, name)
-    west, north, east, south = ullr
+        epsg = "EPSG:3857" if name == "stripes" else "EPSG:4326"
+        folder, found = tiles(source, ullr, zooms, out, name, epsg)
+    west, north, east, south = ullr if name != "stripes" else (0, 66.51326044311186, 22.5, 55.77657301866769)
     bounds = (west, max(south, -85.0511), east, min(north, 85.0511))
     write_mbtiles(os.path.join(out, name + ".mbtiles"), folder, found, name, bounds)
     write_pmtiles(os.path.join(out, name + ".pmtiles"), folder, found, name, bounds)

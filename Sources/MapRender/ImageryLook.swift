@@ -3,8 +3,8 @@ import Raster
 
 /// How imagery's half-cells show in a colour mode (issue 47): truecolour sends each colour as it is;
 /// 256 colours the palette entry nearest by ΔE (`PaletteQuantizer.nearestClose`; no dithering, so that
-/// a flat colour stays flat and each cell is its own nearest); 16 and 8 colours dither with a 4 × 4
-/// Bayer matrix over the half-cells (fixed to the screen), as their few colours need; without colour, a
+/// a flat colour stays flat and each cell is its own nearest); 16 and 8 colours mix two colours with a
+/// 4 × 4 Bayer matrix over the half-cells (fixed to the screen), as their few colours need; without colour, a
 /// ramp of glyphs by luminance. Where the map draws over imagery, the cell's background is a halo: the
 /// pixels darkened where they are light, lightened where dark, so that a line or a name reads on a
 /// photograph.
@@ -25,11 +25,9 @@ struct ImageryLook {
         let (r, g, b) = Self.channels(rgb)
         switch mode {
         case .ansi8, .ansi16:
-            // The threshold moves the colour by up to half a step of the 16 colours' coarse levels.
-            let spread = mode == .ansi8 ? 112.0 : 80.0
-            let t = (Double(Self.bayer[(y & 3) * 4 + (x & 3)]) + 0.5) / 16 - 0.5
-            func moved(_ v: UInt8) -> UInt8 { UInt8(max(0, min(255, (Double(v) + t * spread).rounded()))) }
-            let index = PaletteQuantizer.nearestANSI(moved(r), moved(g), moved(b), of: mode == .ansi8 ? 8 : 16)
+            // The mix of two colours nearest this one, the second shown where the threshold is below its share.
+            let (first, second, share) = PaletteQuantizer.ansiMix(r, g, b, of: mode == .ansi8 ? 8 : 16)
+            let index = Self.bayer[(y & 3) * 4 + (x & 3)] < share ? second : first
             return PaletteColor(red: r, green: g, blue: b, index: index)
         default:
             return PaletteColor(red: r, green: g, blue: b, index: PaletteQuantizer.nearestClose(r, g, b))

@@ -1,4 +1,5 @@
 import GeoCore
+import Glibc
 import MapData
 import MapFormats
 import Support
@@ -109,7 +110,7 @@ extension Pick {
         let stacked = found.enumerated().sorted { a, b in
             a.element.stack != b.element.stack ? a.element.stack > b.element.stack : a.offset < b.offset
         }
-        out += stacked.map(\.element.details)
+        out += stacked.map(\.element.details) + imageryAnswer(col: col, row: row, seen: seen, cell: cell)
         return Array(out.prefix(limit))
     }
 
@@ -144,6 +145,10 @@ extension Pick {
     /// A picked feature with what its data says of it (a tile's unnamed line its name along it at `cell`).
     func details(_ picked: PickedFeature, cell: CellSquare? = nil) -> FeatureDetails {
         var d = FeatureDetails(className: picked.className, name: picked.name, reference: picked.reference)
+        if picked.reference.feature == .imagery {
+            d.identity = imageryIdentity(cell)
+            return d
+        }
         for set in buffer.sets {
             switch (set, picked.reference.feature) {
             case (.file(let file, _, _), .own(let f)) where file.className == picked.className:
@@ -159,6 +164,30 @@ extension Pick {
             }
         }
         return d
+    }
+
+    /// The imagery under everything, where the cell shows it (unless it is the first answer already).
+    func imageryAnswer(col: Int, row: Int, seen: Set<FeatureReference>, cell: CellSquare) -> [FeatureDetails] {
+        guard let imagery = imageryFeature(col: col, row: row), !seen.contains(imagery.reference) else { return [] }
+        return [details(imagery, cell: cell)]
+    }
+
+    /// The imagery at a cell's centre: its tile, the pixel there and its colour.
+    func imageryIdentity(_ cell: CellSquare?) -> FeatureIdentity? {
+        guard let cell, let source = sources?.imagery else { return nil }
+        let middle = DotPoint(x: (cell.x0 + cell.x1) / 2, y: (cell.y0 + cell.y1) / 2)
+        let zoom = log2(transform.worldSize / 256)
+        guard let found = source.pixel(at: transform.mercator(at: middle), zoom: zoom) else { return nil }
+        let (r, g, b, a) = found.rgba
+        func hex(_ v: UInt8) -> String {
+            String(v, radix: 16).count == 1 ? "0" + String(v, radix: 16) : String(v, radix: 16)
+        }
+        return FeatureIdentity(
+            id: "tile \(found.tile)",
+            properties: [
+                FeatureProperty("pixel", "\(found.x), \(found.y)"),
+                FeatureProperty("colour", "#" + hex(r) + hex(g) + hex(b) + (a == 255 ? "" : " (alpha \(a))")),
+            ])
     }
 
     /// Feature `f` of a user's file: its number in the file (from 1) and every property.

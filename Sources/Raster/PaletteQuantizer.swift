@@ -70,7 +70,7 @@ public enum PaletteQuantizer {
                 for k in max(0, lb - 1)...min(5, lb + 2) { consider(16 + i * 36 + j * 6 + k) }
             }
         }
-        let grey = max(0, min(23, (Int(r) + Int(g) + Int(b)) / 3 - 8) / 10)
+        let grey = min(23, max(0, ((Int(r) + Int(g) + Int(b)) / 3 - 8) / 10))
         for k in max(0, grey - 3)...min(23, grey + 3) { consider(232 + k) }
         return UInt8(best.0)
     }
@@ -109,6 +109,46 @@ public enum PaletteQuantizer {
             let g = UInt8(((k >> 5) & 31) << 3 | 4)
             let b = UInt8((k & 31) << 3 | 4)
             return nearestANSI(r, g, b, count: count)
+        }
+    }
+
+    /// The two ANSI colours (of the first 8 or 16) whose mix comes nearest `(r, g, b)`, and how much of
+    /// the second the mix takes (0–16 sixteenths): an ordered dither shows the second where its Bayer
+    /// threshold is below that share (Yliluoma's "ordered dithering with a mixing plan", simplified:
+    /// the best pair by the distance of the colour from their mix in sRGB, plus a tenth of the
+    /// pair's own distance, so that a mix of far colours such as black and white is a last resort).
+    @inline(__always)
+    public static func ansiMix(_ r: UInt8, _ g: UInt8, _ b: UInt8, of count: Int) -> (UInt8, UInt8, Int) {
+        let plan = (count >= 16 ? mix16Table : mix8Table)[Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)]
+        return (UInt8(plan >> 8 & 0xF), UInt8(plan >> 4 & 0xF), Int(plan >> 12))
+    }
+
+    static let mix16Table: [UInt16] = mixTable(16)
+    static let mix8Table: [UInt16] = mixTable(8)
+
+    /// Per 5-bit colour, its mixing plan: share << 12 | first << 8 | second << 4.
+    static func mixTable(_ count: Int) -> [UInt16] {
+        let palette = ansi.prefix(count).map { (Double($0.0) / 255, Double($0.1) / 255, Double($0.2) / 255) }
+        return (0..<32768).map { (k: Int) -> UInt16 in
+            let c = (
+                Double((k >> 10) << 3 | 4) / 255, Double(((k >> 5) & 31) << 3 | 4) / 255,
+                Double((k & 31) << 3 | 4) / 255
+            )
+            var best: (cost: Double, p: Int, q: Int, share: Int) = (.infinity, 0, 0, 0)
+            for p in 0..<count {
+                for q in p..<count {
+                    let (a, z) = (palette[p], palette[q])
+                    let d = (z.0 - a.0, z.1 - a.1, z.2 - a.2)
+                    let length = d.0 * d.0 + d.1 * d.1 + d.2 * d.2
+                    let along = length == 0 ? 0 : ((c.0 - a.0) * d.0 + (c.1 - a.1) * d.1 + (c.2 - a.2) * d.2) / length
+                    let share = Int((max(0, min(1, along)) * 16).rounded())
+                    let t = Double(share) / 16
+                    let m = (a.0 + d.0 * t - c.0, a.1 + d.1 * t - c.1, a.2 + d.2 * t - c.2)
+                    let cost = m.0 * m.0 + m.1 * m.1 + m.2 * m.2 + 0.1 * length * t * (1 - t)
+                    if cost < best.cost { best = (cost, p, q, share) }
+                }
+            }
+            return UInt16(best.share) << 12 | UInt16(best.p) << 8 | UInt16(best.q) << 4
         }
     }
 

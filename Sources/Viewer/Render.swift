@@ -84,7 +84,9 @@ public enum Renderer {
         let mapRows = view.size.rows
         let map = MapRenderer.render(
             into: &frame, view: view, overlays: state.overlays, sources: sources,
-            style: MapStyle(mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid),
+            style: MapStyle(
+                mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid,
+                imagery: state.showImagery),
             makesDetailAtOnce: options.makesDetailAtOnce)
         if state.showHelp {
             drawHelp(

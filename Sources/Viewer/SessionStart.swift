@@ -44,6 +44,8 @@ public struct SessionStart: Sendable {
     public var viewGiven = true
     /// True when the centre was given (`--center`): with only `--zoom`, the files give the centre.
     public var centerGiven = true
+    /// The imagery's name, when the run has a raster tileset (`I` shows or hides it).
+    public var imagery: String?
 
     /// A start at `center` and `zoom` in a terminal of `cols` × `rows`, everything else as by default.
     public init(cols: Int, rows: Int, center: Coordinate, zoom: Double) {
@@ -60,6 +62,7 @@ public struct SessionStart: Sendable {
         state.animationsEnabled = animations
         state.mouseCaptured = mouse
         state.keymap = keymap
+        state.imageryName = imagery
         for row in commands { state.add(row) }
         if circle {
             state.circle = CircleOverlay(

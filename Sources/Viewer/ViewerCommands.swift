@@ -127,6 +127,9 @@ public enum ViewerCommands {
             "what the iOS code would draw on/off: its circle and its fit, dashed"
         ) { $0.toggleSeedOverlay() },
         CommandRow(.toggleGrid, keys: [.char("#")], "latitude/longitude grid on/off") { $0.toggleGrid() },
+        CommandRow(.toggleImagery, keys: [.char("I")], "imagery (a raster tileset under the map) on/off") {
+            $0.toggleImagery()
+        },
         CommandRow(
             .toggleLegend, keys: [.char("w")], "legend on/off: each kind of feature on screen and its look"
         ) { $0.showLegend.toggle() },
@@ -210,6 +213,15 @@ extension ViewerState {
     mutating func toggleGrid() {
         showGrid.toggle()
         setMessage(showGrid ? "grid on" : "grid off")
+    }
+
+    mutating func toggleImagery() {
+        guard let name = imageryName else {
+            setMessage("no imagery: give a raster tileset with --tiles (see docs/imagery.md)")
+            return
+        }
+        showImagery.toggle()
+        setMessage("imagery \(name) " + (showImagery ? "on" : "off"))
     }
 
     mutating func toggleSeedOverlay() {

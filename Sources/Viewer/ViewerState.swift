@@ -224,6 +224,10 @@ public struct ViewerState: Equatable, Sendable {
     public static let noStreetDataHint = StreetDataHint.noneHere.text
     /// The latitude/longitude grid is drawn (`#`).
     public var showGrid = true
+    /// The imagery is drawn (`I`), when the run has one.
+    public var showImagery = true
+    /// The imagery's name (nil: the run has no raster tileset).
+    public var imageryName: String?
     /// The help overlay is shown.
     public var showHelp = false
     /// True while the explain panel (`e`) is shown.

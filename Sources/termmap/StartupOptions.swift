@@ -262,6 +262,7 @@ struct StartupOptions {
         environment: [String: String]
     ) throws(UsageError) -> SessionStart {
         var start = SessionStart(cols: cols, rows: rows, center: center, zoom: zoom)
+        start.imagery = sources.imagery?.label
         start.radiusMeters = radius
         start.circle = circle
         start.imperialUnits = imperial

@@ -135,6 +135,28 @@ public final class ImagerySource: TileLoadable {
         return image
     }
 
+    /// The tile pixel under unit-square point `p` at view zoom `zoom`: the tile's id, the pixel's column
+    /// and row in it and its colour (red, green, blue, alpha), from the tile drawn there (the tile of the
+    /// view's tile zoom, else its nearest loaded ancestor); nil where no tile is at hand.
+    public func pixel(at p: MercatorPoint, zoom: Double) -> (
+        tile: TileID, x: Int, y: Int, rgba: (UInt8, UInt8, UInt8, UInt8)
+    )? {
+        guard p.y >= 0, p.y < 1 else { return nil }
+        let x = p.x - (p.x.rounded(.down))
+        var z = tileZoom(zoom)
+        while z >= max(0, info.minZoom) {
+            let n = Double(1 << z)
+            let tile = TileID(z: z, x: min(Int(x * n), (1 << z) - 1), y: min(Int(p.y * n), (1 << z) - 1))
+            if let image = image(tile), image.width > 0 {
+                let px = min(image.width - 1, Int((x * n - Double(tile.x)) * Double(image.width)))
+                let py = min(image.height - 1, Int((p.y * n - Double(tile.y)) * Double(image.height)))
+                return (tile, px, py, image.pixel(px, py))
+            }
+            z -= 1
+        }
+        return nil
+    }
+
     /// Lines to say once, taken.
     public func takeNotices() -> [String] { archive.takeNotices() }
 }

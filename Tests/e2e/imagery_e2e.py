@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""End-to-end tests of imagery (issue 47) through the real binary, against Pillow on the same tiles.
+
+Tilesets are made by GDAL's gdal2tiles (`Tools/make_imagery.py`): a synthetic checkerboard with
+gradients and a labelled grid, horizontal stripes one tile pixel tall, and xplanet-images' earth.jpg;
+each as MBTiles and PMTiles. For each bare imagery cell of `termmap render`, the colours drawn are
+compared with the mean of the tile pixels under each half-cell, computed by Pillow (a BOX resize of
+the tiles' mosaic over the view: each output pixel the area-weighted mean of its footprint), at the
+tile zoom whose pixel is nearest half a cell, worked out here from the view's zoom.
+
+    PYTHONPATH=.pytest python3 Tests/e2e/imagery_e2e.py .build/debug/termmap
+
+Needs Pillow (Debian python3-pil), gdal-bin, `pmtiles` (make test-deps), and for the earth
+xplanet-images. Prints one line per check and a closing 'N passed, N failed' line.
+"""
+import json
+import math
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+from PIL import Image
+
+import harness
+from harness import Checks, Tmux
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+tmux = Tmux("termmap-imagery-e2e")
+check = Checks(tmux)
+WORK = tempfile.mkdtemp(prefix="termmap-imagery-")
+EMPTY = os.path.join(WORK, "empty")
+os.makedirs(EMPTY)
+EARTH = os.path.exists("/usr/share/xplanet/images/earth.jpg")
+made = subprocess.run([sys.executable, os.path.join(ROOT, "Tools", "make_imagery.py"), WORK, "checker", "stripes"]
+                      + (["earth"] if EARTH else []), capture_output=True, text=True)
+assert made.returncode == 0, made.stderr
+COLS, ROWS = 80, 24
+MAP_ROWS = ROWS - 2  # the status line's two rows
+
+
+def run(*args, env=None):
+    environment = dict(os.environ, XDG_DATA_HOME=EMPTY, XDG_CONFIG_HOME=EMPTY, **(env or {}))
+    return subprocess.run([BINARY, *args], capture_output=True, timeout=60, env=environment,
+                          stdin=subprocess.DEVNULL)
+
+
+# --- what the terminal is sent, cell by cell -------------------------------------------------------
+
+def palette(i):
+    if i < 16:
+        return [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+                (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255),
+                (255, 0, 255), (0, 255, 255), (255, 255, 255)][i]
+    if i >= 232:
+        g = 8 + 10 * (i - 232)
+        return (g, g, g)
+    levels = [0, 95, 135, 175, 215, 255]
+    i -= 16
+    return (levels[i // 36], levels[i // 6 % 6], levels[i % 6])
+
+
+def cells(output):
+    """Rows of (glyph, fg, bg): colours as ('rgb', (r,g,b)), ('index', n) or None (the default)."""
+    rows = []
+    for line in output.decode().split("\n"):
+        fg = bg = None
+        row = []
+        for part in re.split(r"(\x1b\[[0-9;]*m)", line):
+            if part.startswith("\x1b["):
+                codes = [int(c) if c else 0 for c in part[2:-1].split(";")]
+                i = 0
+                while i < len(codes):
+                    c = codes[i]
+                    if c == 0:
+                        fg = bg = None
+                    elif c == 39:
+                        fg = None
+                    elif c == 49:
+                        bg = None
+                    elif c in (38, 48) and codes[i + 1] == 2:
+                        colour = ("rgb", tuple(codes[i + 2:i + 5]))
+                        i += 4
+                        fg, bg = (colour, bg) if c == 38 else (fg, colour)
+                    elif c in (38, 48) and codes[i + 1] == 5:
+                        colour = ("index", codes[i + 2])
+                        i += 2
+                        fg, bg = (colour, bg) if c == 38 else (fg, colour)
+                    elif 30 <= c <= 37 or 90 <= c <= 97:
+                        fg = ("index", c - 30 if c < 90 else c - 82)
+                    elif 40 <= c <= 47 or 100 <= c <= 107:
+                        bg = ("index", c - 40 if c < 100 else c - 92)
+                    i += 1
+            else:
+                row += [(ch, fg, bg) for ch in part]
+        rows.append(row)
+    return rows
+
+
+def halves(output):
+    """Per bare imagery cell (a ▀, or a blank with a background), (col, row, upper, lower). A blank
+    beside text is left out: it may be a space of a name, on its halo."""
+    out = []
+    for r, row in enumerate(cells(output)[:MAP_ROWS]):
+        for c, (ch, fg, bg) in enumerate(row):
+            if ch == "▀" and fg and bg:
+                out.append((c, r, fg, bg))
+            elif ch == " " and bg and all(row[k][0] in " ▀" for k in (c - 1, c + 1) if 0 <= k < len(row)):
+                out.append((c, r, bg, bg))
+    return out
+
+
+# --- what Pillow says the tiles hold there ---------------------------------------------------------
+
+def world_pixel(lat, lon, zoom, size=256):
+    """Web Mercator (EPSG:3857) pixel of a coordinate at a tile zoom (the slippy-map formulas)."""
+    n = size * 2 ** zoom
+    x = (lon + 180) / 360 * n
+    s = math.sin(math.radians(lat))
+    y = (0.5 - math.log((1 + s) / (1 - s)) / (4 * math.pi)) * n
+    return x, y
+
+
+def expected_tile_zoom(view_zoom, min_zoom, max_zoom):
+    """The tile zoom whose 256-pixel tiles' pixel is nearest half a cell: a view's world is 256 · 2^z
+    dots, a half-cell 2 × 2 dots, so a tile pixel at zoom t is 2^(z − t) dots; nearest 2 at t = z − 1."""
+    best = min(range(min_zoom, max_zoom + 1), key=lambda t: (abs(view_zoom - t - 1), -t))
+    return best
+
+
+def reference(folder, lat, lon, view_zoom, tile_zoom):
+    """Pillow's mean colour (RGBA) of each half-cell: a (COLS, MAP_ROWS*2) image."""
+    cx, cy = world_pixel(lat, lon, tile_zoom)
+    per_dot = 2 ** (tile_zoom - view_zoom)  # tile pixels a dot
+    x0, x1 = cx - COLS * per_dot, cx + COLS * per_dot  # the map is COLS*2 dots wide
+    y0, y1 = cy - MAP_ROWS * 2 * per_dot, cy + MAP_ROWS * 2 * per_dot
+    tx0, tx1 = int(x0 // 256), int(x1 // 256)
+    ty0, ty1 = int(y0 // 256), int(y1 // 256)
+    mosaic = Image.new("RGBA", ((tx1 - tx0 + 1) * 256, (ty1 - ty0 + 1) * 256), (0, 0, 0, 0))
+    for tx in range(tx0, tx1 + 1):
+        for ty in range(ty0, ty1 + 1):
+            path = os.path.join(folder, str(tile_zoom), str(tx % (1 << tile_zoom)), "%d.png" % ty)
+            if 0 <= ty < (1 << tile_zoom) and os.path.exists(path):
+                mosaic.paste(Image.open(path).convert("RGBA"), ((tx - tx0) * 256, (ty - ty0) * 256))
+    # Pillow's BOX filter averages the pixels whose centres fall in each footprint; a footprint's
+    # share of a pixel it covers in part counts too (an area-weighted mean): the view's crop is first
+    # enlarged 32 times (NEAREST), so that shares count to a 32nd of a pixel.
+    left, top = int(math.floor(x0)) - tx0 * 256, int(math.floor(y0)) - ty0 * 256
+    crop = mosaic.crop((left, top, int(math.ceil(x1)) - tx0 * 256 + 1, int(math.ceil(y1)) - ty0 * 256 + 1))
+    k = 32
+    big = crop.resize((crop.width * k, crop.height * k), Image.NEAREST)
+    box = ((x0 - tx0 * 256 - left) * k, (y0 - ty0 * 256 - top) * k, (x1 - tx0 * 256 - left) * k,
+           (y1 - ty0 * 256 - top) * k)
+    return big.resize((COLS, MAP_ROWS * 2), Image.BOX, box=box)
+
+
+def lab(c):
+    def lin(v):
+        v /= 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(v) for v in c[:3])
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    f = lambda t: t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+
+
+def delta_e(a, b):
+    return math.dist(lab(a), lab(b))
+
+
+PALETTE_LAB = [(i, lab(palette(i))) for i in range(16, 256)]
+
+
+def nearest_entries(c):
+    """Palette entries 16–255 by ΔE from c, nearest first, with their ΔE."""
+    target = lab(c)
+    return sorted(((math.dist(target, p), i) for i, p in PALETTE_LAB))
+
+
+def opaque(ref, col, half):
+    return ref.getpixel((col, half))[3] == 255 and all(
+        ref.getpixel((max(0, min(COLS - 1, col + dx)), max(0, min(MAP_ROWS * 2 - 1, half + dy))))[3] == 255
+        for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+
+def compare(name, fmt, lat, lon, zoom, colour="truecolor", max_zoom=6):
+    """Renders and compares; returns (cells compared, worst ΔE or misses)."""
+    tiles = os.path.join(WORK, name + "." + fmt)
+    r = run("render", "--tiles", tiles, "--center", "%r,%r" % (lat, lon), "--zoom", str(zoom), "--size",
+            "%dx%d" % (COLS, ROWS), "--color", colour)
+    assert r.returncode == 0, r.stderr.decode()
+    t = expected_tile_zoom(zoom, 0, max_zoom)
+    ref = reference(os.path.join(WORK, name), lat, lon, zoom, t)
+    compared, worst, misses = 0, 0.0, []
+    for col, row, upper, lower in halves(r.stdout):
+        for half, drawn in ((row * 2, upper), (row * 2 + 1, lower)):
+            if not opaque(ref, col, half):
+                continue
+            want = ref.getpixel((col, half))[:3]
+            compared += 1
+            if colour == "truecolor":
+                assert drawn[0] == "rgb", drawn
+                worst = max(worst, delta_e(drawn[1], want))
+            else:
+                assert drawn[0] == "index", drawn
+                ranked = nearest_entries(want)
+                # The nearest entry to Pillow's mean; where the two means differ a little (the truecolour
+                # check's ΔE), the nearest to a colour that close: never more than 3 ΔE further.
+                if drawn[1] != ranked[0][1]:
+                    mine = next(d for d, i in ranked if i == drawn[1])
+                    misses.append((mine - ranked[0][0], col, half, want, drawn[1], ranked[0]))
+    return compared, worst, misses
+
+
+CHECKER = (60.0, 25.0)
+
+
+@check("truecolour: each half-cell's colour is Pillow's mean of its tile pixels within ΔE 10 (zooms 1-6, 4.6)")
+def _():
+    worst_all, counted = 0.0, 0
+    for fmt in ("mbtiles", "pmtiles"):
+        for zoom in (1, 2, 3, 4, 5, 6, 4.6):
+            n, worst, _ = compare("checker", fmt, *CHECKER, zoom)
+            assert n > 0 or zoom < 3, (fmt, zoom, "no cell compared")
+            assert worst <= 10, (fmt, zoom, worst)
+            worst_all, counted = max(worst_all, worst), counted + n
+    return "%d half-cells, worst ΔE %.2f" % (counted, worst_all)
+
+
+@check("256 colours: each half-cell is the palette entry nearest Pillow's mean (by ΔE 1976)")
+def _():
+    counted, missed = 0, []
+    for zoom in (3, 5, 6, 4.6):
+        n, _, misses = compare("checker", "pmtiles", *CHECKER, zoom, colour="256")
+        counted += n
+        missed += misses
+    worst = max([m[0] for m in missed] or [0])
+    assert counted > 1000 and len(missed) <= counted // 50 and worst <= 3, (len(missed), sorted(missed)[-5:])
+    return "%d half-cells, %d not the nearest entry (at most %.1f ΔE further)" % (counted, len(missed), worst)
+
+
+@check("earth.jpg (xplanet-images) at zooms 1-4: within ΔE 10 of Pillow")
+def _():
+    if not EARTH:
+        return "skipped: xplanet-images is not installed"
+    worst_all, counted = 0.0, 0
+    for zoom, (lat, lon) in ((1, (0, 0)), (2, (30, 10)), (3, (45, -100)), (4, (-20, 140))):
+        n, worst, _ = compare("earth", "mbtiles", lat, lon, zoom, max_zoom=3)
+        assert n > 200 and worst <= 10, (zoom, n, worst)
+        worst_all, counted = max(worst_all, worst), counted + n
+    return "%d half-cells, worst ΔE %.2f" % (counted, worst_all)
+
+
+@check("the half-block's upper half is the upper pixel: stripes one tile pixel tall come out red over blue")
+def _():
+    # A view at zoom 5 whose top edge is on a zoom-4 pixel boundary: each cell's halves are one pixel row
+    # each, even rows red. The centre is a pixel corner of tile 4/8/4 (even row): 22 map rows are 22 pixels
+    # above it, so row 0's upper half is an even pixel row.
+    x, y = 8 * 256 + 100, 4 * 256 + 100
+    n = 256 * 16
+    lon = x / n * 360 - 180
+    lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * y / n))))
+    r = run("render", "--tiles", os.path.join(WORK, "stripes.pmtiles"), "--center", "%r,%r" % (lat, lon),
+            "--zoom", "5", "--size", "%dx%d" % (COLS, ROWS), "--color", "truecolor")
+    found = [(u[1], l[1]) for _, _, u, l in halves(r.stdout)]
+    red_over_blue = [1 for u, l in found if u[0] > 150 and u[2] < 80 and l[2] > 150 and l[0] < 80]
+    assert len(found) > 500 and len(red_over_blue) == len(found), (len(found), len(red_over_blue), found[:3])
+    return "%d cells red over blue" % len(found)
+
+
+@check("render --json lists the imagery with its status and tile zoom; --pick says imagery; i says tile and pixel")
+def _():
+    tiles = os.path.join(WORK, "checker.mbtiles")
+    args = ["render", "--tiles", tiles, "--center", "60.3,26", "--zoom", "6", "--size", "%dx%d" % (COLS, ROWS)]
+    doc = json.loads(run(*args, "--json").stdout)
+    imagery = [s for s in doc["sources"] if s["kind"] == "imagery"]
+    assert len(imagery) == 1 and imagery[0]["status"] == "ok" and imagery[0]["detail"] == "z5", imagery
+    pick = run(*args, "--pick").stdout.decode()
+    legend = dict(line.split("\t")[::-1] for line in pick.split("\n\n")[1].split("\n") if "\t" in line)
+    assert "imagery" in legend, legend
+    info = json.loads(run(*args, "--keys", "i", "--json").stdout)["info"]["features"]
+    found = [f for f in info if f["class"] == "imagery"]
+    assert found and found[0]["id"].startswith("tile 5/"), info
+    z, x, y = (int(v) for v in found[0]["id"].split()[1].split("/"))
+    px, py = (int(v) for v in found[0]["properties"]["pixel"].split(", "))
+    with Image.open(os.path.join(WORK, "checker", str(z), str(x), "%d.png" % y)) as img:
+        r, g, b = img.convert("RGBA").getpixel((px, py))[:3]
+    assert found[0]["properties"]["colour"] == "#%02x%02x%02x" % (r, g, b), (found[0], (r, g, b))
+    return "%s pixel %d,%d %s" % (found[0]["id"], px, py, found[0]["properties"]["colour"])
+
+
+def write_bad_tiles(path):
+    """An MBTiles of PNG tiles at zoom 6 around the checker's centre, five of them hostile."""
+    good_dir = os.path.join(WORK, "checker", "6")
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+    db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+    db.executemany("INSERT INTO metadata VALUES (?, ?)",
+                   [("name", "bad"), ("format", "png"), ("minzoom", "6"), ("maxzoom", "6")])
+    tiles = sorted((int(x), int(f[:-4])) for x in os.listdir(good_dir) for f in os.listdir(os.path.join(good_dir, x)))
+    good = open(os.path.join(good_dir, str(tiles[0][0]), "%d.png" % tiles[0][1]), "rb").read()
+    import io
+    import struct
+    import zlib
+    jpeg = io.BytesIO()
+    Image.new("RGB", (100, 60), (10, 200, 10)).save(jpeg, "JPEG")
+    big = io.BytesIO()
+    Image.new("RGB", (512, 512), (10, 10, 200)).save(big, "PNG")
+    ihdr = struct.pack(">IIBBBBB", 100000, 100000, 8, 6, 0, 0, 0)
+    bomb = (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr
+            + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr) & 0xFFFFFFFF))
+    hostile = [good[:len(good) // 2], jpeg.getvalue(), b"RIFF\x10\x00\x00\x00WEBPVP8 " + os.urandom(64), bomb,
+               big.getvalue()]
+    for k, (x, y) in enumerate(tiles):
+        data = hostile[k] if k < len(hostile) else open(os.path.join(good_dir, str(x), "%d.png" % y), "rb").read()
+        db.execute("INSERT INTO tiles VALUES (6, ?, ?, ?)", (x, (1 << 6) - 1 - y, data))
+    db.commit()
+    db.close()
+    return len(tiles), len(hostile)
+
+
+@check("bad tiles (cut PNG, JPEG of the wrong size, WebP of noise, a 100000×100000 PNG header, 512-pixel tile): skipped and counted")
+def _():
+    path = os.path.join(WORK, "bad.mbtiles")
+    total, bad = write_bad_tiles(path)
+    args = ["render", "--tiles", path, "--center", "60,25", "--zoom", "4", "--size", "200x60", "--json"]
+    r = run(*args)
+    assert r.returncode == 0, r.stderr.decode()
+    imagery = [s for s in json.loads(r.stdout)["sources"] if s["kind"] == "imagery"][0]
+    assert imagery["failed"] == bad, imagery
+    memory = subprocess.run(["/usr/bin/time", "-f", "%M", BINARY, *args], capture_output=True, text=True,
+                            env=dict(os.environ, XDG_DATA_HOME=EMPTY, XDG_CONFIG_HOME=EMPTY))
+    kib = int(memory.stderr.strip().split("\n")[-1])
+    assert kib < 400 * 1024, kib
+    return "%d of %d tiles skipped (status %s); peak %d MiB" % (imagery["failed"], total, imagery["status"], kib // 1024)
+
+
+@check("I hides and shows the imagery in the viewer (tmux)")
+def _():
+    tiles = os.path.join(WORK, "checker.pmtiles")
+    s = harness.Session(tmux, BINARY, f"--tiles {tiles} --center 60,25 --zoom 6", cols=COLS, rows=ROWS,
+                        env=f"TERM=xterm-256color LANG=C.UTF-8 COLORTERM=truecolor XDG_DATA_HOME={EMPTY} "
+                        f"XDG_CONFIG_HOME={EMPTY}")
+    s.wait_for(lambda t: "zoom 6" in t)
+    # The tiles load in the background: the picture comes within a few frames.
+    for _ in range(50):
+        if "48;2;" in s.screen(colours=True):
+            break
+        time.sleep(0.1)
+    assert "48;2;" in s.screen(colours=True), "no 24-bit backgrounds"
+    s.keys("I")
+    s.wait_for(lambda t: "imagery checker off" in t)
+    assert "48;2;" not in s.screen(colours=True), "imagery still drawn"
+    s.keys("I")
+    s.wait_for(lambda t: "imagery checker on" in t)
+    s.keys("q")
+    assert s.exit_status() == 0
+    return "on → off → on"
+
+
+if __name__ == "__main__":
+    try:
+        check.report("imagery e2e")
+    finally:
+        subprocess.run(["rm", "-rf", WORK])
