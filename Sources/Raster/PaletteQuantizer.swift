@@ -192,43 +192,9 @@ public enum PaletteQuantizer {
 }
 
 /// An image shown in terminal cells as `▀` half blocks (issue 47): each cell two pixels tall, the
-/// upper half the foreground colour, the lower half the background; each half the mean colour of the
-/// image's pixels under it (a box filter: every source pixel counts once, so a photo's detail averages
-/// rather than aliases).
+/// upper half the foreground colour, the lower half the background (`MapRender`'s imagery samples the
+/// halves).
 public enum HalfBlocks {
     /// The glyph: the upper half block.
     public static let glyph: Unicode.Scalar = "▀"
-
-    /// The mean colours of the upper and lower halves of each of `cols` × `rows` cells over an image of
-    /// `width` × `height` RGBA pixels (alpha weighs each pixel; a fully clear half is nil), row by row.
-    public static func halves(
-        rgba: [UInt8], width: Int, height: Int, cols: Int, rows: Int
-    ) -> [(upper: (UInt8, UInt8, UInt8)?, lower: (UInt8, UInt8, UInt8)?)] {
-        guard width > 0, height > 0, cols > 0, rows > 0, rgba.count >= width * height * 4 else { return [] }
-        var out: [(upper: (UInt8, UInt8, UInt8)?, lower: (UInt8, UInt8, UInt8)?)] = []
-        out.reserveCapacity(cols * rows)
-        func mean(x0: Int, x1: Int, y0: Int, y1: Int) -> (UInt8, UInt8, UInt8)? {
-            var (r, g, b, w) = (0, 0, 0, 0)
-            for y in y0..<max(y0 + 1, y1) where y < height {
-                for x in x0..<max(x0 + 1, x1) where x < width {
-                    let i = (y * width + x) * 4
-                    let a = Int(rgba[i + 3])
-                    (r, g, b, w) = (r + Int(rgba[i]) * a, g + Int(rgba[i + 1]) * a, b + Int(rgba[i + 2]) * a, w + a)
-                }
-            }
-            guard w > 0 else { return nil }
-            return (UInt8((r + w / 2) / w), UInt8((g + w / 2) / w), UInt8((b + w / 2) / w))
-        }
-        for row in 0..<rows {
-            // The cell's two halves in image rows: 2 × rows halves over the image's height.
-            let top = row * 2 * height / (rows * 2)
-            let middle = (row * 2 + 1) * height / (rows * 2)
-            let bottom = (row * 2 + 2) * height / (rows * 2)
-            for col in 0..<cols {
-                let (x0, x1) = (col * width / cols, (col + 1) * width / cols)
-                out.append((mean(x0: x0, x1: x1, y0: top, y1: middle), mean(x0: x0, x1: x1, y0: middle, y1: bottom)))
-            }
-        }
-        return out
-    }
 }

@@ -23,7 +23,7 @@ public enum PMTilesWriter {
     /// `loop`, the root points at a leaf that points at itself.
     public static func archive(
         tiles: [(id: UInt64, data: [UInt8])], tileCompression: UInt8 = 1, leafSize: Int? = nil, loop: Bool = false,
-        maxZoom: UInt8 = 14
+        maxZoom: UInt8 = 14, tileType: UInt8 = 1
     ) -> [UInt8] {
         var data: [UInt8] = []
         var entries: [Entry] = []
@@ -66,9 +66,9 @@ public enum PMTilesWriter {
         (header.addressedTiles, header.tileEntries, header.tileContents) = (
             UInt64(tiles.count), UInt64(tiles.count), UInt64(tiles.count)
         )
-        // Clustered, directories uncompressed, MVT, the whole world.
+        // Clustered, directories uncompressed, MVT (or `tileType`), the whole world.
         (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (
-            true, 1, tileCompression, 1
+            true, 1, tileCompression, tileType
         )
         header.maxZoom = maxZoom
         (header.minLonE7, header.minLatE7, header.maxLonE7, header.maxLatE7) = (

@@ -77,16 +77,12 @@ import Testing
         #expect(error(cut).hasPrefix("\(cut): not an MBTiles file ("))
     }
 
-    /// Raster tilesets without a `format` row (node-mbtiles' `plain_1`) are told by their tiles' magic.
-    @Test(arguments: [("png", "PNG"), ("jpg", "JPEG"), ("webp", "WebP")])
-    func rasterTilesWithoutAFormatRowAreRefused(file: String, kind: String) {
-        let path = TileFixtures.path("raster-\(file)-no-format.mbtiles")
-        #expect(throws: MapDataError.self) { try MBTilesArchive(path: path) }
-        do {
-            _ = try MBTilesArchive(path: path)
-        } catch {
-            #expect(error.description == "\(path): \(kind) raster tiles are not supported (vector tiles only)")
-        }
+    /// Raster tilesets without a `format` row (node-mbtiles' `plain_1`) are told by their tiles' magic:
+    /// imagery (issue 47).
+    @Test(arguments: [("png", "png"), ("jpg", "jpg"), ("webp", "webp")])
+    func rasterTilesWithoutAFormatRowAreToldByTheirTiles(file: String, format: String) throws {
+        let archive = try MBTilesArchive(path: TileFixtures.path("raster-\(file)-no-format.mbtiles"))
+        #expect(archive.info.imageFormat == format)
     }
 
     /// Formats that are not images are named as what they are, not as raster tiles.
@@ -95,7 +91,7 @@ import Testing
         #expect(
             MBTilesArchive.unsupported("mlt") == "MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)"
         )
-        #expect(MBTilesArchive.unsupported("webp") == "WebP raster tiles are not supported (vector tiles only)")
+        #expect(MBTilesArchive.unsupported("avif") == "AVIF raster tiles are not supported (PNG, JPEG or WebP)")
         #expect(MBTilesArchive.unsupported("x-custom").contains("format 'x-custom'"))
     }
 

@@ -132,8 +132,8 @@ import Testing
         good[98] = 3
         #expect(error(good) == "x.pmtiles: brotli compression is not supported (gzip or none)")
         good[98] = 2
-        good[99] = 2
-        #expect(error(good) == "x.pmtiles: PNG raster tiles are not supported (vector tiles only)")
+        good[99] = 5
+        #expect(error(good) == "x.pmtiles: AVIF tiles are not supported (vector, PNG, JPEG or WebP tiles)")
         // The PMTiles JavaScript fixture `test_fixture_mlt.pmtiles` is of type 6.
         good[99] = 6
         #expect(error(good) == "x.pmtiles: MapLibre Tiles (MLT) are not supported yet (Mapbox Vector Tiles only)")

@@ -2,31 +2,8 @@ import Testing
 
 @testable import Raster
 
-/// Half blocks and the palette (issue 47): the upper half is the upper pixels', the lower the lower's;
-/// the table's answer is the nearest entry's or within a hair of it.
+/// The palette (issue 47): the table's answer is the nearest entry's or within a hair of it.
 struct HalfBlockTests {
-    /// A horizontal stripe image: rows alternate red and blue, two image rows a cell's half each.
-    @Test func upperAndLowerHalvesAreTheirRows() {
-        let (w, h) = (4, 8)
-        var rgba: [UInt8] = []
-        for y in 0..<h { for _ in 0..<w { rgba += (y / 2) % 2 == 0 ? [255, 0, 0, 255] : [0, 0, 255, 255] } }
-        let cells = HalfBlocks.halves(rgba: rgba, width: w, height: h, cols: 2, rows: 2)
-        #expect(cells.count == 4)
-        for cell in cells {
-            #expect(cell.upper.map { $0 == (255, 0, 0) } == true)
-            #expect(cell.lower.map { $0 == (0, 0, 255) } == true)
-        }
-    }
-
-    /// A cell's half over several pixels is their mean; clear pixels count nothing.
-    @Test func halvesAreMeansAndClearPixelsDoNotCount() {
-        let rgba: [UInt8] = [0, 0, 0, 255, 200, 100, 50, 255, 9, 9, 9, 0, 10, 20, 30, 255]
-        let cells = HalfBlocks.halves(rgba: rgba, width: 2, height: 2, cols: 1, rows: 1)
-        #expect(cells.count == 1)
-        #expect(cells[0].upper.map { $0 == (100, 50, 25) } == true)
-        #expect(cells[0].lower.map { $0 == (10, 20, 30) } == true)
-    }
-
     @Test func theTableAgreesWithTheSearch() {
         var worst = 0.0
         var state: UInt64 = 47
