@@ -69,7 +69,7 @@ let package = Package(
             name: "termmap-bench",
             dependencies: [
                 "CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support",
-                "SystemSupport",
+                "SystemSupport", "TestSupport",
                 "Viewer",
             ]),
         // Fuzzers run in release by `make test`: seeded viewer events and damaged data files.

@@ -29,6 +29,9 @@ struct ImageryLook {
             let (first, second, share) = PaletteQuantizer.ansiMix(r, g, b, of: mode == .ansi8 ? 8 : 16)
             let index = Self.bayer[(y & 3) * 4 + (x & 3)] < share ? second : first
             return PaletteColor(red: r, green: g, blue: b, index: index)
+        case .truecolor:
+            // Sent as it is: the palette entry (the table's, close enough) only tells colours apart.
+            return PaletteColor(red: r, green: g, blue: b)
         default:
             return PaletteColor(red: r, green: g, blue: b, index: PaletteQuantizer.nearestClose(r, g, b))
         }
@@ -47,8 +50,11 @@ struct ImageryLook {
         }
         let background = lower == 0 ? nil : color(lower, x: col, y: row * 2 + 1)
         let foreground = color(upper, x: col, y: row * 2)
-        // Two halves alike: a blank in their colour (fewer bytes, and erasable in runs).
-        if let background, background.index == foreground.index, background.exact == foreground.exact {
+        // Two halves alike as the terminal shows them (the same entry, or in truecolour the same colour):
+        // a blank in their colour, a third of the bytes, and erasable in runs.
+        if let background, background.index == foreground.index,
+            mode != .truecolor || background.exact == foreground.exact
+        {
             return Cell(glyph: " ", style: CellStyle(background: background))
         }
         return Cell(

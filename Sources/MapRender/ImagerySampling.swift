@@ -30,46 +30,72 @@ struct ImagerySampler {
 
     let zoom: Int
     let tilePixels: Int
+    /// Level-`zoom` pixels of the world, and of a dot.
+    let worldPixels: Double, scale: Double
+    let transform: ViewTransform
+    let cols: Int, rows: Int
     /// The first tile column and row of the view (columns not wrapped: a view may cross the antimeridian).
     let firstX: Int, firstY: Int
     let slotCols: Int, slotRows: Int
-    var slots: [Slot]
+    var slots: [Slot] = []
+
+    /// A sampler of `source` for a view of `cols × rows` cells through `transform` at view zoom
+    /// `viewZoom`, its tiles not yet gathered.
+    init(_ source: ImagerySource, transform: ViewTransform, viewZoom: Double, cols: Int, rows: Int) {
+        zoom = source.tileZoom(viewZoom)
+        tilePixels = source.tilePixels
+        worldPixels = Double(tilePixels) * Double(1 << zoom)
+        scale = worldPixels / transform.worldSize
+        (self.transform, self.cols, self.rows) = (transform, cols, rows)
+        let (x0, x1) = (0.0, Double(cols * 2))
+        let (y0, y1) = (0.0, Double(rows * 4))
+        let tile = Double(tilePixels)
+        firstX = Int((Self.pixelX(x0, transform, scale, worldPixels) / tile).rounded(.down))
+        let lastX = Int(((Self.pixelX(x1, transform, scale, worldPixels) - 1e-9) / tile).rounded(.down))
+        let top = max(0, Self.pixelY(y0, transform, scale, worldPixels))
+        let bottom = min(worldPixels, Self.pixelY(y1, transform, scale, worldPixels))
+        firstY = Int((top / tile).rounded(.down))
+        let lastY = Int(((bottom - 1e-9) / tile).rounded(.down))
+        slotCols = max(0, lastX - firstX + 1)
+        slotRows = bottom > top ? max(0, lastY - firstY + 1) : 0
+    }
+
+    /// Level-`zoom` pixel coordinates of a dot.
+    static func pixelX(_ dot: Double, _ t: ViewTransform, _ scale: Double, _ world: Double) -> Double {
+        (dot - t.halfWidth) * scale + t.center.x * world
+    }
+    static func pixelY(_ dot: Double, _ t: ViewTransform, _ scale: Double, _ world: Double) -> Double {
+        (dot - t.halfHeight) * scale + t.center.y * world
+    }
+    func pixelX(_ dot: Double) -> Double { Self.pixelX(dot, transform, scale, worldPixels) }
+    func pixelY(_ dot: Double) -> Double { Self.pixelY(dot, transform, scale, worldPixels) }
+
+    /// The tiles `source` lacks for a view, nearest its centre first (what a program loads before it draws).
+    static func missing(_ source: ImagerySource, view: MapView) -> [TileID] {
+        var sampler = ImagerySampler(
+            source, transform: view.transform, viewZoom: view.zoom, cols: view.size.cols, rows: view.size.rows)
+        var status = SourceStatus()
+        return sampler.gather(source, &status)
+    }
 
     /// Samples `source` for a view of `cols × rows` cells through `transform` at view zoom `viewZoom`.
     static func sample(_ source: ImagerySource, transform: ViewTransform, viewZoom: Double, cols: Int, rows: Int)
         -> Sampled
     {
-        let zoom = source.tileZoom(viewZoom)
-        let tilePixels = source.tilePixels
-        let worldPixels = Double(tilePixels) * Double(1 << zoom)
-        let scale = worldPixels / transform.worldSize
-        // Level-`zoom` pixel coordinates of a dot.
-        func pixelX(_ dot: Double) -> Double { (dot - transform.halfWidth) * scale + transform.center.x * worldPixels }
-        func pixelY(_ dot: Double) -> Double { (dot - transform.halfHeight) * scale + transform.center.y * worldPixels }
-        let dotsWide = Double(cols * 2)
-        let dotsTall = Double(rows * 4)
-        let (x0, x1) = (pixelX(0), pixelX(dotsWide))
-        let (y0, y1) = (max(0, pixelY(0)), min(worldPixels, pixelY(dotsTall)))
-        let firstX = Int((x0 / Double(tilePixels)).rounded(.down))
-        let lastX = Int(((x1 - 1e-9) / Double(tilePixels)).rounded(.down))
-        let firstY = Int((y0 / Double(tilePixels)).rounded(.down))
-        let lastY = Int(((y1 - 1e-9) / Double(tilePixels)).rounded(.down))
-        var sampler = ImagerySampler(
-            zoom: zoom, tilePixels: tilePixels, firstX: firstX, firstY: firstY,
-            slotCols: max(0, lastX - firstX + 1), slotRows: max(0, lastY - firstY + 1), slots: [])
+        var sampler = ImagerySampler(source, transform: transform, viewZoom: viewZoom, cols: cols, rows: rows)
         var status = SourceStatus()
-        let missing = sampler.gather(source, center: (pixelX(dotsWide / 2), pixelY(dotsTall / 2)), &status)
+        let missing = sampler.gather(source, &status)
         var halves = [UInt32](repeating: 0, count: cols * rows * 2)
-        guard y1 > y0 else {
-            return Sampled(halves: halves, missing: missing, status: status, tileZoom: zoom, drawn: false)
+        guard sampler.slotRows > 0 else {
+            return Sampled(halves: halves, missing: missing, status: status, tileZoom: sampler.zoom, drawn: false)
         }
         // Each column's and each half row's footprint in pixels (a half-cell is 2 × 2 dots).
-        let xs = (0...cols).map { pixelX(Double($0 * 2)) }
-        let ys = (0...(rows * 2)).map { pixelY(Double($0 * 2)) }
+        let xs = (0...cols).map { sampler.pixelX(Double($0 * 2)) }
+        let ys = (0...(rows * 2)).map { sampler.pixelY(Double($0 * 2)) }
         var drawn = false
         for half in 0..<(rows * 2) {
             let (top, bottom) = (ys[half], ys[half + 1])
-            guard bottom > 0, top < worldPixels else { continue }
+            guard bottom > 0, top < sampler.worldPixels else { continue }
             for col in 0..<cols {
                 let colour = sampler.colour(x0: xs[col], x1: xs[col + 1], y0: top, y1: bottom)
                 if colour != 0 {
@@ -78,12 +104,13 @@ struct ImagerySampler {
                 }
             }
         }
-        return Sampled(halves: halves, missing: missing, status: status, tileZoom: zoom, drawn: drawn)
+        return Sampled(halves: halves, missing: missing, status: status, tileZoom: sampler.zoom, drawn: drawn)
     }
 
     /// Fills the slots with the tiles at hand (or their nearest loaded ancestors); returns the tiles
-    /// the view lacks, nearest `center` (in pixels) first, and counts them in `status`.
-    mutating func gather(_ source: ImagerySource, center: (Double, Double), _ status: inout SourceStatus) -> [TileID] {
+    /// the view lacks, nearest the view's centre first, and counts them in `status`.
+    mutating func gather(_ source: ImagerySource, _ status: inout SourceStatus) -> [TileID] {
+        let center = (pixelX(Double(cols)), pixelY(Double(rows * 2)))
         let n = 1 << zoom
         let minZoom = source.info.minZoom
         var missing: [(TileID, Double)] = []

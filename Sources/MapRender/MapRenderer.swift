@@ -63,15 +63,22 @@ public enum MapRenderer {
 
     /// The tiles `view` lacks, per source, without drawing it: a program that shows only its last
     /// screen loads them first and draws once.
-    public static func missingTiles(view: MapView, sources: MapSources?) -> [TileBatch] {
+    public static func missingTiles(view: MapView, sources: MapSources?, imagery: Bool = true) -> [TileBatch] {
+        guard let sources else { return [] }
+        var batches: [TileBatch] = []
+        if imagery, let source = sources.imagery {
+            let missing = ImagerySampler.missing(source, view: view)
+            if !missing.isEmpty { batches.append(TileBatch(source: sources.imageryIndex, tiles: missing)) }
+        }
         // Only tilesets lack anything (and most runs have none: no query then).
-        guard let sources, sources.features.details.contains(where: { $0.kind == .tiles }),
+        guard sources.features.details.contains(where: { $0.kind == .tiles }),
             let results = try? sources.features.query(
                 bounds: view.bounds, zoom: view.zoom, metersPerDot: view.metersPerDot)
-        else { return [] }
-        return results.compactMap {
-            $0.view.missing.isEmpty ? nil : TileBatch(source: $0.index, tiles: $0.view.missing)
-        }
+        else { return batches }
+        return batches
+            + results.compactMap {
+                $0.view.missing.isEmpty ? nil : TileBatch(source: $0.index, tiles: $0.view.missing)
+            }
     }
 
     /// The context after drawing `layers` over `view` (for tests of what layers leave for the compositor).

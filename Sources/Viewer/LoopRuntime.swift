@@ -162,7 +162,8 @@ final class LoopRuntime {
         // A screen that shows only its last frame has the tiles of that frame loaded before it is
         // drawn, not drawn once without them.
         if !screen.showsEveryFrame, performer.loadsTiles, state.isLargeEnough {
-            let missing = MapRenderer.missingTiles(view: state.displayedView, sources: sources)
+            let missing = MapRenderer.missingTiles(
+                view: state.displayedView, sources: sources, imagery: state.showImagery)
             if !missing.isEmpty {
                 apply(.rendered(missing: missing))
                 _ = tilesArrived()

@@ -57,7 +57,11 @@ public enum Renderer {
         _ state: ViewerState, sources: MapSources?, options: RenderOptions, rounds: Int = 4
     ) -> Screenful {
         if let sources, state.isLargeEnough {
-            for batch in MapRenderer.missingTiles(view: state.displayedView, sources: sources) { sources.load(batch) }
+            for batch in MapRenderer.missingTiles(
+                view: state.displayedView, sources: sources, imagery: state.showImagery)
+            {
+                sources.load(batch)
+            }
         }
         var screenful = draw(state, sources: sources, options: options)
         for _ in 0..<rounds {

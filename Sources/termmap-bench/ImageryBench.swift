@@ -1,0 +1,107 @@
+import Foundation
+import GeoCore
+import MapData
+import MapFormats
+import MapRender
+import Raster
+import TestSupport
+import Viewer
+
+// MARK: Imagery (issue 47)
+
+/// A raster tileset made on demand: each 256-pixel tile a photograph's stand-in (smooth colour fields
+/// of the world position with ±16 of seeded noise a pixel, so that neighbouring cells differ as aerial
+/// imagery's do), PNG-encoded as a tile server would send it.
+final class GeneratedImagery: TileArchive, Sendable {
+    let info = TilesetInfo(
+        format: "generated", name: "imagery", minZoom: 0, maxZoom: 14,
+        bounds: CoordinateBounds(north: 85.0511, south: -85.0511, west: -180, east: 180), tileCount: nil,
+        attribution: nil, layers: [], compression: "none", imageFormat: "png")
+
+    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
+        [UInt8]?, TileFailure
+    >] {
+        var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
+        for id in ids { out[id] = .success(Self.tile(id)) }
+        return out
+    }
+
+    static func tile(_ id: TileID) -> [UInt8] {
+        var rgba = [UInt8](repeating: 255, count: 256 * 256 * 4)
+        var random = SplitMix(state: UInt64(id.z) << 48 ^ UInt64(id.x) << 24 ^ UInt64(id.y))
+        let n = Double(1 << id.z)
+        for y in 0..<256 {
+            for x in 0..<256 {
+                let (u, v) = ((Double(id.x) + Double(x) / 256) / n, (Double(id.y) + Double(y) / 256) / n)
+                let field = (sin(u * 900), sin(v * 700 + u * 300), sin((u - v) * 500))
+                let i = (y * 256 + x) * 4
+                for (k, f) in [field.0, field.1, field.2].enumerated() {
+                    let noise = Double(random.below(33)) - 16
+                    rgba[i + k] = UInt8(max(0, min(255, 110 + 70 * f + noise)))
+                }
+            }
+        }
+        return PNGWriter.png(width: 256, height: 256, rgba: rgba)
+    }
+}
+
+/// Imagery's figures at 200 × 60: frame times (steady, and after a pan of a dot) in half blocks, and the
+/// bytes of a full repaint and of a pan in 256 colours and truecolour, beside the street-level frame's.
+func imageryLines(world: MapAsset, frames: Int) throws -> [String] {
+    let imagery = ImagerySource(archive: GeneratedImagery(), label: "imagery")
+    let sources = MapSources(features: FeatureSources(base: world, shorelines: nil, details: []), imagery: imagery)
+    var start = SessionStart(cols: 200, rows: 60, center: Coordinate(latitude: 47.37, longitude: 8.54), zoom: 11)
+    start.animations = false
+    start.imagery = "imagery"
+    var state = try start.state()
+    var lines: [String] = []
+    for mode in [ColorMode.ansi256, .truecolor] {
+        let options = RenderOptions(mode: mode)
+        _ = Renderer.drawLoaded(state, sources: sources, options: options)
+        var steady: [Double] = []
+        var panned: [Double] = []
+        var sink = 0
+        for i in 0..<(frames + 10) {
+            let t0 = nowSeconds()
+            sink &+= Renderer.draw(state, sources: sources, options: options).frame.cells.count
+            let t1 = nowSeconds()
+            state.view.pan(dx: i % 2 == 0 ? 1 : -1, dy: 0)
+            let t2 = nowSeconds()
+            sink &+= Renderer.draw(state, sources: sources, options: options).frame.cells.count
+            let t3 = nowSeconds()
+            if i >= 10 {
+                steady.append((t1 - t0) * 1e6)
+                panned.append((t3 - t2) * 1e6)
+            }
+        }
+        precondition(sink > 0)
+        lines.append(
+            "imagery 200x60 \(mode.rawValue): steady median \(Int(median(steady))) µs, p99 \(Int(percentile(steady, 0.99))) µs; after a 1-dot pan median \(Int(median(panned))) µs, p99 \(Int(percentile(panned, 0.99))) µs"
+        )
+        lines.append(try repaintBytes(state, sources, mode))
+    }
+    // Today's street-level frame, for the bytes' yardstick.
+    let city = try MapAsset(path: packageRoot.appendingPathComponent("assets/helsinki.tmap").path)
+    let streets = MapSources(world: world, details: [city])
+    var street = SessionStart(
+        cols: 200, rows: 60, center: Coordinate(latitude: 60.16878, longitude: 24.94164), zoom: 16)
+    street.animations = false
+    lines.append("street level (Helsinki demo city z16): " + (try repaintBytes(try street.state(), streets, .ansi256)))
+    return lines
+}
+
+/// Bytes of a full repaint of `state`'s frame, and of the frame after a pan of one column over it: the
+/// terminal moves what it shows one column (as the viewer has it do), then the cells that changed.
+func repaintBytes(_ state: ViewerState, _ sources: MapSources, _ mode: ColorMode) throws -> String {
+    let options = RenderOptions(mode: mode)
+    let frame = Renderer.drawLoaded(state, sources: sources, options: options).frame
+    var moved = state
+    moved.view.pan(dx: 2, dy: 0)
+    let next = Renderer.drawLoaded(moved, sources: sources, options: options).frame
+    let abilities = TerminalPainter.Abilities.xterm(mode)
+    var painter = TerminalPainter(cols: frame.cols, rows: frame.rows, abilities: abilities)
+    let full = painter.paint(frame, fullRepaint: true).count
+    painter.moveColumns(by: -1, rows: 0..<state.view.size.rows)
+    let pan = painter.paint(next).count
+    return "\(mode.rawValue) full repaint \(full) bytes, a 1-column pan \(pan) bytes"
+}
