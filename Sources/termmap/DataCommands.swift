@@ -70,7 +70,7 @@ enum DataCommands {
             return try info(p.operands[0])
         case "sources":
             guard rest.isEmpty else { throw UsageError("data sources: takes no operands") }
-            printLine("NAME".padded(to: 13) + "SCHEMA".padded(to: 14) + "TILEJSON")
+            printLine("NAME".padded(to: 13) + "SCHEMA".padded(to: 14) + "TILEJSON OR TILES")
             for s in NamedTileSource.all {
                 printLine(s.name.padded(to: 13) + s.schema.padded(to: 14) + s.url)
                 printLine("".padded(to: 13) + s.about + "; credit: " + s.credit)

@@ -364,6 +364,41 @@ def _():
     return "on → off → on"
 
 
+@check("over HTTP (nginx on 127.0.0.1): a {z}/{x}/{y}.png template and a TileJSON of format png draw, the User-Agent names termmap, and the disk cache draws them offline")
+def _():
+    from nginx import Nginx
+    server = Nginx(os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles"), [],
+                   locations="        location /checker/ { expires 1h; }",
+                   log_format="$request_method $uri|$status|$http_user_agent")
+    try:
+        www = os.path.join(server.dir, "www")
+        subprocess.run(["cp", "-r", os.path.join(WORK, "checker"), www], check=True)
+        with open(os.path.join(www, "checker.json"), "w") as f:
+            json.dump({"tilejson": "3.0.0", "format": "png", "minzoom": 0, "maxzoom": 6,
+                       "tiles": [server.url("checker/{z}/{x}/{y}.png")], "bounds": [20, 55, 30, 65]}, f)
+        subprocess.run(["chmod", "-R", "a+rX", www], check=True)
+        cache = os.path.join(WORK, "cache")
+        args = ["--center", "60,25", "--zoom", "6", "--size", "%dx%d" % (COLS, ROWS), "--color", "truecolor"]
+        env = {"XDG_CACHE_HOME": cache}
+        drawn = {}
+        for name, location in (("template", server.url("checker/{z}/{x}/{y}.png")),
+                               ("TileJSON", server.url("checker.json"))):
+            r = run("render", "--tiles", location, *args, env=env)
+            assert r.returncode == 0, r.stderr.decode()
+            drawn[name] = len(halves(r.stdout))
+            assert drawn[name] > 1000, (name, drawn[name])
+        agents = {entry[2] for entry in server.access_log() if entry[0].startswith("GET /checker/")}
+        assert agents and all(re.fullmatch(r"termmap/\d+\.\d+\.\d+", a) for a in agents), agents
+        server.stop(keep=True)
+        r = run("render", "--tiles", server.url("checker/{z}/{x}/{y}.png"), *args, env=env)
+        offline = len(halves(r.stdout))
+        assert r.returncode == 0 and offline == drawn["template"], (r.returncode, offline, r.stderr.decode())
+        return "%d cells over HTTP, %d from the disk cache with nginx stopped; User-Agent %s" % (
+            drawn["template"], offline, agents.pop())
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
     try:
         check.report("imagery e2e")

@@ -42,11 +42,15 @@ public final class ReconnectingArchive: TileArchive {
 
     public var info: TilesetInfo {
         if let opened { return opened.info }
+        // Imagery or not, as its name or its template says (a raster source stays the imagery).
+        let named = NamedTileSource.named(location)
+        let image = TilesetInfo.imageFormat(ofTemplate: named?.url ?? location)
         return TilesetInfo(
-            format: "offline", name: TileArchives.label(location), minZoom: 0, maxZoom: 14,
+            format: "offline", name: TileArchives.label(location), minZoom: 0,
+            maxZoom: named?.maxZoom ?? (image == nil ? 14 : 19),
             bounds: CoordinateBounds(
                 north: WebMercator.maxLatitude, south: -WebMercator.maxLatitude, west: -180, east: 180),
-            tileCount: nil, attribution: nil, layers: [], compression: "")
+            tileCount: nil, attribution: named?.credit, layers: [], compression: "", imageFormat: image)
     }
 
     public var isRemote: Bool { true }

@@ -53,7 +53,7 @@ public enum TileArchives {
                 if let why { notices.append(why) }
             }
             do {
-                return try openRemote(named.url, cache: cache, credit: named.credit)
+                return try openRemote(named.url, cache: cache, credit: named.credit, maxZoom: named.maxZoom)
             } catch {
                 cache?.discardIfEmpty()
                 throw error
@@ -90,11 +90,13 @@ public enum TileArchives {
 
     /// A URL's archive: a template, or told by the first 16 KiB (what a PMTiles reader asks for first,
     /// so that a `.pmtiles` costs no extra request).
-    static func openRemote(_ location: String, cache: TileDiskCache?, credit: String?) throws(MapDataError)
-        -> any TileArchive
+    static func openRemote(_ location: String, cache: TileDiskCache?, credit: String?, maxZoom: Int? = nil)
+        throws(MapDataError) -> any TileArchive
     {
         func fail(_ why: String) -> MapDataError { MapDataError(file: location, .unreadable(why)) }
-        if location.contains("{z}") { return try TileServerArchive(template: location, cache: cache) }
+        if location.contains("{z}") {
+            return try TileServerArchive(template: location, cache: cache, maxZoom: maxZoom, credit: credit)
+        }
         if location.lowercased().split(separator: "?").first?.hasSuffix(".mbtiles") == true {
             throw MapDataError(
                 file: location,

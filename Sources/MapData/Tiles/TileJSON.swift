@@ -67,22 +67,33 @@ public struct TileJSON: Equatable, Sendable {
     }
 }
 
-/// Public tile sources known by name (`--tiles openfreemap`): free, without a key, with the credit
-/// their data asks for.
+/// Public tile sources known by name (`--tiles openfreemap`): free, without a key, whose terms allow
+/// a program's use, with the credit their data asks for. (OpenStreetMap's own tile servers forbid bulk
+/// use and are never named here.)
 public struct NamedTileSource: Sendable, Equatable {
     public var name: String
-    /// Its TileJSON document.
+    /// Its TileJSON document, or a tile URL template.
     public var url: String
     public var schema: String
     public var credit: String
     public var about: String
+    /// The deepest zoom it serves, where its template cannot say (GIBS answers 400 past it).
+    public var maxZoom: Int? = nil
 
     /// The table (`termmap data sources`).
     public static let all = [
         NamedTileSource(
             name: "openfreemap", url: "https://tiles.openfreemap.org/planet", schema: "OpenMapTiles",
             credit: "© OpenMapTiles © OpenStreetMap contributors",
-            about: "OpenFreeMap's planet, zooms 0-14, free, no key (openfreemap.org)")
+            about: "OpenFreeMap's planet, zooms 0-14, free, no key (openfreemap.org)"),
+        // NASA imagery is not copyrighted (NASA's media usage guidelines); GIBS serves it without a key.
+        NamedTileSource(
+            name: "bluemarble",
+            url:
+                "https://gibs.earthdata.nasa.gov/wmts/epsg3857/best/BlueMarble_ShadedRelief_Bathymetry/default/GoogleMapsCompatible_Level8/{z}/{y}/{x}.jpeg",
+            schema: "imagery", credit: "NASA Blue Marble, NASA GIBS",
+            about: "NASA's Blue Marble with shaded relief and bathymetry, imagery, zooms 0-8, public domain, no key",
+            maxZoom: 8),
     ]
 
     /// The named source an argument means: a name from the table, unless the argument has a `/` or an

@@ -23,22 +23,25 @@ public final class TileServerArchive: TileArchive {
     private let revalidations = DispatchGroup()
     private let background = DispatchQueue(label: "termmap.revalidate")
 
-    /// A tile server's template; asks for tile 0/0/0 once (unless tiles of it are cached), so that an
-    /// unreachable server is an error at start.
-    public convenience init(template: String, cache: TileDiskCache? = nil) throws(MapDataError) {
+    /// A tile server's template; asks for tile 0/0/0 once (unless tiles of it are cached), so that a
+    /// refusing server is an error at start (and one that gives no answer is offline: `unreachable`).
+    public convenience init(
+        template: String, cache: TileDiskCache? = nil, maxZoom: Int? = nil, credit: String? = nil
+    ) throws(MapDataError) {
         let host = URL(string: template.replacing("{", with: "").replacing("}", with: ""))?.host ?? template
         // Raster tile servers (`….png`) go to zoom 19 as a rule; vector ones to 14.
         let image = TilesetInfo.imageFormat(ofTemplate: template)
         let info = TilesetInfo(
-            format: "tile server", name: host, minZoom: 0, maxZoom: image == nil ? 14 : 19,
-            bounds: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), tileCount: nil, attribution: nil,
+            format: "tile server", name: host, minZoom: 0, maxZoom: maxZoom ?? (image == nil ? 14 : 19),
+            bounds: CoordinateBounds(north: 90, south: -90, west: -180, east: 180), tileCount: nil, attribution: credit,
             layers: [], compression: "gzip or none (told by each tile)", imageFormat: image)
         try self.init(templates: [template], tms: false, info: info, cache: cache)
         if cache?.resource("probe") != nil { return }
         let first = url(TileID(z: 0, x: 0, y: 0))
         let r = pool.get(HTTPPool.Request(url: first, maxBytes: TileLimits.compressedBytes))
         if r.status == 0 {
-            throw MapDataError(file: first, .unreadable(r.timedOut ? "no answer within 10 s" : r.error))
+            // No answer at all: offline, not an error (the map opens without it and asks again).
+            throw MapDataError(file: first, .unreachable(r.timedOut ? "no answer within 10 s" : r.error))
         }
         // A server that asks to wait (429, 503) is there: the pool waits as it asks.
         guard [200, 204, 404, 429, 503].contains(r.status) else {
