@@ -118,11 +118,15 @@ public enum PMTilesBuilder {
         var stored: [UInt64: [(offset: UInt64, length: Int)]] = [:]
         var entries: [PMTilesEntry] = []
         var gzipTiles = 0
+        // The tiles' type (PMTiles v3: 1 MVT, 2 PNG, 3 JPEG, 4 WebP), told by their bytes: an area of
+        // imagery makes a raster archive.
+        var types = Set<UInt8>()
         var minZoom = 31
         var maxZoom = 0
         for tile in sorted {
             let content = try bytes(tile)
             if content.starts(with: [0x1f, 0x8b]) { gzipTiles += 1 }
+            if !content.isEmpty { types.insert(Self.tileType(content)) }
             if let z = TileID(pmtilesID: tile.id)?.z { (minZoom, maxZoom) = (min(minZoom, z), max(maxZoom, z)) }
             var offset: UInt64?
             for candidate in stored[tile.hash] ?? [] where candidate.length == content.count {
@@ -158,11 +162,12 @@ public enum PMTilesBuilder {
         header.addressedTiles = UInt64(sorted.count)
         header.tileEntries = UInt64(entries.count)
         header.tileContents = UInt64(stored.values.reduce(0) { $0 + $1.count })
-        // Clustered; internal compression gzip; tile compression gzip, none, or unknown when mixed; MVT.
+        // Clustered; internal compression gzip; tile compression gzip, none, or unknown when mixed; the
+        // tiles' type (unknown when mixed).
         let tileCompression: UInt8 = gzipTiles == sorted.count ? 2 : gzipTiles == 0 ? 1 : 0
         if sorted.isEmpty { (minZoom, maxZoom) = (0, 0) }
         (header.clustered, header.internalCompression, header.tileCompression, header.tileType) = (
-            true, 2, tileCompression, 1
+            true, 2, tileCompression, types.count > 1 ? 0 : types.first ?? 1
         )
         (header.minZoom, header.maxZoom, header.centerZoom) = (UInt8(minZoom), UInt8(maxZoom), UInt8(minZoom))
         let b = description.bounds
@@ -175,6 +180,16 @@ public enum PMTilesBuilder {
         let file = h + root + metadata + leaves + data
         try writeFile(file, to: path)
         return stored.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// A tile's PMTiles type by its bytes: 2 PNG, 3 JPEG, 4 WebP, else 1 (MVT, gzipped or not).
+    static func tileType(_ content: [UInt8]) -> UInt8 {
+        switch TileImage.Kind(signature: Array(content.prefix(16))) {
+        case .png?: 2
+        case .jpeg?: 3
+        case .webp?: 4
+        case nil: 1
+        }
     }
 
     /// The metadata as a JSON object, its keys in order.

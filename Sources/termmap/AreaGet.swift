@@ -169,6 +169,11 @@ enum AreaGet {
             "termmap:area": .string(what),
         ]
         if let credit = info.attribution { metadata["attribution"] = .string(credit) }
+        // Imagery: a raster archive (its type told by its tiles), of the tiles' format and no layers.
+        if let image = info.imageFormat {
+            metadata["format"] = .string(image)
+            metadata["vector_layers"] = nil
+        }
         let area = CoordinateBounds(
             north: min(bounds.north, info.bounds.north), south: max(bounds.south, info.bounds.south),
             west: max(bounds.west, info.bounds.west), east: min(bounds.east, info.bounds.east))

@@ -17,7 +17,8 @@ enum Completions {
     static let commands: [(key: String, command: CommandName, operands: [String]?)] = [
         ("viewer", .viewer, userFileExtensions), ("render", .render, userFileExtensions), ("config", .config, nil),
         ("route", .route, nil),
-        ("data-import-osm", .importOSM, ["pbf"]), ("data-import-gshhg", .importGSHHG, []), ("data-list", .list, nil),
+        ("data-import-osm", .importOSM, ["pbf"]), ("data-import-gshhg", .importGSHHG, []),
+        ("data-import-raster", .importRaster, ["tif", "tiff", "vrt", "jp2", "png", "jpg"]), ("data-list", .list, nil),
         ("data-remove", .remove, nil), ("data-info", .info, ["pmtiles", "mbtiles"]), ("data-get", .get, nil),
         ("data-pack", .pack, nil),
     ]

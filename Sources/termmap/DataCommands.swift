@@ -25,7 +25,8 @@ struct Interrupted: Error, CustomStringConvertible {
 /// `termmap data …`: building and importing map data files.
 enum DataCommands {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
-        let subcommands = "'import-osm', 'get', 'sources', 'list', 'info', 'remove', 'import-gshhg' or 'pack'"
+        let subcommands =
+            "'import-osm', 'import-raster', 'get', 'sources', 'list', 'info', 'remove', 'import-gshhg' or 'pack'"
         guard let sub = args.first else { throw UsageError("data: expected \(subcommands)") }
         let rest = Array(args.dropFirst())
         switch sub {
@@ -54,6 +55,14 @@ enum DataCommands {
                 throw UsageError("data import-gshhg: expected one PATH (gshhs_f.dat or its folder)")
             }
             return try importGSHHG(p.operands[0], dataDir: p.value(.data), environment: environment)
+        case "import-raster":
+            let p = try Self.parsed(rest, for: .importRaster, environment: environment)
+            guard p.operands.count == 1 else {
+                throw UsageError("data import-raster: expected one FILE (a GeoTIFF, or any raster GDAL reads)")
+            }
+            return try RasterImport.run(
+                p.operands[0], name: p.value(.name), zooms: p.value(.zooms), dataDir: p.value(.data),
+                environment: environment)
         case "import-osm":
             let p = try Self.parsed(rest, for: .importOSM, environment: environment)
             guard p.operands.count == 1 else { throw UsageError("data import-osm: expected one FILE.osm.pbf") }

@@ -4,7 +4,7 @@ import Support
 
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
-    case viewer, render, importGSHHG, importOSM, list, remove, pack, info, get
+    case viewer, render, importGSHHG, importOSM, importRaster, list, remove, pack, info, get
     /// `termmap route`: directions over an import's streets.
     case route
     /// `termmap config`: the viewer's options, and `--check`.
@@ -72,7 +72,8 @@ extension OptionSpec {
         commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "dark", "light"])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
-        commands: [.viewer, .render, .importGSHHG, .importOSM, .list, .remove, .get, .route], inConfig: true,
+        commands: [.viewer, .render, .importGSHHG, .importOSM, .importRaster, .list, .remove, .get, .route],
+        inConfig: true,
         directoryValue: true)
     static let tiles = OptionSpec(
         name: "tiles", value: "PATH|URL|NAME",
@@ -164,8 +165,9 @@ extension OptionSpec {
     static let within = OptionSpec(
         name: "within", value: "DIST", help: "how far around: 5km, 800m, 3mi (default 5km)", commands: [.get])
     static let zooms = OptionSpec(
-        name: "zooms", value: "A-B", help: "the zooms to download (default 0-14, within the source's)", commands: [.get]
-    )
+        name: "zooms", value: "A-B",
+        help: "the zooms to download (default 0-14, within the source's) or to cut (default: gdal2tiles' choice)",
+        commands: [.get, .importRaster])
     static let from = OptionSpec(
         name: "from", value: "SOURCE", help: "the tileset to download from (default: the first --tiles)",
         commands: [.get])
@@ -173,7 +175,7 @@ extension OptionSpec {
         name: "yes", value: nil, help: "download more than 50,000 tiles", commands: [.get])
     static let name = OptionSpec(
         name: "name", value: "NAME", help: "the imported file's name (default: the extract's, e.g. helsinki)",
-        commands: [.importOSM])
+        commands: [.importOSM, .importRaster])
     static let lines = OptionSpec(
         name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack],
         fileExtensions: [])
@@ -232,6 +234,7 @@ enum OptionTable {
             "directions over an imported extract's streets (FROM, TO: LAT,LON, a link or a place's name)"
         ),
         ("termmap data import-osm FILE.osm.pbf", "import an OpenStreetMap extract (streets, water, names)"),
+        ("termmap data import-raster FILE", "a GeoTIFF or any raster GDAL reads, as imagery (gdal2tiles → .pmtiles)"),
         ("termmap data list | remove NAME", "the map data installed; remove an import or tileset"),
         ("termmap data info FILE|URL", "what a .pmtiles or .mbtiles tileset holds"),
         (
@@ -300,6 +303,7 @@ enum OptionTable {
             case .render: return "render"
             case .importGSHHG: return "data import-gshhg"
             case .importOSM: return "data import-osm"
+            case .importRaster: return "data import-raster"
             case .list: return "data list"
             case .remove: return "data remove"
             case .pack: return "data pack"

@@ -364,6 +364,40 @@ def _():
     return "on → off → on"
 
 
+@check("data import-raster: a GeoTIFF through gdal2tiles into NAME.pmtiles, drawn from the data folder; bad input in one line")
+def _():
+    data = os.path.join(WORK, "imports")
+    os.makedirs(data, exist_ok=True)
+    picture = os.path.join(WORK, "gradient.png")
+    img = Image.new("RGB", (600, 400))
+    img.putdata([(x * 255 // 600, y * 255 // 400, 128) for y in range(400) for x in range(600)])
+    img.save(picture)
+    tif = os.path.join(WORK, "gradient.tif")
+    subprocess.run(["gdal_translate", "-q", "-of", "GTiff", "-a_srs", "EPSG:4326", "-a_ullr", "24.8", "60.25",
+                    "25.1", "60.1", picture, tif], check=True)
+    r = run("data", "import-raster", tif, "--data", data, "--zooms", "8-12")
+    said = r.stdout.decode()
+    assert r.returncode == 0 and "34 tiles, zooms 8-12" in said, (r.returncode, said, r.stderr.decode())
+    with open(os.path.join(data, "gradient.pmtiles"), "rb") as f:
+        assert f.read(127)[99] == 2
+    args = ["render", "--data", data, "--center", "60.17,24.95", "--zoom", "11", "--size", "%dx%d" % (COLS, ROWS)]
+    doc = json.loads(run(*args, "--json").stdout)
+    imagery = [s for s in doc["sources"] if s["kind"] == "imagery"]
+    assert imagery and imagery[0]["name"] == "gradient" and imagery[0]["status"] == "ok", imagery
+    cells = len(halves(run(*args, "--color", "truecolor").stdout))
+    assert cells > 1000, cells
+    # A picture without a place, no such file, no gdal2tiles: one line each, exit 1.
+    bad = run("data", "import-raster", picture, "--data", data)
+    assert bad.returncode == 1 and "has no coordinate system or place" in bad.stderr.decode(), bad.stderr
+    missing = run("data", "import-raster", os.path.join(WORK, "none.tif"), "--data", data)
+    assert missing.returncode == 1 and missing.stderr.decode().strip().endswith("no such file"), missing.stderr
+    nogdal = run("data", "import-raster", tif, "--data", data, env={"PATH": "/nonexistent"})
+    assert nogdal.returncode == 1 and "gdal2tiles" in nogdal.stderr.decode(), nogdal.stderr
+    for r in (bad, missing, nogdal):
+        assert len(r.stderr.decode().strip().split("\n")) == 1, r.stderr
+    return "34 tiles, %d cells drawn; %s" % (cells, bad.stderr.decode().strip()[-80:])
+
+
 @check("over HTTP (nginx on 127.0.0.1): a {z}/{x}/{y}.png template and a TileJSON of format png draw, the User-Agent names termmap, and the disk cache draws them offline")
 def _():
     from nginx import Nginx
@@ -389,12 +423,25 @@ def _():
             assert drawn[name] > 1000, (name, drawn[name])
         agents = {entry[2] for entry in server.access_log() if entry[0].startswith("GET /checker/")}
         assert agents and all(re.fullmatch(r"termmap/\d+\.\d+\.\d+", a) for a in agents), agents
+        # data get keeps an area of it as a raster .pmtiles (PMTiles tile type 2: PNG).
+        data = os.path.join(WORK, "data")
+        os.makedirs(data, exist_ok=True)
+        r = run("data", "get", "area", "--bbox", "24,59,26,61", "--zooms", "0-6", "--from",
+                server.url("checker/{z}/{x}/{y}.png"), "--data", data, env=env)
+        assert r.returncode == 0, r.stderr.decode()
+        kept = os.path.join(data, "area.pmtiles")
+        with open(kept, "rb") as f:
+            header = f.read(127)
+        assert header[99] == 2, header[99]
         server.stop(keep=True)
         r = run("render", "--tiles", server.url("checker/{z}/{x}/{y}.png"), *args, env=env)
         offline = len(halves(r.stdout))
         assert r.returncode == 0 and offline == drawn["template"], (r.returncode, offline, r.stderr.decode())
-        return "%d cells over HTTP, %d from the disk cache with nginx stopped; User-Agent %s" % (
-            drawn["template"], offline, agents.pop())
+        r = run("render", "--tiles", kept, *args)
+        area = len(halves(r.stdout))
+        assert r.returncode == 0 and area > 500, (area, r.stderr.decode())
+        return ("%d cells over HTTP, %d from the disk cache with nginx stopped, %d from data get's raster "
+                ".pmtiles; User-Agent %s") % (drawn["template"], offline, area, agents.pop())
     finally:
         server.stop()
 
