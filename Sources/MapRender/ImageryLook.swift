@@ -27,13 +27,11 @@ struct ImageryLook {
         case .ansi8, .ansi16:
             // The mix of two colours nearest this one, the second shown where the threshold is below its share.
             let (first, second, share) = PaletteQuantizer.ansiMix(r, g, b, of: mode == .ansi8 ? 8 : 16)
-            let index = Self.bayer[(y & 3) * 4 + (x & 3)] < share ? second : first
-            return PaletteColor(red: r, green: g, blue: b, index: index)
+            return PaletteColor(Self.bayer[(y & 3) * 4 + (x & 3)] < share ? second : first)
         case .truecolor:
-            // Sent as it is: the palette entry (the table's, close enough) only tells colours apart.
             return PaletteColor(red: r, green: g, blue: b)
         default:
-            return PaletteColor(red: r, green: g, blue: b, index: PaletteQuantizer.nearestClose(r, g, b))
+            return PaletteColor(PaletteQuantizer.nearestClose(r, g, b))
         }
     }
 
@@ -52,9 +50,7 @@ struct ImageryLook {
         let foreground = color(upper, x: col, y: row * 2)
         // Two halves alike as the terminal shows them (the same entry, or in truecolour the same colour):
         // a blank in their colour, a third of the bytes, and erasable in runs.
-        if let background, background.index == foreground.index,
-            mode != .truecolor || background.exact == foreground.exact
-        {
+        if let background, background == foreground {
             return Cell(glyph: " ", style: CellStyle(background: background))
         }
         return Cell(
@@ -72,7 +68,8 @@ struct ImageryLook {
         let dark = Self.luminance(u) + Self.luminance(l) > 0.8
         if mode == .ansi8 || mode == .ansi16 { return PaletteColor(dark ? 0 : 7) }
         func toned(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (dark ? v * 0.45 : v + (255 - v) * 0.45).rounded()))) }
-        return PaletteColor(red: toned(mean.0), green: toned(mean.1), blue: toned(mean.2))
+        return color(
+            1 << 24 | UInt32(toned(mean.0)) << 16 | UInt32(toned(mean.1)) << 8 | UInt32(toned(mean.2)), x: 0, y: 0)
     }
 
     /// `cell` (a map glyph or text over imagery) on the halo of the imagery's pixels, in a colour that

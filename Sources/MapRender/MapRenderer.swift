@@ -128,8 +128,6 @@ public enum MapRenderer {
         // Canvas → frame; empty cells keep the terminal's own colours. Areas are a background tint with
         // colour, a sparse stipple in empty cells without. (The frame is set in place: every cell is
         // visited, and none of the map's glyphs is two columns wide.)
-        let imagery = c.imagery
-        let look = imagery.isEmpty ? nil : ImageryLook(mode: mode, theme: theme)
         frame.withOneColumnCells { cells in
             for row in 0..<mapRows {
                 for col in 0..<cols {
@@ -141,15 +139,6 @@ public enum MapRenderer {
                         if plain, let own = inkGlyphs[Int(ink)] { glyph = own }
                         shown.inks[Int(ink)] = true
                         cells[i] = Cell(glyph: glyph, style: inkStyles[Int(ink)])
-                    }
-                    // Imagery: bare, or under the map's dots on a halo; areas and the sea give way to it.
-                    if let look, imagery[2 * i] | imagery[2 * i + 1] != 0 {
-                        let (upper, lower) = (imagery[2 * i], imagery[2 * i + 1])
-                        cells[i] =
-                            p == 0
-                            ? look.cell(upper: upper, lower: lower, col: col, row: row)
-                            : look.haloed(cells[i], upper: upper, lower: lower)
-                        continue
                     }
                     let fill = c.fills[i]
                     shown.inks[Int(fill)] = true
@@ -176,10 +165,33 @@ public enum MapRenderer {
         return shown
     }
 
+    /// The imagery into the painted cells: bare where no dot is drawn (areas, the sea and their
+    /// stipples give way to it), else under the dots as a halo.
+    static func paintImagery(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
+        let look = ImageryLook(mode: style.mode, theme: style.theme)
+        let cols = c.view.size.cols
+        let imagery = c.imagery
+        let canvas = c.canvas
+        frame.withOneColumnCells { cells in
+            for row in 0..<c.view.size.rows {
+                for col in 0..<cols {
+                    let i = row * cols + col
+                    let (upper, lower) = (imagery[2 * i], imagery[2 * i + 1])
+                    guard upper | lower != 0 else { continue }
+                    cells[i] =
+                        canvas.pattern(col: col, row: row) == 0
+                        ? look.cell(upper: upper, lower: lower, col: col, row: row)
+                        : look.haloed(cells[i], upper: upper, lower: lower)
+                }
+            }
+        }
+    }
+
     /// The canvas, the areas, the tints, the labels and the shade into the frame.
     @discardableResult
     static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) -> Shown {
         let shown = paintCells(&frame, c, style)
+        if !c.imagery.isEmpty { paintImagery(&frame, c, style) }
         // What text then changes over imagery is given a halo (`haloText`).
         let painted = c.imagery.isEmpty ? [] : frame.cells
         let (mode, theme, ascii) = (style.mode, style.theme, style.ascii)

@@ -1,36 +1,42 @@
 import Support
 
-/// A colour of the xterm palette: 0–7 the ANSI colours, 8–15 their bright forms, 16–255 the
-/// 256-colour cube and greys; an image's colour also keeps its exact 24-bit value, which a truecolour
-/// terminal is sent (the palette entry is what the others show).
+/// A colour of the xterm palette (0–7 the ANSI colours, 8–15 their bright forms, 16–255 the 256-colour
+/// cube and greys), or an exact 24-bit colour, which a truecolour terminal is sent (an image's, in
+/// truecolour only: the other modes are given palette entries). Four bytes, so that a cell stays small.
 public struct PaletteColor: Hashable, Sendable {
-    /// The palette index.
-    public let index: UInt8
-    /// The exact colour as `1 << 24 | r << 16 | g << 8 | b`, or 0 for a palette colour.
-    public let exact: UInt32
+    /// A palette index (0–255), or `1 << 24 | rgb` for an exact colour.
+    public let value: UInt32
 
     /// The colour at `index`.
-    public init(_ index: UInt8) {
-        self.index = index
-        exact = 0
-    }
+    @inlinable
+    public init(_ index: UInt8) { value = UInt32(index) }
 
-    /// An sRGB colour: itself in truecolour, its nearest palette entry by ΔE elsewhere.
+    /// An exact sRGB colour (its nearest palette entry stands for it outside truecolour).
+    @inlinable
     public init(red: UInt8, green: UInt8, blue: UInt8) {
-        index = PaletteQuantizer.nearest(red, green, blue)
-        exact = 1 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+        value = 1 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
     }
 
-    /// An sRGB colour shown as palette entry `index` outside truecolour (a dithered choice).
-    public init(red: UInt8, green: UInt8, blue: UInt8, index: UInt8) {
-        self.index = index
-        exact = 1 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+    /// The stored form (`value`), for styles that keep colours packed.
+    @inlinable
+    init(value: UInt32) { self.value = value }
+
+    /// True for an exact colour.
+    @inlinable
+    public var isExact: Bool { value >= 1 << 24 }
+
+    /// The palette index: its own, or for an exact colour the nearest entry (`PaletteQuantizer.nearest`).
+    @inlinable
+    public var index: UInt8 {
+        isExact
+            ? PaletteQuantizer.nearest(UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+            : UInt8(value)
     }
 
     /// The sRGB value: the exact one, else the palette entry's (xterm's; 0–15 as xterm's defaults).
     public var rgb: (UInt8, UInt8, UInt8) {
-        if exact != 0 { return (UInt8(exact >> 16 & 0xFF), UInt8(exact >> 8 & 0xFF), UInt8(exact & 0xFF)) }
-        return PaletteQuantizer.rgb(index)
+        if isExact { return (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)) }
+        return PaletteQuantizer.rgb(UInt8(value))
     }
 
     /// A colour that reads on this one: an ANSI colour's bright form (or a bright one's plain form);
@@ -53,11 +59,12 @@ public struct PaletteColor: Hashable, Sendable {
 
 /// How a cell looks, in concrete terms (ratatui's `Cell { fg, bg, modifier }`): colours and attributes.
 /// A nil colour is the terminal's own default. Screens and writers only translate this to their medium.
+/// The colours are kept packed (`PaletteColor.value`, `none` for nil): a frame holds one style a cell,
+/// and is made and compared every frame.
 public struct CellStyle: Hashable, Sendable {
-    /// The glyph's colour.
-    public var foreground: PaletteColor?
-    /// The cell's background.
-    public var background: PaletteColor?
+    /// The packed foreground and background.
+    @usableFromInline var fg: UInt32
+    @usableFromInline var bg: UInt32
     /// Bold (also how 8-colour terminals show the bright colours 8–15).
     public var bold: Bool
     /// Reverse video.
@@ -65,13 +72,29 @@ public struct CellStyle: Hashable, Sendable {
     /// Underlined.
     public var underline: Bool
 
+    /// The packed form of no colour (the terminal's default).
+    @usableFromInline static let none = UInt32.max
+
+    /// The glyph's colour.
+    @inlinable
+    public var foreground: PaletteColor? {
+        get { fg == Self.none ? nil : PaletteColor(value: fg) }
+        set { fg = newValue?.value ?? Self.none }
+    }
+    /// The cell's background.
+    @inlinable
+    public var background: PaletteColor? {
+        get { bg == Self.none ? nil : PaletteColor(value: bg) }
+        set { bg = newValue?.value ?? Self.none }
+    }
+
     /// A style.
     public init(
         foreground: PaletteColor? = nil, background: PaletteColor? = nil, bold: Bool = false, reverse: Bool = false,
         underline: Bool = false
     ) {
-        self.foreground = foreground
-        self.background = background
+        fg = foreground?.value ?? Self.none
+        bg = background?.value ?? Self.none
         self.bold = bold
         self.reverse = reverse
         self.underline = underline
@@ -84,8 +107,7 @@ public struct CellStyle: Hashable, Sendable {
     /// compares styles for every cell of every frame.
     @inlinable
     public static func == (a: CellStyle, b: CellStyle) -> Bool {
-        a.foreground == b.foreground && a.background == b.background && a.bold == b.bold && a.reverse == b.reverse
-            && a.underline == b.underline
+        a.fg == b.fg && a.bg == b.bg && a.bold == b.bold && a.reverse == b.reverse && a.underline == b.underline
     }
 
     /// What shows of this style on a blank cell: the background and the attributes that show on a

@@ -89,9 +89,8 @@ public struct TerminalEncoder: Sendable {
     /// truecolour, an exact colour as itself.
     @inlinable
     public static func pen(_ style: CellStyle, _ mode: ColorMode) -> Pen {
-        let exact = mode == .truecolor
-        var fg = style.foreground.map { exact && $0.exact != 0 ? Pen($0.exact) : Pen($0.index) + 1 } ?? 0
-        var bg = style.background.map { exact && $0.exact != 0 ? Pen($0.exact) : Pen($0.index) + 1 } ?? 0
+        var fg = colourPen(style.fg, mode)
+        var bg = colourPen(style.bg, mode)
         var attributes: Pen = 0
         switch mode {
         case .plain, .monochrome:
@@ -110,6 +109,15 @@ public struct TerminalEncoder: Sendable {
         if style.underline { attributes |= underline }
         if style.reverse { attributes |= reverse }
         return fg | bg << colourBits | attributes
+    }
+
+    /// A packed colour (`CellStyle`'s) as a pen's colour field: 0 the default, palette entry + 1, or in
+    /// truecolour an exact colour as itself (elsewhere its nearest entry + 1).
+    @inlinable @inline(__always)
+    static func colourPen(_ packed: UInt32, _ mode: ColorMode) -> Pen {
+        if packed == CellStyle.none { return 0 }
+        if packed < 1 << 24 { return Pen(packed) + 1 }
+        return mode == .truecolor ? Pen(packed) : Pen(PaletteColor(value: packed).index) + 1
     }
 
     /// Sets the pen with one SGR: only what changed, or a reset and all of it when an attribute goes (or

@@ -83,7 +83,12 @@ struct ImageryTests {
                 upper: sampled.halves[0], lower: sampled.halves[1], col: 0, row: 0)
             #expect(cell.glyph == "▀")
             let (upper, lower) = (try #require(cell.style.foreground), try #require(cell.style.background))
-            #expect(upper.rgb == (230, 20, 20) && lower.rgb == (20, 30, 230))
+            if mode == .truecolor {
+                #expect(upper.rgb == (230, 20, 20) && lower.rgb == (20, 30, 230))
+            } else {
+                #expect(upper.index == PaletteQuantizer.nearestClose(230, 20, 20))
+                #expect(lower.index == PaletteQuantizer.nearestClose(20, 30, 230))
+            }
         }
     }
 
