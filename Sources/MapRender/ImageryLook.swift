@@ -11,6 +11,8 @@ import Raster
 struct ImageryLook {
     let mode: ColorMode
     let theme: Theme
+    /// ASCII glyphs only (LANG=C, `m`): a cell is one colour, the mean of its halves, as a blank.
+    var ascii = false
 
     /// The ramp without colour, sparse to dense (a light pixel is dense on a dark terminal).
     static let ramp: [Unicode.Scalar] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
@@ -42,6 +44,15 @@ struct ImageryLook {
             let l = (Self.luminance(upper != 0 ? upper : lower) + Self.luminance(lower != 0 ? lower : upper)) / 2
             let level = theme == .light ? 1 - l : l
             return Cell(glyph: Self.ramp[min(Self.ramp.count - 1, Int(level * Double(Self.ramp.count)))])
+        }
+        if ascii {
+            let (u, l) = (upper != 0 ? upper : lower, lower != 0 ? lower : upper)
+            let ((ur, ug, ub), (lr, lg, lb)) = (Self.channels(u), Self.channels(l))
+            let (r, g, b) = (
+                (UInt32(ur) + UInt32(lr) + 1) / 2, (UInt32(ug) + UInt32(lg) + 1) / 2, (UInt32(ub) + UInt32(lb) + 1) / 2
+            )
+            let mean = 1 << 24 | r << 16 | g << 8 | b
+            return Cell(glyph: " ", style: CellStyle(background: color(mean, x: col, y: row * 2)))
         }
         if upper == 0 {
             return Cell(glyph: Self.lowerHalf, style: CellStyle(foreground: color(lower, x: col, y: row * 2 + 1)))

@@ -168,7 +168,7 @@ public enum MapRenderer {
     /// The imagery into the painted cells: bare where no dot is drawn (areas, the sea and their
     /// stipples give way to it), else under the dots as a halo.
     static func paintImagery(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
-        let look = ImageryLook(mode: style.mode, theme: style.theme)
+        let look = ImageryLook(mode: style.mode, theme: style.theme, ascii: style.ascii)
         let cols = c.view.size.cols
         let imagery = c.imagery
         let canvas = c.canvas

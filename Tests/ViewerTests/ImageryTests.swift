@@ -92,6 +92,15 @@ struct ImageryTests {
         }
     }
 
+    /// With ASCII glyphs only (LANG=C) a cell is a blank of its halves' mean colour: no `▀` to show.
+    @Test func asciiCellsAreBlanksOfTheMeanColour() throws {
+        let look = ImageryLook(mode: .truecolor, theme: .dark, ascii: true)
+        let cell = look.cell(
+            upper: 1 << 24 | 200 << 16 | 100 << 8 | 50, lower: 1 << 24 | 100 << 16 | 51 << 8, col: 0, row: 0)
+        let background = try #require(cell.style.background)
+        #expect(cell.glyph == " " && background.rgb == (150, 76, 25))
+    }
+
     /// A tile not loaded yet is drawn from its loaded ancestor, stretched (bilinear), and asked for.
     @Test func aMissingTileIsItsAncestorStretchedWhileItLoads() throws {
         let zero = TileID(z: 0, x: 0, y: 0)

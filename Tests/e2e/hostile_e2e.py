@@ -20,6 +20,7 @@ import select
 import signal
 import sqlite3
 import struct
+import zlib
 import subprocess
 import sys
 import tempfile
@@ -166,6 +167,27 @@ db.commit()
 db.close()
 TILE_CENTER = "60.1707,24.9257"
 
+
+def png(width, height, rgb):
+    """A PNG of one colour (PNG 1.2: IHDR, one IDAT of zlib'd rows with filter 0, IEND)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\0" + bytes(rgb) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+# Imagery (issue 47) whose name and credit are hostile: a raster MBTiles of one zoom-0 tile.
+RASTER = os.path.join(WORK, "hostile-raster.mbtiles")
+db = sqlite3.connect(RASTER)
+db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+for k, v in [("name", CORPUS[1]), ("format", "png"), ("minzoom", "0"), ("maxzoom", "0"), ("attribution", CORPUS[0])]:
+    db.execute("INSERT INTO metadata VALUES (?, ?)", (k, v))
+db.execute("INSERT INTO tiles VALUES (0, 0, 0, ?)", (png(256, 256, (40, 120, 60)),))
+db.commit()
+db.close()
+
 # ---- The output stream, parsed -------------------------------------------------------------------------------------
 # What termmap and the curses library write themselves: the painter's CSI (H C m J K X P @ r), index and
 # reverse index, private modes (?…h/l: the alternate screen, the cursor, the mouse, the keypad), xterm's title
@@ -304,6 +326,26 @@ try:
                 assert "Street" in screen or "Road" in screen or "Main" in screen, f"{command}: nothing named on screen\n{screen}"
                 tmux("kill-session", "-t", "m", check=False)
             return f"{len(runs)} runs: no buffer, title '{title}'"
+
+    @check("imagery whose name and credit are hostile: the viewer (I, i), render, --json, --pick and --about print no foreign byte")
+    def _():
+        out = pty_run([BINARY, "--tiles", RASTER, "--center", "20,10", "--zoom", "2", "--no-animation"],
+                      ["I", "I", "i"], "C.UTF-8")
+        problem = foreign(out)
+        assert problem is None, f"viewer: {problem}"
+        text = out.decode("utf-8", "replace")
+        assert "Main Street" in text and "imagery" in text, "the credit or the imagery's answer is not on screen"
+        sizes = [f"viewer {len(out):,} B"]
+        for extra in ([], ["--json"], ["--pick"], ["--keys", "i", "--json"], ["--about"]):
+            argv = ([BINARY, "--tiles", RASTER, "--about"] if extra == ["--about"] else
+                    [BINARY, "render", "--tiles", RASTER, "--center", "20,10", "--zoom", "2", "--color", "256", *extra])
+            r = subprocess.run(argv, capture_output=True, timeout=60)
+            # --pick's legend is LETTER<TAB>CLASS: that tab is termmap's own.
+            shown = r.stdout.replace(b"\t", b" ") if "--pick" in extra else r.stdout
+            problem = foreign(shown) or foreign(r.stderr)
+            assert r.returncode == 0 and problem is None, (extra, r.returncode, problem)
+            sizes.append(f"{' '.join(extra) or 'render'} {len(r.stdout):,} B")
+        return ", ".join(sizes)
 
     @check("a tile server's hostile TileJSON, tiles and error answers: data info, --about and render print no foreign byte")
     def _():
