@@ -200,7 +200,8 @@ enum DataCommands {
             var covers = "?"
             let isTileset = TileArchives.fileExtensions.contains(where: file.hasSuffix)
             if isTileset, let archive = try? TileArchives.open(path) {
-                source = "\(archive.info.format) z\(archive.info.minZoom)–\(archive.info.maxZoom)"
+                let kind = archive.info.imageFormat.map { " imagery (\($0))" } ?? ""
+                source = "\(archive.info.format)\(kind) z\(archive.info.minZoom)–\(archive.info.maxZoom)"
                 covers = Self.covers(archive.info.bounds)
             } else if !isTileset, let asset = try? MapAsset(path: path) {
                 source = asset.metadata["source"] ?? asset.label
@@ -246,7 +247,11 @@ enum DataCommands {
             ("tileset", location),
             ("format", i.format + (i.format == "tile server" ? "" : ", tiles \(i.compression)")),
             ("name", i.name),
-            ("schema", schema == .unknown ? "unknown (no layer termmap draws is listed)" : schema.rawValue),
+            (
+                "schema",
+                i.imageFormat.map { "imagery: \($0.uppercased()) raster tiles, drawn under the map" }
+                    ?? (schema == .unknown ? "unknown (no layer termmap draws is listed)" : schema.rawValue)
+            ),
             ("zooms", "\(i.minZoom)–\(i.maxZoom) (views deeper than \(i.maxZoom) scale its z\(i.maxZoom) tiles)"),
             ("bounds", Self.covers(i.bounds) + " (S, W → N, E)"),
             ("tiles", count.map(String.init) ?? "unknown"),
