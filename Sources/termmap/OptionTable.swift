@@ -256,7 +256,9 @@ enum OptionTable {
 
     /// The first words a command line can start with, and the words after `data` and `help`.
     static let commandWords = ["render", "route", "data", "config", "help"]
-    static let dataWords = ["import-osm", "list", "remove", "info", "get", "sources", "import-gshhg", "pack"]
+    static let dataWords = [
+        "import-osm", "import-raster", "list", "remove", "info", "get", "sources", "import-gshhg", "pack",
+    ]
     static let helpWords = ["keys", "options", "man", "completions"]
 
     /// The usage text of `--help`.

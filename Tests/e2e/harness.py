@@ -3,10 +3,10 @@
 import fcntl
 import os
 import pty
+import re
 import select
 import socket
 import struct
-import re
 import subprocess
 import sys
 import tempfile
@@ -188,6 +188,40 @@ class Checks:
             print(extra_on_failure)
         print(f"{label}: {len(self.results) - failed} passed, {failed} failed")
         sys.exit(1 if failed else 0)
+
+
+def sgr_cells(line):
+    """(character, foreground, background) of each cell of a line of SGR-coloured text: a colour is a
+    palette index (0-255, the 16 ANSI colours as 0-15), an (r, g, b) tuple (38;2 / 48;2), or None for the
+    terminal's default."""
+    out, fg, bg = [], None, None
+    for part in re.split(r"(\x1b\[[0-9;]*m)", line):
+        if not part.startswith("\x1b["):
+            out += [(ch, fg, bg) for ch in part]
+            continue
+        codes = [int(c) if c else 0 for c in part[2:-1].split(";")]
+        i = 0
+        while i < len(codes):
+            c = codes[i]
+            if c == 0:
+                fg = bg = None
+            elif c in (38, 48) and i + 4 < len(codes) and codes[i + 1] == 2:
+                colour = tuple(codes[i + 2:i + 5])
+                fg, bg = (colour, bg) if c == 38 else (fg, colour)
+                i += 4
+            elif c in (38, 48) and i + 2 < len(codes) and codes[i + 1] == 5:
+                fg, bg = (codes[i + 2], bg) if c == 38 else (fg, codes[i + 2])
+                i += 2
+            elif 30 <= c <= 37 or 90 <= c <= 97:
+                fg = c - 30 if c < 90 else c - 90 + 8
+            elif 40 <= c <= 47 or 100 <= c <= 107:
+                bg = c - 40 if c < 100 else c - 100 + 8
+            elif c == 39:
+                fg = None
+            elif c == 49:
+                bg = None
+            i += 1
+    return out
 
 
 def wait_for_port(port, tries=100):

@@ -66,39 +66,10 @@ def palette(i):
 
 def cells(output):
     """Rows of (glyph, fg, bg): colours as ('rgb', (r,g,b)), ('index', n) or None (the default)."""
-    rows = []
-    for line in output.decode().split("\n"):
-        fg = bg = None
-        row = []
-        for part in re.split(r"(\x1b\[[0-9;]*m)", line):
-            if part.startswith("\x1b["):
-                codes = [int(c) if c else 0 for c in part[2:-1].split(";")]
-                i = 0
-                while i < len(codes):
-                    c = codes[i]
-                    if c == 0:
-                        fg = bg = None
-                    elif c == 39:
-                        fg = None
-                    elif c == 49:
-                        bg = None
-                    elif c in (38, 48) and codes[i + 1] == 2:
-                        colour = ("rgb", tuple(codes[i + 2:i + 5]))
-                        i += 4
-                        fg, bg = (colour, bg) if c == 38 else (fg, colour)
-                    elif c in (38, 48) and codes[i + 1] == 5:
-                        colour = ("index", codes[i + 2])
-                        i += 2
-                        fg, bg = (colour, bg) if c == 38 else (fg, colour)
-                    elif 30 <= c <= 37 or 90 <= c <= 97:
-                        fg = ("index", c - 30 if c < 90 else c - 82)
-                    elif 40 <= c <= 47 or 100 <= c <= 107:
-                        bg = ("index", c - 40 if c < 100 else c - 92)
-                    i += 1
-            else:
-                row += [(ch, fg, bg) for ch in part]
-        rows.append(row)
-    return rows
+    def kind(c):
+        return None if c is None else ("rgb", c) if isinstance(c, tuple) else ("index", c)
+    return [[(ch, kind(fg), kind(bg)) for ch, fg, bg in harness.sgr_cells(line)]
+            for line in output.decode().split("\n")]
 
 
 def halves(output):

@@ -144,34 +144,6 @@ def contrast(a, b):
     return (hi + 0.05) / (lo + 0.05)
 
 
-def cells(line):
-    """(character, foreground, background) of each cell of a line of SGR-coloured text."""
-    out, fg, bg = [], None, None
-    for part in re.split(r"(\x1b\[[0-9;]*m)", line):
-        if part.startswith("\x1b["):
-            codes = [int(c) if c else 0 for c in part[2:-1].split(";")]
-            i = 0
-            while i < len(codes):
-                c = codes[i]
-                if c == 0:
-                    fg = bg = None
-                elif c in (38, 48) and i + 2 < len(codes) and codes[i + 1] == 5:
-                    fg, bg = (codes[i + 2], bg) if c == 38 else (fg, codes[i + 2])
-                    i += 2
-                elif 30 <= c <= 37 or 90 <= c <= 97:
-                    fg = c - 30 if c < 90 else c - 90 + 8
-                elif 40 <= c <= 47 or 100 <= c <= 107:
-                    bg = c - 40 if c < 100 else c - 100 + 8
-                elif c == 39:
-                    fg = None
-                elif c == 49:
-                    bg = None
-                i += 1
-        else:
-            out += [(ch, fg, bg) for ch in part]
-    return out
-
-
 @check("the status and message lines have their own background: contrast >= 4.5 (WCAG 2) in both themes, 256 and 16 colours, with a message, a prompt and an error")
 def _():
     worst = (99, "")
@@ -182,7 +154,7 @@ def _():
                 out = subprocess.run(args + (["--keys", keys] if keys else []), capture_output=True, text=True,
                                      timeout=30).stdout.splitlines()
                 for row in out[-2:]:
-                    for ch, fg, bg in cells(row):
+                    for ch, fg, bg in harness.sgr_cells(row):
                         assert bg is not None, (theme, colors, keys, row)
                         if ch.strip():
                             assert fg is not None, (theme, colors, keys, ch)

@@ -18,14 +18,16 @@ public final class ImagerySource: TileLoadable {
 
     private struct State {
         var cache: LRUCache<TileID, TileImage>
-        /// Tiles that could not be had, and when to ask again (monotonic seconds; infinity: never).
-        var failed: [TileID: (retryAt: Double, offline: Bool)] = [:]
+        /// Tiles that could not be had, and when to ask again.
+        var failed = FailedTiles()
         /// Tiles skipped because their bytes were no image of a tile (damaged, of the wrong size).
         var skipped = 0
         /// The pixels a side of its tiles (256 until one says otherwise: 512 for `@2x` tiles).
         var tilePixels = 256
-        /// Why the last tile was skipped, said once.
+        /// Why the last tile was skipped.
         var lastFault: String?
+        /// The first skipped tile's reason (a damaged tile, a decoder library missing), to be said once.
+        var unsaid: [String] = []
     }
 
     /// The default bound of decoded tiles kept: 64 MiB, 256 tiles of 256 × 256 pixels.
@@ -67,20 +69,17 @@ public final class ImagerySource: TileLoadable {
     /// True when `tile` could not be had (and is not to be asked for again yet), and whether for want
     /// of a network.
     public func failure(_ tile: TileID) -> (failed: Bool, offline: Bool) {
-        state.withLock { s in s.failed[tile].map { (true, $0.offline) } ?? (false, false) }
+        state.withLock { s in s.failed.failedOffline(tile).map { (true, $0) } ?? (false, false) }
     }
 
     public func hasTried(_ tile: TileID) -> Bool {
         let now = monotonicSeconds()
-        return state.withLock { s in s.cache.contains(tile) || (s.failed[tile].map { $0.retryAt > now } ?? false) }
+        return state.withLock { s in s.cache.contains(tile) || s.failed.isWaiting(tile, now: now) }
     }
 
     /// Lets go of the failures whose wait is over (the program calls it before it draws).
     public func expireFailures(now: Double = monotonicSeconds()) {
-        state.withLock { s in
-            guard s.failed.values.contains(where: { $0.retryAt <= now }) else { return }
-            s.failed = s.failed.filter { $0.value.retryAt > now }
-        }
+        state.withLock { $0.failed.expire(now: now) }
     }
 
     /// Reads and decodes tiles into the cache. A tile whose bytes are no image (or an image of the wrong
@@ -100,20 +99,17 @@ public final class ImagerySource: TileLoadable {
                     state.withLock { s in
                         s.skipped += 1
                         s.lastFault = "\(error)"
-                        s.failed[tile] = (.infinity, false)
+                        if s.skipped == 1 {
+                            s.unsaid.append("\(error); skipped (counted), the rest of the map is drawn")
+                        }
+                        s.failed.record(tile, .never, now: now)
                     }
                 }
             case .success(nil):
                 // No such tile: nothing to draw there (a transparent tile).
                 state.withLock { $0.cache.put(tile, TileImage(width: 0, height: 0, rgba: []), cost: 64) }
             case .failure(let failure):
-                state.withLock { s in
-                    switch failure.retry {
-                    case .never: s.failed[tile] = (.infinity, false)
-                    case .after(let seconds): s.failed[tile] = (now + max(1, seconds), false)
-                    case .offline: s.failed[tile] = (now + 30, true)
-                    }
-                }
+                state.withLock { $0.failed.record(tile, failure.retry, now: now) }
             }
         }
     }
@@ -157,6 +153,12 @@ public final class ImagerySource: TileLoadable {
         return nil
     }
 
-    /// Lines to say once, taken.
-    public func takeNotices() -> [String] { archive.takeNotices() }
+    /// Lines to say once, taken: the archive's, and the first skipped tile's reason.
+    public func takeNotices() -> [String] {
+        archive.takeNotices()
+            + state.withLock { s in
+                defer { s.unsaid = [] }
+                return s.unsaid
+            }
+    }
 }

@@ -55,9 +55,9 @@ public final class TileSource: ChunkSource, TileLoadable {
         /// For a remote archive, tiles' bytes as fetched: a tile whose decoded form was evicted is decoded
         /// again without a request (a quarter of the budget; local files are mapped, nothing to keep).
         var raw: LRUCache<TileID, [UInt8]>
-        /// Tiles that could not be had, and when to ask again (monotonic seconds; infinity: never). A
-        /// view counts them as failed until `expireFailures` lets them go.
-        var failed: [TileID: (retryAt: Double, offline: Bool)] = [:]
+        /// Tiles that could not be had, and when to ask again. A view counts them as failed until
+        /// `expireFailures` lets them go.
+        var failed = FailedTiles()
         var names: [String] = []
         var nameIndex: [String: Int32] = [:]
         /// True once a tile had sea (OpenMapTiles `water` class `ocean`, Protomaps kind `ocean`).
@@ -136,8 +136,8 @@ public final class TileSource: ChunkSource, TileLoadable {
             var view = SourceView(hits: [])
             var delivering: [TileID] = []
             for (tile, shift) in inView {
-                if let failure = s.failed[tile] {
-                    if failure.offline { view.offline += 1 } else { view.failed += 1 }
+                if let offline = s.failed.failedOffline(tile) {
+                    if offline { view.offline += 1 } else { view.failed += 1 }
                     continue
                 }
                 delivering.append(tile)
@@ -164,21 +164,15 @@ public final class TileSource: ChunkSource, TileLoadable {
     /// True when `tile` is loaded (or could not be, and is not to be asked for again yet).
     public func hasTried(_ tile: TileID) -> Bool {
         let now = monotonicSeconds()
-        return state.withLock { s in s.cache.contains(tile) || (s.failed[tile].map { $0.retryAt > now } ?? false) }
+        return state.withLock { s in s.cache.contains(tile) || s.failed.isWaiting(tile, now: now) }
     }
 
     /// Lets go of the failures whose wait is over (a server that asked to wait, a network that may be
     /// back): the next view lacks those tiles and asks for them. The program calls it, with its clock,
     /// before it draws; a view never does.
     public func expireFailures(now: Double = monotonicSeconds()) {
-        state.withLock { s in
-            guard s.failed.values.contains(where: { $0.retryAt <= now }) else { return }
-            s.failed = s.failed.filter { $0.value.retryAt > now }
-        }
+        state.withLock { $0.failed.expire(now: now) }
     }
-
-    /// Seconds before a tile that failed for want of a network is asked for again.
-    static let offlineRetry = 30.0
 
     /// Lines to say once (a damaged cache file set aside), taken.
     public func takeNotices() -> [String] { archive.takeNotices() }
@@ -225,11 +219,7 @@ public final class TileSource: ChunkSource, TileLoadable {
                 if let d {
                     s.cache.put(tile, d, cost: d.bytes)
                 } else {
-                    switch retry {
-                    case .never: s.failed[tile] = (.infinity, false)
-                    case .after(let seconds): s.failed[tile] = (now + max(1, seconds), false)
-                    case .offline: s.failed[tile] = (now + Self.offlineRetry, true)
-                    }
+                    s.failed.record(tile, retry, now: now)
                 }
                 if s.raw.limit > 0, d != nil, case .success(let bytes?)? = results[tile] {
                     s.raw.put(tile, bytes, cost: bytes.count + 64)
