@@ -70,23 +70,26 @@ struct ImageryLook {
 
     /// The background under what the map draws over imagery: the cell's mean colour darkened by 55 %
     /// where it is light (relative luminance above 0.4), else lightened 45 % of the way to white.
-    func halo(upper: UInt32, lower: UInt32) -> PaletteColor? {
+    /// With `faint` (the grid: it must not hide the picture), the cell's mean colour as it is.
+    func halo(upper: UInt32, lower: UInt32, faint: Bool = false) -> PaletteColor? {
         guard mode.hasColor else { return nil }
         let (u, l) = (upper != 0 ? upper : lower, lower != 0 ? lower : upper)
         let (ur, ug, ub) = Self.channels(u)
         let (lr, lg, lb) = Self.channels(l)
         let mean = (Double(ur) / 2 + Double(lr) / 2, Double(ug) / 2 + Double(lg) / 2, Double(ub) / 2 + Double(lb) / 2)
         let dark = Self.luminance(u) + Self.luminance(l) > 0.8
-        if mode == .ansi8 || mode == .ansi16 { return PaletteColor(dark ? 0 : 7) }
-        func toned(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (dark ? v * 0.45 : v + (255 - v) * 0.45).rounded()))) }
+        if mode == .ansi8 || mode == .ansi16 { return faint ? color(u, x: 0, y: 0) : PaletteColor(dark ? 0 : 7) }
+        func toned(_ v: Double) -> UInt8 {
+            UInt8(max(0, min(255, (faint ? v : dark ? v * 0.45 : v + (255 - v) * 0.45).rounded())))
+        }
         return color(
             1 << 24 | UInt32(toned(mean.0)) << 16 | UInt32(toned(mean.1)) << 8 | UInt32(toned(mean.2)), x: 0, y: 0)
     }
 
-    /// `cell` (a map glyph or text over imagery) on the halo of the imagery's pixels, in a colour that
-    /// reads on it (without colour, as it is).
-    func haloed(_ cell: Cell, upper: UInt32, lower: UInt32) -> Cell {
-        guard let halo = halo(upper: upper, lower: lower) else { return cell }
+    /// `cell` (a map glyph or text over imagery) on the halo of the imagery's pixels (`faint`: on the
+    /// pixels' own mean), in a colour that reads on it (without colour, as it is).
+    func haloed(_ cell: Cell, upper: UInt32, lower: UInt32, faint: Bool = false) -> Cell {
+        guard let halo = halo(upper: upper, lower: lower, faint: faint) else { return cell }
         var out = cell
         out.style.background = halo
         out.style.foreground = Self.legible(cell.style.foreground, on: halo)

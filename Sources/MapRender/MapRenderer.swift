@@ -172,6 +172,8 @@ public enum MapRenderer {
         let cols = c.view.size.cols
         let imagery = c.imagery
         let canvas = c.canvas
+        // The grid's dots sit on the picture itself, not on a halo: a halo every ten degrees hides it.
+        let grid = StyleTable.ink(.grid)
         frame.withOneColumnCells { cells in
             for row in 0..<c.view.size.rows {
                 for col in 0..<cols {
@@ -181,7 +183,8 @@ public enum MapRenderer {
                     cells[i] =
                         canvas.pattern(col: col, row: row) == 0
                         ? look.cell(upper: upper, lower: lower, col: col, row: row)
-                        : look.haloed(cells[i], upper: upper, lower: lower)
+                        : look.haloed(
+                            cells[i], upper: upper, lower: lower, faint: canvas.ink(col: col, row: row) == grid)
                 }
             }
         }

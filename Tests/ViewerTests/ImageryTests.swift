@@ -92,6 +92,18 @@ struct ImageryTests {
         }
     }
 
+    /// The grid sits on the picture's own colour (a halo every ten degrees would hide it); the map's
+    /// other dots on a halo.
+    @Test func gridDotsSitOnThePicture() throws {
+        let look = ImageryLook(mode: .truecolor, theme: .dark)
+        let sand: UInt32 = 1 << 24 | 230 << 16 | 200 << 8 | 150
+        let dots = Cell(glyph: "⡀", style: CellStyle(foreground: PaletteColor(240)))
+        let grid = try #require(look.haloed(dots, upper: sand, lower: sand, faint: true).style.background)
+        let road = try #require(look.haloed(dots, upper: sand, lower: sand).style.background)
+        #expect(grid.rgb == (230, 200, 150))
+        #expect(road.rgb != (230, 200, 150))
+    }
+
     /// With ASCII glyphs only (LANG=C) a cell is a blank of its halves' mean colour: no `▀` to show.
     @Test func asciiCellsAreBlanksOfTheMeanColour() throws {
         let look = ImageryLook(mode: .truecolor, theme: .dark, ascii: true)
