@@ -5,6 +5,10 @@ of one colour, in the xterm 256-colour palette on a black terminal. SGR changes 
 changed (39 and 49 are the default colours), as termmap sends them.
 
     termmap render --color 256 --size 100x30 --center 37.8,-122.4 --zoom 11 | python3 Tools/frame_svg.py > docs/frame.svg
+
+Imagery's upper half blocks (`▀`) are drawn as rectangles of their colour over the cell's background.
+docs/frame-imagery.svg: xplanet-images' earth.jpg through `Tools/make_imagery.py DIR earth`, then
+    termmap render --tiles DIR/earth.mbtiles --center 22,12 --zoom 2.5 --color 256 --size 80x24
 """
 import re
 import sys
@@ -93,13 +97,26 @@ def main():
                 out.append(f'<rect x="{x * CELL_W:.1f}" y="{y * CELL_H:.1f}" width="{(end - x) * CELL_W:.1f}" '
                            f'height="{CELL_H}" fill="{rgb(bg)}"/>')
             x = end
+        # Imagery's upper half blocks as rectangles of their colour (exact, whatever the font), runs
+        # of one colour together.
+        x = 0
+        while x < len(row):
+            if row[x][0] != "\u2580":
+                x += 1
+                continue
+            end = x
+            while end < len(row) and row[end][0] == "\u2580" and row[end][1] == row[x][1]:
+                end += 1
+            out.append(f'<rect x="{x * CELL_W:.1f}" y="{y * CELL_H:.1f}" width="{(end - x) * CELL_W:.1f}" '
+                       f'height="{CELL_H / 2}" fill="{rgb(row[x][1] if row[x][1] is not None else 250)}"/>')
+            x = end
         x = 0
         while x < len(row):
             fg, bold = row[x][1], row[x][3]
             end = x
             while end < len(row) and (row[end][1], row[end][3]) == (fg, bold):
                 end += 1
-            text = "".join(c[0] for c in row[x:end])
+            text = "".join(" " if c[0] == "\u2580" else c[0] for c in row[x:end])
             if text.strip():
                 weight = ' font-weight="bold"' if bold else ""
                 out.append(f'<text x="{x * CELL_W:.1f}" y="{y * CELL_H + 13:.1f}" fill="{rgb(fg if fg is not None else 250)}"'

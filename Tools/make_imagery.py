@@ -6,7 +6,8 @@
             and number), over lon 20..30, lat 55..65; zooms 0-6.
   stripes   horizontal stripes one tile pixel tall at zoom 4 (red, blue alternating): what tells a
             half-block's upper half from its lower; zooms 0-4.
-  earth     xplanet-images' earth.jpg (public domain, Debian), the whole world; zooms 0-3.
+  earth     xplanet-images' earth.jpg (NASA Visible Earth, free of licensing fees, NASA credited;
+            Debian), the whole world; zooms 0-3.
 
 Each becomes DIR/NAME.mbtiles (MBTiles 1.3: TMS rows, format png) and DIR/NAME.pmtiles (PMTiles v3,
 tile type PNG, written with the `pmtiles` package), from the same gdal2tiles `--xyz` tiles, which stay in
@@ -86,6 +87,10 @@ def tiles(source, ullr, zooms, out, name, epsg="EPSG:4326"):
     return folder, sorted(found)
 
 
+def credit(name):
+    return "NASA Visible Earth (xplanet-images)" if name == "earth" else "test imagery (public domain)"
+
+
 def write_mbtiles(path, folder, found, name, bounds):
     if os.path.exists(path):
         os.remove(path)
@@ -94,7 +99,7 @@ def write_mbtiles(path, folder, found, name, bounds):
     db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
     zs = [z for z, _, _ in found]
     meta = {"name": name, "format": "png", "minzoom": str(min(zs)), "maxzoom": str(max(zs)),
-            "bounds": ",".join(str(v) for v in bounds), "attribution": "test imagery (public domain)"}
+            "bounds": ",".join(str(v) for v in bounds), "attribution": credit(name)}
     db.executemany("INSERT INTO metadata VALUES (?, ?)", meta.items())
     for z, x, y in found:
         with open(os.path.join(folder, str(z), str(x), "%d.png" % y), "rb") as f:
@@ -120,7 +125,7 @@ def write_pmtiles(path, folder, found, name, bounds):
             "max_lon_e7": int(east * 1e7), "max_lat_e7": int(north * 1e7),
             "center_zoom": min(zs), "center_lon_e7": int((west + east) / 2 * 1e7),
             "center_lat_e7": int((south + north) / 2 * 1e7),
-        }, {"name": name, "attribution": "test imagery (public domain)"})
+        }, {"name": name, "attribution": credit(name)})
 
 
 def make(out, name):
