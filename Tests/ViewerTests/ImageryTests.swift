@@ -4,6 +4,7 @@ import MapFormats
 import Raster
 import TestSupport
 import Testing
+import Viewer
 
 @testable import MapRender
 
@@ -102,6 +103,18 @@ struct ImageryTests {
         let road = try #require(look.haloed(dots, upper: sand, lower: sand).style.background)
         #expect(grid.rgb == (230, 200, 150))
         #expect(road.rgb != (230, 200, 150))
+    }
+
+    /// `I` shows and hides the imagery and names it; without one, it says how to have one.
+    @Test func capitalIShowsAndHidesTheImagery() throws {
+        var s = try ViewerState(cols: 80, rows: 24, center: Coordinate(latitude: 0, longitude: 0), zoom: 2)
+        _ = s.update(.key(.char("I")))
+        #expect(s.showImagery && s.message.hasPrefix("no imagery: give a raster tileset with --tiles"))
+        s.imageryName = "aerial"
+        _ = s.update(.key(.char("I")))
+        #expect(!s.showImagery && s.message == "imagery aerial off")
+        _ = s.update(.key(.char("I")))
+        #expect(s.showImagery && s.message == "imagery aerial on")
     }
 
     /// With ASCII glyphs only (LANG=C) a cell is a blank of its halves' mean colour: no `▀` to show.
