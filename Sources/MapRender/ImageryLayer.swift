@@ -20,8 +20,15 @@ public struct ImageryLayer: MapLayer, Equatable {
         context.report.imagery = SourceReport(
             name: SourceNames.display(source.label), kind: .imagery, credits: source.credits, inView: inView,
             detail: inView ? .tileZoom(sampled.tileZoom) : nil, status: sampled.status)
-        if !sampled.missing.isEmpty {
-            context.report.missing.append(TileBatch(source: sources.imageryIndex, tiles: sampled.missing))
+        var missing = sampled.missing
+        if context.wantsPicture, sampled.drawn {
+            let (picture, deeper) = ImagerySampler.picture(
+                source, transform: context.transform, viewZoom: context.view.zoom, cols: size.cols, rows: size.rows)
+            context.picture = picture
+            missing += deeper.filter { !missing.contains($0) }
+        }
+        if !missing.isEmpty {
+            context.report.missing.append(TileBatch(source: sources.imageryIndex, tiles: missing))
         }
         if sampled.drawn { context.report.credit(source.credits) }
     }

@@ -2,6 +2,14 @@ import GeoCore
 import MapData
 import MapFormats
 
+/// The imagery of a view as a picture (for terminals that draw pictures): RGBA rows, one pixel a dot.
+public struct ImageryPicture: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    /// Rows top to bottom, 4 bytes a pixel (alpha 0 where there is no imagery).
+    public let rgba: [UInt8]
+}
+
 /// The colours of a view's half-cells from a raster tileset's pixels (issue 47). Each cell is two
 /// half-cells of 2 × 2 dots (the upper and lower halves of `▀`); each half-cell's colour is the mean of
 /// the tile pixels it covers, each weighed by how much of it the half-cell covers and by its alpha (a
@@ -105,6 +113,36 @@ struct ImagerySampler {
             }
         }
         return Sampled(halves: halves, missing: missing, status: status, tileZoom: sampler.zoom, drawn: drawn)
+    }
+
+    /// The imagery of a view as a picture, one pixel a braille dot (`cols × 2` by `rows × 4`, RGBA,
+    /// clear where there is none), from the tiles whose pixel is nearest a dot (a zoom deeper than the
+    /// half blocks'), and the tiles it lacks.
+    static func picture(_ source: ImagerySource, transform: ViewTransform, viewZoom: Double, cols: Int, rows: Int)
+        -> (picture: ImageryPicture, missing: [TileID])
+    {
+        var sampler = ImagerySampler(source, transform: transform, viewZoom: viewZoom + 1, cols: cols, rows: rows)
+        var status = SourceStatus()
+        let missing = sampler.gather(source, &status)
+        let (width, height) = (cols * 2, rows * 4)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        guard sampler.slotRows > 0 else {
+            return (ImageryPicture(width: width, height: height, rgba: rgba), missing)
+        }
+        let xs = (0...width).map { sampler.pixelX(Double($0)) }
+        for y in 0..<height {
+            let (top, bottom) = (sampler.pixelY(Double(y)), sampler.pixelY(Double(y + 1)))
+            guard bottom > 0, top < sampler.worldPixels else { continue }
+            for x in 0..<width {
+                let c = sampler.colour(x0: xs[x], x1: xs[x + 1], y0: top, y1: bottom)
+                guard c != 0 else { continue }
+                let i = (y * width + x) * 4
+                (rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]) = (
+                    UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF), 255
+                )
+            }
+        }
+        return (ImageryPicture(width: width, height: height, rgba: rgba), missing)
     }
 
     /// Fills the slots with the tiles at hand (or their nearest loaded ancestors); returns the tiles

@@ -99,6 +99,10 @@ public struct LayerContext {
     /// The imagery's colour of each half-cell (cell `i`'s upper half at `2i`, lower at `2i + 1`; 0:
     /// none, else `1 << 24 | rgb`); empty when no imagery is drawn.
     var imagery: [UInt32] = []
+    /// True when the imagery is also wanted as a picture (a terminal that draws pictures).
+    var wantsPicture = false
+    /// The imagery as a picture, when wanted and there is some.
+    var picture: ImageryPicture?
 
     /// A context for `view` with nothing drawn yet.
     public init(view: MapView, sources: MapSources?, ascii: Bool) {

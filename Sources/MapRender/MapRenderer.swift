@@ -15,6 +15,9 @@ public struct MapStyle: Equatable, Sendable {
     public var grid: Bool
     /// The imagery is drawn, when the run has one (`I` toggles it).
     public var imagery: Bool
+    /// The imagery is a picture the terminal draws under the text (kitty's), not half blocks: its cells
+    /// are left blank, and the render holds the picture.
+    public var imageryPicture = false
 
     /// A style.
     public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false, grid: Bool = true, imagery: Bool = true) {
@@ -46,11 +49,13 @@ public enum MapRenderer {
     ) -> MapRendering {
         var context = LayerContext(view: view, sources: sources, ascii: style.ascii)
         context.makesDetailAtOnce = makesDetailAtOnce
+        context.wantsPicture = style.imageryPicture
         if style.imagery { ImageryLayer().draw(into: &context) }
         for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
         for layer in overlays { layer.draw(into: &context) }
         let shown = compose(&frame, context, style)
         var rendering = finish(context)
+        rendering.picture = context.picture
         rendering.shownClasses = shown.inks.indices.compactMap { ink in
             guard shown.inks[ink], case .feature(let fc) = StyleTable.role(ink: UInt8(ink)) else { return nil }
             return fc
@@ -182,7 +187,7 @@ public enum MapRenderer {
                     guard upper | lower != 0 else { continue }
                     cells[i] =
                         canvas.pattern(col: col, row: row) == 0
-                        ? look.cell(upper: upper, lower: lower, col: col, row: row)
+                        ? (style.imageryPicture ? Cell() : look.cell(upper: upper, lower: lower, col: col, row: row))
                         : look.haloed(
                             cells[i], upper: upper, lower: lower, faint: canvas.ink(col: col, row: row) == grid)
                 }

@@ -140,6 +140,8 @@ public struct MapRendering {
     public var streetDataInView = false
     /// Named points of interest in view, and how many of them have no name on screen (no room).
     public var poisNamed = 0, poisOmitted = 0
+    /// The imagery as a picture, when the style asked for one and there is imagery in view.
+    public var picture: ImageryPicture?
     /// The feature classes drawn on screen (by their ink, lowest first), and the kinds of the points of
     /// interest signed, for the legend.
     public var shownClasses: [FeatureClass] = []

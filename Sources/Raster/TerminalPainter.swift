@@ -292,6 +292,9 @@ public struct TerminalPainter: Sendable {
         cursor = (0, 0)
     }
 
+    /// Something else moved the cursor (a picture's sequences): where it is, is not known any more.
+    public mutating func forgetCursor() { cursor = nil }
+
     /// The bytes to send before leaving: no attributes, and the cursor home, where a curses library
     /// leaves it after clearing the screen and from where it goes on (moves not yet sent are dropped).
     public mutating func finish() -> [UInt8] {

@@ -24,6 +24,9 @@ public struct TerminalReplies: Sendable {
         case backgroundColor(TerminalColor)
         /// Another operating system command's answer (not a key, and nothing asked for).
         case otherCommand
+        /// An application program command's answer (`ESC _ … ESC \`): a kitty graphics answer's text
+        /// (`Gi=31;OK`).
+        case graphics(String)
     }
 
     /// What a unit turned out to be.
@@ -50,7 +53,7 @@ public struct TerminalReplies: Sendable {
     /// Takes the next unit the terminal sent.
     public mutating func feed(_ unit: Unit) -> Outcome {
         guard case .char(let c) = unit else { return flush(unit) }
-        if held.count >= 2, held[1] == .char(0x5D) { return command(c, unit) }
+        if held.count >= 2, held[1] == .char(0x5D) || held[1] == .char(0x5F) { return command(c, unit) }
         // An Esc while one is held may start the reply (an Esc key, then a reply close behind it): what
         // was held is input, and the new Esc is held.
         if c == 0x1B, !held.isEmpty {
@@ -62,7 +65,7 @@ public struct TerminalReplies: Sendable {
         case 0:
             guard c == 0x1B else { return .input([unit]) }
         case 1:
-            guard c == 0x5B || c == 0x5D else { return flush(unit) }  // [ or ]
+            guard c == 0x5B || c == 0x5D || c == 0x5F else { return flush(unit) }  // [, ] or _
         case 2:
             // `?`: a device attributes answer; a digit: a key's parameters (`1;5D`).
             guard c == 0x3F || (0x30...0x39).contains(c) else { return flush(unit) }  // ?
@@ -81,7 +84,7 @@ public struct TerminalReplies: Sendable {
         return .pending
     }
 
-    /// A unit after `ESC ]`: printable text up to BEL or the string terminator `ESC \\` (ECMA-48 8.3.143),
+    /// A unit after `ESC ]` (or `ESC _`, an application program command): printable text up to BEL or the string terminator `ESC \\` (ECMA-48 8.3.143),
     /// which ends the reply; anything else, or a reply too long, is input.
     private mutating func command(_ c: UInt32, _ unit: Unit) -> Outcome {
         let afterEsc = held.count > 2 && held.last == .char(0x1B)
@@ -99,10 +102,14 @@ public struct TerminalReplies: Sendable {
                     if case .char(let c) = u, c < 0x80 { return UInt8(c) }
                     return nil
                 }, as: UTF8.self)
+            let application = held[1] == .char(0x5F)
             held = []
+            if application { return .reply(.graphics(body)) }
             return .reply(TerminalColor.backgroundReport(body).map { .backgroundColor($0) } ?? .otherCommand)
         }
-        guard c == 0x1B || (0x20...0x7E).contains(c), held.count < Self.longest else { return flush(unit) }
+        // A graphics answer may say why it failed at some length (`Gi=31;EINVAL:…`).
+        let most = held[1] == .char(0x5F) ? 8 * Self.longest : Self.longest
+        guard c == 0x1B || (0x20...0x7E).contains(c), held.count < most else { return flush(unit) }
         held.append(unit)
         return .pending
     }

@@ -32,6 +32,11 @@ public final class CursesScreen: Screen {
     private var questionsOutstanding = 0
     /// The background colour the terminal reported when asked at the start (nil: not asked, or no answer).
     public private(set) var background: TerminalColor?
+    /// True when the terminal draws kitty's pictures (it answered the start's question, or
+    /// `--graphics kitty` said so): the imagery is then a picture under the text.
+    public private(set) var drawsKittyPictures = false
+    /// The key of the picture the terminal shows (nil: none).
+    private var pictureShown: Int?
     /// The terminal's replies taken out of its input, and what the filter gave back as input.
     private var replies = TerminalReplies()
     private var queued: [TerminalReplies.Unit] = []
@@ -49,9 +54,12 @@ public final class CursesScreen: Screen {
 
     /// Sets up the terminal: locale, checks, raw keys, no echo, hidden cursor, mouse, colours; with
     /// `recordPath`, everything sent to the terminal is also written there as an asciicast v2 recording;
-    /// with `askBackground`, the terminal is asked its background colour (`background`).
+    /// with `askBackground`, the terminal is asked its background colour (`background`); `graphics` is
+    /// `--graphics` (`auto` asks the terminal whether it draws kitty's pictures, `kitty` takes it that
+    /// it does; nil or `none`: half blocks).
     public init(
-        colorOption: String?, environment: [String: String], recordPath: String? = nil, askBackground: Bool = false
+        colorOption: String?, environment: [String: String], recordPath: String? = nil, askBackground: Bool = false,
+        graphics: String? = nil
     ) throws(TerminalError) {
         setlocale(LC_ALL, "")
         let term = try Self.terminalType(environment)
@@ -77,8 +85,12 @@ public final class CursesScreen: Screen {
         painter = TerminalPainter(
             cols: Int(getmaxx(win)), rows: Int(getmaxy(win)),
             abilities: Self.abilities(colorMode: colorMode, unicode: unicode))
-        if askBackground {
-            background = askBackgroundColor(waitingAtMost: Self.backgroundWait)
+        drawsKittyPictures = graphics == "kitty"
+        if askBackground || graphics == "auto" {
+            let answers = askTerminal(
+                background: askBackground, graphics: graphics == "auto", waitingAtMost: Self.backgroundWait)
+            background = answers.0
+            drawsKittyPictures = drawsKittyPictures || answers.kitty
             // A terminal that shows a question it does not know: cleared again.
             termmap_refresh_cleared()
             painter.cleared(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)))
@@ -176,13 +188,18 @@ public final class CursesScreen: Screen {
     /// device attributes answer says that no colour is coming, at once (the way terminal-colorsaurus
     /// asks). Keys typed meanwhile are kept for `nextEvent`; answers that come after the wait are taken
     /// out of the keys there.
-    private func askBackgroundColor(waitingAtMost seconds: Double) -> TerminalColor? {
+    private func askTerminal(background: Bool, graphics: Bool, waitingAtMost seconds: Double) -> (
+        TerminalColor?, kitty: Bool
+    ) {
         // To the terminal itself: a recording shows frames, not questions.
-        let query = Array("\u{1B}]11;?\u{07}\u{1B}[c".utf8)
+        let query =
+            (background ? Array("\u{1B}]11;?\u{07}".utf8) : []) + (graphics ? KittyGraphics.query : [])
+            + Array("\u{1B}[c".utf8)
         query.withUnsafeBufferPointer { termmap_write_terminal($0.baseAddress, $0.count) }
         questionsOutstanding += 1
         let deadline = monotonicSeconds() + seconds
         var color: TerminalColor?
+        var kitty = false
         var typed: [TerminalReplies.Unit] = []
         defer { queued += typed }
         while case let left = deadline - monotonicSeconds(), left > 0 {
@@ -191,8 +208,9 @@ public final class CursesScreen: Screen {
                 switch replies.feed(unit) {
                 case .reply(.deviceAttributes):
                     questionsOutstanding -= 1
-                    return color
+                    return (color, kitty)
                 case .reply(.backgroundColor(let c)): color = c
+                case .reply(.graphics(let answer)): kitty = kitty || KittyGraphics.saysOK(answer)
                 case .reply(.otherCommand), .pending: continue
                 case .input(let units): typed += units
                 }
@@ -201,7 +219,7 @@ public final class CursesScreen: Screen {
             }
         }
         startAnswersDue += 1
-        return color
+        return (color, kitty)
     }
 
     /// Button-event tracking (xterm's mode 1002): motion is reported while a button is held, so that a
@@ -369,6 +387,24 @@ public final class CursesScreen: Screen {
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
     }
 
+    public var drawsPictures: Bool { drawsKittyPictures }
+
+    /// A screen: its frame, then, where the terminal draws kitty's pictures, the imagery's picture from
+    /// the top left cell when it changed (or its removal when there is none any more). A cleared screen
+    /// (Ctrl-L, a new size) has lost its pictures: the next one is sent again.
+    public func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?) {
+        let size = (painter.cols, painter.rows)
+        present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
+        guard drawsKittyPictures, !closed else { return }
+        if fullRepaint || size != (painter.cols, painter.rows) { pictureShown = nil }
+        let key = screenful.pictureKey
+        guard key != pictureShown else { return }
+        let bytes = key == nil ? KittyGraphics.delete() : Array("\u{1B}[H".utf8) + screenful.pictureCommands()
+        bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
+        painter.forgetCursor()
+        pictureShown = key
+    }
+
     // MARK: Pacing
 
     /// Sends Primary Device Attributes (`ESC [ c`) after the frame just written: every
@@ -432,8 +468,8 @@ public final class CursesScreen: Screen {
                 shownAnswers += 1
                 questionsOutstanding = max(0, questionsOutstanding - 1)
                 return nil
-            case .reply(.backgroundColor), .reply(.otherCommand):
-                // The start's background colour after its wait, or another answer: not keys.
+            case .reply(.backgroundColor), .reply(.otherCommand), .reply(.graphics):
+                // The start's answers after its wait, or another answer: not keys.
                 return nil
             case .input(let units):
                 queued = units

@@ -172,7 +172,8 @@ final class LoopRuntime {
         // With a preparer, what a file's level of detail lacks is made there, away from the keys.
         let screenful = Renderer.draw(
             state, sources: sources,
-            options: RenderOptions(mode: screen.colorMode, makesDetailAtOnce: makesDetailAtOnce))
+            options: RenderOptions(
+                mode: screen.colorMode, makesDetailAtOnce: makesDetailAtOnce, pictures: screen.drawsPictures))
         let shift = drawn.flatMap { ScreenShift.between($0, state) }
         screen.present(screenful, fullRepaint: repaint, shift: shift)
         // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.

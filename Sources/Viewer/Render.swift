@@ -14,11 +14,14 @@ public struct RenderOptions: Equatable, Sendable {
     public var mode: ColorMode
     /// Levels of detail of the user's files are made while drawing (else reported, and made elsewhere).
     public var makesDetailAtOnce: Bool
+    /// The imagery as a picture the terminal draws (kitty's graphics protocol), not half blocks.
+    public var pictures: Bool
 
     /// Options.
-    public init(mode: ColorMode, makesDetailAtOnce: Bool = true) {
+    public init(mode: ColorMode, makesDetailAtOnce: Bool = true, pictures: Bool = false) {
         self.mode = mode
         self.makesDetailAtOnce = makesDetailAtOnce
+        self.pictures = pictures
     }
 }
 
@@ -32,6 +35,30 @@ public struct Screenful {
     public var info: InfoReport?
     /// How far that panel can scroll (nil when it is closed).
     public var infoScrollLimit: Int?
+    /// The imagery as a picture (`RenderOptions.pictures`), nil when there is none to show.
+    public var picture: ImageryPicture?
+    /// The map's rows, which the picture covers.
+    public var pictureRows = 0
+
+    /// A number that differs between two different pictures (nil: none), so that a screen sends a
+    /// picture only when it changed.
+    public var pictureKey: Int? {
+        guard let picture else { return nil }
+        var h = Hasher()
+        h.combine(picture.width)
+        h.combine(picture.height)
+        h.combine(pictureRows)
+        picture.rgba.withUnsafeBytes { h.combine(bytes: $0) }
+        return h.finalize()
+    }
+
+    /// The kitty graphics protocol's sequences that show the picture over the map's rows from the
+    /// cursor (zlib at its fastest level: a picture goes out with every new view).
+    public func pictureCommands() -> [UInt8] {
+        guard let picture, let packed = Zlib.deflate(picture.rgba, level: 1) else { return [] }
+        return KittyGraphics.display(
+            zlibRGBA: packed, width: picture.width, height: picture.height, cols: frame.cols, rows: pictureRows)
+    }
 
     /// A screen.
     public init(frame: Frame, map: MapRendering?, info: InfoReport? = nil, infoScrollLimit: Int? = nil) {
@@ -73,6 +100,14 @@ public enum Renderer {
     }
 
     /// The full terminal screen for `state`, with what its map drew.
+    /// The map's style in `options`, as the state shows it.
+    static func mapStyle(_ state: ViewerState, _ options: RenderOptions, ascii: Bool) -> MapStyle {
+        var style = MapStyle(
+            mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid, imagery: state.showImagery)
+        style.imageryPicture = options.pictures
+        return style
+    }
+
     public static func draw(_ state: ViewerState, sources: MapSources?, options: RenderOptions) -> Screenful {
         var frame = Frame(cols: state.terminalCols, rows: state.terminalRows)
         let ascii = state.glyphMode == .ascii
@@ -88,10 +123,7 @@ public enum Renderer {
         let mapRows = view.size.rows
         let map = MapRenderer.render(
             into: &frame, view: view, overlays: state.overlays, sources: sources,
-            style: MapStyle(
-                mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid,
-                imagery: state.showImagery),
-            makesDetailAtOnce: options.makesDetailAtOnce)
+            style: mapStyle(state, options, ascii: ascii), makesDetailAtOnce: options.makesDetailAtOnce)
         if state.showHelp {
             drawHelp(
                 &frame, state.keymap, mapRows: mapRows, page: state.helpPage, ascii: ascii, mode: options.mode,
@@ -119,7 +151,12 @@ public enum Renderer {
         }
         drawStatus(
             &frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
-        return Screenful(frame: frame, map: map, info: info, infoScrollLimit: infoScrollLimit)
+        var screenful = Screenful(frame: frame, map: map, info: info, infoScrollLimit: infoScrollLimit)
+        if options.pictures {
+            screenful.picture = map.picture
+            screenful.pictureRows = mapRows
+        }
+        return screenful
     }
 
     // MARK: Overlays

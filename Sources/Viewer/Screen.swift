@@ -25,6 +25,8 @@ public protocol Display: AnyObject {
     /// False for a screen that shows only the last frame (`render`): nothing is drawn, and no tile is
     /// loaded, for the views the input passes through.
     var showsEveryFrame: Bool { get }
+    /// True when the terminal draws pictures (kitty's graphics protocol): the imagery is then a picture.
+    var drawsPictures: Bool { get }
 }
 
 /// Where the event loop's input comes from: the keys, mouse and size of a terminal, or a script's.
@@ -53,6 +55,7 @@ extension Display {
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
     }
     public var showsEveryFrame: Bool { true }
+    public var drawsPictures: Bool { false }
 }
 
 extension Input {

@@ -80,6 +80,21 @@ func imageryLines(world: MapAsset, frames: Int) throws -> [String] {
         )
         lines.append(try repaintBytes(state, sources, mode))
     }
+    // The picture kitty's protocol is sent for the same view: its bytes, and the time to make them.
+    let pictures = RenderOptions(mode: .truecolor, pictures: true)
+    let shot = Renderer.drawLoaded(state, sources: sources, options: pictures)
+    var encode: [Double] = []
+    var bytes = 0
+    for _ in 0..<20 {
+        let t0 = nowSeconds()
+        let screenful = Renderer.draw(state, sources: sources, options: pictures)
+        bytes = screenful.pictureCommands().count
+        encode.append((nowSeconds() - t0) * 1000)
+    }
+    precondition(shot.picture != nil)
+    lines.append(
+        "kitty picture 200x60 (400x232 pixels): \(bytes) bytes a view (\(CoordinateFormat.fixed(Double(bytes) / 32768, 1)) s at 32 KB/s); frame and picture made in \(CoordinateFormat.fixed(median(encode), 1)) ms median of 20"
+    )
     // Today's street-level frame, for the bytes' yardstick.
     let city = try MapAsset(path: packageRoot.appendingPathComponent("assets/helsinki.tmap").path)
     let streets = MapSources(world: world, details: [city])

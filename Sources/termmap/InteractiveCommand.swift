@@ -49,9 +49,10 @@ enum InteractiveCommand {
         }
         let screen: CursesScreen
         do {
+            // The terminal is asked whether it draws kitty's pictures only when there is imagery to draw.
             screen = try CursesScreen(
                 colorOption: options.color, environment: environment, recordPath: options.castPath,
-                askBackground: options.theme == nil)
+                askBackground: options.theme == nil, graphics: sources.imagery == nil ? nil : options.graphics)
         } catch {
             throw UsageError(error.description)
         }

@@ -66,6 +66,11 @@ extension OptionSpec {
             "auto (as the terminal, COLORTERM and NO_COLOR say: the default), never, always, 8 (bright as bold), 16, 256 or truecolor",
         commands: [.viewer, .render], inConfig: true, configDefault: "auto",
         choices: ["auto", "never", "always", "8", "16", "256", "truecolor"])
+    static let graphics = OptionSpec(
+        name: "graphics", value: "WHEN",
+        help:
+            "the imagery as a picture: auto (if the terminal answers that it draws kitty's pictures: the default), kitty or none (half blocks)",
+        commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "kitty", "none"])
     static let theme = OptionSpec(
         name: "theme", value: "NAME",
         help: "auto (the default: as the terminal reports its background, else COLORFGBG, else dark), dark or light",
@@ -202,7 +207,7 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .theme, .data, .tiles, .tileCache,
+        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .graphics, .theme, .data, .tiles, .tileCache,
         .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .via, .profile, .gpx, .reach, .bbox,
         .around, .within, .zooms, .from,

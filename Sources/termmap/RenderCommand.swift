@@ -56,7 +56,8 @@ enum RenderCommand {
         // played, its caption on the message line), and loads every tile of the view before it ends.
         state.animationsEnabled = false
         let (end, screen) = ScriptedRecording.play(
-            state, keys: options.keys, tour: options.tour, sources: sources, mode: mode, spaced: false)
+            state, keys: options.keys, tour: options.tour, sources: sources, mode: mode, spaced: false,
+            pictures: options.graphics == "kitty")
         state = end
         // The loop draws at least its first screen.
         let screenful =
@@ -72,6 +73,11 @@ enum RenderCommand {
             exit(0)
         }
         printComposed(AnsiWriter.text(screenful.frame, mode: mode))
+        // `--graphics kitty`: the imagery's picture after the text, from the top left cell.
+        if screenful.pictureKey != nil {
+            // Sequences made here, of ASCII only (base64 between ESC _ and ESC \\): written as they are.
+            printComposed("\u{1B}[H" + String(decoding: screenful.pictureCommands(), as: UTF8.self))
+        }
         // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
         // takes the whole address space back at once).
         exit(0)

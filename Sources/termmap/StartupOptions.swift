@@ -24,6 +24,8 @@ struct StartupOptions {
     var pick = false
     var ascii = false
     var color: String?
+    /// `--graphics`: auto (ask the terminal), kitty or none.
+    var graphics = "auto"
     /// `--theme dark|light`; nil for `auto`, which the terminal's answer or COLORFGBG decides.
     var theme: Theme?
     var dataDir: String?
@@ -120,8 +122,14 @@ struct StartupOptions {
         }
     }
 
-    /// How the map looks: --color, --theme.
+    /// How the map looks: --color, --graphics, --theme.
     private mutating func readLook(_ p: ParsedArguments) throws(UsageError) {
+        if let g = p.value(.graphics) {
+            guard ["auto", "kitty", "none"].contains(g) else {
+                throw UsageError("--graphics '\(g)' must be auto, kitty or none")
+            }
+            graphics = g
+        }
         if let c = p.value(.color), c != "auto" {
             guard ["never", "always", "8", "16", "256", "truecolor", "24bit"].contains(c) else {
                 throw UsageError("--color '\(c)' must be auto, never, always, 8, 16, 256 or truecolor")

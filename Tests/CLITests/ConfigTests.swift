@@ -26,7 +26,8 @@ struct ConfigTests {
     /// A value for each option the file may set (the test below fails when an option is added without one).
     static let samples: [(name: String, value: String, render: Bool)] = [
         ("center", "60.17,24.94", true), ("zoom", "12.5", true), ("resume", "true", true), ("units", "imperial", true),
-        ("radius", "2km", true), ("ascii", "true", true), ("color", "16", true), ("theme", "light", true),
+        ("radius", "2km", true), ("ascii", "true", true), ("color", "16", true), ("graphics", "none", true),
+        ("theme", "light", true),
         ("data", "/tmp", true), ("tiles", fixtures.appendingPathComponent("helsinki-omt.pmtiles").path, true),
         ("tile-cache", "32", true), ("tile-cache-disk", "0", true), ("no-animation", "true", false),
         ("no-mouse", "true", false), ("idle-timeout", "5", false), ("ogr2ogr-memory", "256", true),

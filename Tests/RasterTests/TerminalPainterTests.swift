@@ -280,6 +280,28 @@ extension TerminalRepliesTests {
 extension TerminalRepliesTests {
     /// Fed one character at a time (the answer split across reads at every point), an OSC 11 answer
     /// ended by BEL or by ST is one reply with its colour, and nothing of it is input.
+    /// kitty's graphics answer (`ESC _ G i=31 ; OK ESC \\`) is a reply, never keys; `saysOK` reads it,
+    /// and an error answer says no.
+    @Test func graphicsAnswersAreReplies() {
+        for (text, ok) in [
+            ("\u{1B}_Gi=31;OK\u{1B}\\", true), ("\u{1B}_Gi=31;EINVAL:Unsupported action\u{1B}\\", false),
+        ] {
+            var r = TerminalReplies()
+            let outcomes = units(text).map { r.feed($0) }
+            guard case .reply(.graphics(let answer))? = outcomes.last else {
+                Issue.record("\(text.debugDescription): \(String(describing: outcomes.last))")
+                continue
+            }
+            #expect(KittyGraphics.saysOK(answer) == ok && outcomes.dropLast().allSatisfy { $0 == .pending })
+        }
+        // Alt-_ then keys: input, in order.
+        var r = TerminalReplies()
+        var typed: [Unit] = []
+        for u in units("\u{1B}_ab") { if case .input(let more) = r.feed(u) { typed += more } }
+        typed += r.timeout()
+        #expect(typed == units("\u{1B}_ab"))
+    }
+
     @Test func backgroundColourAnswersAreReplies() {
         let cases: [(String, TerminalColor)] = [
             ("\u{1B}]11;rgb:ffff/ffff/ffff\u{07}", TerminalColor(red: 1, green: 1, blue: 1)),

@@ -192,8 +192,10 @@ db.close()
 # What termmap and the curses library write themselves: the painter's CSI (H C m J K X P @ r), index and
 # reverse index, private modes (?…h/l: the alternate screen, the cursor, the mouse, the keypad), xterm's title
 # stack around the alternate screen (CSI 22/23 t), keypad ESC = and ESC >, the character set ESC ( B, the
-# device attributes question (CSI c) and the background question (OSC 11 ; ? BEL). Anything else is foreign.
-ALLOWED = re.compile(rb"\x1b(\[[0-9;]*[HCmJKXP@rABDdGlh]|\[\?[0-9;]*[hl]|\[2[23];[0-9;]*t|\[c|[DME=>78]|\(B|\]11;\?\x07)")
+# device attributes question (CSI c), the background question (OSC 11 ; ? BEL) and, with imagery, kitty's
+# graphics question (APC G … a=q … ST). Anything else is foreign.
+ALLOWED = re.compile(rb"\x1b(\[[0-9;]*[HCmJKXP@rABDdGlh]|\[\?[0-9;]*[hl]|\[2[23];[0-9;]*t|\[c|[DME=>78]|\(B|\]11;\?\x07"
+                     rb"|_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\)")
 
 
 def foreign(data):

@@ -13,15 +13,18 @@ tile zoom whose pixel is nearest half a cell, worked out here from the view's zo
 Needs Pillow (Debian python3-pil), gdal-bin, `pmtiles` (make test-deps), and for the earth
 xplanet-images. Prints one line per check and a closing 'N passed, N failed' line.
 """
+import base64
 import json
 import math
 import os
 import re
+import select
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 from PIL import Image
 
@@ -264,6 +267,115 @@ def _():
         r, g, b = img.convert("RGBA").getpixel((px, py))[:3]
     assert found[0]["properties"]["colour"] == "#%02x%02x%02x" % (r, g, b), (found[0], (r, g, b))
     return "%s pixel %d,%d %s" % (found[0]["id"], px, py, found[0]["properties"]["colour"])
+
+
+def kitty_pictures(output):
+    """The pictures a kitty graphics parser finds in `output`: (keys of the first chunk, RGBA bytes)
+    for each transmitted picture (chunks joined while `m=1`, base64, then zlib when `o=z`)."""
+    found, keys, payload = [], None, b""
+    for head, data in re.findall(rb"\x1b_G([^;\x1b]*);?([^\x1b]*)\x1b\\", output):
+        k = dict(kv.split(b"=", 1) for kv in head.split(b",") if b"=" in kv)
+        if keys is None:
+            if k.get(b"a") not in (b"T", b"t"):
+                continue
+            keys, payload = k, b""
+        payload += data
+        if k.get(b"m", b"0") == b"0":
+            raw = base64.b64decode(payload)
+            found.append((keys, zlib.decompress(raw) if keys.get(b"o") == b"z" else raw))
+            keys = None
+    return found
+
+
+def within_one_pixel(picture, width, height, reference):
+    """Per opaque picture pixel, the least ΔE to the reference's pixels at most one away: the worst."""
+    ref = reference.load()
+    worst, counted = 0.0, 0
+    for y in range(1, height - 1):
+        for x in range(1, width - 1):
+            i = (y * width + x) * 4
+            if picture[i + 3] != 255 or any(ref[x + dx, y + dy][3] != 255 for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+                continue
+            got = tuple(picture[i:i + 3])
+            best = min(delta_e(got, ref[x + dx, y + dy][:3]) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+            worst, counted = max(worst, best), counted + 1
+    return worst, counted
+
+
+def dots_reference(folder, lat, lon, view_zoom, tile_zoom, width, height):
+    """Pillow's area-weighted mean of the tile pixels under each braille dot of the view."""
+    cx, cy = world_pixel(lat, lon, tile_zoom)
+    per_dot = 2 ** (tile_zoom - view_zoom)
+    x0, x1 = cx - width / 2 * per_dot, cx + width / 2 * per_dot
+    y0, y1 = cy - height / 2 * per_dot, cy + height / 2 * per_dot
+    tx0, tx1, ty0, ty1 = int(x0 // 256), int(x1 // 256), int(y0 // 256), int(y1 // 256)
+    mosaic = Image.new("RGBA", ((tx1 - tx0 + 1) * 256, (ty1 - ty0 + 1) * 256), (0, 0, 0, 0))
+    for tx in range(tx0, tx1 + 1):
+        for ty in range(ty0, ty1 + 1):
+            path = os.path.join(folder, str(tile_zoom), str(tx % (1 << tile_zoom)), "%d.png" % ty)
+            if 0 <= ty < (1 << tile_zoom) and os.path.exists(path):
+                mosaic.paste(Image.open(path).convert("RGBA"), ((tx - tx0) * 256, (ty - ty0) * 256))
+    left, top = int(math.floor(x0)) - tx0 * 256, int(math.floor(y0)) - ty0 * 256
+    crop = mosaic.crop((left, top, int(math.ceil(x1)) - tx0 * 256 + 1, int(math.ceil(y1)) - ty0 * 256 + 1))
+    k = 16
+    big = crop.resize((crop.width * k, crop.height * k), Image.NEAREST)
+    box = ((x0 - tx0 * 256 - left) * k, (y0 - ty0 * 256 - top) * k, (x1 - tx0 * 256 - left) * k,
+           (y1 - ty0 * 256 - top) * k)
+    return big.resize((width, height), Image.BOX, box=box)
+
+
+@check("render --graphics kitty: the picture a kitty graphics parser decodes shows the tiles at the map's place within one pixel; its cells are left blank")
+def _():
+    lat, lon, zoom = 60.0, 25.0, 5
+    r = run("render", "--tiles", os.path.join(WORK, "checker.pmtiles"), "--center", "%r,%r" % (lat, lon), "--zoom",
+            str(zoom), "--size", "%dx%d" % (COLS, ROWS), "--graphics", "kitty")
+    assert r.returncode == 0, r.stderr.decode()
+    pictures = kitty_pictures(r.stdout)
+    assert len(pictures) == 1, len(pictures)
+    keys, rgba = pictures[0]
+    width, height = int(keys[b"s"]), int(keys[b"v"])
+    assert (width, height, int(keys[b"c"]), int(keys[b"r"])) == (COLS * 2, MAP_ROWS * 4, COLS, MAP_ROWS), keys
+    assert len(rgba) == width * height * 4
+    # One picture pixel a braille dot, from the tiles whose pixel is nearest a dot (zoom 5 here).
+    tile_zoom = expected_tile_zoom(zoom + 1, 0, 6)
+    reference_dots = dots_reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, width, height)
+    worst, counted = within_one_pixel(rgba, width, height, reference_dots)
+    assert counted > 5000 and worst <= 10, (counted, worst)
+    assert "▀" not in r.stdout.decode().split("\x1b_G")[0], "half blocks drawn under the picture"
+    return "%dx%d picture, %d bytes sent; %d pixels, worst ΔE %.2f within one pixel" % (
+        width, height, len(r.stdout), counted, worst)
+
+
+@check("the viewer asks the terminal: one that answers kitty's question gets the picture; one that answers neither gets half blocks, within the start-up budget")
+def _():
+    tiles = os.path.join(WORK, "checker.pmtiles")
+    argv = [BINARY, "--tiles", tiles, "--center", "60,25", "--zoom", "6", "--no-animation"]
+    results = {}
+    for kitty in (True, False):
+        session = harness.PtySession(argv, COLS, ROWS)
+        start = time.time()
+        out, first_frame = b"", None
+        while time.time() - start < 4:
+            if not select.select([session.fd], [], [], 0.2)[0]:
+                if out and b"zoom 6" in out:
+                    break
+                continue
+            data = os.read(session.fd, 1 << 16)
+            if kitty and b"\x1b_Gi=31," in data:
+                os.write(session.fd, b"\x1b_Gi=31;OK\x1b\\")
+            for _ in range(data.count(b"\x1b[c")):
+                os.write(session.fd, b"\x1b[?62;22c")
+            out += data
+            if first_frame is None and b"zoom 6" in out:
+                first_frame = time.time() - start
+        asked = b"\x1b_Gi=31," in out
+        pictures = kitty_pictures(out)
+        session.quit()
+        assert asked, "the kitty question was not asked"
+        results[kitty] = (len(pictures), first_frame, "▀" in out.decode("utf-8", "replace"))
+    assert results[True][0] >= 1 and not results[True][2], results
+    assert results[False][0] == 0 and results[False][2] and results[False][1] < 1.0, results
+    return "kitty: %d picture(s); neither: half blocks, first frame after %.2f s" % (results[True][0], results[False][1])
 
 
 def write_bad_tiles(path):

@@ -44,8 +44,9 @@ public enum Zlib {
         return out
     }
 
-    /// `input` as a zlib stream (RFC 1950), at zlib's best compression; nil if zlib fails.
-    public static func deflate(_ input: [UInt8]) -> [UInt8]? {
+    /// `input` as a zlib stream (RFC 1950), at `level` (1 fastest … 9, zlib's best, the default); nil if
+    /// zlib fails.
+    public static func deflate(_ input: [UInt8], level: Int32 = Z_BEST_COMPRESSION) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: Int(compressBound(uLong(input.count))))
         var outLength = uLongf(out.count)
         let status = out.withUnsafeMutableBytes { o in
@@ -53,7 +54,7 @@ public enum Zlib {
                 compress2(
                     o.baseAddress?.assumingMemoryBound(to: Bytef.self), &outLength,
                     i.baseAddress?.assumingMemoryBound(to: Bytef.self),
-                    uLong(input.count), Z_BEST_COMPRESSION)
+                    uLong(input.count), level)
             }
         }
         guard status == Z_OK else { return nil }
