@@ -106,12 +106,16 @@ def expected_tile_zoom(view_zoom, min_zoom, max_zoom):
     return best
 
 
-def reference(folder, lat, lon, view_zoom, tile_zoom):
-    """Pillow's mean colour (RGBA) of each half-cell: a (COLS, MAP_ROWS*2) image."""
+def reference(folder, lat, lon, view_zoom, tile_zoom, size=None, k=32):
+    """Pillow's area-weighted mean colour (RGBA) of the tile pixels under each part of the view: a
+    `size` image (default: a half-cell a pixel, (COLS, MAP_ROWS*2)). Pillow's BOX filter averages the
+    pixels whose centres fall in each footprint; a footprint's share of a pixel it covers in part counts
+    too: the view's crop is first enlarged `k` times (NEAREST), so that shares count to a k-th of a pixel."""
+    width_dots, height_dots = COLS * 2, MAP_ROWS * 4
     cx, cy = world_pixel(lat, lon, tile_zoom)
     per_dot = 2 ** (tile_zoom - view_zoom)  # tile pixels a dot
-    x0, x1 = cx - COLS * per_dot, cx + COLS * per_dot  # the map is COLS*2 dots wide
-    y0, y1 = cy - MAP_ROWS * 2 * per_dot, cy + MAP_ROWS * 2 * per_dot
+    x0, x1 = cx - width_dots / 2 * per_dot, cx + width_dots / 2 * per_dot
+    y0, y1 = cy - height_dots / 2 * per_dot, cy + height_dots / 2 * per_dot
     tx0, tx1 = int(x0 // 256), int(x1 // 256)
     ty0, ty1 = int(y0 // 256), int(y1 // 256)
     mosaic = Image.new("RGBA", ((tx1 - tx0 + 1) * 256, (ty1 - ty0 + 1) * 256), (0, 0, 0, 0))
@@ -120,16 +124,12 @@ def reference(folder, lat, lon, view_zoom, tile_zoom):
             path = os.path.join(folder, str(tile_zoom), str(tx % (1 << tile_zoom)), "%d.png" % ty)
             if 0 <= ty < (1 << tile_zoom) and os.path.exists(path):
                 mosaic.paste(Image.open(path).convert("RGBA"), ((tx - tx0) * 256, (ty - ty0) * 256))
-    # Pillow's BOX filter averages the pixels whose centres fall in each footprint; a footprint's
-    # share of a pixel it covers in part counts too (an area-weighted mean): the view's crop is first
-    # enlarged 32 times (NEAREST), so that shares count to a 32nd of a pixel.
     left, top = int(math.floor(x0)) - tx0 * 256, int(math.floor(y0)) - ty0 * 256
     crop = mosaic.crop((left, top, int(math.ceil(x1)) - tx0 * 256 + 1, int(math.ceil(y1)) - ty0 * 256 + 1))
-    k = 32
     big = crop.resize((crop.width * k, crop.height * k), Image.NEAREST)
     box = ((x0 - tx0 * 256 - left) * k, (y0 - ty0 * 256 - top) * k, (x1 - tx0 * 256 - left) * k,
            (y1 - ty0 * 256 - top) * k)
-    return big.resize((COLS, MAP_ROWS * 2), Image.BOX, box=box)
+    return big.resize(size or (COLS, MAP_ROWS * 2), Image.BOX, box=box)
 
 
 def lab(c):
@@ -302,28 +302,6 @@ def within_one_pixel(picture, width, height, reference):
     return worst, counted
 
 
-def dots_reference(folder, lat, lon, view_zoom, tile_zoom, width, height):
-    """Pillow's area-weighted mean of the tile pixels under each braille dot of the view."""
-    cx, cy = world_pixel(lat, lon, tile_zoom)
-    per_dot = 2 ** (tile_zoom - view_zoom)
-    x0, x1 = cx - width / 2 * per_dot, cx + width / 2 * per_dot
-    y0, y1 = cy - height / 2 * per_dot, cy + height / 2 * per_dot
-    tx0, tx1, ty0, ty1 = int(x0 // 256), int(x1 // 256), int(y0 // 256), int(y1 // 256)
-    mosaic = Image.new("RGBA", ((tx1 - tx0 + 1) * 256, (ty1 - ty0 + 1) * 256), (0, 0, 0, 0))
-    for tx in range(tx0, tx1 + 1):
-        for ty in range(ty0, ty1 + 1):
-            path = os.path.join(folder, str(tile_zoom), str(tx % (1 << tile_zoom)), "%d.png" % ty)
-            if 0 <= ty < (1 << tile_zoom) and os.path.exists(path):
-                mosaic.paste(Image.open(path).convert("RGBA"), ((tx - tx0) * 256, (ty - ty0) * 256))
-    left, top = int(math.floor(x0)) - tx0 * 256, int(math.floor(y0)) - ty0 * 256
-    crop = mosaic.crop((left, top, int(math.ceil(x1)) - tx0 * 256 + 1, int(math.ceil(y1)) - ty0 * 256 + 1))
-    k = 16
-    big = crop.resize((crop.width * k, crop.height * k), Image.NEAREST)
-    box = ((x0 - tx0 * 256 - left) * k, (y0 - ty0 * 256 - top) * k, (x1 - tx0 * 256 - left) * k,
-           (y1 - ty0 * 256 - top) * k)
-    return big.resize((width, height), Image.BOX, box=box)
-
-
 @check("render --graphics kitty: the picture a kitty graphics parser decodes shows the tiles at the map's place within one pixel; its cells are left blank")
 def _():
     lat, lon, zoom = 60.0, 25.0, 5
@@ -338,7 +316,7 @@ def _():
     assert len(rgba) == width * height * 4
     # One picture pixel a braille dot, from the tiles whose pixel is nearest a dot (zoom 5 here).
     tile_zoom = expected_tile_zoom(zoom + 1, 0, 6)
-    reference_dots = dots_reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, width, height)
+    reference_dots = reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, (width, height), k=16)
     worst, counted = within_one_pixel(rgba, width, height, reference_dots)
     assert counted > 5000 and worst <= 10, (counted, worst)
     assert "▀" not in r.stdout.decode().split("\x1b_G")[0], "half blocks drawn under the picture"
