@@ -46,12 +46,19 @@ static int loaded[3];
         return;                                                                                       \
     }
 
-static void load_png(void) {
-    void *lib = dlopen("libpng16.so.16", RTLD_NOW | RTLD_LOCAL);
+/* Opens one decoder's library; when it is missing, says so (and which Debian package has it). */
+static void *open_library(const char *soname, int which, const char *name, const char *package) {
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        snprintf(load_error[0], sizeof load_error[0], "libpng is not installed (Debian: apt-get install libpng16-16)");
-        return;
+        snprintf(load_error[which], sizeof load_error[which], "%s is not installed (Debian: apt-get install %s)",
+                 name, package);
     }
+    return lib;
+}
+
+static void load_png(void) {
+    void *lib = open_library("libpng16.so.16", 0, "libpng", "libpng16-16");
+    if (!lib) return;
     SYM(lib, png, begin_read_from_memory, "png_image_begin_read_from_memory", 0)
     SYM(lib, png, finish_read, "png_image_finish_read", 0)
     SYM(lib, png, image_free, "png_image_free", 0)
@@ -59,12 +66,8 @@ static void load_png(void) {
 }
 
 static void load_jpeg(void) {
-    void *lib = dlopen("libjpeg.so.62", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(load_error[1], sizeof load_error[1],
-                 "libjpeg is not installed (Debian: apt-get install libjpeg62-turbo)");
-        return;
-    }
+    void *lib = open_library("libjpeg.so.62", 1, "libjpeg", "libjpeg62-turbo");
+    if (!lib) return;
     SYM(lib, jpeg, std_error, "jpeg_std_error", 1)
     SYM(lib, jpeg, create_decompress, "jpeg_CreateDecompress", 1)
     SYM(lib, jpeg, mem_src, "jpeg_mem_src", 1)
@@ -77,11 +80,8 @@ static void load_jpeg(void) {
 }
 
 static void load_webp(void) {
-    void *lib = dlopen("libwebp.so.7", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        snprintf(load_error[2], sizeof load_error[2], "libwebp is not installed (Debian: apt-get install libwebp7)");
-        return;
-    }
+    void *lib = open_library("libwebp.so.7", 2, "libwebp", "libwebp7");
+    if (!lib) return;
     SYM(lib, webp, get_info, "WebPGetInfo", 2)
     SYM(lib, webp, decode_rgba, "WebPDecodeRGBA", 2)
     SYM(lib, webp, free, "WebPFree", 2)

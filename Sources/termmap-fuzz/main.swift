@@ -974,6 +974,49 @@ func fuzzOutsideText(cases: Int, seed: UInt64) -> Int {
     return checked
 }
 
+/// What a terminal sends, mutated: answers (device attributes, OSC 11 colours, kitty's APC graphics
+/// answers, some cut or run on) among keys, fed to `TerminalReplies` unit by unit: every unit comes
+/// back as input or inside a reply (an arrow with modifiers as one key), nothing is held past the
+/// longest reply, and a kitty answer is a reply, never keys.
+func fuzzTerminalReplies(streams: Int, seed: UInt64) -> Int {
+    var r = SeededRandom(state: seed)
+    let pieces = [
+        "\u{1B}[?62;22c", "\u{1B}]11;rgb:ffff/0000/8080\u{07}", "\u{1B}]11;rgb:1/2/3\u{1B}\\",
+        "\u{1B}_Gi=31;OK\u{1B}\\",
+        "\u{1B}_Gi=31;EINVAL:no\u{1B}\\", "\u{1B}_G", "\u{1B}_", "\u{1B}]", "\u{1B}[", "\u{1B}", "q", "j", "\u{9B}",
+        "\u{7}",
+        "\u{1B}[1;5D", String(repeating: "x", count: 600),
+    ]
+    var checked = 0
+    for _ in 0..<streams {
+        var text = ""
+        for _ in 0..<(1 + r.below(8)) { text += pieces[r.below(pieces.count)] }
+        let units = text.unicodeScalars.map { TerminalReplies.Unit.char($0.value) }
+        var replies = TerminalReplies()
+        var given = 0
+        var answers = 0
+        var arrows = 0
+        for u in units {
+            switch replies.feed(u) {
+            case .input(let back):
+                given += back.count
+                arrows += back.filter { if case .modifiedArrow = $0 { true } else { false } }.count
+            case .reply: answers += 1
+            case .pending: break
+            }
+            if replies.isPending, given > units.count { fail("replies: more units given back than fed") }
+        }
+        given += replies.timeout().count
+        if given > units.count { fail("replies: \(given) units given back of \(units.count)") }
+        if answers == 0, arrows == 0, given != units.count {
+            fail("replies: units lost with no reply: \(text.debugDescription)")
+        }
+        if text == "\u{1B}_Gi=31;OK\u{1B}\\", answers != 1 { fail("replies: kitty's answer was not a reply") }
+        checked += 1
+    }
+    return checked
+}
+
 /// Frames the viewer draws, with cells mutated and pan hints that may not match, through
 /// `TerminalPainter` into a terminal in memory: after each the screen shows the frame, the painter
 /// sends nothing the terminal does not understand, and leaves no attributes set.
@@ -1165,6 +1208,11 @@ do {
     let t = fuzzTours(mutations: 2_000, seed: seed)
     print(
         "tours: \(t.tried) mutations of the built-in tour: \(t.parsed) parsed and played, slowest \(CoordinateFormat.fixed(t.slowest * 1000, 1)) ms, \(CoordinateFormat.fixed(now() - t1, 1)) s"
+    )
+    let t4 = now()
+    let answered = fuzzTerminalReplies(streams: 20_000, seed: seed)
+    print(
+        "terminal answers: \(answered) streams of answers and keys taken apart, \(CoordinateFormat.fixed(now() - t4, 1)) s"
     )
     let t2 = now()
     let n = fuzzTerminalPainter(steps: 2_000, seed: seed)

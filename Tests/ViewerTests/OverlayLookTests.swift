@@ -56,24 +56,9 @@ struct OverlayLookTests {
         }
     }
 
-    /// CIE 1976 L*a*b* of an xterm palette entry (sRGB, D65).
-    static func lab(_ i: UInt8) -> (Double, Double, Double) {
-        let (r, g, b) = ThemeTests.rgb(i)
-        func linear(_ v: Double) -> Double {
-            let s = v / 255
-            return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
-        }
-        let (lr, lg, lb) = (linear(r), linear(g), linear(b))
-        let x = (0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047
-        let y = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
-        let z = (0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883
-        func f(_ t: Double) -> Double { t > 0.008856 ? cbrt(t) : 7.787 * t + 16.0 / 116.0 }
-        return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
-    }
-
+    /// ΔE (CIE 1976) between two xterm palette entries.
     static func deltaE(_ a: UInt8, _ b: UInt8) -> Double {
-        let (p, q) = (lab(a), lab(b))
-        return ((p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1) + (p.2 - q.2) * (p.2 - q.2)).squareRoot()
+        PaletteQuantizer.deltaE(PaletteQuantizer.rgb(a), PaletteQuantizer.rgb(b))
     }
 
     /// In 256 colours a file's lines are at least ΔE 30 from every colour of the map's (a pink track
