@@ -114,12 +114,13 @@ public final class ImagerySource: TileLoadable {
         }
     }
 
-    /// A tile's pixels, checked: square, of the tileset's size (the first tile sets it: 256 or 512).
+    /// A tile's pixels, checked: square, of the tileset's size (the first square tile sets it: 256 or
+    /// 512 as a rule, but any side up to the decoders' 4096 is a tile, down to go-pmtiles' 1-pixel ones).
     func decode(_ bytes: [UInt8], tile: TileID) throws(MapDataError) -> TileImage {
         let name = "\(label) tile \(tile)"
         let image = try TileImage.decode(bytes, name: name)
         let size = state.withLock { s in
-            if s.cache.count == 0, s.skipped == 0, [128, 256, 512, 1024].contains(image.width) {
+            if s.cache.count == 0, s.skipped == 0, image.width == image.height, image.width > 0 {
                 s.tilePixels = image.width
             }
             return s.tilePixels
