@@ -375,6 +375,16 @@ void termmap_terminal_size(int *cols, int *rows) {
     }
 }
 
+void termmap_cell_pixels(int *width, int *height) {
+    // The real terminal's size while recording (the pseudo-terminal's copy carries no pixels).
+    int fd = rec.running ? rec.real_out : STDOUT_FILENO;
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 && size.ws_row > 0) {
+        *width = size.ws_xpixel / size.ws_col;
+        *height = size.ws_ypixel / size.ws_row;
+    }
+}
+
 void termmap_write_terminal(const unsigned char *bytes, size_t len) {
     int fd = rec.running ? rec.real_out : STDOUT_FILENO;
     size_t sent = 0;

@@ -20,6 +20,21 @@ public struct ViewTransform: Equatable, Sendable {
         halfHeight = view.size.heightDots / 2
     }
 
+    /// The same map seen from `cols` cells further left and `rows` cells further up (negative: right
+    /// and down): a dot of this transform is a dot of the shifted one, moved by whole cells.
+    public func shifted(cols: Int, rows: Int) -> ViewTransform {
+        ViewTransform(
+            center: center, worldSize: worldSize, halfWidth: halfWidth + Double(cols * ViewSize.dotsPerCellX),
+            halfHeight: halfHeight + Double(rows * ViewSize.dotsPerCellY))
+    }
+
+    private init(center: MercatorPoint, worldSize: Double, halfWidth: Double, halfHeight: Double) {
+        self.center = center
+        self.worldSize = worldSize
+        self.halfWidth = halfWidth
+        self.halfHeight = halfHeight
+    }
+
     /// Dot x of a unit-square x.
     @inline(__always) public func dotX(_ x: Double) -> Double { (x - center.x) * worldSize + halfWidth }
     /// Dot y of a unit-square y.

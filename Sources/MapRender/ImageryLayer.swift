@@ -21,9 +21,10 @@ public struct ImageryLayer: MapLayer, Equatable {
             name: SourceNames.display(source.label), kind: .imagery, credits: source.credits, inView: inView,
             detail: inView ? .tileZoom(sampled.tileZoom) : nil, status: sampled.status)
         var missing = sampled.missing
-        if context.wantsPicture, sampled.drawn {
+        if let cell = context.wantsPicture, sampled.drawn {
             let (picture, deeper) = ImagerySampler.picture(
-                source, transform: context.transform, viewZoom: context.view.zoom, cols: size.cols, rows: size.rows)
+                source, transform: context.transform, viewZoom: context.view.zoom, cols: size.cols, rows: size.rows,
+                cell: cell)
             context.picture = picture
             missing += deeper.filter { !missing.contains($0) }
         }

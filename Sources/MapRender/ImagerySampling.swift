@@ -1,14 +1,8 @@
 import GeoCore
+import Glibc
 import MapData
 import MapFormats
-
-/// The imagery of a view as a picture (for terminals that draw pictures): RGBA rows, one pixel a dot.
-public struct ImageryPicture: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-    /// Rows top to bottom, 4 bytes a pixel (alpha 0 where there is no imagery).
-    public let rgba: [UInt8]
-}
+import Raster
 
 /// The colours of a view's half-cells from a raster tileset's pixels (issue 47). Each cell is two
 /// half-cells of 2 × 2 dots (the upper and lower halves of `▀`); each half-cell's colour is the mean of
@@ -115,23 +109,61 @@ struct ImagerySampler {
         return Sampled(halves: halves, missing: missing, status: status, tileZoom: sampler.zoom, drawn: drawn)
     }
 
-    /// The imagery of a view as a picture, one pixel a braille dot (`cols × 2` by `rows × 4`, RGBA,
-    /// clear where there is none), from the tiles whose pixel is nearest a dot (a zoom deeper than the
-    /// half blocks'), and the tiles it lacks.
-    static func picture(_ source: ImagerySource, transform: ViewTransform, viewZoom: Double, cols: Int, rows: Int)
-        -> (picture: ImageryPicture, missing: [TileID])
-    {
-        var sampler = ImagerySampler(source, transform: transform, viewZoom: viewZoom + 1, cols: cols, rows: rows)
+    /// The imagery of a view as a picture, one pixel a braille dot (RGBA, clear where there is none),
+    /// from the tiles whose pixel is nearest a dot (a zoom deeper than the half blocks'), over the
+    /// chunks of the world's cell grid that meet the view's `cols` × `rows` cells; and the tiles it lacks.
+    static func picture(
+        _ source: ImagerySource, transform: ViewTransform, viewZoom: Double, cols: Int, rows: Int,
+        cell: PictureCell = .dots
+    ) -> (picture: MapPicture, missing: [TileID]) {
+        // The view's top left in world cells. Pans move by whole cells, so where the cells fall on the
+        // world (the phase) stays; kept to 1/256 of a dot, so that rounding in a pan does not move it.
+        let left = ((transform.center.x * transform.worldSize - transform.halfWidth) * 256).rounded() / 256
+        let top = ((transform.center.y * transform.worldSize - transform.halfHeight) * 256).rounded() / 256
+        let (cellX, cellY) = (Int((left / 2).rounded(.down)), Int((top / 4).rounded(.down)))
+        let (cw, ch) = (MapPicture.chunkCols, MapPicture.chunkRows)
+        let (chunkX, chunkY) = (floorDiv(cellX, cw), floorDiv(cellY, ch))
+        let (col, row) = (chunkX * cw - cellX, chunkY * ch - cellY)
+        let pictureCols = (floorDiv(cellX + cols - 1, cw) - chunkX + 1) * cw
+        let pictureRows = (floorDiv(cellY + rows - 1, ch) - chunkY + 1) * ch
+        var grid = Hasher()
+        grid.combine(viewZoom)
+        grid.combine(cell.width)
+        grid.combine(cell.height)
+        grid.combine(left - Double(cellX * 2))
+        grid.combine(top - Double(cellY * 4))
+        let (cells, missing) = pixels(
+            source, transform: transform.shifted(cols: -col, rows: -row), viewZoom: viewZoom, cols: pictureCols,
+            rows: pictureRows, cell: cell)
+        return (
+            MapPicture(
+                width: pictureCols * cell.width, height: pictureRows * cell.height, rgba: cells,
+                cellWidth: cell.width, cellHeight: cell.height, col: col, row: row, chunkX: chunkX, chunkY: chunkY,
+                grid: grid.finalize()),
+            missing
+        )
+    }
+
+    /// Floor division (rounds towards minus infinity, as the grid's chunks do).
+    static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    /// The RGBA pixels, `cell` a cell, of `cols` × `rows` cells seen through `transform`.
+    static func pixels(
+        _ source: ImagerySource, transform: ViewTransform, viewZoom: Double, cols: Int, rows: Int, cell: PictureCell
+    ) -> (rgba: [UInt8], missing: [TileID]) {
+        // Tiles whose pixel is nearest a picture pixel: a dot's (2 × 4 a cell), or finer.
+        let finer = log2(Double(cell.width) / 2)
+        var sampler = ImagerySampler(
+            source, transform: transform, viewZoom: viewZoom + 1 + finer, cols: cols, rows: rows)
         var status = SourceStatus()
         let missing = sampler.gather(source, &status)
-        let (width, height) = (cols * 2, rows * 4)
+        let (width, height) = (cols * cell.width, rows * cell.height)
+        let (dotsX, dotsY) = (2 / Double(cell.width), 4 / Double(cell.height))
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        guard sampler.slotRows > 0 else {
-            return (ImageryPicture(width: width, height: height, rgba: rgba), missing)
-        }
-        let xs = (0...width).map { sampler.pixelX(Double($0)) }
+        guard sampler.slotRows > 0 else { return (rgba, missing) }
+        let xs = (0...width).map { sampler.pixelX(Double($0) * dotsX) }
         for y in 0..<height {
-            let (top, bottom) = (sampler.pixelY(Double(y)), sampler.pixelY(Double(y + 1)))
+            let (top, bottom) = (sampler.pixelY(Double(y) * dotsY), sampler.pixelY(Double(y + 1) * dotsY))
             guard bottom > 0, top < sampler.worldPixels else { continue }
             for x in 0..<width {
                 let c = sampler.colour(x0: xs[x], x1: xs[x + 1], y0: top, y1: bottom)
@@ -142,7 +174,7 @@ struct ImagerySampler {
                 )
             }
         }
-        return (ImageryPicture(width: width, height: height, rgba: rgba), missing)
+        return (rgba, missing)
     }
 
     /// Fills the slots with the tiles at hand (or their nearest loaded ancestors); returns the tiles

@@ -100,9 +100,9 @@ public struct LayerContext {
     /// none, else `1 << 24 | rgb`); empty when no imagery is drawn.
     var imagery: [UInt32] = []
     /// True when the imagery is also wanted as a picture (a terminal that draws pictures).
-    var wantsPicture = false
+    var wantsPicture: PictureCell?
     /// The imagery as a picture, when wanted and there is some.
-    var picture: ImageryPicture?
+    var picture: MapPicture?
 
     /// A context for `view` with nothing drawn yet.
     public init(view: MapView, sources: MapSources?, ascii: Bool) {

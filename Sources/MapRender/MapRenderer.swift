@@ -17,7 +17,7 @@ public struct MapStyle: Equatable, Sendable {
     public var imagery: Bool
     /// The imagery is a picture the terminal draws under the text (kitty's), not half blocks: its cells
     /// are left blank, and the render holds the picture.
-    public var imageryPicture = false
+    public var imageryPicture: PictureCell?
 
     /// A style.
     public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false, grid: Bool = true, imagery: Bool = true) {
@@ -185,9 +185,10 @@ public enum MapRenderer {
                     let i = row * cols + col
                     let (upper, lower) = (imagery[2 * i], imagery[2 * i + 1])
                     guard upper | lower != 0 else { continue }
+                    let bare = style.imageryPicture != nil
                     cells[i] =
                         canvas.pattern(col: col, row: row) == 0
-                        ? (style.imageryPicture ? Cell() : look.cell(upper: upper, lower: lower, col: col, row: row))
+                        ? (bare ? Cell() : look.cell(upper: upper, lower: lower, col: col, row: row))
                         : look.haloed(
                             cells[i], upper: upper, lower: lower, faint: canvas.ink(col: col, row: row) == grid)
                 }

@@ -1,6 +1,7 @@
 import GeoCore
 import MapData
 import MapFormats
+import Raster
 
 /// How a source stands for a view: everything there, tiles loading, tiles that failed (counted), or
 /// out of reach.
@@ -141,7 +142,7 @@ public struct MapRendering {
     /// Named points of interest in view, and how many of them have no name on screen (no room).
     public var poisNamed = 0, poisOmitted = 0
     /// The imagery as a picture, when the style asked for one and there is imagery in view.
-    public var picture: ImageryPicture?
+    public var picture: MapPicture?
     /// The feature classes drawn on screen (by their ink, lowest first), and the kinds of the points of
     /// interest signed, for the legend.
     public var shownClasses: [FeatureClass] = []

@@ -14,37 +14,21 @@ public enum KittyGraphics {
         answer.hasPrefix("Gi=31") && answer.hasSuffix(";OK")
     }
 
-    /// A picture's id: the imagery's.
-    public static let imageryID = 47
-
-    /// The sequences that show a `width` × `height` RGBA picture (`zlibRGBA`: its rows, zlib-compressed,
-    /// RFC 1950) as picture `id`, scaled over `cols` × `rows` cells from the cursor, under the text and
-    /// under cells with a background of their own (`z` below −2³⁰), the cursor not moved (`C=1`), no
-    /// answer (`q=2`). A picture sent again with the same id replaces the one shown.
-    public static func display(
-        zlibRGBA payload: [UInt8], width: Int, height: Int, cols: Int, rows: Int, id: Int = imageryID
-    ) -> [UInt8] {
+    /// The command `keys` with `payload`, base64, in APC sequences of at most 4096 payload bytes each
+    /// (the first carries the keys; `m=1` on all but the last).
+    public static func chunked(keys: String, payload: [UInt8]) -> [UInt8] {
         let data = Array(Base64.encode(payload).utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(data.count + data.count / 4096 * 12 + 128)
+        out.reserveCapacity(data.count + data.count / 4096 * 12 + keys.utf8.count + 16)
         var at = 0
         repeat {
             let end = min(data.count, at + 4096)
             let more = end < data.count ? 1 : 0
-            let keys =
-                at == 0
-                ? "a=T,f=32,o=z,s=\(width),v=\(height),c=\(cols),r=\(rows),i=\(id),z=-1073741825,C=1,q=2,m=\(more)"
-                : "m=\(more)"
-            out += Array("\u{1B}_G\(keys);".utf8)
+            out += Array("\u{1B}_G\(at == 0 ? keys + "," : "")m=\(more);".utf8)
             out += data[at..<end]
             out += [0x1B, 0x5C]
             at = end
         } while at < data.count
         return out
-    }
-
-    /// The sequence that removes picture `id` and its data from the terminal.
-    public static func delete(id: Int = imageryID) -> [UInt8] {
-        Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)
     }
 }

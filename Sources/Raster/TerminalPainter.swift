@@ -295,6 +295,30 @@ public struct TerminalPainter: Sendable {
     /// Something else moved the cursor (a picture's sequences): where it is, is not known any more.
     public mutating func forgetCursor() { cursor = nil }
 
+    /// A picture was written over `cols` × `rows` cells from (`col`, `row`) (sixel's, which replaces
+    /// the text there): the cells of `frame` in it that hold text are written again by the next paint.
+    /// Blank cells are left to the picture.
+    public mutating func pictureWritten(col: Int, row: Int, cols: Int, rows: Int, under frame: Frame) {
+        cursor = nil
+        for r in max(0, row)..<min(self.rows, row + rows) {
+            for c in max(0, col)..<min(self.cols, col + cols) where !Self.isBare(frame[c, r]) {
+                shown[r * self.cols + c] = Self.unknown
+            }
+        }
+    }
+
+    /// Everything the screen shows is to be written again by the next paint (a picture written
+    /// over it is to go).
+    public mutating func forgetCells() {
+        cursor = nil
+        for i in shown.indices { shown[i] = Self.unknown }
+    }
+
+    /// True for a blank cell of the terminal's own background: a picture under the text shows there.
+    public static func isBare(_ cell: Cell) -> Bool {
+        cell.glyph == " " && cell.style.background == nil && !cell.style.reverse
+    }
+
     /// The bytes to send before leaving: no attributes, and the cursor home, where a curses library
     /// leaves it after clearing the screen and from where it goes on (moves not yet sent are dropped).
     public mutating func finish() -> [UInt8] {

@@ -47,6 +47,10 @@ public struct TerminalReplies: Sendable {
     /// A filter with nothing held.
     public init() {}
 
+    /// The attributes of the last device attributes answer (`ESC [ ? 62 ; 4 ; 22 c`: 62, 4, 22; 4 is
+    /// sixel graphics, per the VT330/VT340 manuals and xterm's ctlseqs).
+    public private(set) var deviceAttributes: [Int] = []
+
     /// True while units are held for a reply that may still come.
     public var isPending: Bool { !held.isEmpty }
 
@@ -72,6 +76,11 @@ public struct TerminalReplies: Sendable {
         default:
             let isAnswer = held[2] == .char(0x3F)
             if isAnswer, c == 0x63 {  // c: the answer's end
+                let digits = held.dropFirst(3).map { u -> Character in
+                    if case .char(let d) = u, let s = Unicode.Scalar(d) { return Character(s) }
+                    return ";"
+                }
+                deviceAttributes = String(digits).split(separator: ";").compactMap { Int($0) }
                 held = []
                 return .reply(.deviceAttributes)
             }

@@ -32,11 +32,14 @@ public final class CursesScreen: Screen {
     private var questionsOutstanding = 0
     /// The background colour the terminal reported when asked at the start (nil: not asked, or no answer).
     public private(set) var background: TerminalColor?
-    /// True when the terminal draws kitty's pictures (it answered the start's question, or
-    /// `--graphics kitty` said so): the imagery is then a picture under the text.
-    public private(set) var drawsKittyPictures = false
-    /// The key of the picture the terminal shows (nil: none).
-    private var pictureShown: Int?
+    /// How the terminal draws pictures (it answered the start's questions, or `--graphics` said so):
+    /// the imagery is then a picture under the text. Nil: half blocks.
+    public private(set) var pictures: PictureProtocol?
+    /// What the terminal holds of the imagery's picture: kitty's images and placements, or sixel's
+    /// chunks and the frame whose text stands on them.
+    private var kitty = Screenful.kittyPlacements()
+    private var sixel = SixelChunks()
+    private var lastFrame: Frame?
     /// The terminal's replies taken out of its input, and what the filter gave back as input.
     private var replies = TerminalReplies()
     private var queued: [TerminalReplies.Unit] = []
@@ -85,12 +88,19 @@ public final class CursesScreen: Screen {
         painter = TerminalPainter(
             cols: Int(getmaxx(win)), rows: Int(getmaxy(win)),
             abilities: Self.abilities(colorMode: colorMode, unicode: unicode))
-        drawsKittyPictures = graphics == "kitty"
+        var cell = (width: Int32(0), height: Int32(0))
+        termmap_cell_pixels(&cell.width, &cell.height)
+        // Sixel draws pixel for pixel: without the cell's size in pixels it cannot cover the map.
+        let sixelCell =
+            cell.width >= 2 && cell.height >= 2 ? PictureCell(width: Int(cell.width), height: Int(cell.height)) : nil
+        pictures = graphics == "kitty" ? .kitty : graphics == "sixel" ? sixelCell.map { .sixel($0) } : nil
         if askBackground || graphics == "auto" {
             let answers = askTerminal(
                 background: askBackground, graphics: graphics == "auto", waitingAtMost: Self.backgroundWait)
             background = answers.0
-            drawsKittyPictures = drawsKittyPictures || answers.kitty
+            if graphics == "auto" {
+                pictures = answers.kitty ? .kitty : answers.sixel ? sixelCell.map { .sixel($0) } : nil
+            }
             // A terminal that shows a question it does not know: cleared again.
             termmap_refresh_cleared()
             painter.cleared(cols: Int(getmaxx(win)), rows: Int(getmaxy(win)))
@@ -189,7 +199,7 @@ public final class CursesScreen: Screen {
     /// asks). Keys typed meanwhile are kept for `nextEvent`; answers that come after the wait are taken
     /// out of the keys there.
     private func askTerminal(background: Bool, graphics: Bool, waitingAtMost seconds: Double) -> (
-        TerminalColor?, kitty: Bool
+        TerminalColor?, kitty: Bool, sixel: Bool
     ) {
         // To the terminal itself: a recording shows frames, not questions.
         let query =
@@ -208,7 +218,8 @@ public final class CursesScreen: Screen {
                 switch replies.feed(unit) {
                 case .reply(.deviceAttributes):
                     questionsOutstanding -= 1
-                    return (color, kitty)
+                    // Attribute 4: sixel graphics (VT340; xterm's ctlseqs, "Primary DA").
+                    return (color, kitty, replies.deviceAttributes.contains(4))
                 case .reply(.backgroundColor(let c)): color = c
                 case .reply(.graphics(let answer)): kitty = kitty || KittyGraphics.saysOK(answer)
                 case .reply(.otherCommand), .pending: continue
@@ -219,7 +230,7 @@ public final class CursesScreen: Screen {
             }
         }
         startAnswersDue += 1
-        return (color, kitty)
+        return (color, kitty, false)
     }
 
     /// Button-event tracking (xterm's mode 1002): motion is reported while a button is held, so that a
@@ -387,22 +398,64 @@ public final class CursesScreen: Screen {
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
     }
 
-    public var drawsPictures: Bool { drawsKittyPictures }
+    public var pictureCell: PictureCell? {
+        switch pictures {
+        case .kitty: .dots
+        case .sixel(let cell): cell
+        case nil: nil
+        }
+    }
 
-    /// A screen: its frame, then, where the terminal draws kitty's pictures, the imagery's picture from
-    /// the top left cell when it changed (or its removal when there is none any more). A cleared screen
-    /// (Ctrl-L, a new size) has lost its pictures: the next one is sent again.
+    /// A screen: its frame, then, where the terminal draws pictures, what the picture needs. kitty:
+    /// the chunks the terminal lacks and the placements that moved. Sixel: the chunks whose cells show
+    /// something else now, then the text that stands on them again. Nothing when nothing changed. A
+    /// cleared screen (Ctrl-L, a new size) has lost its pictures: they are sent again.
     public func present(_ screenful: Screenful, fullRepaint: Bool, shift: ScreenShift?) {
         let size = (painter.cols, painter.rows)
+        let previous = lastFrame
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
-        guard drawsKittyPictures, !closed else { return }
-        if fullRepaint || size != (painter.cols, painter.rows) { pictureShown = nil }
-        let key = screenful.pictureKey
-        guard key != pictureShown else { return }
-        let bytes = key == nil ? KittyGraphics.delete() : Array("\u{1B}[H".utf8) + screenful.pictureCommands()
+        guard let pictures, !closed else { return }
+        let lost = fullRepaint || size != (painter.cols, painter.rows)
+        var bytes: [UInt8] = []
+        switch pictures {
+        case .kitty:
+            if lost { bytes = kitty.forget() }
+            bytes += screenful.pictureCommands(&kitty)
+        case .sixel:
+            bytes = presentSixel(screenful, lost: lost, previous: lost ? nil : previous)
+        }
+        guard !bytes.isEmpty else { return }
         bytes.withUnsafeBufferPointer { termmap_write_stdout($0.baseAddress, $0.count) }
         painter.forgetCursor()
-        pictureShown = key
+    }
+
+    /// Sixel's part of a screen: the chunks to send, then the text over them written again.
+    private func presentSixel(_ screenful: Screenful, lost: Bool, previous: Frame?) -> [UInt8] {
+        let frame = screenful.frame
+        defer { lastFrame = screenful.picture == nil ? nil : frame }
+        if lost { sixel.forget() }
+        guard screenful.picture != nil else {
+            // The picture's pixels stay on the screen until written over: the whole screen, once.
+            guard previous != nil else { return [] }
+            sixel.forget()
+            painter.forgetCells()
+            return painter.paint(frame)
+        }
+        // Cells whose text went away: the space written there cut a hole in the picture.
+        var holes: [(col: Int, row: Int)] = []
+        if let previous, previous.cols == frame.cols, previous.rows == frame.rows {
+            for row in 0..<screenful.pictureRows {
+                for col in 0..<frame.cols
+                where TerminalPainter.isBare(frame[col, row]) && !TerminalPainter.isBare(previous[col, row]) {
+                    holes.append((col, row))
+                }
+            }
+        }
+        let (bytes, areas) = sixel.update(
+            screenful.picture, cols: frame.cols, rows: screenful.pictureRows, holes: holes)
+        guard !bytes.isEmpty else { return [] }
+        for a in areas { painter.pictureWritten(col: a.col, row: a.row, cols: a.cols, rows: a.rows, under: frame) }
+        return bytes + painter.paint(frame)
     }
 
     // MARK: Pacing

@@ -173,7 +173,7 @@ final class LoopRuntime {
         let screenful = Renderer.draw(
             state, sources: sources,
             options: RenderOptions(
-                mode: screen.colorMode, makesDetailAtOnce: makesDetailAtOnce, pictures: screen.drawsPictures))
+                mode: screen.colorMode, makesDetailAtOnce: makesDetailAtOnce, pictures: screen.pictureCell))
         let shift = drawn.flatMap { ScreenShift.between($0, state) }
         screen.present(screenful, fullRepaint: repaint, shift: shift)
         // What the frame lacked is asked for now; a frame without a map (too small) lacks nothing.

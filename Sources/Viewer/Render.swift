@@ -15,10 +15,10 @@ public struct RenderOptions: Equatable, Sendable {
     /// Levels of detail of the user's files are made while drawing (else reported, and made elsewhere).
     public var makesDetailAtOnce: Bool
     /// The imagery as a picture the terminal draws (kitty's graphics protocol), not half blocks.
-    public var pictures: Bool
+    public var pictures: PictureCell?
 
     /// Options.
-    public init(mode: ColorMode, makesDetailAtOnce: Bool = true, pictures: Bool = false) {
+    public init(mode: ColorMode, makesDetailAtOnce: Bool = true, pictures: PictureCell? = nil) {
         self.mode = mode
         self.makesDetailAtOnce = makesDetailAtOnce
         self.pictures = pictures
@@ -36,28 +36,20 @@ public struct Screenful {
     /// How far that panel can scroll (nil when it is closed).
     public var infoScrollLimit: Int?
     /// The imagery as a picture (`RenderOptions.pictures`), nil when there is none to show.
-    public var picture: ImageryPicture?
+    public var picture: MapPicture?
     /// The map's rows, which the picture covers.
     public var pictureRows = 0
 
-    /// A number that differs between two different pictures (nil: none), so that a screen sends a
-    /// picture only when it changed.
-    public var pictureKey: Int? {
-        guard let picture else { return nil }
-        var h = Hasher()
-        h.combine(picture.width)
-        h.combine(picture.height)
-        h.combine(pictureRows)
-        picture.rgba.withUnsafeBytes { h.combine(bytes: $0) }
-        return h.finalize()
+    /// Where the terminal draws kitty's pictures: what to send it to show this screen's picture, given
+    /// what it holds (`kitty`, which keeps count).
+    public func pictureCommands(_ kitty: inout KittyPlacements) -> [UInt8] {
+        kitty.update(picture, cols: frame.cols, rows: pictureRows)
     }
 
-    /// The kitty graphics protocol's sequences that show the picture over the map's rows from the
-    /// cursor (zlib at its fastest level: a picture goes out with every new view).
-    public func pictureCommands() -> [UInt8] {
-        guard let picture, let packed = Zlib.deflate(picture.rgba, level: 1) else { return [] }
-        return KittyGraphics.display(
-            zlibRGBA: packed, width: picture.width, height: picture.height, cols: frame.cols, rows: pictureRows)
+    /// The way a run packs the pictures it sends: zlib at its fastest level (a new view sends its new
+    /// chunks at once).
+    public static func kittyPlacements() -> KittyPlacements {
+        KittyPlacements(pack: { Zlib.deflate($0, level: 1) })
     }
 
     /// A screen.
@@ -152,7 +144,7 @@ public enum Renderer {
         drawStatus(
             &frame, state, view, map: sources == nil ? nil : map, sources: sources, ascii: ascii, mode: options.mode)
         var screenful = Screenful(frame: frame, map: map, info: info, infoScrollLimit: infoScrollLimit)
-        if options.pictures {
+        if options.pictures != nil {
             screenful.picture = map.picture
             screenful.pictureRows = mapRows
         }

@@ -25,8 +25,9 @@ public protocol Display: AnyObject {
     /// False for a screen that shows only the last frame (`render`): nothing is drawn, and no tile is
     /// loaded, for the views the input passes through.
     var showsEveryFrame: Bool { get }
-    /// True when the terminal draws pictures (kitty's graphics protocol): the imagery is then a picture.
-    var drawsPictures: Bool { get }
+    /// A cell's pixels when the terminal draws pictures (kitty's graphics protocol, sixel): the imagery
+    /// is then a picture; nil: half blocks.
+    var pictureCell: PictureCell? { get }
 }
 
 /// Where the event loop's input comes from: the keys, mouse and size of a terminal, or a script's.
@@ -55,7 +56,7 @@ extension Display {
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
     }
     public var showsEveryFrame: Bool { true }
-    public var drawsPictures: Bool { false }
+    public var pictureCell: PictureCell? { nil }
 }
 
 extension Input {

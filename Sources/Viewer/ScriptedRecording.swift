@@ -17,8 +17,8 @@ public final class ScriptedScreen: Screen {
     private let inbox: EventInbox?
     /// False when only the last screen is wanted (`render`).
     public let showsEveryFrame: Bool
-    /// True when the imagery is wanted as a picture (`render --graphics kitty`).
-    public var drawsPictures = false
+    /// A cell's pixels when the imagery is wanted as a picture (`render --graphics kitty|sixel`).
+    public var pictureCell: PictureCell?
     private let shown: (Screenful, Bool, ScreenShift?, Double) -> Void
 
     /// A screen of `cols × rows` in `mode` whose input is `script` (times in seconds, in order); each
@@ -83,7 +83,8 @@ public enum ScriptedRecording {
     @discardableResult
     public static func play(
         _ start: ViewerState, keys: [Keystroke], tour: Tour?, sources: MapSources?, mode: ColorMode, spaced: Bool,
-        pictures: Bool = false, shown: @escaping (Screenful, Bool, ScreenShift?, Double) -> Void = { _, _, _, _ in }
+        pictures: PictureCell? = nil,
+        shown: @escaping (Screenful, Bool, ScreenShift?, Double) -> Void = { _, _, _, _ in }
     ) -> (state: ViewerState, screen: ScriptedScreen) {
         var state = start
         let inbox = EventInbox()
@@ -94,7 +95,7 @@ public enum ScriptedRecording {
         let screen = ScriptedScreen(
             cols: state.terminalCols, rows: state.terminalRows, mode: mode, script: script, inbox: inbox,
             everyFrame: spaced, shown: shown)
-        screen.drawsPictures = pictures
+        screen.pictureCell = pictures
         EventLoop.run(
             &state, sources: sources, screen: screen, now: { screen.now }, tour: tour.map { TourPlayer($0) },
             tourAfterInput: keys.isEmpty ? nil : spaced ? keyInterval : 0, endsWithTour: tour != nil,

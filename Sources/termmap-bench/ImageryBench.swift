@@ -81,19 +81,31 @@ func imageryLines(world: MapAsset, frames: Int) throws -> [String] {
         lines.append(try repaintBytes(state, sources, mode))
     }
     // The picture kitty's protocol is sent for the same view: its bytes, and the time to make them.
-    let pictures = RenderOptions(mode: .truecolor, pictures: true)
+    let pictures = RenderOptions(mode: .truecolor, pictures: .dots)
     let shot = Renderer.drawLoaded(state, sources: sources, options: pictures)
     var encode: [Double] = []
     var bytes = 0
     for _ in 0..<20 {
         let t0 = nowSeconds()
         let screenful = Renderer.draw(state, sources: sources, options: pictures)
-        bytes = screenful.pictureCommands().count
+        var fresh = Screenful.kittyPlacements()
+        bytes = screenful.pictureCommands(&fresh).count
         encode.append((nowSeconds() - t0) * 1000)
     }
     precondition(shot.picture != nil)
+    // A quarter view's pan (`←`, 50 columns) and a small one (5): the terminal keeps the chunks it holds.
+    var kitty = Screenful.kittyPlacements()
+    _ = shot.pictureCommands(&kitty)
+    var pans: [String] = []
+    for cols in [50, 5] {
+        var moved = state
+        moved.view.pan(dx: Double(-cols * ViewSize.dotsPerCellX), dy: 0)
+        var held = kitty
+        let bytes = Renderer.drawLoaded(moved, sources: sources, options: pictures).pictureCommands(&held).count
+        pans.append("a \(cols)-column pan \(bytes) bytes")
+    }
     lines.append(
-        "kitty picture 200x60 (400x232 pixels): \(bytes) bytes a view (\(CoordinateFormat.fixed(Double(bytes) / 32768, 1)) s at 32 KB/s); frame and picture made in \(CoordinateFormat.fixed(median(encode), 1)) ms median of 20"
+        "kitty picture 200x60: \(bytes) bytes a new view (\(CoordinateFormat.fixed(Double(bytes) / 32768, 1)) s at 32 KB/s), \(pans.joined(separator: ", ")); frame and picture made in \(CoordinateFormat.fixed(median(encode), 1)) ms median of 20"
     )
     // Today's street-level frame, for the bytes' yardstick.
     let city = try MapAsset(path: packageRoot.appendingPathComponent("assets/helsinki.tmap").path)

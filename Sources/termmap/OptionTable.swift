@@ -69,8 +69,9 @@ extension OptionSpec {
     static let graphics = OptionSpec(
         name: "graphics", value: "WHEN",
         help:
-            "the imagery as a picture: auto (if the terminal answers that it draws kitty's pictures: the default), kitty or none (half blocks)",
-        commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "kitty", "none"])
+            "the imagery as a picture: auto (kitty's or sixel, as the terminal answers: the default), kitty, sixel or none (half blocks)",
+        commands: [.viewer, .render], inConfig: true, configDefault: "auto",
+        choices: ["auto", "kitty", "sixel", "none"])
     static let theme = OptionSpec(
         name: "theme", value: "NAME",
         help: "auto (the default: as the terminal reports its background, else COLORFGBG, else dark), dark or light",

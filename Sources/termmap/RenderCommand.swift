@@ -57,7 +57,7 @@ enum RenderCommand {
         state.animationsEnabled = false
         let (end, screen) = ScriptedRecording.play(
             state, keys: options.keys, tour: options.tour, sources: sources, mode: mode, spaced: false,
-            pictures: options.graphics == "kitty")
+            pictures: options.graphics == "kitty" ? .dots : options.graphics == "sixel" ? RenderCommand.sixelCell : nil)
         state = end
         // The loop draws at least its first screen.
         let screenful =
@@ -74,9 +74,14 @@ enum RenderCommand {
         }
         printComposed(AnsiWriter.text(screenful.frame, mode: mode))
         // `--graphics kitty`: the imagery's picture after the text, from the top left cell.
-        if screenful.pictureKey != nil {
-            // Sequences made here, of ASCII only (base64 between ESC _ and ESC \\): written as they are.
-            printComposed("\u{1B}[H" + String(decoding: screenful.pictureCommands(), as: UTF8.self))
+        if let picture = screenful.picture {
+            // Sequences made here, of ASCII only (base64, sixel's characters): written as they are.
+            if options.graphics == "sixel" {
+                printComposed(String(decoding: sixelCommands(screenful, picture, mode: mode), as: UTF8.self))
+            } else {
+                var kitty = Screenful.kittyPlacements()
+                printComposed(String(decoding: screenful.pictureCommands(&kitty), as: UTF8.self))
+            }
         }
         // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
         // takes the whole address space back at once).
@@ -106,5 +111,20 @@ enum RenderCommand {
         guard option == nil else { return nil }
         let term = environment["TERM"] ?? ""
         return term.contains("256") ? 256 : term.contains("16color") ? 16 : 8
+    }
+
+    /// The cell size `render --graphics sixel` draws for: 10 × 20 pixels (render writes to no terminal
+    /// that could say its own).
+    static let sixelCell = PictureCell(width: 10, height: 20)
+
+    /// After the text: the picture's sixel chunks, then the text that stands on them again.
+    static func sixelCommands(_ screenful: Screenful, _ picture: MapPicture, mode: ColorMode) -> [UInt8] {
+        var chunks = SixelChunks()
+        let frame = screenful.frame
+        let (bytes, areas) = chunks.update(picture, cols: frame.cols, rows: screenful.pictureRows)
+        var painter = TerminalPainter(cols: frame.cols, rows: frame.rows, abilities: .xterm(mode))
+        _ = painter.paint(frame, fullRepaint: true)
+        for a in areas { painter.pictureWritten(col: a.col, row: a.row, cols: a.cols, rows: a.rows, under: frame) }
+        return bytes + painter.paint(frame)
     }
 }

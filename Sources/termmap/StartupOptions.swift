@@ -24,7 +24,7 @@ struct StartupOptions {
     var pick = false
     var ascii = false
     var color: String?
-    /// `--graphics`: auto (ask the terminal), kitty or none.
+    /// `--graphics`: auto (ask the terminal), kitty, sixel or none.
     var graphics = "auto"
     /// `--theme dark|light`; nil for `auto`, which the terminal's answer or COLORFGBG decides.
     var theme: Theme?
@@ -125,8 +125,8 @@ struct StartupOptions {
     /// How the map looks: --color, --graphics, --theme.
     private mutating func readLook(_ p: ParsedArguments) throws(UsageError) {
         if let g = p.value(.graphics) {
-            guard ["auto", "kitty", "none"].contains(g) else {
-                throw UsageError("--graphics '\(g)' must be auto, kitty or none")
+            guard ["auto", "kitty", "sixel", "none"].contains(g) else {
+                throw UsageError("--graphics '\(g)' must be auto, kitty, sixel or none")
             }
             graphics = g
         }

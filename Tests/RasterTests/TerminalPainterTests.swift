@@ -282,6 +282,20 @@ extension TerminalRepliesTests {
     /// ended by BEL or by ST is one reply with its colour, and nothing of it is input.
     /// kitty's graphics answer (`ESC _ G i=31 ; OK ESC \\`) is a reply, never keys; `saysOK` reads it,
     /// and an error answer says no.
+    /// A device attributes answer's attributes are kept: 4 says the terminal draws sixel.
+    @Test func deviceAttributesAreKept() {
+        for (text, attributes) in [
+            ("\u{1B}[?62;4;22c", [62, 4, 22]), ("\u{1B}[?64;1;9;15;21;22c", [64, 1, 9, 15, 21, 22]),
+            ("\u{1B}[?1;2c", [1, 2]),
+        ] {
+            var r = TerminalReplies()
+            let outcomes = units(text).map { r.feed($0) }
+            #expect(
+                outcomes.last == .reply(.deviceAttributes) && r.deviceAttributes == attributes,
+                "\(text.debugDescription)")
+        }
+    }
+
     @Test func graphicsAnswersAreReplies() {
         for (text, ok) in [
             ("\u{1B}_Gi=31;OK\u{1B}\\", true), ("\u{1B}_Gi=31;EINVAL:Unsupported action\u{1B}\\", false),

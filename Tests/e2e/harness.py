@@ -5,6 +5,7 @@ import os
 import pty
 import re
 import select
+import signal
 import socket
 import struct
 import subprocess
@@ -121,12 +122,14 @@ class Session:
 class PtySession:
     """The viewer on a pseudo-terminal of our own, counting the bytes it writes after each key."""
 
-    def __init__(self, argv, cols, rows, term="xterm-256color"):
+    def __init__(self, argv, cols, rows, term="xterm-256color", cell_pixels=(0, 0)):
+        size = struct.pack("HHHH", rows, cols, cols * cell_pixels[0], rows * cell_pixels[1])
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.environ.update(TERM=term, LANG="C.UTF-8")
+            fcntl.ioctl(1, termios.TIOCSWINSZ, size)  # before the program looks
             os.execv(argv[0], argv)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, size)
 
     def send(self, key=None, quiet=0.4):
         """Types `key` (if any) and returns the bytes written until the output is quiet for `quiet` s."""
@@ -151,11 +154,27 @@ class PtySession:
             out += d
         return out
 
-    def quit(self):
+    def quit(self, seconds=10):
+        """Types `q` and reads what comes (answering device attributes, as a terminal does) until the
+        viewer exits: a viewer still writing a large frame is not left blocked on a full pty. Killed, and
+        a failure, after `seconds`."""
         os.write(self.fd, b"q")
-        self.send(None, 0.3)
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if os.waitpid(self.pid, os.WNOHANG)[0]:
+                os.close(self.fd)
+                return
+            if select.select([self.fd], [], [], 0.05)[0]:
+                try:
+                    d = os.read(self.fd, 65536)
+                except OSError:
+                    d = b""
+                for _ in range(d.count(b"\x1b[c")):
+                    os.write(self.fd, b"\x1b[?62;22c")
+        os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         os.close(self.fd)
+        raise AssertionError("the viewer did not quit within %d s of q" % seconds)
 
 
 class Checks:

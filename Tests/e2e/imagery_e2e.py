@@ -269,22 +269,74 @@ def _():
     return "%s pixel %d,%d %s" % (found[0]["id"], px, py, found[0]["properties"]["colour"])
 
 
-def kitty_pictures(output):
-    """The pictures a kitty graphics parser finds in `output`: (keys of the first chunk, RGBA bytes)
-    for each transmitted picture (chunks joined while `m=1`, base64, then zlib when `o=z`)."""
-    found, keys, payload = [], None, b""
-    for head, data in re.findall(rb"\x1b_G([^;\x1b]*);?([^\x1b]*)\x1b\\", output):
-        k = dict(kv.split(b"=", 1) for kv in head.split(b",") if b"=" in kv)
-        if keys is None:
-            if k.get(b"a") not in (b"T", b"t"):
+class KittyTerminal:
+    """What a terminal that draws kitty's pictures shows, as the graphics protocol says
+    (sw.kovidgoyal.net/kitty/graphics-protocol): images sent (`a=t`/`a=T`, chunks joined while `m=1`,
+    base64, then zlib when `o=z`), placements at the cursor (`a=p`, `x,y,w,h` the part shown, scaled
+    over `c` × `r` cells; a placement of the same image and placement id moves it), deletions (`d=i`
+    placements only, `d=I` the image too, `d=A` everything). Written for this test; the cursor is
+    followed through `CSI row;col H` only, which is how termmap places pictures."""
+
+    def __init__(self):
+        self.images, self.placements, self.sent = {}, {}, 0
+        self._keys, self._payload, self._cursor = None, b"", (0, 0)
+
+    def feed(self, output):
+        for cup, head, data in re.findall(rb"\x1b\[(\d*;?\d*)H|\x1b_G([^;\x1b]*);?([^\x1b]*)\x1b\\", output):
+            if not head:
+                parts = [int(v) if v else 1 for v in cup.split(b";")] if cup else [1, 1]
+                self._cursor = (parts[0] - 1, (parts[1] if len(parts) > 1 else 1) - 1)
                 continue
-            keys, payload = k, b""
-        payload += data
-        if k.get(b"m", b"0") == b"0":
-            raw = base64.b64decode(payload)
-            found.append((keys, zlib.decompress(raw) if keys.get(b"o") == b"z" else raw))
-            keys = None
-    return found
+            k = {a: b for a, b in (kv.split(b"=", 1) for kv in head.split(b",") if b"=" in kv)}
+            if self._keys is not None:
+                self._payload += data
+                if k.get(b"m", b"0") == b"0":
+                    self._received()
+                continue
+            action = k.get(b"a", b"t")
+            if action in (b"t", b"T"):
+                self._keys, self._payload = k, data
+                if k.get(b"m", b"0") == b"0":
+                    self._received()
+            elif action == b"p":
+                self._place(k)
+            elif action == b"d":
+                what, image = k.get(b"d", b"a"), int(k.get(b"i", b"0"))
+                if what in (b"a", b"A"):
+                    self.placements.clear()
+                    if what == b"A":
+                        self.images.clear()
+                elif what in (b"i", b"I"):
+                    self.placements = {key: v for key, v in self.placements.items() if key[0] != image}
+                    if what == b"I":
+                        self.images.pop(image, None)
+
+    def _received(self):
+        k, raw = self._keys, base64.b64decode(self._payload)
+        self._keys = None
+        pixels = zlib.decompress(raw) if k.get(b"o") == b"z" else raw
+        image = int(k.get(b"i", b"0"))
+        self.images[image] = (int(k[b"s"]), int(k[b"v"]), pixels)
+        self.sent += 1
+        if k.get(b"a") == b"T":
+            self._place(k)
+
+    def _place(self, k):
+        image = int(k[b"i"])
+        width, height, _ = self.images[image]
+        x, y = int(k.get(b"x", b"0")), int(k.get(b"y", b"0"))
+        w, h = int(k.get(b"w", str(width - x).encode())), int(k.get(b"h", str(height - y).encode()))
+        row, col = self._cursor
+        self.placements[(image, int(k.get(b"p", b"0")))] = (col, row, x, y, w, h, int(k[b"c"]), int(k[b"r"]))
+
+    def picture(self, cols, rows):
+        """The screen's pictures as one RGBA image of 2 × 4 pixels a cell (clear where none)."""
+        canvas = Image.new("RGBA", (cols * 2, rows * 4), (0, 0, 0, 0))
+        for (image, _), (col, row, x, y, w, h, c, r) in self.placements.items():
+            width, height, pixels = self.images[image]
+            part = Image.frombytes("RGBA", (width, height), pixels).crop((x, y, x + w, y + h))
+            canvas.alpha_composite(part.resize((c * 2, r * 4), Image.NEAREST), (col * 2, row * 4))
+        return canvas
 
 
 def within_one_pixel(picture, width, height, reference):
@@ -308,52 +360,123 @@ def _():
     r = run("render", "--tiles", os.path.join(WORK, "checker.pmtiles"), "--center", "%r,%r" % (lat, lon), "--zoom",
             str(zoom), "--size", "%dx%d" % (COLS, ROWS), "--graphics", "kitty")
     assert r.returncode == 0, r.stderr.decode()
-    pictures = kitty_pictures(r.stdout)
-    assert len(pictures) == 1, len(pictures)
-    keys, rgba = pictures[0]
-    width, height = int(keys[b"s"]), int(keys[b"v"])
-    assert (width, height, int(keys[b"c"]), int(keys[b"r"])) == (COLS * 2, MAP_ROWS * 4, COLS, MAP_ROWS), keys
-    assert len(rgba) == width * height * 4
+    terminal = KittyTerminal()
+    terminal.feed(r.stdout)
+    # Chunks of 32 x 16 cells fixed to the world: an 80 x 22 map meets 3 to 4 columns and 2 to 3 rows.
+    assert 6 <= len(terminal.placements) <= 12 and terminal.sent == len(terminal.placements), terminal.placements
+    width, height = COLS * 2, MAP_ROWS * 4
+    rgba = terminal.picture(COLS, MAP_ROWS).tobytes()
     # One picture pixel a braille dot, from the tiles whose pixel is nearest a dot (zoom 5 here).
     tile_zoom = expected_tile_zoom(zoom + 1, 0, 6)
     reference_dots = reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, (width, height), k=16)
     worst, counted = within_one_pixel(rgba, width, height, reference_dots)
     assert counted > 5000 and worst <= 10, (counted, worst)
     assert "▀" not in r.stdout.decode().split("\x1b_G")[0], "half blocks drawn under the picture"
-    return "%dx%d picture, %d bytes sent; %d pixels, worst ΔE %.2f within one pixel" % (
-        width, height, len(r.stdout), counted, worst)
+    return "%dx%d picture in %d chunks, %d bytes sent; %d pixels, worst ΔE %.2f within one pixel" % (
+        width, height, terminal.sent, len(r.stdout), counted, worst)
 
 
-@check("the viewer asks the terminal: one that answers kitty's question gets the picture; one that answers neither gets half blocks, within the start-up budget")
+def sixel_pictures(output, cell):
+    """The screen's sixel pictures as one RGBA image, `cell` pixels a cell: each `ESC P … q … ESC \\`
+    decoded by libsixel's `sixel2png` (Debian libsixel-bin) and put at the cell the `CSI row;col H`
+    before it names."""
+    width, height = cell
+    canvas = Image.new("RGBA", (COLS * width, MAP_ROWS * height), (0, 0, 0, 0))
+    sent = 0
+    for row, col, sixel in re.findall(rb"\x1b\[(\d+);(\d+)H(\x1bP[0-9;]*q[^\x1b]*\x1b\\)", output):
+        with open(os.path.join(WORK, "chunk.six"), "wb") as f:
+            f.write(sixel)
+        subprocess.run(["sixel2png", "-i", os.path.join(WORK, "chunk.six"), "-o", os.path.join(WORK, "chunk.png")],
+                       check=True, capture_output=True)
+        with Image.open(os.path.join(WORK, "chunk.png")) as img:
+            canvas.paste(img.convert("RGBA"), ((int(col) - 1) * width, (int(row) - 1) * height))
+        sent += 1
+    return canvas, sent
+
+
+@check("render --graphics sixel: libsixel's sixel2png decodes the chunks into the tiles at the map's place within one pixel; the text is written again over them")
+def _():
+    lat, lon, zoom = 60.0, 25.0, 5
+    r = run("render", "--tiles", os.path.join(WORK, "checker.pmtiles"), "--center", "%r,%r" % (lat, lon), "--zoom",
+            str(zoom), "--size", "%dx%d" % (COLS, ROWS), "--graphics", "sixel")
+    assert r.returncode == 0, r.stderr.decode()
+    picture, sent = sixel_pictures(r.stdout, (10, 20))
+    assert 6 <= sent <= 12, sent
+    assert picture.getchannel("A").getextrema() == (255, 255), "a part of the map has no picture"
+    # Sixel's 252 colours are dithered (Bayer 4 x 4): compared a braille dot (5 x 5 pixels) at a time,
+    # against the tiles' pixels under each dot, within one dot.
+    dots = picture.resize((COLS * 2, MAP_ROWS * 4), Image.BOX)
+    tile_zoom = expected_tile_zoom(zoom + 1, 0, 6)
+    reference_dots = reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, (COLS * 2, MAP_ROWS * 4),
+                               k=16)
+    worst, counted = within_one_pixel(dots.tobytes(), COLS * 2, MAP_ROWS * 4, reference_dots)
+    assert counted > 5000 and worst <= 10, (counted, worst)
+    # The text that stood on the pictures, written again after them (place names); never half blocks.
+    after = r.stdout.rsplit(b"\x1b\\", 1)[1].decode()
+    assert re.search(r"[A-Z][a-z]{3}", after) and "▀" not in r.stdout.decode(), after[-200:]
+    return "%d chunks, %d bytes; %d dots (5 x 5 pixels each), worst ΔE %.2f within one dot" % (
+        sent, len(r.stdout), counted, worst)
+
+
+def converse(session, kitty, until, seconds=4, attributes=b"\x1b[?62;22c"):
+    """What the viewer writes until `until` is in it (or `seconds` pass), answering as a terminal does:
+    device attributes always (`attributes`), kitty's question when `kitty`."""
+    start, out, seen = time.time(), b"", None
+    while time.time() - start < seconds:
+        # Once it came, quiet for 1 s: the frame after it (tiles arriving, a picture) is made and written.
+        if not select.select([session.fd], [], [], 0.2 if seen is None else 1.0)[0]:
+            if seen is not None:
+                break
+            continue
+        data = os.read(session.fd, 1 << 16)
+        if kitty and b"\x1b_Gi=31," in data:
+            os.write(session.fd, b"\x1b_Gi=31;OK\x1b\\")
+        for _ in range(data.count(b"\x1b[c")):
+            os.write(session.fd, attributes)
+        out += data
+        if seen is None and until in out:
+            seen = time.time() - start
+    return out, seen
+
+
+@check("the viewer asks the terminal: one that answers kitty's question gets the picture, and a pan sends only the chunks that came into view; one whose device attributes say sixel gets sixel; one that answers neither gets half blocks, within the start-up budget")
 def _():
     tiles = os.path.join(WORK, "checker.pmtiles")
     argv = [BINARY, "--tiles", tiles, "--center", "60,25", "--zoom", "6", "--no-animation"]
-    results = {}
-    for kitty in (True, False):
-        session = harness.PtySession(argv, COLS, ROWS)
-        start = time.time()
-        out, first_frame = b"", None
-        while time.time() - start < 4:
-            if not select.select([session.fd], [], [], 0.2)[0]:
-                if out and b"zoom 6" in out:
-                    break
-                continue
-            data = os.read(session.fd, 1 << 16)
-            if kitty and b"\x1b_Gi=31," in data:
-                os.write(session.fd, b"\x1b_Gi=31;OK\x1b\\")
-            for _ in range(data.count(b"\x1b[c")):
-                os.write(session.fd, b"\x1b[?62;22c")
-            out += data
-            if first_frame is None and b"zoom 6" in out:
-                first_frame = time.time() - start
-        asked = b"\x1b_Gi=31," in out
-        pictures = kitty_pictures(out)
-        session.quit()
-        assert asked, "the kitty question was not asked"
-        results[kitty] = (len(pictures), first_frame, "▀" in out.decode("utf-8", "replace"))
-    assert results[True][0] >= 1 and not results[True][2], results
-    assert results[False][0] == 0 and results[False][2] and results[False][1] < 1.0, results
-    return "kitty: %d picture(s); neither: half blocks, first frame after %.2f s" % (results[True][0], results[False][1])
+    session = harness.PtySession(argv, COLS, ROWS)
+    out, _ = converse(session, True, b"zoom 6")
+    assert b"\x1b_Gi=31," in out, "the kitty question was not asked"
+    assert "▀" not in out.decode("utf-8", "replace"), "half blocks drawn under the picture"
+    terminal = KittyTerminal()
+    terminal.feed(out)
+    before, first_sent = terminal.picture(COLS, MAP_ROWS), terminal.sent
+    view_bytes = sum(len(m) for m in re.findall(rb"\x1b_G[^\x1b]*\x1b\\", out))
+    os.write(session.fd, b"h")  # pan left a quarter view: 20 columns
+    out, _ = converse(session, True, b"pan to")
+    session.quit()
+    terminal.feed(out)
+    after = terminal.picture(COLS, MAP_ROWS)
+    pan_bytes = sum(len(m) for m in re.findall(rb"\x1b_G[^\x1b]*\x1b\\", out))
+    # What the view kept is the same picture, moved 20 columns (40 pixels) right, pixel for pixel.
+    kept = before.crop((0, 0, (COLS - 20) * 2, MAP_ROWS * 4))
+    assert after.crop((40, 0, COLS * 2, MAP_ROWS * 4)).tobytes() == kept.tobytes(), "the kept part moved wrong"
+    assert after.getchannel("A").getextrema() == (255, 255), "a part of the view has no picture"
+    assert pan_bytes * 2 < view_bytes, (pan_bytes, view_bytes)
+    # A terminal whose device attributes say sixel (4) and whose size says 10 x 20 pixels a cell.
+    sixel = harness.PtySession(argv, COLS, ROWS, cell_pixels=(10, 20))
+    out, _ = converse(sixel, False, b"\x1bP", attributes=b"\x1b[?62;4;22c")
+    sixel.quit()
+    picture, sixel_sent = sixel_pictures(out, (10, 20))
+    assert sixel_sent >= 6 and picture.getchannel("A").getextrema() == (255, 255), sixel_sent
+    assert "▀" not in out.decode("utf-8", "replace"), "half blocks drawn under the sixel picture"
+    half_blocks = harness.PtySession(argv, COLS, ROWS)
+    out, first_frame = converse(half_blocks, False, b"zoom 6")
+    half_blocks.quit()
+    assert b"\x1b_Gi=31," in out and b"a=t" not in out and "▀" in out.decode("utf-8", "replace"), out[-300:]
+    assert first_frame < 1.0, first_frame
+    return ("kitty: %d chunks, %d bytes; a 20-column pan: %d new chunks, %d bytes; sixel: %d chunks; neither: half "
+            "blocks after %.2f s") % (first_sent, view_bytes, terminal.sent - first_sent, pan_bytes, sixel_sent,
+                                      first_frame)
 
 
 def write_bad_tiles(path):

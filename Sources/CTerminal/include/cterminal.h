@@ -78,6 +78,8 @@ int termmap_record_start(int cast_fd);
 void termmap_record_sync_size(void);
 // The terminal's size, when it can tell (the values are left as they are otherwise).
 void termmap_terminal_size(int *cols, int *rows);
+// A cell's size in pixels, from the window size's pixel fields (0 where the terminal leaves them 0).
+void termmap_cell_pixels(int *width, int *height);
 // After newterm: a resize gives the pseudo-terminal the new size before ncurses' handler asks for it.
 void termmap_record_watch_resize(void);
 // Stops recording: what ncurses wrote is copied out, the terminal's modes restored.
