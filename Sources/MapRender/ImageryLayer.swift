@@ -22,9 +22,18 @@ public struct ImageryLayer: MapLayer, Equatable {
             detail: inView ? .tileZoom(sampled.tileZoom) : nil, status: sampled.status)
         var missing = sampled.missing
         if let cell = context.wantsPicture, sampled.drawn {
-            let (picture, deeper) = ImagerySampler.picture(
-                source, transform: context.transform, viewZoom: context.view.zoom, cols: size.cols, rows: size.rows,
-                cell: cell)
+            let t = context.transform
+            var key = Hasher()
+            for v in [t.center.x, t.center.y, t.worldSize, t.halfWidth, t.halfHeight, context.view.zoom] {
+                key.combine(v)
+            }
+            for v in [size.cols, size.rows, cell.width, cell.height, source.generation] { key.combine(v) }
+            let made = key.finalize()
+            let (picture, deeper) =
+                sources.picture(for: made)
+                ?? ImagerySampler.picture(
+                    source, transform: t, viewZoom: context.view.zoom, cols: size.cols, rows: size.rows, cell: cell)
+            sources.keep(picture, missing: deeper, for: made)
             context.picture = picture
             missing += deeper.filter { !missing.contains($0) }
         }

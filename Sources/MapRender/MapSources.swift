@@ -2,6 +2,7 @@ import GeoCore
 import Glibc
 import MapData
 import MapFormats
+import Raster
 import Support
 import Synchronization
 
@@ -90,6 +91,9 @@ public final class MapSources: PlaceSearching, Sendable {
         /// Per street-level source (by its place in `features.details`), its named features with their
         /// search keys, made on the first search.
         var streets: [Int: [(key: [UInt8], place: NamedPlace)]] = [:]
+        /// The imagery's last picture, by what it was made from (the view, the cell, the tiles at hand):
+        /// a screen drawn again with nothing of that changed (a panel opened, a key's message) reuses it.
+        var picture: (key: Int, picture: MapPicture, missing: [TileID])?
     }
     private let cache = Mutex(Cache())
 
@@ -115,6 +119,16 @@ public final class MapSources: PlaceSearching, Sendable {
     /// `features.all` (nil where it has no tiles), then the imagery.
     public var loadable: [(any TileLoadable)?] {
         features.all.map { $0 as? TileSource } + [imagery]
+    }
+
+    /// The imagery's picture made for `key`, if it is the last one made.
+    func picture(for key: Int) -> (picture: MapPicture, missing: [TileID])? {
+        cache.withLock { c in c.picture.flatMap { $0.key == key ? ($0.picture, $0.missing) : nil } }
+    }
+
+    /// Keeps the imagery's picture made for `key` (in place of the last).
+    func keep(_ picture: MapPicture, missing: [TileID], for key: Int) {
+        cache.withLock { $0.picture = (key, picture, missing) }
     }
 
     /// The source number of the imagery's tile batches.

@@ -80,33 +80,7 @@ func imageryLines(world: MapAsset, frames: Int) throws -> [String] {
         )
         lines.append(try repaintBytes(state, sources, mode))
     }
-    // The picture kitty's protocol is sent for the same view: its bytes, and the time to make them.
-    let pictures = RenderOptions(mode: .truecolor, pictures: .dots)
-    let shot = Renderer.drawLoaded(state, sources: sources, options: pictures)
-    var encode: [Double] = []
-    var bytes = 0
-    for _ in 0..<20 {
-        let t0 = nowSeconds()
-        let screenful = Renderer.draw(state, sources: sources, options: pictures)
-        var fresh = Screenful.kittyPlacements()
-        bytes = screenful.pictureCommands(&fresh).count
-        encode.append((nowSeconds() - t0) * 1000)
-    }
-    precondition(shot.picture != nil)
-    // A quarter view's pan (`←`, 50 columns) and a small one (5): the terminal keeps the chunks it holds.
-    var kitty = Screenful.kittyPlacements()
-    _ = shot.pictureCommands(&kitty)
-    var pans: [String] = []
-    for cols in [50, 5] {
-        var moved = state
-        moved.view.pan(dx: Double(-cols * ViewSize.dotsPerCellX), dy: 0)
-        var held = kitty
-        let bytes = Renderer.drawLoaded(moved, sources: sources, options: pictures).pictureCommands(&held).count
-        pans.append("a \(cols)-column pan \(bytes) bytes")
-    }
-    lines.append(
-        "kitty picture 200x60: \(bytes) bytes a new view (\(CoordinateFormat.fixed(Double(bytes) / 32768, 1)) s at 32 KB/s), \(pans.joined(separator: ", ")); frame and picture made in \(CoordinateFormat.fixed(median(encode), 1)) ms median of 20"
-    )
+    lines += pictureLines(state, sources)
     // Today's street-level frame, for the bytes' yardstick.
     let city = try MapAsset(path: packageRoot.appendingPathComponent("assets/helsinki.tmap").path)
     let streets = MapSources(world: world, details: [city])
@@ -131,4 +105,72 @@ func repaintBytes(_ state: ViewerState, _ sources: MapSources, _ mode: ColorMode
     painter.moveColumns(by: -1, rows: 0..<state.view.size.rows)
     let pan = painter.paint(next).count
     return "\(mode.rawValue) full repaint \(full) bytes, a 1-column pan \(pan) bytes"
+}
+
+/// The imagery as pictures for the same view: kitty's bytes for a new view and for pans (the terminal
+/// keeps the chunks it holds), sixel's for a view, and the time to make each.
+func pictureLines(_ state: ViewerState, _ sources: MapSources) -> [String] {
+    var lines: [String] = []
+    // The picture kitty's protocol is sent for the same view: its bytes, and the time to make them.
+    let pictures = RenderOptions(mode: .truecolor, pictures: .dots)
+    let shot = Renderer.drawLoaded(state, sources: sources, options: pictures)
+    var encode: [Double] = []
+    var bytes = 0
+    // Two views a cell apart in turn: the sources keep only the last picture, so each is made anew.
+    var nextDoor = state
+    nextDoor.view.pan(dx: Double(ViewSize.dotsPerCellX), dy: 0)
+    for i in 0..<20 {
+        let t0 = nowSeconds()
+        let screenful = Renderer.draw(i % 2 == 0 ? state : nextDoor, sources: sources, options: pictures)
+        var fresh = Screenful.kittyPlacements()
+        bytes = screenful.pictureCommands(&fresh).count
+        encode.append((nowSeconds() - t0) * 1000)
+    }
+    precondition(shot.picture != nil)
+    // A quarter view's pan (`←`, 50 columns) and a small one (5): the terminal keeps the chunks it holds.
+    var kitty = Screenful.kittyPlacements()
+    _ = shot.pictureCommands(&kitty)
+    var pans: [String] = []
+    for cols in [50, 5] {
+        var moved = state
+        moved.view.pan(dx: Double(-cols * ViewSize.dotsPerCellX), dy: 0)
+        var held = kitty
+        let bytes = Renderer.drawLoaded(moved, sources: sources, options: pictures).pictureCommands(&held).count
+        pans.append("a \(cols)-column pan \(bytes) bytes")
+    }
+    lines.append(
+        "kitty picture 200x60: \(bytes) bytes a new view (\(CoordinateFormat.fixed(Double(bytes) / 32768, 1)) s at 32 KB/s), \(pans.joined(separator: ", ")); frame and picture made in \(CoordinateFormat.fixed(median(encode), 1)) ms median of 20"
+    )
+    // Sixel at 10 x 20 pixels a cell: a new view's chunks, and the time to make them (a pan moves
+    // every chunk: sixel cannot move what the terminal shows, so it sends them all again).
+    let sixelOptions = RenderOptions(mode: .truecolor, pictures: PictureCell(width: 10, height: 20))
+    // The same view drawn again (a panel opened, a message): the sources' last picture is reused.
+    var again: [Double] = []
+    _ = Renderer.draw(state, sources: sources, options: sixelOptions)
+    for _ in 0..<6 {
+        let t0 = nowSeconds()
+        _ = Renderer.draw(state, sources: sources, options: sixelOptions)
+        again.append((nowSeconds() - t0) * 1000)
+    }
+    let sixelShot = Renderer.drawLoaded(state, sources: sources, options: sixelOptions)
+    var sixelTimes: [Double] = []
+    var sixelBytes = 0
+    for i in 0..<6 {
+        let t0 = nowSeconds()
+        let screenful = Renderer.draw(i % 2 == 0 ? state : nextDoor, sources: sources, options: sixelOptions)
+        let t1 = nowSeconds()
+        var chunks = SixelChunks()
+        sixelBytes = chunks.update(screenful.picture, cols: 200, rows: screenful.pictureRows).bytes.count
+        sixelTimes.append((t1 - t0) * 1000)
+        sixelTimes.append((nowSeconds() - t1) * 1000)
+    }
+    precondition(sixelShot.picture != nil)
+    let (drawn, encoded) = (
+        sixelTimes.enumerated().filter { $0.offset % 2 == 0 }.map(\.element),
+        sixelTimes.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+    )
+    lines.append(
+        "sixel 200x60 at 10x20 pixels a cell: \(sixelBytes) bytes a view (\(CoordinateFormat.fixed(Double(sixelBytes) / 32768, 1)) s at 32 KB/s); frame and picture \(CoordinateFormat.fixed(median(drawn), 1)) ms, sixel encoding \(CoordinateFormat.fixed(median(encoded), 1)) ms; the same view again \(CoordinateFormat.fixed(median(again), 1)) ms (medians of 6)"
+    )
+    return lines
 }

@@ -128,7 +128,7 @@ class PtySession:
         if self.pid == 0:
             os.environ.update(TERM=term, LANG="C.UTF-8")
             fcntl.ioctl(1, termios.TIOCSWINSZ, size)  # before the program looks
-            os.execv(argv[0], argv)
+            os.execvp(argv[0], argv)
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, size)
 
     def send(self, key=None, quiet=0.4):

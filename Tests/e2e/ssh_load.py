@@ -8,6 +8,7 @@ behind a rate-limited proxy (32 KB/s, 50 ms each way) for a slow link.
     python3 Tests/e2e/ssh_load.py BINARY                 # CI: 10 sessions, correctness only
     python3 Tests/e2e/ssh_load.py BINARY --full          # make bench-ssh: 1, 10, 25, 50, 100 and the table
     python3 Tests/e2e/ssh_load.py BINARY --slow-link     # the slow link alone
+    python3 Tests/e2e/ssh_load.py BINARY --slow-link --imagery  # and kitty and sixel pictures over it
     python3 Tests/e2e/ssh_load.py BINARY --sessions=50   # one number of sessions (and the slow link)
 
 Loopback only; every wait is bounded; every process it starts is ended by its pid.
@@ -23,6 +24,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -36,6 +38,7 @@ BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].st
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FULL = "--full" in sys.argv
 SLOW_ONLY = "--slow-link" in sys.argv
+IMAGERY = "--imagery" in sys.argv
 COLS, ROWS = 120, 40
 KEYS = ["+", "l", "+", "j", "-", "h", "c", "k", "f", "-"]
 ANSWER_LIMIT = 30.0  # seconds a session may take to show a screen before it counts as failed
@@ -426,6 +429,63 @@ def slow_link(sshd, reader, animated):
         link.close()
 
 
+def imagery_link(graphics, cell=(10, 20)):
+    """One session of imagery behind the slow link, its terminal drawing pictures (`--graphics kitty`
+    or `sixel`, the pty saying `cell` pixels a cell): seconds from the login to the last byte of the
+    first view, and from a pan (`h`, a quarter view) to its last byte, and the bytes on the wire for
+    each. The imagery is earth.jpg (Debian xplanet-images) tiled by gdal2tiles (Tools/make_imagery.py)."""
+    import harness
+    work = tempfile.mkdtemp(prefix="termmap-imagery-link-")
+    try:
+        # PyPI's pmtiles, where the Makefile puts the tests' PyPI packages.
+        env = dict(os.environ, PYTHONPATH=f"{ROOT}/.pytest")
+        subprocess.run([sys.executable, f"{ROOT}/Tools/make_imagery.py", work, "earth"], check=True,
+                       capture_output=True, timeout=300, env=env)
+        args = f"--tiles {{data}}/earth.pmtiles --center 47,10 --zoom 4 --graphics {graphics}"
+        sshd = PrivateSSHD(BINARY, f"{ROOT}/assets", PrivateSSHD.demo_user(), files=[f"{work}/earth.pmtiles"], args=args)
+        link = SlowLink(sshd.port)
+        session = harness.PtySession(sshd.ssh_command(port=link.port), COLS, ROWS, cell_pixels=cell)
+        answer = b"\x1b[?62;4;22c" if graphics == "sixel" else b"\x1b[?62;22c"
+
+        def until_quiet(since, quiet=3.0, limit=300):
+            """Reads until nothing came for `quiet` s: the time of the last byte after `since`, and the
+            output."""
+            out, last = b"", since
+            while time.monotonic() - since < limit:
+                if not select.select([session.fd], [], [], quiet)[0]:
+                    if out:
+                        break
+                    continue
+                try:
+                    data = os.read(session.fd, 1 << 16)
+                except OSError:
+                    break
+                for _ in range(data.count(b"\x1b[c")):
+                    os.write(session.fd, answer)
+                out, last = out + data, time.monotonic()
+            return last - since, out
+
+        try:
+            start = time.monotonic()
+            view, out = until_quiet(start)
+            view_wire = link.wire
+            pictures = out.count(b"a=t,") if graphics == "kitty" else out.count(b"\x1bP")
+            start = time.monotonic()
+            os.write(session.fd, b"h")
+            pan, out = until_quiet(start)
+            moved = out.count(b"a=t,") if graphics == "kitty" else out.count(b"\x1bP")
+            return view, view_wire, pictures, pan, link.wire - view_wire, moved
+        finally:
+            try:
+                session.quit(seconds=60)
+            except AssertionError:
+                pass
+            link.close()
+            sshd.stop()
+    finally:
+        subprocess.run(["rm", "-rf", work])
+
+
 def main():
     sshd = PrivateSSHD(BINARY, f"{ROOT}/assets", PrivateSSHD.demo_user(), extra_config="MaxStartups 200:30:300")
     reader = Reader()
@@ -442,6 +502,7 @@ def main():
                 r = run_sessions(sshd, reader, screens, n, False, arrival=0.25)
                 rows.append((f"{n}, 4 a second", n, r))
         slow = [(animated, slow_link(sshd, reader, animated)) for animated in (False, True)]
+        pictures = [(g, imagery_link(g)) for g in ("kitty", "sixel")] if FULL or IMAGERY else []
         link = link_time()
         first_cpu = first_frame_cpu()
     finally:
@@ -466,6 +527,10 @@ def main():
     for animated, (burst, single, wire) in slow:
         print(f"slow link (32 KB/s, 50 ms each way), {'animated' if animated else 'no animation'}: "
               f"+++-- settles {burst:.2f} s after the last key, one + {single:.2f} s; {wire} bytes on the wire")
+    for graphics, (view, view_wire, sent, pan, pan_wire, moved) in pictures:
+        print(f"slow link, imagery as {graphics} pictures ({COLS}x{ROWS}, 10x20 pixels a cell, earth.jpg at zoom 4): "
+              f"first view {view:.1f} s, {view_wire} bytes on the wire ({sent} chunks); a quarter-view pan "
+              f"{pan:.1f} s, {pan_wire} bytes ({moved} chunks sent)")
     print(f"termmap's CPU from exec to its first frame: {first_cpu * 1000:.1f} ms (median of 10, without ssh)")
     print(f"(the slow link carries 12,300 bytes in {link:.3f} s; 32 KB/s and 50 ms make 0.425 s)")
     print(f"ssh load: {sum(len(r['first']) for _, _, r in rows)} sessions, every screen right")

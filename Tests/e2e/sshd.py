@@ -30,7 +30,9 @@ class PrivateSSHD:
         (and remove it), so that no login runs root's shell start-up; otherwise the current user."""
         return "termmapdemo" if os.geteuid() == 0 else getpass.getuser()
 
-    def __init__(self, binary, data, user, extra_config=""):
+    def __init__(self, binary, data, user, extra_config="", files=(), args=""):
+        """`files` are copied beside the map data (the demo account reads them there) and `args` are
+        added to the kiosk's command, `{data}` in them naming that folder."""
         self.dir = tempfile.mkdtemp(prefix="termmap-sshd-")
         self.port = free_port()
         d = self.dir
@@ -51,13 +53,22 @@ class PrivateSSHD:
             self.binary = shutil.copy(binary, f"{d}/app/termmap")
             for name in ("world.tmap", "helsinki.tmap"):
                 shutil.copy(f"{data}/{name}", f"{d}/app/data/")
+            for path in files:
+                shutil.copy(path, f"{d}/app/data/")
             data = f"{d}/app/data"
             for path in (d, f"{d}/app", f"{d}/app/data"):
                 os.chmod(path, 0o755)
             # sshd reads the key file as the user it logs in.
             shutil.chown(f"{d}/authorized_keys", user)
+        elif files:
+            os.makedirs(f"{d}/data")
+            for path in files:
+                shutil.copy(path, f"{d}/data/")
+            for name in ("world.tmap", "helsinki.tmap"):
+                os.symlink(os.path.abspath(f"{data}/{name}"), f"{d}/data/{name}")
+            data = f"{d}/data"
         # The kiosk recipe of docs/presenting.md, in a config of our own (`exec`: the login shell becomes termmap).
-        force = f"exec {self.binary} --kiosk --idle-timeout 5 --data {data}"
+        force = f"exec {self.binary} --kiosk --idle-timeout 5 --data {data}" + (" " + args.format(data=data) if args else "")
         with open(f"{d}/sshd_config", "w") as f:
             f.write(f"""Port {self.port}
 ListenAddress 127.0.0.1

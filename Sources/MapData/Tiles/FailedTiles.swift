@@ -25,9 +25,12 @@ struct FailedTiles {
     func isWaiting(_ tile: TileID, now: Double) -> Bool { entries[tile].map { $0.retryAt > now } ?? false }
 
     /// Lets go of the failures whose wait is over at `now`.
-    mutating func expire(now: Double) {
-        guard entries.values.contains(where: { $0.retryAt <= now }) else { return }
+    /// Returns true when some were let go.
+    @discardableResult
+    mutating func expire(now: Double) -> Bool {
+        guard entries.values.contains(where: { $0.retryAt <= now }) else { return false }
         entries = entries.filter { $0.value.retryAt > now }
+        return true
     }
 
     /// Forgets every failure (the tileset changed).

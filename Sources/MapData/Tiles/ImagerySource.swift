@@ -28,6 +28,8 @@ public final class ImagerySource: TileLoadable {
         var lastFault: String?
         /// The first skipped tile's reason (a damaged tile, a decoder library missing), to be said once.
         var unsaid: [String] = []
+        /// Counts the loads and expiries that changed what is at hand.
+        var generation = 0
     }
 
     /// The default bound of decoded tiles kept: 64 MiB, 256 tiles of 256 × 256 pixels.
@@ -48,6 +50,10 @@ public final class ImagerySource: TileLoadable {
 
     /// The pixels a side of its tiles.
     public var tilePixels: Int { state.withLock { $0.tilePixels } }
+
+    /// A number that changes whenever the tiles at hand (or those that failed) change: a view drawn
+    /// twice at one generation draws the same.
+    public var generation: Int { state.withLock { $0.generation } }
 
     /// Tiles skipped so far because their bytes were no tile image, and the last reason.
     public var skipped: (count: Int, lastFault: String?) { state.withLock { ($0.skipped, $0.lastFault) } }
@@ -79,7 +85,9 @@ public final class ImagerySource: TileLoadable {
 
     /// Lets go of the failures whose wait is over (the program calls it before it draws).
     public func expireFailures(now: Double = monotonicSeconds()) {
-        state.withLock { $0.failed.expire(now: now) }
+        state.withLock { s in
+            if s.failed.expire(now: now) { s.generation += 1 }
+        }
     }
 
     /// Reads and decodes tiles into the cache. A tile whose bytes are no image (or an image of the wrong
@@ -88,6 +96,7 @@ public final class ImagerySource: TileLoadable {
         expireFailures()
         let results = archive.storedTiles(tiles, wanted: wanted)
         let now = monotonicSeconds()
+        defer { state.withLock { $0.generation += 1 } }
         for tile in tiles {
             guard let result = results[tile] else { continue }
             switch result {

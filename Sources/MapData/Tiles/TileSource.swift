@@ -171,7 +171,7 @@ public final class TileSource: ChunkSource, TileLoadable {
     /// back): the next view lacks those tiles and asks for them. The program calls it, with its clock,
     /// before it draws; a view never does.
     public func expireFailures(now: Double = monotonicSeconds()) {
-        state.withLock { $0.failed.expire(now: now) }
+        state.withLock { _ = $0.failed.expire(now: now) }
     }
 
     /// Lines to say once (a damaged cache file set aside), taken.
