@@ -126,6 +126,8 @@ struct ImagerySampler {
         let (col, row) = (chunkX * cw - cellX, chunkY * ch - cellY)
         let pictureCols = (floorDiv(cellX + cols - 1, cw) - chunkX + 1) * cw
         let pictureRows = (floorDiv(cellY + rows - 1, ch) - chunkY + 1) * ch
+        let chunksAcross = transform.worldSize / Double(2 * cw)
+        let worldChunks = chunksAcross == chunksAcross.rounded() && chunksAcross < 1e9 ? Int(chunksAcross) : 0
         var grid = Hasher()
         grid.combine(viewZoom)
         grid.combine(cell.width)
@@ -139,7 +141,7 @@ struct ImagerySampler {
             MapPicture(
                 width: pictureCols * cell.width, height: pictureRows * cell.height, rgba: cells,
                 cellWidth: cell.width, cellHeight: cell.height, col: col, row: row, chunkX: chunkX, chunkY: chunkY,
-                grid: grid.finalize()),
+                worldChunks: worldChunks, grid: grid.finalize()),
             missing
         )
     }

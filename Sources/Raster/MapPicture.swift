@@ -18,6 +18,9 @@ public struct MapPicture: Equatable, Sendable {
     public let col: Int, row: Int
     /// The grid's world chunk of the picture's top left.
     public let chunkX: Int, chunkY: Int
+    /// The chunks across the world, where a whole number (integer zooms): chunk x and x + `worldChunks`
+    /// are one place, so a pan across the antimeridian keeps what the terminal holds. 0: not whole.
+    public let worldChunks: Int
     /// What fixes the grid (the zoom and where the cells fall on the world): chunks of two pictures of
     /// one grid and one place hold the same pixels when nothing else changed.
     public let grid: Int
@@ -25,8 +28,9 @@ public struct MapPicture: Equatable, Sendable {
     /// A picture.
     public init(
         width: Int, height: Int, rgba: [UInt8], cellWidth: Int = 2, cellHeight: Int = 4, col: Int = 0, row: Int = 0,
-        chunkX: Int = 0, chunkY: Int = 0, grid: Int = 0
+        chunkX: Int = 0, chunkY: Int = 0, worldChunks: Int = 0, grid: Int = 0
     ) {
+        self.worldChunks = worldChunks
         (self.width, self.height, self.rgba) = (width, height, rgba)
         (self.cellWidth, self.cellHeight) = (cellWidth, cellHeight)
         (self.col, self.row, self.chunkX, self.chunkY, self.grid) = (col, row, chunkX, chunkY, grid)
@@ -71,7 +75,7 @@ public struct MapPicture: Equatable, Sendable {
                 }
                 var h = Hasher()
                 h.combine(grid)
-                h.combine(chunkX + cx)
+                h.combine(worldChunks > 0 ? ((chunkX + cx) % worldChunks + worldChunks) % worldChunks : chunkX + cx)
                 h.combine(chunkY + cy)
                 pixels.withUnsafeBytes { h.combine(bytes: $0) }
                 out.append(

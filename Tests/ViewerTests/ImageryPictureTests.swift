@@ -32,9 +32,12 @@ struct ImageryPictureTests {
 
     /// After a pan by whole cells, the chunks the view keeps have the same keys and pixels: the grid is
     /// the world's, not the view's.
-    @Test func chunksKeepTheirPixelsAcrossAPan() throws {
+    /// (At 170° W the view's left edge is west of the antimeridian: the grid's cells there are negative.)
+    @Test(arguments: [0.0, -170.0])
+    func chunksKeepTheirPixelsAcrossAPan(longitude: Double) throws {
         let source = try Self.source()
-        var view = try ImageryTests.view(zoom: 2, cols: 80, rows: 22)
+        var view = try MapView(
+            center: Coordinate(latitude: 0, longitude: longitude), zoom: 2, size: try ViewSize(cols: 80, rows: 22))
         let before = Self.picture(source, view).chunks(cols: 80, rows: 22)
         view.pan(dx: Double(-20 * ViewSize.dotsPerCellX), dy: Double(3 * ViewSize.dotsPerCellY))
         let after = Self.picture(source, view).chunks(cols: 80, rows: 22)
