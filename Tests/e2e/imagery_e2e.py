@@ -354,26 +354,41 @@ def within_one_pixel(picture, width, height, reference):
     return worst, counted
 
 
+PICTURE_VIEW = (60.0, 25.0, 5)  # latitude, longitude, zoom of the pictures' checks
+
+
+def render_picture(graphics):
+    """`termmap render --graphics GRAPHICS` of the checker at PICTURE_VIEW (its run, checked)."""
+    lat, lon, zoom = PICTURE_VIEW
+    r = run("render", "--tiles", os.path.join(WORK, "checker.pmtiles"), "--center", "%r,%r" % (lat, lon), "--zoom",
+            str(zoom), "--size", "%dx%d" % (COLS, ROWS), "--graphics", graphics)
+    assert r.returncode == 0, r.stderr.decode()
+    return r
+
+
+def dots_against_tiles(rgba):
+    """A picture of one pixel a braille dot (`rgba`, COLS*2 x MAP_ROWS*4) against Pillow's mean of the
+    tile pixels under each dot, from the tiles whose pixel is nearest a dot: (worst ΔE within one
+    pixel, pixels compared)."""
+    lat, lon, zoom = PICTURE_VIEW
+    width, height = COLS * 2, MAP_ROWS * 4
+    tile_zoom = expected_tile_zoom(zoom + 1, 0, 6)
+    reference_dots = reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, (width, height), k=16)
+    return within_one_pixel(rgba, width, height, reference_dots)
+
+
 @check("render --graphics kitty: the picture a kitty graphics parser decodes shows the tiles at the map's place within one pixel; its cells are left blank")
 def _():
-    lat, lon, zoom = 60.0, 25.0, 5
-    r = run("render", "--tiles", os.path.join(WORK, "checker.pmtiles"), "--center", "%r,%r" % (lat, lon), "--zoom",
-            str(zoom), "--size", "%dx%d" % (COLS, ROWS), "--graphics", "kitty")
-    assert r.returncode == 0, r.stderr.decode()
+    r = render_picture("kitty")
     terminal = KittyTerminal()
     terminal.feed(r.stdout)
     # Chunks of 32 x 16 cells fixed to the world: an 80 x 22 map meets 3 to 4 columns and 2 to 3 rows.
     assert 6 <= len(terminal.placements) <= 12 and terminal.sent == len(terminal.placements), terminal.placements
-    width, height = COLS * 2, MAP_ROWS * 4
-    rgba = terminal.picture(COLS, MAP_ROWS).tobytes()
-    # One picture pixel a braille dot, from the tiles whose pixel is nearest a dot (zoom 5 here).
-    tile_zoom = expected_tile_zoom(zoom + 1, 0, 6)
-    reference_dots = reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, (width, height), k=16)
-    worst, counted = within_one_pixel(rgba, width, height, reference_dots)
+    worst, counted = dots_against_tiles(terminal.picture(COLS, MAP_ROWS).tobytes())
     assert counted > 5000 and worst <= 10, (counted, worst)
     assert "▀" not in r.stdout.decode().split("\x1b_G")[0], "half blocks drawn under the picture"
     return "%dx%d picture in %d chunks, %d bytes sent; %d pixels, worst ΔE %.2f within one pixel" % (
-        width, height, terminal.sent, len(r.stdout), counted, worst)
+        COLS * 2, MAP_ROWS * 4, terminal.sent, len(r.stdout), counted, worst)
 
 
 def sixel_pictures(output, cell):
@@ -396,20 +411,12 @@ def sixel_pictures(output, cell):
 
 @check("render --graphics sixel: libsixel's sixel2png decodes the chunks into the tiles at the map's place within one pixel; the text is written again over them")
 def _():
-    lat, lon, zoom = 60.0, 25.0, 5
-    r = run("render", "--tiles", os.path.join(WORK, "checker.pmtiles"), "--center", "%r,%r" % (lat, lon), "--zoom",
-            str(zoom), "--size", "%dx%d" % (COLS, ROWS), "--graphics", "sixel")
-    assert r.returncode == 0, r.stderr.decode()
+    r = render_picture("sixel")
     picture, sent = sixel_pictures(r.stdout, (10, 20))
     assert 6 <= sent <= 12, sent
     assert picture.getchannel("A").getextrema() == (255, 255), "a part of the map has no picture"
-    # Sixel's 252 colours are dithered (Bayer 4 x 4): compared a braille dot (5 x 5 pixels) at a time,
-    # against the tiles' pixels under each dot, within one dot.
-    dots = picture.resize((COLS * 2, MAP_ROWS * 4), Image.BOX)
-    tile_zoom = expected_tile_zoom(zoom + 1, 0, 6)
-    reference_dots = reference(os.path.join(WORK, "checker"), lat, lon, zoom, tile_zoom, (COLS * 2, MAP_ROWS * 4),
-                               k=16)
-    worst, counted = within_one_pixel(dots.tobytes(), COLS * 2, MAP_ROWS * 4, reference_dots)
+    # Sixel's 252 colours are dithered (Bayer 4 x 4): compared a braille dot (5 x 5 pixels) at a time.
+    worst, counted = dots_against_tiles(picture.resize((COLS * 2, MAP_ROWS * 4), Image.BOX).tobytes())
     assert counted > 5000 and worst <= 10, (counted, worst)
     # The text that stood on the pictures, written again after them (place names); never half blocks.
     after = r.stdout.rsplit(b"\x1b\\", 1)[1].decode()
