@@ -41,6 +41,7 @@ test: deps test-deps lint
 	python3 Tests/e2e/readme_e2e.py "$$(swift build --show-bin-path)/termmap"
 	PYTHONPATH=.pytest python3 Tests/e2e/route_e2e.py "$$(swift build --show-bin-path)/termmap"
 	PYTHONPATH=.pytest python3 Tests/e2e/imagery_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest python3 Tests/e2e/terrain_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # The repository's .swift-format, every warning an error (swift-format comes with the toolchain);
 # Package.swift lists exactly what each target imports; no function over 80 lines (60 in Viewer and TerminalUI).

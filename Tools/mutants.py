@@ -336,6 +336,11 @@ MUTANTS = [
      "sixel's bands are drawn upside down"),
     ("Sources/Raster/SixelChunks.swift", "            guard shown[place] != key || holed else { continue }",
      "            guard shown[place] != key else { continue }", "a hole in a sixel picture is never filled"),
+    # Terrain (issue 48).
+    ("Sources/MapFormats/Images/TerrainEncoding.swift", "Double(blue) / 256 - 32768", "Double(blue) / 256 - 32767",
+     "Terrarium's offset is off by a metre"),
+    ("Sources/MapData/Tiles/TerrainSource.swift", "let gx = x * Double(n * size) - 0.5", "let gx = x * Double(n * size)",
+     "heights are filtered from pixel corners, not centres"),
     ("Sources/CImage/cimage.c", "out[((size_t)y * width + x) * 4 + 2] = row[x * 3 + 2];",
      "out[((size_t)y * width + x) * 4 + 2] = 0;", "a JPEG's blue channel is dropped"),
     ("Sources/MapRender/LabelEngine.swift", "        for i in user.indices where user[i] { taken[i] = true }\n", "",

@@ -4,7 +4,7 @@ import MapFormats
 /// Where a source's data comes from: bundled with termmap, imported by the user, vector tiles, or
 /// the user's own file.
 public enum SourceKind: String, Sendable, Encodable {
-    case bundled, `import`, tiles, file, imagery
+    case bundled, `import`, tiles, file, imagery, terrain
 }
 
 /// How detailed a source's data is at a zoom: a level of a map data file, or a tile zoom.

@@ -51,6 +51,7 @@ public enum MapRenderer {
         context.makesDetailAtOnce = makesDetailAtOnce
         context.wantsPicture = style.imageryPicture
         if style.imagery { ImageryLayer().draw(into: &context) }
+        TerrainLayer().draw(into: &context)
         for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
         for layer in overlays { layer.draw(into: &context) }
         let shown = compose(&frame, context, style)
@@ -74,6 +75,10 @@ public enum MapRenderer {
         if imagery, let source = sources.imagery {
             let missing = ImagerySampler.missing(source, view: view)
             if !missing.isEmpty { batches.append(TileBatch(source: sources.imageryIndex, tiles: missing)) }
+        }
+        if let terrain = sources.terrain, case let missing = TerrainLayer.missing(terrain, view: view), !missing.isEmpty
+        {
+            batches.append(TileBatch(source: sources.terrainIndex, tiles: missing))
         }
         // Only tilesets lack anything (and most runs have none: no query then).
         guard sources.features.details.contains(where: { $0.kind == .tiles }),
@@ -349,10 +354,12 @@ public enum MapRenderer {
             reports[asked.index].status = asked.status
         }
         if let imagery = c.report.imagery { reports.append(imagery) }
+        if let terrain = c.report.terrain { reports.append(terrain) }
         var rendering = MapRendering(
             placed: c.labels.labels, ascii: c.ascii, pick: pick, credits: c.report.credits, sources: reports,
             missing: c.report.missing, dataError: c.report.dataError)
         rendering.sources += c.report.overlays
+        rendering.centerHeight = c.report.centerHeight
         rendering.missingDetail = c.report.missingDetail
         rendering.streetDataEnds = c.report.streetDataEnds
         rendering.streetDataInView = c.report.streetDataInView

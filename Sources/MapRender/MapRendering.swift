@@ -74,6 +74,9 @@ struct SourceReports {
     var missing: [TileBatch] = []
     /// The imagery as the view saw it (nil: the run has none, or `I` hides it).
     var imagery: SourceReport?
+    /// The terrain as the view saw it, and the height under its centre.
+    var terrain: SourceReport?
+    var centerHeight: (meters: Double, source: String)?
     /// Levels of detail of the user's files the view wants and lacks.
     var missingDetail: [DetailRequest] = []
     /// The sources drawn over the map (the user's shown files), in their layers' order: listed after
@@ -120,6 +123,9 @@ public struct PlacedLabel: Equatable, Sendable {
 /// What a render drew besides its cells, so that it can be asked: the labels and the feature behind
 /// each cell, the credits of the data shown, each source's state, and the tiles it lacked.
 public struct MapRendering {
+    /// The height under the view's centre (the crosshair), when the run has terrain and its tile is at
+    /// hand: metres, and the source.
+    public var centerHeight: (meters: Double, source: String)?
     /// The labels as the engine placed them, and whether they are shown in ASCII.
     let placed: [MapLabel]
     let ascii: Bool

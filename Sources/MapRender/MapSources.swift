@@ -103,23 +103,29 @@ public final class MapSources: PlaceSearching, Sendable {
 
     /// The raster tileset drawn under the map, if the run has one (issue 47).
     public let imagery: ImagerySource?
+    /// The elevation tiles heights are read from, if the run has some (issue 48).
+    public let terrain: TerrainSource?
 
     /// Sources from loaded files.
-    public convenience init(features: FeatureSources, imagery: ImagerySource? = nil) {
-        self.init(features: features, usesTiers: true, imagery: imagery)
+    public convenience init(features: FeatureSources, imagery: ImagerySource? = nil, terrain: TerrainSource? = nil) {
+        self.init(features: features, usesTiers: true, imagery: imagery, terrain: terrain)
     }
 
-    init(features: FeatureSources, usesTiers: Bool, imagery: ImagerySource? = nil) {
+    init(features: FeatureSources, usesTiers: Bool, imagery: ImagerySource? = nil, terrain: TerrainSource? = nil) {
         self.features = features
         self.usesTiers = usesTiers
         self.imagery = imagery
+        self.terrain = terrain
     }
 
     /// The sources whose tiles the program loads, by a `TileBatch`'s source number: each of
-    /// `features.all` (nil where it has no tiles), then the imagery.
+    /// `features.all` (nil where it has no tiles), then the imagery, then the terrain.
     public var loadable: [(any TileLoadable)?] {
-        features.all.map { $0 as? TileSource } + [imagery]
+        features.all.map { $0 as? TileSource } + [imagery, terrain]
     }
+
+    /// The source number of the terrain's tile batches.
+    public var terrainIndex: Int { features.all.count + 1 }
 
     /// The imagery's picture made for `key`, if it is the last one made.
     func picture(for key: Int) -> (picture: MapPicture, missing: [TileID])? {

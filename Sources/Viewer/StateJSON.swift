@@ -15,6 +15,9 @@ public enum StateJSON {
         document.sources = map?.sources.map(Source.init) ?? []
         document.pois = map.map { POIs(named: $0.poisNamed, omitted: $0.poisOmitted) }
         document.info = InfoReport.of(state, map: map).map(Info.init)
+        document.terrain = map?.sources.first { $0.kind == .terrain }.map {
+            Terrain(height: map?.centerHeight?.meters, source: $0.name)
+        }
         return try text(document)
     }
 
@@ -23,6 +26,21 @@ public enum StateJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The height under the crosshair (the view's centre) whenever the run has terrain: metres, or null
+    /// while its tile is not at hand; and the source (issue 48).
+    struct Terrain: Encodable {
+        var height: Double?
+        var source: String
+
+        enum Key: String, CodingKey { case height, source }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(height, forKey: .height)
+            try c.encode(source, forKey: .source)
+        }
     }
 
     /// One of the user's files: its format, its features by geometry type, those left out (with the
@@ -254,6 +272,7 @@ public enum StateJSON {
         var files: [FileEntry] = []
         var ruler: RulerState?
         var info: Info?
+        var terrain: Terrain?
         /// The route open (`d`): `termmap route --json`'s fields; and the reach shown (`D`).
         var route: Directions?
         var reach: Reach?
@@ -305,7 +324,7 @@ public enum StateJSON {
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources,
                 poisInView,
-                poisOmitted, files, ruler, info, route, reach
+                poisOmitted, files, ruler, info, route, reach, terrain
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -330,6 +349,8 @@ public enum StateJSON {
             try c.encode(info, forKey: .info)
             try c.encode(route, forKey: .route)
             try c.encode(reach, forKey: .reach)
+            // Only when the run has terrain (issue 48).
+            try c.encodeIfPresent(terrain, forKey: .terrain)
         }
     }
 }

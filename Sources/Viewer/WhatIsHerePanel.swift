@@ -11,6 +11,13 @@ public struct InfoReport: Equatable, Sendable {
     public var coordinate: Coordinate
     public var zoom: Double
     public var features: [FeatureDetails]
+    /// The height under the crosshair, when the run has terrain and its tile is at hand (issue 48).
+    public var height: (meters: Double, source: String)?
+
+    public static func == (a: InfoReport, b: InfoReport) -> Bool {
+        a.coordinate == b.coordinate && a.zoom == b.zoom && a.features == b.features
+            && a.height?.meters == b.height?.meters && a.height?.source == b.height?.source
+    }
 
     /// The report for the map drawn for `state`; nil while the panel is closed or nothing was drawn.
     public static func of(_ state: ViewerState, map: MapRendering?) -> InfoReport? {
@@ -18,7 +25,8 @@ public struct InfoReport: Equatable, Sendable {
         let view = state.displayedView
         let cell = crosshairCell(view.size)
         return InfoReport(
-            coordinate: view.center, zoom: view.zoom, features: map.pick.features(atCol: cell.col, row: cell.row))
+            coordinate: view.center, zoom: view.zoom, features: map.pick.features(atCol: cell.col, row: cell.row),
+            height: map.centerHeight)
     }
 
     /// The cell holding the view's centre (its dot `widthDots / 2`, `heightDots / 2`).
@@ -27,12 +35,13 @@ public struct InfoReport: Equatable, Sendable {
     /// The panel's fixed lines (where and how to use it), then its lines that scroll (each feature: its
     /// class and name, its id, then a property a line).
     func lines() -> (header: [String], body: [String]) {
-        let header = [
-            "what is here (↑↓ scroll, i or Esc closes)",
-            "\(CoordinateFormat.fixed(coordinate.latitude, 6)), \(CoordinateFormat.fixed(WebMercator.wrapLongitude(coordinate.longitude), 6))"
-                + " at zoom \(Formatting.zoom(zoom))",
-            CoordinateFormat.degreesMinutesSeconds(coordinate),
-        ]
+        let header =
+            [
+                "what is here (↑↓ scroll, i or Esc closes)",
+                "\(CoordinateFormat.fixed(coordinate.latitude, 6)), \(CoordinateFormat.fixed(WebMercator.wrapLongitude(coordinate.longitude), 6))"
+                    + " at zoom \(Formatting.zoom(zoom))",
+                CoordinateFormat.degreesMinutesSeconds(coordinate),
+            ] + (height.map { ["height \(Int($0.meters.rounded())) m (\($0.source))"] } ?? [])
         guard !features.isEmpty else { return (header, ["nothing here"]) }
         var body: [String] = []
         for f in features {

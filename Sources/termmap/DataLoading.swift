@@ -26,13 +26,13 @@ enum DataLoading {
     /// `load`, saying on stderr which of the data folders' files were left out; the first of them is
     /// returned for the message line.
     static func loadSayingSkipped(
-        dataDir: String?, environment: [String: String], tiles: [String], tileCacheBytes: Int,
-        tileCacheDiskBytes: Int = 0, folderTiles: Bool = true
+        dataDir: String?, environment: [String: String], tiles: [String], terrain: [String] = [],
+        tileCacheBytes: Int, tileCacheDiskBytes: Int = 0, folderTiles: Bool = true
     ) throws -> (sources: MapSources, skipped: Skipped?) {
         var skipped: [Skipped] = []
         var notices: [String] = []
         let sources = try load(
-            dataDir: dataDir, environment: environment, tiles: tiles, tileCacheBytes: tileCacheBytes,
+            dataDir: dataDir, environment: environment, tiles: tiles, terrain: terrain, tileCacheBytes: tileCacheBytes,
             tileCache: TileCachePolicy(
                 folder: TileDiskCache.folder(environment: environment), limitBytes: tileCacheDiskBytes),
             folderTiles: folderTiles, skipped: &skipped, notices: &notices)
@@ -59,8 +59,9 @@ enum DataLoading {
 
     /// `load`, adding lines to say once (a tile cache that cannot be kept) to `notices`.
     static func load(
-        dataDir: String?, environment: [String: String], tiles: [String], tileCacheBytes: Int,
-        tileCache: TileCachePolicy, folderTiles: Bool, skipped: inout [Skipped], notices: inout [String]
+        dataDir: String?, environment: [String: String], tiles: [String], terrain terrainSources: [String] = [],
+        tileCacheBytes: Int, tileCache: TileCachePolicy, folderTiles: Bool, skipped: inout [Skipped],
+        notices: inout [String]
     ) throws -> MapSources {
         let locator = DataLocator(explicit: dataDir, environment: environment, executablePath: executablePath())
         if let dataDir {
@@ -70,19 +71,7 @@ enum DataLoading {
                         + (FileManager.default.fileExists(atPath: dataDir) ? "not a folder" : "no such folder"))
             }
         }
-        guard let worldPath = locator.find(DataLocator.worldFileName) else {
-            throw DataFailure(
-                "no \(DataLocator.worldFileName) found in: " + locator.directories.joined(separator: ", "))
-        }
-        let world = try MapAsset(path: worldPath, kind: locator.kind(of: worldPath))
-        var high: MapAsset?
-        if let hiPath = locator.find(DataLocator.highResolutionFileName) {
-            do throws(MapDataError) {
-                high = try MapAsset(path: hiPath, kind: locator.kind(of: hiPath))
-            } catch {
-                skipped.append(Skipped(error: error))
-            }
-        }
+        let (world, high) = try baseMaps(locator, skipped: &skipped)
         var said: [String] = []
         // A remote tileset that gives no answer is offline, not an error: the map opens on everything
         // else and it is asked again as tiles are wanted (a wrong address or a refusal still ends here).
@@ -98,12 +87,22 @@ enum DataLoading {
                 }
             }
         }
-        // A raster tileset is the imagery under the map (the first one: a second is said and left out).
+        // A raster tileset is the imagery under the map (the first one: a second is said and left out);
+        // one whose metadata says an elevation `encoding` is the terrain (issue 48).
         var details: [any ChunkSource] = []
         var imagery: ImagerySource?
+        var terrain: TerrainSource?
+        func addTerrain(_ opened: any TileArchive, _ location: String) throws(MapDataError) {
+            guard let first = terrain else {
+                terrain = try Self.terrain(opened, location, cacheBytes: tileCacheBytes)
+                return
+            }
+            said.append("\(location): terrain \(first.label) is read already; one terrain at a time")
+        }
         func add(_ location: String) throws(MapDataError) {
             let opened = try archive(location)
             let label = TileArchives.label(location)
+            if opened.info.encoding != nil { return try addTerrain(opened, location) }
             guard opened.info.imageFormat != nil else {
                 details.append(TileSource(archive: opened, label: label, cacheBytes: tileCacheBytes))
                 return
@@ -115,6 +114,7 @@ enum DataLoading {
             said.append("\(location): imagery \(first.label) is drawn already; one imagery at a time")
         }
         for location in tiles { try add(location) }
+        for location in terrainSources { try addTerrain(try archive(location), location) }
         for path in locator.detailFiles(tilesets: folderTiles) {
             do throws(MapDataError) {
                 if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
@@ -127,7 +127,49 @@ enum DataLoading {
             }
         }
         notices += said
-        return MapSources(features: FeatureSources(base: world, shorelines: high, details: details), imagery: imagery)
+        return MapSources(
+            features: FeatureSources(base: world, shorelines: high, details: details), imagery: imagery,
+            terrain: terrain)
+    }
+
+    /// The world file (which must load) and the finer shorelines, if there are any that read.
+    static func baseMaps(_ locator: DataLocator, skipped: inout [Skipped]) throws -> (MapAsset, MapAsset?) {
+        guard let worldPath = locator.find(DataLocator.worldFileName) else {
+            throw DataFailure(
+                "no \(DataLocator.worldFileName) found in: " + locator.directories.joined(separator: ", "))
+        }
+        let world = try MapAsset(path: worldPath, kind: locator.kind(of: worldPath))
+        guard let hiPath = locator.find(DataLocator.highResolutionFileName) else { return (world, nil) }
+        do throws(MapDataError) {
+            return (world, try MapAsset(path: hiPath, kind: locator.kind(of: hiPath)))
+        } catch {
+            skipped.append(Skipped(error: error))
+            return (world, nil)
+        }
+    }
+
+    /// Elevation tiles as terrain: raster tiles whose encoding the metadata says (or the address).
+    static func terrain(_ opened: any TileArchive, _ location: String, cacheBytes: Int) throws(MapDataError)
+        -> TerrainSource
+    {
+        guard opened.info.imageFormat != nil else {
+            throw MapDataError(file: location, .badInput("vector tiles, not elevation tiles (PNG or WebP)"))
+        }
+        guard let encoding = opened.info.encoding ?? Self.encoding(guessedFrom: location) else {
+            throw MapDataError(
+                file: location, .badInput("its metadata names no elevation encoding (`encoding`: terrarium or mapbox)"))
+        }
+        return TerrainSource(
+            archive: opened, label: TileArchives.label(location), encoding: encoding, cacheBytes: cacheBytes)
+    }
+
+    /// The elevation encoding a template or file name says (`…/terrarium/{z}/{x}/{y}.png`,
+    /// `terrain-rgb`), for sources without metadata.
+    static func encoding(guessedFrom location: String) -> TerrainEncoding? {
+        let l = location.lowercased()
+        if l.contains("terrarium") { return .terrarium }
+        if l.contains("terrain-rgb") || l.contains("terrainrgb") { return .mapbox }
+        return nil
     }
 
     /// Waits for the tile sources' background work (cache writes, revalidations) and says their
@@ -140,6 +182,10 @@ enum DataLoading {
         if let imagery = sources.imagery {
             imagery.archive.finish()
             for n in imagery.takeNotices() { printError("termmap: " + n) }
+        }
+        if let terrain = sources.terrain {
+            terrain.tiles.archive.finish()
+            for n in terrain.takeNotices() { printError("termmap: " + n) }
         }
     }
 

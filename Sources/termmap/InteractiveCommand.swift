@@ -18,7 +18,7 @@ enum InteractiveCommand {
         // Kiosk mode reads tiles named on its command line only (a shared account's data folder is not the
         // visitor's to fill).
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
-            dataDir: options.dataDir, environment: environment, tiles: options.tiles,
+            dataDir: options.dataDir, environment: environment, tiles: options.tiles, terrain: options.terrain,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes,
             folderTiles: !options.kiosk)
         // A --center name that names nothing is said before the terminal is taken.

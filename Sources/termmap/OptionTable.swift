@@ -87,6 +87,11 @@ extension OptionSpec {
             + "template, or a named source (termmap data sources) (repeatable)", commands: [.viewer, .render, .get],
         repeatable: true, inConfig: true, choices: NamedTileSource.all.map(\.name),
         fileExtensions: ["pmtiles", "mbtiles"])
+    static let terrain = OptionSpec(
+        name: "terrain", value: "PATH|URL",
+        help: "elevation tiles (Terrarium or Mapbox terrain-RGB PNG/WebP: a .pmtiles or .mbtiles whose metadata "
+            + "says its encoding, a TileJSON with `encoding`, or a terrarium template): the height under the crosshair",
+        commands: [.viewer, .render], repeatable: true, inConfig: true, fileExtensions: ["pmtiles", "mbtiles"])
     static let tileCacheDisk = OptionSpec(
         name: "tile-cache-disk", value: "MB",
         help: "disk kept for remote tiles, all sources together, in $XDG_CACHE_HOME/termmap (default 512; 0: none)",
@@ -208,7 +213,8 @@ extension OptionSpec {
 /// Every option, in help order.
 enum OptionTable {
     static let all: [OptionSpec] = [
-        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .graphics, .theme, .data, .tiles, .tileCache,
+        .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .graphics, .theme, .data, .tiles, .terrain,
+        .tileCache,
         .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .via, .profile, .gpx, .reach, .bbox,
         .around, .within, .zooms, .from,

@@ -19,7 +19,7 @@ enum RenderCommand {
                     + "\(ViewerState.minimumCols)x\(ViewerState.minimumRows)")
         }
         let (sources, skipped) = try DataLoading.loadSayingSkipped(
-            dataDir: options.dataDir, environment: environment, tiles: options.tiles,
+            dataDir: options.dataDir, environment: environment, tiles: options.tiles, terrain: options.terrain,
             tileCacheBytes: options.tileCacheBytes, tileCacheDiskBytes: options.tileCacheDiskBytes)
         // A --center name that names nothing is said before any file is read.
         _ = try options.centerHit(sources)

@@ -31,6 +31,8 @@ struct StartupOptions {
     var dataDir: String?
     /// `--tiles` sources, in the order given.
     var tiles: [String] = []
+    /// `--terrain`: elevation tiles.
+    var terrain: [String] = []
     /// `--tile-cache`, in bytes.
     var tileCacheBytes = TileSource.defaultCacheBytes
     /// `--tile-cache-disk`, in bytes (0: no disk cache).
@@ -152,6 +154,8 @@ struct StartupOptions {
             dataDir = d
         }
         tiles = p.allValues(.tiles)
+        terrain = p.allValues(.terrain)
+        if terrain.contains(where: \.isEmpty) { throw UsageError("--terrain needs a file or a URL") }
         if tiles.contains(where: \.isEmpty) { throw UsageError("--tiles needs a file or a URL") }
         if let m = p.value(.tileCache) {
             guard let mb = InputParsing.number(m), mb >= 1, mb <= 65_536 else {

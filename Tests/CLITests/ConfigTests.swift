@@ -32,6 +32,8 @@ struct ConfigTests {
         ("tile-cache", "32", true), ("tile-cache-disk", "0", true), ("no-animation", "true", false),
         ("no-mouse", "true", false), ("idle-timeout", "5", false), ("ogr2ogr-memory", "256", true),
         ("ogr2ogr-seconds", "60", true),
+        // Elevation tiles: `config` lists it; render's use of it is terrain_e2e's.
+        ("terrain", fixtures.appendingPathComponent("raster-png-no-format.mbtiles").path, false),
     ]
 
     @Test func everySettableOptionHasASample() throws {

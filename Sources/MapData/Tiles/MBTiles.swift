@@ -87,13 +87,15 @@ public final class MBTilesArchive: TileArchive, @unchecked Sendable {
             layers = TilesetInfo.layerNames(json)
         }
         let file = path.split(separator: "/").last.map(String.init) ?? path
-        info = TilesetInfo(
+        var described = TilesetInfo(
             format: "MBTiles", name: meta["name"] ?? file, minZoom: max(0, min(minZoom ?? 0, TileID.maxZoom)),
             maxZoom: max(0, min(maxZoom ?? 14, TileID.maxZoom)),
             bounds: TilesetInfo.parseBounds(meta["bounds"])
                 ?? CoordinateBounds(north: 90, south: -90, west: -180, east: 180),
             tileCount: nil, attribution: TilesetInfo.plainAttribution(meta["attribution"]), layers: layers,
             compression: image == nil ? "gzip or none (told by each tile)" : "none", imageFormat: image)
+        described.encoding = meta["encoding"].flatMap(TerrainEncoding.init(named:))
+        info = described
     }
 
     deinit {

@@ -174,12 +174,14 @@ public final class PMTilesArchive: TileArchive {
             bounds = CoordinateBounds(north: 90, south: -90, west: -180, east: 180)
         }
         let file = name.split(separator: "/").last.map(String.init) ?? name
-        info = TilesetInfo(
+        var described = TilesetInfo(
             format: "PMTiles v3", name: meta["name"] ?? file, minZoom: Int(h.minZoom), maxZoom: Int(h.maxZoom),
             bounds: bounds, tileCount: Int(exactly: h.addressedTiles),
             attribution: TilesetInfo.plainAttribution(meta["attribution"]),
             layers: layers, compression: PMTilesHeader.compressionName(h.tileCompression),
             imageFormat: [2: "png", 3: "jpg", 4: "webp"][h.tileType])
+        described.encoding = meta["encoding"].flatMap(TerrainEncoding.init(named:))
+        info = described
     }
 
     /// The header, checked: a PMTiles v3 of vector tiles (or tiles told by their magic) compressed with

@@ -25,6 +25,8 @@ public struct TilesetInfo: Sendable {
     public var compression: String
     /// For raster tiles, their image format (`png`, `jpg`, `webp`); nil for vector tiles.
     public var imageFormat: String?
+    /// For elevation tiles, how their colours give heights (the metadata's `encoding`; issue 48).
+    public var encoding: TerrainEncoding?
 
     /// A tileset's description.
     public init(

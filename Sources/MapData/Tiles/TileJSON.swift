@@ -19,6 +19,8 @@ public struct TileJSON: Equatable, Sendable {
     public var name: String?
     /// For raster tiles, their image format: its `format`, else its templates' extension.
     public var imageFormat: String?
+    /// For elevation tiles, their `encoding` (`terrarium`, `mapbox`).
+    public var encoding: TerrainEncoding?
 
     /// The largest document read (TileJSON documents are a few KB).
     public static let maxBytes = 1 << 20
@@ -63,7 +65,8 @@ public struct TileJSON: Equatable, Sendable {
             bounds: bounds, attribution: TilesetInfo.plainAttribution(json["attribution"]?.text),
             layers: TilesetInfo.layerNames(json), name: json["name"]?.text,
             imageFormat: json["format"]?.text.flatMap(TilesetInfo.imageFormat(named:))
-                ?? TilesetInfo.imageFormat(ofTemplate: templates[0]))
+                ?? TilesetInfo.imageFormat(ofTemplate: templates[0]),
+            encoding: json["encoding"]?.text.flatMap(TerrainEncoding.init(named:)))
     }
 }
 

@@ -53,10 +53,11 @@ public final class TileServerArchive: TileArchive {
     /// The tiles of a TileJSON document.
     public convenience init(tileJSON: TileJSON, url: String, cache: TileDiskCache? = nil) throws(MapDataError) {
         let file = url.split(separator: "?").first.flatMap { $0.split(separator: "/").last }.map(String.init) ?? url
-        let info = TilesetInfo(
+        var info = TilesetInfo(
             format: "TileJSON", name: tileJSON.name ?? file, minZoom: tileJSON.minZoom, maxZoom: tileJSON.maxZoom,
             bounds: tileJSON.bounds, tileCount: nil, attribution: tileJSON.attribution, layers: tileJSON.layers,
             compression: "gzip or none (told by each tile)", imageFormat: tileJSON.imageFormat)
+        info.encoding = tileJSON.encoding
         try self.init(templates: tileJSON.templates, tms: tileJSON.tms, info: info, cache: cache)
     }
 

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""End-to-end tests of terrain (issue 48, its first part: heights) through the real binary. A synthetic
+DEM made with GDAL's own programs (`Tools/make_terrain.py`: a smooth hill, cut into Terrarium and
+Mapbox terrain-RGB tiles by `gdal_translate -r bilinear`) gives the heights termmap reads at the
+crosshair; the reference is the DEM itself, read with `gdallocationinfo -valonly` at the four pixels
+around each of 200 seeded points and filtered bilinearly.
+
+    PYTHONPATH=.pytest python3 Tests/e2e/terrain_e2e.py .build/debug/termmap
+
+Prints one line per check and a closing 'N passed, N failed' line.
+"""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+import harness
+from harness import Checks, Tmux
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+tmux = Tmux("termmap-terrain-e2e")
+check = Checks(tmux)
+WORK = tempfile.mkdtemp(prefix="termmap-terrain-")
+EMPTY = os.path.join(WORK, "empty")
+os.makedirs(EMPTY)
+made = subprocess.run([sys.executable, os.path.join(ROOT, "Tools", "make_terrain.py"), WORK, "200"],
+                      capture_output=True, text=True, timeout=300)
+assert made.returncode == 0, made.stderr
+POINTS = json.loads(made.stdout)
+TERRARIUM = os.path.join(WORK, "hill-terrarium.pmtiles")
+MAPBOX = os.path.join(WORK, "hill-mapbox.mbtiles")
+
+
+def run(*args):
+    env = dict(os.environ, XDG_DATA_HOME=EMPTY, XDG_CONFIG_HOME=EMPTY)
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=60, env=env,
+                          stdin=subprocess.DEVNULL)
+
+
+def height(tiles, lat, lon, zoom=14):
+    r = run("render", "--terrain", tiles, "--center", "%r,%r" % (lat, lon), "--zoom", str(zoom), "--json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout).get("terrain")
+
+
+@check("heights at the crosshair: Terrarium (.pmtiles) and Mapbox terrain-RGB (.mbtiles) at 200 seeded points equal GDAL's bilinear height of the DEM within 0.5 m")
+def _():
+    worst = {}
+    for tiles in (TERRARIUM, MAPBOX):
+        for p in POINTS:
+            t = height(tiles, p["lat"], p["lon"])
+            assert t is not None and t["height"] is not None, (tiles, p, t)
+            worst[tiles] = max(worst.get(tiles, 0.0), abs(t["height"] - p["height"]))
+        assert worst[tiles] <= 0.5, (tiles, worst[tiles])
+    return "%d points; worst %.4f m (Terrarium), %.4f m (terrain-RGB, 0.1 m steps)" % (
+        len(POINTS), worst[TERRARIUM], worst[MAPBOX])
+
+
+@check("render --json carries terrain: {height, source} whenever a terrain source is given (height null off its tiles), and no terrain key without one")
+def _():
+    t = height(TERRARIUM, 0.0, 0.0)
+    assert t == {"height": None, "source": "hill-terrarium"}, t
+    r = run("render", "--center", "60.2,24.9", "--zoom", "12", "--json")
+    assert "terrain" not in json.loads(r.stdout), r.stdout[:200]
+    listed = [s for s in json.loads(run("render", "--terrain", TERRARIUM, "--center", "60.2,24.9", "--zoom", "12",
+                                        "--json").stdout)["sources"] if s["kind"] == "terrain"]
+    assert len(listed) == 1 and listed[0]["status"] == "ok", listed
+    return "off the tiles: %s; sources: %s %s" % (t, listed[0]["name"], listed[0]["detail"])
+
+
+@check("i shows the height under the crosshair and its source")
+def _():
+    top = max(POINTS, key=lambda p: p["height"])
+    r = run("render", "--terrain", TERRARIUM, "--center", "%r,%r" % (top["lat"], top["lon"]), "--zoom", "14",
+            "--keys", "i")
+    line = [ln for ln in r.stdout.split("\n") if "height " in ln]
+    assert line and ("height %d m (hill-terrarium)" % round(top["height"])) in line[0], (line, top)
+    return line[0].split("│")[-2].strip()
+
+
+@check("bad terrain sources: vector tiles, imagery without an encoding, a missing file: one line each, exit 1; imagery that says it is terrain: its impossible heights said once, the map drawn")
+def _():
+    lines = []
+    vector = os.path.join(ROOT, "Tests", "MapDataTests", "Fixtures", "tiles", "helsinki-omt.pmtiles")
+    imagery = os.path.join(WORK, "imagery.mbtiles")
+    with sqlite3.connect(imagery) as db:
+        db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+        db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+        db.executemany("INSERT INTO metadata VALUES (?, ?)", [("format", "png"), ("minzoom", "9"), ("maxzoom", "12")])
+        with sqlite3.connect(MAPBOX) as src:
+            db.executemany("INSERT INTO tiles VALUES (?, ?, ?, ?)", src.execute("SELECT * FROM tiles"))
+    for source in ([vector] if os.path.exists(vector) else []) + [imagery, os.path.join(WORK, "none.pmtiles")]:
+        r = run("render", "--terrain", source, "--center", "60.2,24.9", "--zoom", "12")
+        assert r.returncode == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, (source, r.stderr)
+        lines.append(r.stderr.strip())
+    # terrain-RGB tiles read as Terrarium: 1,000 m hills become heights past 12,000 m.
+    wrong = os.path.join(WORK, "wrong.mbtiles")
+    with sqlite3.connect(wrong) as db:
+        db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+        db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+        db.executemany("INSERT INTO metadata VALUES (?, ?)", [("format", "png"), ("encoding", "terrarium"),
+                                                               ("minzoom", "9"), ("maxzoom", "12")])
+        with sqlite3.connect(MAPBOX) as src:
+            db.executemany("INSERT INTO tiles VALUES (?, ?, ?, ?)", src.execute("SELECT * FROM tiles"))
+    r = run("render", "--terrain", wrong, "--center", "60.2,24.9", "--zoom", "12")
+    assert r.returncode == 0 and r.stderr.count("no place on Earth") == 1 and r.stdout.count("\n") >= 20, r.stderr
+    lines.append(r.stderr.strip())
+    return " | ".join(lines)
+
+
+if __name__ == "__main__":
+    try:
+        check.report("terrain e2e")
+    finally:
+        subprocess.run(["rm", "-rf", WORK])
