@@ -34,6 +34,7 @@ public struct TerrainLayer: MapLayer, Equatable {
             name: name, kind: .terrain, credits: source.tiles.credits, inView: inView,
             detail: inView ? .tileZoom(height?.tileZoom ?? tile.z) : nil, status: status)
         context.report.centerHeight = height.map { ($0.meters, name) }
+        if height != nil { context.report.credit(source.tiles.credits) }
     }
 
     /// The tiles the height under `view`'s centre is read from (at the terrain's tile zoom) that are

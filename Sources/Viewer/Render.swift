@@ -389,6 +389,10 @@ public enum Renderer {
                 rank: 4),
             .init(text: scaleBar(view), rank: 5),
         ]
+        // The height under the crosshair, beside the centre, while the run has terrain (issue 48).
+        if let height = map?.centerHeight {
+            fields.insert(.init(text: "\(Int(height.meters.rounded())) m", rank: 3, separator: " "), at: 1)
+        }
         var compact = "z" + Formatting.zoom(view.zoom)
         if let c = state.circle {
             fields.append(.init(text: "circle \(Formatting.distance(c.circle.radiusMeters))", rank: 1))

@@ -102,7 +102,12 @@ enum DataLoading {
         func add(_ location: String) throws(MapDataError) {
             let opened = try archive(location)
             let label = TileArchives.label(location)
-            if opened.info.encoding != nil { return try addTerrain(opened, location) }
+            // Elevation tiles named in --tiles or kept in the data folder are terrain too.
+            if opened.info.encoding != nil
+                || (opened.info.imageFormat != nil && Self.encoding(guessedFrom: location) != nil)
+            {
+                return try addTerrain(opened, location)
+            }
             guard opened.info.imageFormat != nil else {
                 details.append(TileSource(archive: opened, label: label, cacheBytes: tileCacheBytes))
                 return

@@ -81,6 +81,18 @@ def _():
     return line[0].split("│")[-2].strip()
 
 
+@check("the status line shows the height beside the centre and the terrain's credit; data sources names a public terrain source")
+def _():
+    top = max(POINTS, key=lambda p: p["height"])
+    r = run("render", "--terrain", TERRARIUM, "--center", "%r,%r" % (top["lat"], top["lon"]), "--zoom", "14",
+            "--size", "120x30")
+    status = r.stdout.rstrip("\n").split("\n")[-2]
+    assert ("%d m │ zoom 14" % round(top["height"])) in status and "termmap test hill" in r.stdout, status
+    sources = run("data", "sources").stdout
+    assert any(line.split()[:2] == ["terrarium", "terrain"] for line in sources.split("\n") if line.strip()), sources
+    return status.split("│")[0].strip()
+
+
 @check("bad terrain sources: vector tiles, imagery without an encoding, a missing file: one line each, exit 1; imagery that says it is terrain: its impossible heights said once, the map drawn")
 def _():
     lines = []

@@ -97,6 +97,13 @@ public struct NamedTileSource: Sendable, Equatable {
             schema: "imagery", credit: "NASA Blue Marble, NASA GIBS",
             about: "NASA's Blue Marble with shaded relief and bathymetry, imagery, zooms 0-8, public domain, no key",
             maxZoom: 8),
+        // Mapzen's terrain tiles, kept by AWS's open data programme (registry.opendata.aws/terrain-tiles):
+        // free, no key; mostly public-domain sources (SRTM, GMTED, ETOPO1, NED), some that ask for credit.
+        NamedTileSource(
+            name: "terrarium", url: "https://s3.amazonaws.com/elevation-tiles-prod/terrarium/{z}/{x}/{y}.png",
+            schema: "terrain",
+            credit: "Terrain Tiles (Mapzen, AWS Open Data): SRTM, GMTED, ETOPO1, NED, EU-DEM (Copernicus) and others",
+            about: "elevation, Terrarium encoding, zooms 0-15, free, no key (--terrain terrarium)", maxZoom: 15),
     ]
 
     /// The named source an argument means: a name from the table, unless the argument has a `/` or an
