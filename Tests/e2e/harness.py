@@ -252,3 +252,14 @@ def wait_for_port(port, tries=100):
         except OSError:
             time.sleep(0.05)
     return False
+
+
+def suite(name):
+    """What an e2e script starts with: the binary (argv[1]), the repository's root, its tmux session and
+    checks, a scratch folder and an empty data home in it (the caller removes the folder at the end)."""
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
+    root = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    tmux = Tmux("termmap-%s-e2e" % name)
+    work = tempfile.mkdtemp(prefix="termmap-%s-" % name)
+    os.makedirs(os.path.join(work, "empty"))
+    return binary, root, tmux, Checks(tmux), work, os.path.join(work, "empty")

@@ -14,18 +14,10 @@ import os
 import sqlite3
 import subprocess
 import sys
-import tempfile
 
 import harness
-from harness import Checks, Tmux
 
-BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/termmap")
-ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-tmux = Tmux("termmap-terrain-e2e")
-check = Checks(tmux)
-WORK = tempfile.mkdtemp(prefix="termmap-terrain-")
-EMPTY = os.path.join(WORK, "empty")
-os.makedirs(EMPTY)
+BINARY, ROOT, tmux, check, WORK, EMPTY = harness.suite("terrain")
 made = subprocess.run([sys.executable, os.path.join(ROOT, "Tools", "make_terrain.py"), WORK, "200"],
                       capture_output=True, text=True, timeout=300)
 assert made.returncode == 0, made.stderr
