@@ -341,6 +341,8 @@ MUTANTS = [
      "Terrarium's offset is off by a metre"),
     ("Sources/MapData/Tiles/TerrainSource.swift", "let gx = x * Double(n * size) - 0.5", "let gx = x * Double(n * size)",
      "heights are filtered from pixel corners, not centres"),
+    ("Sources/GeoCore/ElevationProfile.swift", "            if h - last >= Self.hysteresis {",
+     "            if h - last > 0 {", "ascent counts every rise, without the 2 m dead band"),
     ("Sources/CImage/cimage.c", "out[((size_t)y * width + x) * 4 + 2] = row[x * 3 + 2];",
      "out[((size_t)y * width + x) * 4 + 2] = 0;", "a JPEG's blue channel is dropped"),
     ("Sources/MapRender/LabelEngine.swift", "        for i in user.indices where user[i] { taken[i] = true }\n", "",
