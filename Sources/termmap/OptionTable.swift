@@ -85,13 +85,15 @@ extension OptionSpec {
         name: "tiles", value: "PATH|URL|NAME",
         help: "vector tiles: a .pmtiles or .mbtiles file, a .pmtiles or TileJSON URL, an https://host/{z}/{x}/{y}.pbf "
             + "template, or a named source (termmap data sources) (repeatable)", commands: [.viewer, .render, .get],
-        repeatable: true, inConfig: true, choices: NamedTileSource.all.map(\.name),
+        repeatable: true, inConfig: true, choices: NamedTileSource.all.filter { $0.schema != "terrain" }.map(\.name),
         fileExtensions: ["pmtiles", "mbtiles"])
     static let terrain = OptionSpec(
-        name: "terrain", value: "PATH|URL",
+        name: "terrain", value: "PATH|URL|NAME",
         help: "elevation tiles (Terrarium or Mapbox terrain-RGB PNG/WebP: a .pmtiles or .mbtiles whose metadata "
-            + "says its encoding, a TileJSON with `encoding`, or a terrarium template): the height under the crosshair",
-        commands: [.viewer, .render], repeatable: true, inConfig: true, fileExtensions: ["pmtiles", "mbtiles"])
+            + "says its encoding, a TileJSON with `encoding`, a terrarium template, or terrarium): the height under the crosshair",
+        commands: [.viewer, .render], repeatable: true, inConfig: true,
+        choices: NamedTileSource.all.filter { $0.schema == "terrain" }.map(\.name),
+        fileExtensions: ["pmtiles", "mbtiles"])
     static let tileCacheDisk = OptionSpec(
         name: "tile-cache-disk", value: "MB",
         help: "disk kept for remote tiles, all sources together, in $XDG_CACHE_HOME/termmap (default 512; 0: none)",
