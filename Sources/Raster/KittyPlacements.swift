@@ -12,8 +12,13 @@ public struct KittyPlacements {
     /// The images the terminal holds, by chunk key, with when each was last shown (to let go of the
     /// longest unshown first).
     private var held: [Int: (id: Int, shown: Int)] = [:]
-    /// The images placed now, and where.
-    private var placed: [Int: Placement] = [:]
+    /// A placement: its image and its number (one world chunk may be shown twice at once, at the
+    /// smallest zooms, where the view is wider than the world).
+    struct Slot: Hashable {
+        var id: Int, number: Int
+    }
+    /// The placements now, and where.
+    private var placed: [Slot: Placement] = [:]
     private var nextID: Int
     private var frame = 0
     /// The most images kept: 512 chunks of 64 × 64 pixels, 8 MiB in the terminal.
@@ -32,7 +37,7 @@ public struct KittyPlacements {
     public mutating func update(_ picture: MapPicture?, cols: Int, rows: Int) -> [UInt8] {
         frame += 1
         var out: [UInt8] = []
-        var now: [Int: Placement] = [:]
+        var now: [Slot: Placement] = [:]
         for chunk in picture?.chunks(cols: cols, rows: rows) ?? [] where !chunk.isEmpty {
             let id: Int
             if let known = held[chunk.key] {
@@ -44,11 +49,13 @@ public struct KittyPlacements {
             }
             held[chunk.key] = (id, frame)
             let p = Self.placement(chunk, cols: cols, rows: rows)
-            now[id] = p
-            if placed[id] != p { out += place(id: id, p) }
+            var slot = Slot(id: id, number: 1)
+            while now[slot] != nil { slot.number += 1 }
+            now[slot] = p
+            if placed[slot] != p { out += place(slot, p) }
         }
-        for id in placed.keys where now[id] == nil {
-            out += Array("\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\".utf8)
+        for slot in placed.keys where now[slot] == nil {
+            out += Array("\u{1B}_Ga=d,d=i,i=\(slot.id),p=\(slot.number),q=2\u{1B}\\".utf8)
         }
         placed = now
         out += evict()
@@ -58,10 +65,12 @@ public struct KittyPlacements {
     /// The terminal lost what it showed (a cleared screen, a new size): forget every placement, and
     /// the images with them (sent again as views need them).
     public mutating func forget() -> [UInt8] {
-        let any = !held.isEmpty
+        // Each image by its id (`d=A` frees only the images placed on screen; a held image not placed
+        // now would be left behind).
+        let out = held.values.flatMap { Array("\u{1B}_Ga=d,d=I,i=\($0.id),q=2\u{1B}\\".utf8) }
         held = [:]
         placed = [:]
-        return any ? Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8) : []
+        return out
     }
 
     /// How many images the terminal holds.
@@ -84,11 +93,11 @@ public struct KittyPlacements {
         return KittyGraphics.chunked(keys: keys, payload: packed ?? chunk.rgba)
     }
 
-    /// Places image `id` (its placement 1, which a later placement moves), under the text and under
+    /// Places `slot` (image and placement number: a later placement of the same numbers moves it), under the text and under
     /// cells with a background of their own, the cursor not moved.
-    private func place(id: Int, _ p: Placement) -> [UInt8] {
+    private func place(_ slot: Slot, _ p: Placement) -> [UInt8] {
         Array(
-            ("\u{1B}[\(p.row + 1);\(p.col + 1)H\u{1B}_Ga=p,i=\(id),p=1,x=\(p.x),y=\(p.y),w=\(p.width),h=\(p.height),"
+            ("\u{1B}[\(p.row + 1);\(p.col + 1)H\u{1B}_Ga=p,i=\(slot.id),p=\(slot.number),x=\(p.x),y=\(p.y),w=\(p.width),h=\(p.height),"
                 + "c=\(p.cols),r=\(p.rows),z=-1073741825,C=1,q=2\u{1B}\\").utf8)
     }
 

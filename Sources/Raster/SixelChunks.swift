@@ -6,7 +6,7 @@
 /// text of those cells again, over the picture.
 public struct SixelChunks {
     /// What each place shows: by the chunk's top left cell, its key and the part shown.
-    private var shown: [Cell: Int] = [:]
+    private var shown: [Cell: (key: Int, area: Area)] = [:]
 
     struct Cell: Hashable {
         var col, row: Int
@@ -20,18 +20,19 @@ public struct SixelChunks {
     /// Nothing shown yet.
     public init() {}
 
-    /// The sequences that show `picture` over the view's `cols` × `rows` cells, and the cells they
-    /// cover. `holes` are cells whose text went away since the last time (their chunks are sent again).
+    /// The sequences that show `picture` over the view's `cols` × `rows` cells, the cells they cover,
+    /// and the cells a chunk showed before that none shows now (to be cleared: sixel cannot).
+    /// `holes` are cells whose text went away since the last time (their chunks are sent again).
     public mutating func update(_ picture: MapPicture?, cols: Int, rows: Int, holes: [(col: Int, row: Int)] = [])
-        -> (bytes: [UInt8], areas: [Area])
+        -> (bytes: [UInt8], areas: [Area], vacated: [Area])
     {
         guard let picture else {
-            shown = [:]
-            return ([], [])
+            defer { shown = [:] }
+            return ([], [], shown.values.map(\.area))
         }
         var out: [UInt8] = []
         var areas: [Area] = []
-        var now: [Cell: Int] = [:]
+        var now: [Cell: (key: Int, area: Area)] = [:]
         for chunk in picture.chunks(cols: cols, rows: rows) where !chunk.isEmpty {
             let part = chunk.shown(cols: cols, rows: rows)
             let area = Area(
@@ -43,12 +44,12 @@ public struct SixelChunks {
             h.combine(area.cols)
             h.combine(area.rows)
             let key = h.finalize()
-            now[place] = key
+            now[place] = (key, area)
             let holed = holes.contains {
                 (area.col..<(area.col + area.cols)).contains($0.col)
                     && (area.row..<(area.row + area.rows)).contains($0.row)
             }
-            guard shown[place] != key || holed else { continue }
+            guard shown[place]?.key != key || holed else { continue }
             let (cw, ch) = (picture.cellWidth, picture.cellHeight)
             let (w, hgt) = (area.cols * cw, area.rows * ch)
             var pixels = [UInt8](repeating: 0, count: w * hgt * 4)
@@ -60,8 +61,9 @@ public struct SixelChunks {
             out += SixelEncoder.encode(rgba: pixels, width: w, height: hgt)
             areas.append(area)
         }
+        let vacated = shown.filter { now[$0.key] == nil }.map(\.value.area)
         shown = now
-        return (out, areas)
+        return (out, areas, vacated)
     }
 
     /// The terminal lost what it showed (a cleared screen, a new size).

@@ -314,6 +314,17 @@ public struct TerminalPainter: Sendable {
         for i in shown.indices { shown[i] = Self.unknown }
     }
 
+    /// The cells of `cols` × `rows` from (`col`, `row`) are to be written again by the next paint,
+    /// blanks too (a picture there is to go).
+    public mutating func forgetCells(col: Int, row: Int, cols: Int, rows: Int) {
+        cursor = nil
+        for r in max(0, row)..<max(max(0, row), min(self.rows, row + rows)) {
+            for c in max(0, col)..<max(max(0, col), min(self.cols, col + cols)) {
+                shown[r * self.cols + c] = Self.unknown
+            }
+        }
+    }
+
     /// True for a blank cell of the terminal's own background: a picture under the text shows there.
     public static func isBare(_ cell: Cell) -> Bool {
         cell.glyph == " " && cell.style.background == nil && !cell.style.reverse

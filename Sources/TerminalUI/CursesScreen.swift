@@ -40,6 +40,8 @@ public final class CursesScreen: Screen {
     private var kitty = Screenful.kittyPlacements()
     private var sixel = SixelChunks()
     private var lastFrame: Frame?
+    /// Set when the terminal lost its pictures other than by a full repaint (a stop and `fg`).
+    private var picturesLost = false
     /// The terminal's replies taken out of its input, and what the filter gave back as input.
     private var replies = TerminalReplies()
     private var queued: [TerminalReplies.Unit] = []
@@ -321,6 +323,8 @@ public final class CursesScreen: Screen {
     /// Answers and keys half read before the stop are dropped.
     public func suspend() {
         guard !closed else { return }
+        // The shell's screen, then the map's again: what the terminal held of the pictures is gone.
+        picturesLost = true
         // Answers on their way would reach the shell (its prompt would show `[?62;22c`): waited for, a
         // moment at most.
         let deadline = monotonicSeconds() + Self.answersBeforeStop
@@ -415,7 +419,8 @@ public final class CursesScreen: Screen {
         let previous = lastFrame
         present(screenful.frame, fullRepaint: fullRepaint, shift: shift)
         guard let pictures, !closed else { return }
-        let lost = fullRepaint || size != (painter.cols, painter.rows)
+        let lost = picturesLost || fullRepaint || size != (painter.cols, painter.rows)
+        picturesLost = false
         var bytes: [UInt8] = []
         switch pictures {
         case .kitty:
@@ -451,11 +456,18 @@ public final class CursesScreen: Screen {
                 }
             }
         }
-        let (bytes, areas) = sixel.update(
-            screenful.picture, cols: frame.cols, rows: screenful.pictureRows, holes: holes)
-        guard !bytes.isEmpty else { return [] }
-        for a in areas { painter.pictureWritten(col: a.col, row: a.row, cols: a.cols, rows: a.rows, under: frame) }
-        return bytes + painter.paint(frame)
+        let update = sixel.update(screenful.picture, cols: frame.cols, rows: screenful.pictureRows, holes: holes)
+        guard !update.bytes.isEmpty || !update.vacated.isEmpty else { return [] }
+        // Sixel leaves a clear pixel as it was: the cells a chunk is sent to, and those no chunk shows
+        // any more, are written blank first (text writes over a picture), then the chunks, then the text.
+        for a in update.areas + update.vacated {
+            painter.forgetCells(col: a.col, row: a.row, cols: a.cols, rows: a.rows)
+        }
+        let cleared = painter.paint(frame)
+        for a in update.areas {
+            painter.pictureWritten(col: a.col, row: a.row, cols: a.cols, rows: a.rows, under: frame)
+        }
+        return cleared + update.bytes + painter.paint(frame)
     }
 
     // MARK: Pacing

@@ -121,7 +121,7 @@ enum RenderCommand {
     static func sixelCommands(_ screenful: Screenful, _ picture: MapPicture, mode: ColorMode) -> [UInt8] {
         var chunks = SixelChunks()
         let frame = screenful.frame
-        let (bytes, areas) = chunks.update(picture, cols: frame.cols, rows: screenful.pictureRows)
+        let (bytes, areas, _) = chunks.update(picture, cols: frame.cols, rows: screenful.pictureRows)
         var painter = TerminalPainter(cols: frame.cols, rows: frame.rows, abilities: .xterm(mode))
         _ = painter.paint(frame, fullRepaint: true)
         for a in areas { painter.pictureWritten(col: a.col, row: a.row, cols: a.cols, rows: a.rows, under: frame) }

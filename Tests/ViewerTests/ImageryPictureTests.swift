@@ -68,6 +68,34 @@ struct ImageryPictureTests {
         #expect(!kitty.forget().isEmpty && kitty.heldCount == 0)
     }
 
+    /// At zoom 0 a 200-column view is wider than the world (128 cells): one world chunk shows twice, as
+    /// two placements of one image.
+    @Test func kittyPlacesAChunkShownTwiceTwice() throws {
+        let source = try Self.source()
+        let view = try MapView(
+            center: Coordinate(latitude: 0, longitude: 0), zoom: 0, size: try ViewSize(cols: 200, rows: 30))
+        var kitty = KittyPlacements(pack: { _ in nil })
+        let text = String(decoding: kitty.update(Self.picture(source, view), cols: 200, rows: 30), as: UTF8.self)
+        #expect(text.contains(",p=2,"))
+        #expect(kitty.update(Self.picture(source, view), cols: 200, rows: 30).isEmpty)
+    }
+
+    /// Sixel: where a chunk showed and none shows any more (imagery hidden, a chunk off the world),
+    /// the cells are said to be cleared.
+    @Test func sixelSaysWhatNoChunkShowsAnyMore() throws {
+        let source = try Self.source()
+        var view = try ImageryTests.view(zoom: 2, cols: 80, rows: 22)
+        var sixel = SixelChunks()
+        let first = sixel.update(Self.picture(source, view, cell: PictureCell(width: 4, height: 8)), cols: 80, rows: 22)
+        #expect(first.vacated.isEmpty)
+        let hidden = sixel.update(nil, cols: 80, rows: 22)
+        #expect(hidden.vacated.count == first.areas.count)
+        _ = sixel.update(Self.picture(source, view, cell: PictureCell(width: 4, height: 8)), cols: 80, rows: 22)
+        view.pan(dx: Double(-40 * ViewSize.dotsPerCellX), dy: 0)
+        let moved = sixel.update(Self.picture(source, view, cell: PictureCell(width: 4, height: 8)), cols: 80, rows: 22)
+        #expect(!moved.vacated.isEmpty)
+    }
+
     /// Sixel: the chunks of a new view are sent; the same view sends nothing; a hole (text gone) sends
     /// its chunk again and no other.
     @Test func sixelSendsOnlyChunksThatChanged() throws {

@@ -307,7 +307,9 @@ class KittyTerminal:
                     if what == b"A":
                         self.images.clear()
                 elif what in (b"i", b"I"):
-                    self.placements = {key: v for key, v in self.placements.items() if key[0] != image}
+                    number = int(k[b"p"]) if b"p" in k and what == b"i" else None  # one placement, or all
+                    self.placements = {key: v for key, v in self.placements.items()
+                                       if key[0] != image or (number is not None and key[1] != number)}
                     if what == b"I":
                         self.images.pop(image, None)
 
