@@ -10,7 +10,8 @@ public final class TerrainSource: TileLoadable {
     public let tiles: ImagerySource
     /// How a pixel's colour gives its height.
     public let encoding: TerrainEncoding
-    private let said = Mutex(false)
+    /// The first height that is no place on Earth: noticed (once), and not yet said.
+    private let implausible = Mutex<(noticed: Bool, unsaid: Double?)>((false, nil))
 
     /// Heights from `archive`'s tiles by `encoding`.
     public init(
@@ -110,21 +111,19 @@ public final class TerrainSource: TileLoadable {
     }
 
     private func noteImplausible(_ h: Double) {
-        let first = said.withLock { s in
-            defer { s = true }
-            return !s
+        implausible.withLock { n in
+            guard !n.noticed else { return }
+            n = (true, h)
         }
-        if first { implausible.withLock { $0 = h } }
     }
-    private let implausible = Mutex<Double?>(nil)
 
     /// Lines to say once, taken: the tiles' (a damaged tile), and heights that are no place on Earth
     /// (a terrain source that is imagery).
     public func takeNotices() -> [String] {
         var lines = tiles.takeNotices()
-        if let h = implausible.withLock({ v -> Double? in
-            defer { v = nil }
-            return v
+        if let h = implausible.withLock({ n -> Double? in
+            defer { n.unsaid = nil }
+            return n.unsaid
         }) {
             lines.append(
                 "\(label): a height of \(Int(h.rounded())) m is no place on Earth: is it imagery, not \(encoding.rawValue) terrain?"
