@@ -53,6 +53,8 @@ public enum MapRenderer {
         if style.imagery { ImageryLayer().draw(into: &context) }
         TerrainLayer().draw(into: &context)
         for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
+        // Contours after the map's names (which win a place over theirs); their inks are below the data's.
+        ContourLayer().draw(into: &context)
         for layer in overlays { layer.draw(into: &context) }
         let shown = compose(&frame, context, style)
         var rendering = finish(context)

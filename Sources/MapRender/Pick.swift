@@ -31,6 +31,8 @@ public enum FeatureID: Hashable, Sendable {
     case tint
     /// The imagery where nothing else is drawn: its pixels, not a feature.
     case imagery
+    /// The contour line at a height, in metres (from the terrain's tiles).
+    case contour(meters: Double)
     /// Feature `id` of a layer's own data (a user's file, a test's point).
     case own(Int)
 }

@@ -21,6 +21,8 @@ public enum StyleRole: Hashable, Sendable {
     case userColor(Int)
     /// A route (`d`, `termmap route`): over the streets, under the user's files.
     case route
+    /// Contour lines every interval of height, every fifth line (an index contour), and its height's label.
+    case contour, indexContour, contourLabel
 
     /// The roles that are not feature classes.
     static let screenRoles: [StyleRole] =
@@ -29,7 +31,9 @@ public enum StyleRole: Hashable, Sendable {
             .credit, .message, .error, .prompt, .help, .capitalLabel, .attribution, .seedOverlay, .shade,
             .shadeOverLand,
             .poiLabel,
-        ] + (0..<StyleTable.overlayLooks).map { .overlay($0) } + (0..<216).map { .userColor($0) } + [.route]
+        ] + (0..<StyleTable.overlayLooks).map { .overlay($0) } + (0..<216).map { .userColor($0) } + [
+            .route, .contour, .indexContour, .contourLabel,
+        ]
 
     /// Every role: the screen's, then one a feature class.
     public static let allCases: [StyleRole] = screenRoles + FeatureClass.allCases.map { .feature($0) }
@@ -62,6 +66,9 @@ public enum StyleRole: Hashable, Sendable {
         case .overlay(let n): return 21 + n % StyleTable.overlayLooks
         case .userColor(let n): return 21 + StyleTable.overlayLooks + max(0, min(215, n))
         case .route: return 21 + StyleTable.overlayLooks + 216
+        case .contour: return 21 + StyleTable.overlayLooks + 217
+        case .indexContour: return 21 + StyleTable.overlayLooks + 218
+        case .contourLabel: return 21 + StyleTable.overlayLooks + 219
         }
     }
 
@@ -149,100 +156,107 @@ public enum StyleTable {
         StyleRow(role: .plain, ink: 0, color256: 250, color16: 7, light256: 238, light16: 0),
         StyleRow(role: .grid, ink: 1, color256: 240, color16: 8, light256: 250),
         StyleRow(role: .edge, ink: 2, color256: 238, color16: 8, light256: 252),
+        // Contour lines (issue 48): over the land's tints, under every line of the data; brown as topographic
+        // maps draw them, every fifth (an index contour) stronger and solid, the others dotted.
+        StyleRow(
+            role: .contour, ink: 3, name: "contour", color256: 137, color16: 3, dotEvery: 2, light256: 95, light16: 3),
+        StyleRow(
+            role: .indexContour, ink: 4, name: "index contour", color256: 180, color16: 3, light256: 94, light16: 3),
         // The world's land and lakes: background tints only, where no street-level data has its own
         // (Natural Earth's shore is too coarse for streets); the sea is the cells with no land.
         StyleRow(
-            role: .feature(.land), ink: 3, name: "land", color256: 235, color16: 0, fill256: 235, light256: 230,
+            role: .feature(.land), ink: 5, name: "land", color256: 235, color16: 0, fill256: 235, light256: 230,
             lightFill256: 230),
         StyleRow(
-            role: .feature(.lakeWater), ink: 4, name: "water", color256: 16, color16: 4, fill16: 4, light256: 195,
+            role: .feature(.lakeWater), ink: 6, name: "water", color256: 16, color16: 4, fill16: 4, light256: 195,
             lightFill256: 195),
         // Street-level layers, lowest first: areas, then waterways, then roads by importance. The sea of
         // street-level data looks as its other water does.
         StyleRow(
-            role: .feature(.sea), ink: 5, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~",
+            role: .feature(.sea), ink: 7, name: "sea", color256: 38, color16: 4, fill256: 23, fill16: 4, stipple: "~",
             stippleCols: 2,
             stippleRows: 1, light256: 25, lightFill256: 153, plainGlyph: ("~", "~")),
         StyleRow(
-            role: .feature(.water), ink: 6, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23,
+            role: .feature(.water), ink: 8, name: "water", minZoom: 11, color256: 38, color16: 4, fill256: 23,
             fill16: 4, stipple: "~",
             stippleCols: 2, stippleRows: 1, light256: 25, lightFill256: 153, plainGlyph: ("~", "~")),
         StyleRow(
-            role: .feature(.wood), ink: 7, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2,
+            role: .feature(.wood), ink: 9, name: "wood", minZoom: 13, color256: 65, color16: 2, fill256: 22, fill16: 2,
             stipple: "'",
             stippleCols: 2, stippleRows: 1, light256: 22, lightFill256: 194, plainGlyph: ("'", "'")),
         StyleRow(
-            role: .feature(.park), ink: 8, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2,
+            role: .feature(.park), ink: 10, name: "park", minZoom: 13, color256: 71, color16: 2, fill256: 22, fill16: 2,
             stipple: "'",
             stippleCols: 2, stippleRows: 1, light256: 28, lightFill256: 194, plainGlyph: ("'", "'")),
         // Buildings are blocks: a dim fill a shade off the land's with an outline a shade further (256), dark
         // grey with a magenta outline (16), a magenta stipple in every cell (8, which has no grey
         // background) and without colour.
         StyleRow(
-            role: .feature(.building), ink: 9, name: "building", minZoom: 15, color256: 241, color16: 5, fill256: 237,
+            role: .feature(.building), ink: 11, name: "building", minZoom: 15, color256: 241, color16: 5, fill256: 237,
             fill16: 8,
             stipple: "▒", asciiStipple: "#", stippleCols: 1, stippleRows: 1, light256: 246, lightFill256: 252),
         StyleRow(
-            role: .feature(.stream), ink: 10, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2,
+            role: .feature(.stream), ink: 12, name: "stream", minZoom: 13, color256: 32, color16: 4, dotEvery: 2,
             light256: 25, plainGlyph: ("~", "~")),
         // Without colour each shore and border has a look of its own: coasts solid, lake shores in short
         // dashes, borders in long ones.
         StyleRow(
-            role: .feature(.lake), ink: 11, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2,
+            role: .feature(.lake), ink: 13, name: "lake shore", color256: 33, color16: 4, dotEvery: 3, dashOn: 2,
             light256: 26),
         StyleRow(
-            role: .feature(.river), ink: 13, name: "river", minZoom: 11, color256: 39, color16: 4, dotEvery: 3,
+            role: .feature(.river), ink: 15, name: "river", minZoom: 11, color256: 39, color16: 4, dotEvery: 3,
             dashOn: 2, light256: 26, plainGlyph: ("~", "~")),
         StyleRow(
-            role: .feature(.worldRiver), ink: 12, name: "river", minZoom: 4, color256: 39, color16: 4,
+            role: .feature(.worldRiver), ink: 14, name: "river", minZoom: 4, color256: 39, color16: 4,
             light256: 26, plainGlyph: ("~", "~")),
         // Paths in long dashes of their own, salmon as web maps draw footways (red in 8 and 16 colours).
         StyleRow(
-            role: .feature(.path), ink: 14, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4,
+            role: .feature(.path), ink: 16, name: "path", minZoom: 15, color256: 174, color16: 1, dotEvery: 4,
             dashOn: 3, light256: 131, plainGlyph: ("·", ".")),
         StyleRow(
-            role: .feature(.serviceRoad), ink: 15, name: "service road", minZoom: 15, color256: 244, color16: 7,
+            role: .feature(.serviceRoad), ink: 17, name: "service road", minZoom: 15, color256: 244, color16: 7,
             fill256: 240, light256: 244, light16: 8),
         StyleRow(
-            role: .feature(.tram), ink: 16, name: "tram line", minZoom: 13, color256: 139, color16: 6, dotEvery: 4,
+            role: .feature(.tram), ink: 18, name: "tram line", minZoom: 13, color256: 139, color16: 6, dotEvery: 4,
             light256: 96, plainGlyph: ("‡", ":")),
         StyleRow(
-            role: .feature(.rail), ink: 17, name: "railway", minZoom: 11, color256: 246, color16: 6, dotEvery: 3,
+            role: .feature(.rail), ink: 19, name: "railway", minZoom: 11, color256: 246, color16: 6, dotEvery: 3,
             light256: 242, plainGlyph: ("‡", ":")),
         StyleRow(
-            role: .feature(.minorRoad), ink: 18, name: "minor road", minZoom: 13, color256: 252, color16: 7,
+            role: .feature(.minorRoad), ink: 20, name: "minor road", minZoom: 13, color256: 252, color16: 7,
             fill256: 242, light256: 240, light16: 0),
         StyleRow(
-            role: .feature(.tertiary), ink: 19, name: "tertiary road", minZoom: 13, color256: 253, color16: 15,
+            role: .feature(.tertiary), ink: 21, name: "tertiary road", minZoom: 13, color256: 253, color16: 15,
             fill256: 242, light256: 238, light16: 0),
         StyleRow(
-            role: .feature(.secondary), ink: 20, name: "secondary road", minZoom: 11, color256: 230, color16: 11,
+            role: .feature(.secondary), ink: 22, name: "secondary road", minZoom: 11, color256: 230, color16: 11,
             wideFromZoom: 0, fill256: 58, light256: 136, light16: 3, plainGlyph: (nil, "=")),
         StyleRow(
-            role: .feature(.primary), ink: 21, name: "primary road", minZoom: 11, color256: 221, color16: 11,
+            role: .feature(.primary), ink: 23, name: "primary road", minZoom: 11, color256: 221, color16: 11,
             wideFromZoom: 0, fill256: 58, light256: 130, light16: 3, plainGlyph: (nil, "=")),
         StyleRow(
-            role: .feature(.trunk), ink: 22, name: "trunk road", minZoom: 11, color256: 214, color16: 3,
+            role: .feature(.trunk), ink: 24, name: "trunk road", minZoom: 11, color256: 214, color16: 3,
             wideFromZoom: 0, fill256: 94, light256: 166, plainGlyph: (nil, "=")),
         StyleRow(
-            role: .feature(.motorway), ink: 23, name: "motorway", minZoom: 11, color256: 208, color16: 11,
+            role: .feature(.motorway), ink: 25, name: "motorway", minZoom: 11, color256: 208, color16: 11,
             wideFromZoom: 0, fill256: 94, light256: 160, light16: 3, plainGlyph: (nil, "=")),
         StyleRow(
-            role: .feature(.stateBorder), ink: 24, name: "state border", minZoom: 4, color256: 137, color16: 8,
+            role: .feature(.stateBorder), ink: 26, name: "state border", minZoom: 4, color256: 137, color16: 8,
             dotEvery: 5, dashOn: 2, light256: 137),
         StyleRow(
-            role: .feature(.border), ink: 25, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4,
+            role: .feature(.border), ink: 27, name: "country border", color256: 179, color16: 3, dotEvery: 6, dashOn: 4,
             light256: 94),
         StyleRow(
-            role: .feature(.coastline), ink: 26, name: "coastline", color256: 45, color16: 14, light256: 24, light16: 4),
-        StyleRow(role: .city, ink: 27, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
-        StyleRow(role: .circleOutline, ink: 28, color256: 196, color16: 9, light256: 196),
+            role: .feature(.coastline), ink: 28, name: "coastline", color256: 45, color16: 14, light256: 24, light16: 4),
+        StyleRow(role: .city, ink: 29, name: "city", color256: 220, color16: 11, light256: 160, light16: 1),
+        StyleRow(role: .circleOutline, ink: 30, color256: 196, color16: 9, light256: 196),
         // The seeds' picture beside ours (`v`): magenta dashes, which read without colour too.
-        StyleRow(role: .seedOverlay, ink: 29, color256: 201, color16: 13, dotEvery: 4, dashOn: 2, light256: 127),
+        StyleRow(role: .seedOverlay, ink: 31, color256: 201, color16: 13, dotEvery: 4, dashOn: 2, light256: 127),
         StyleRow(role: .gridLabel, ink: 0, color256: 245, color16: 7, light256: 242, light16: 0),
         StyleRow(role: .cityLabel, ink: 0, color256: 229, color16: 11, light256: 235, light16: 0),
         StyleRow(role: .capitalLabel, ink: 0, color256: 229, color16: 11, bold: true, light256: 232, light16: 0),
         StyleRow(role: .streetLabel, ink: 0, color256: 231, color16: 15, light256: 236, light16: 0),
+        StyleRow(role: .contourLabel, ink: 0, color256: 180, color16: 3, light256: 94, light16: 3),
         StyleRow(role: .placeLabel, ink: 0, color256: 183, color16: 7, light256: 91, light16: 0),
         // Points of interest: a letter for their kind in reverse video (a small sign, which reads without
         // colour too), their names in a softer colour than the streets'.
@@ -276,31 +290,31 @@ public enum StyleTable {
         // bright colours the map leaves free, then underlined; in 8 (where the map uses all eight) six
         // hues, underlined, as without colour; and a marker glyph and a stipple of their own.
         StyleRow(
-            role: .overlay(0), ink: 30, name: "file", color256: 198, color16: 13, fill256: 53, stipple: ".",
+            role: .overlay(0), ink: 32, name: "file", color256: 198, color16: 13, fill256: 53, stipple: ".",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 161, lightFill256: 225, userLook: true),
         StyleRow(
-            role: .overlay(1), ink: 31, name: "file", color256: 46, color16: 10, fill256: 28, stipple: ";",
+            role: .overlay(1), ink: 33, name: "file", color256: 46, color16: 10, fill256: 28, stipple: ";",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 21, light16: 12, lightFill256: 147, userLook: true),
         StyleRow(
-            role: .overlay(2), ink: 32, name: "file", color256: 50, color16: 9, fill256: 30, stipple: "`",
+            role: .overlay(2), ink: 34, name: "file", color256: 50, color16: 9, fill256: 30, stipple: "`",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 29, lightFill256: 158, userLook: true),
         StyleRow(
-            role: .overlay(3), ink: 33, name: "file", color256: 99, color16: 12, fill256: 54, stipple: "=",
+            role: .overlay(3), ink: 35, name: "file", color256: 99, color16: 12, fill256: 54, stipple: "=",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 93, light16: 2, lightFill256: 183, userLook: true,
             underline16: true),
         StyleRow(
-            role: .overlay(4), ink: 34, name: "file", color256: 203, color16: 14, fill256: 52, stipple: "^",
+            role: .overlay(4), ink: 36, name: "file", color256: 203, color16: 14, fill256: 52, stipple: "^",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 88, light16: 6, lightFill256: 224, userLook: true,
             underline16: true),
         StyleRow(
-            role: .overlay(5), ink: 35, name: "file", color256: 191, color16: 11, fill256: 100, stipple: "\"",
+            role: .overlay(5), ink: 37, name: "file", color256: 191, color16: 11, fill256: 100, stipple: "\"",
             stippleCols: 2, stippleRows: 1, bold: true, light256: 17, light16: 3, lightFill256: 111, userLook: true,
             underline16: true),
         // A route, in a look no class of the map has (`OverlayLookTests`): spring green on dark, plum on
         // light (ΔE ≥ 30 from every colour of the map's, ≥ 20 from the files' looks), bold; in 16 and 8
         // colours, where every hue is taken, reverse video in blue (magenta on light).
         StyleRow(
-            role: .route, ink: 36, name: "route", color256: 48, color16: 12, bold: true, light256: 89, light16: 5,
+            role: .route, ink: 38, name: "route", color256: 48, color16: 12, bold: true, light256: 89, light16: 5,
             reverse16: true),
     ]
 

@@ -12,6 +12,17 @@ public final class TerrainSource: TileLoadable {
     public let encoding: TerrainEncoding
     /// The first height that is no place on Earth: noticed (once), and not yet said.
     private let implausible = Mutex<(noticed: Bool, unsaid: Double?)>((false, nil))
+    /// Each tile's contour lines by interval, traced once (`contours(of:interval:)`).
+    private let traced = Mutex<[ContourKey: [ContourLine]]>([:])
+
+    /// A tile's lines at an interval.
+    private struct ContourKey: Hashable {
+        let tile: TileID
+        let interval: Double
+    }
+
+    /// How many tiles' lines are kept (a 200 × 60 view shows about six; a few views' worth more).
+    static let keptContours = 256
 
     /// Heights from `archive`'s tiles by `encoding`.
     public init(
@@ -108,6 +119,76 @@ public final class TerrainSource: TileLoadable {
         let h = (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
         if !TerrainEncoding.plausible.contains(h) { noteImplausible(h) }
         return h
+    }
+
+    /// The heights of `tile`'s pixel centres with a border of one pixel from its neighbours,
+    /// `(side + 2)²` samples row by row from pixel (−1, −1) (NaN: no height: nodata, off the world, or a
+    /// neighbour not at hand); and whether every neighbour that can come is at hand (else the border
+    /// may fill in later). Nil when the tile itself is not.
+    public func heightGrid(_ tile: TileID) -> (heights: [Float], side: Int, complete: Bool)? {
+        guard let image = tiles.image(tile), image.width > 0, image.height == image.width else { return nil }
+        let size = image.width
+        let n = 1 << tile.z
+        let side = size + 2
+        var grid = [Float](repeating: .nan, count: side * side)
+        var complete = true
+        for dy in -1...1 {
+            let ty = tile.y + dy
+            guard ty >= 0, ty < n else { continue }
+            for dx in -1...1 {
+                let neighbour = TileID(z: tile.z, x: ((tile.x + dx) % n + n) % n, y: ty)
+                guard let other = dx == 0 && dy == 0 ? image : tiles.image(neighbour), other.width == size,
+                    other.height == size
+                else {
+                    if tiles.covers(neighbour) && !tiles.hasTried(neighbour) { complete = false }
+                    continue
+                }
+                // The neighbour's pixels that fall in the grid: all of it for the tile, one row or column
+                // (or a corner) for the others.
+                let xs = dx == 0 ? 0..<size : (dx < 0 ? (size - 1)..<size : 0..<1)
+                let ys = dy == 0 ? 0..<size : (dy < 0 ? (size - 1)..<size : 0..<1)
+                other.rgba.withUnsafeBufferPointer { rgba in
+                    for py in ys {
+                        let gy = py + dy * size + 1
+                        for px in xs {
+                            let i = (py * size + px) * 4
+                            guard rgba[i + 3] != 0 else { continue }
+                            let gx = px + dx * size + 1
+                            grid[gy * side + gx] = Float(
+                                encoding.height(red: rgba[i], green: rgba[i + 1], blue: rgba[i + 2]))
+                        }
+                    }
+                }
+            }
+        }
+        return (grid, side, complete)
+    }
+
+    /// `tile`'s contour lines every `interval` metres, in the tile's pixel units (pixel centre `i` at
+    /// `i + 0.5`), traced from its own pixel centres to the first of its right and lower neighbours'
+    /// (so that the lines of two tiles meet at their shared samples and none is traced twice); kept once
+    /// the neighbours are at hand. Nil when the tile is not.
+    public func contours(of tile: TileID, interval: Double) -> [ContourLine]? {
+        let key = ContourKey(tile: tile, interval: interval)
+        if let kept = traced.withLock({ $0[key] }) { return kept }
+        guard let grid = heightGrid(tile) else { return nil }
+        // The samples from pixel centre 0 to `size` (the neighbour's first), each way.
+        let side = grid.side - 1
+        var heights = [Float](repeating: .nan, count: side * side)
+        for j in 0..<side {
+            for i in 0..<side { heights[j * side + i] = grid.heights[(j + 1) * grid.side + i + 1] }
+        }
+        var lines = ContourTracer.lines(heights: heights, width: side, height: side, interval: interval)
+        for l in lines.indices {
+            for p in lines[l].points.indices { lines[l].points[p] += 0.5 }
+        }
+        if grid.complete {
+            traced.withLock { kept in
+                if kept.count >= Self.keptContours { kept.removeAll(keepingCapacity: true) }
+                kept[key] = lines
+            }
+        }
+        return lines
     }
 
     private func noteImplausible(_ h: Double) {
