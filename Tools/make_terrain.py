@@ -7,6 +7,13 @@ Mapbox terrain-RGB (an `.mbtiles`, `encoding: mapbox`); and the DEM's own height
 read back with `gdallocationinfo -valonly` at the four pixels around each and filtered bilinearly.
 
     python3 Tools/make_terrain.py OUT_DIR [POINTS]   # prints a JSON list of {lat, lon, height}
+
+With `--shapes`, the contour fixtures instead: four DEMs of known form (a cone, a saddle, a plane of
+known slope, a ridge running diagonally across many tile edges) on the same 100 m grid, each far out in
+the Atlantic (where no map data draws over the contours), each cut into Terrarium tiles at zoom 12, and
+each DEM's own contours every 100 m by `gdal_contour` (GeoJSON in Web Mercator metres):
+
+    python3 Tools/make_terrain.py --shapes OUT_DIR   # prints {name: {lat, lon, tiles, contours}}
 """
 import json
 import math
@@ -33,15 +40,28 @@ def geographic(x, y):
     return math.degrees(2 * math.atan(math.exp(y / R)) - math.pi / 2), math.degrees(x / R)
 
 
-def dem(path):
-    """The hill as an ASCII grid with its projection, then a GeoTIFF; its west and north edges."""
-    cx, cy = mercator(*CENTER)
+def hill(dx, dy):
+    return 100 + 900 * math.exp(-(dx ** 2 + dy ** 2) / (2 * SIGMA ** 2))
+
+
+# The contour fixtures: each a height in metres of the offset (dx, dy) in Mercator metres from its centre.
+SHAPES = {
+    "cone": ((30.0, -40.0), lambda dx, dy: 1500 - 0.05 * math.hypot(dx, dy)),
+    "saddle": ((30.0, -38.0), lambda dx, dy: 800 + 1.5e-6 * (dx * dx - dy * dy)),
+    "plane": ((32.0, -40.0), lambda dx, dy: 500 + 0.03 * dx + 0.01 * dy),
+    "ridge": ((32.0, -38.0), lambda dx, dy: 1250 - 0.06 * abs(dx - dy) / math.sqrt(2)),
+}
+
+
+def dem(path, center=CENTER, height=hill):
+    """A DEM of `height` around `center` as an ASCII grid with its projection, then a GeoTIFF; its west
+    and north edges."""
+    cx, cy = mercator(*center)
     west, north = cx - SIZE * CELL / 2, cy + SIZE * CELL / 2
     rows = []
     for r in range(SIZE):
         y = north - (r + 0.5) * CELL
-        rows.append(" ".join("%.3f" % (100 + 900 * math.exp(-((west + (c + 0.5) * CELL - cx) ** 2 + (y - cy) ** 2)
-                                                            / (2 * SIGMA ** 2))) for c in range(SIZE)))
+        rows.append(" ".join("%.3f" % height(west + (c + 0.5) * CELL - cx, y - cy) for c in range(SIZE)))
     asc = path + ".asc"
     with open(asc, "w") as f:
         f.write("ncols %d\nnrows %d\nxllcorner %r\nyllcorner %r\ncellsize %r\nNODATA_value %d\n"
@@ -87,7 +107,38 @@ def png(grid, encode, path):
     img.save(path)
 
 
+def shapes(out):
+    """The contour fixtures (see the module's text)."""
+    os.makedirs(out, exist_ok=True)
+    made = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (center, height) in SHAPES.items():
+            tif = os.path.join(out, name + ".tif")
+            west, north = dem(tif, center, height)
+            east, south = west + SIZE * CELL, north - SIZE * CELL
+            tiles, z = [], 12
+            size = 2 * math.pi * R / (1 << z)
+            for x in range(int((west + math.pi * R) // size), int((east + math.pi * R) // size) + 1):
+                for y in range(int((math.pi * R - north) // size), int((math.pi * R - south) // size) + 1):
+                    path = os.path.join(tmp, "%s-%d-%d.png" % (name, x, y))
+                    png(heights(tif, z, x, y, tmp), terrarium, path)
+                    with open(path, "rb") as f:
+                        tiles.append(((z, x, y), f.read()))
+            (s_lat, w_lon), (n_lat, e_lon) = geographic(west, south), geographic(east, north)
+            pmtiles = os.path.join(out, name + ".pmtiles")
+            write_pmtiles(pmtiles, tiles, (w_lon, s_lat, e_lon, n_lat), zooms=(12, 12), center=center, name=name)
+            contours = os.path.join(out, name + "-contours.geojson")
+            if os.path.exists(contours):
+                os.remove(contours)
+            subprocess.run(["gdal_contour", "-q", "-i", "100", "-a", "height", "-f", "GeoJSON", tif, contours],
+                           check=True, capture_output=True)
+            made[name] = {"lat": center[0], "lon": center[1], "tiles": pmtiles, "contours": contours}
+    print(json.dumps(made))
+
+
 def main():
+    if sys.argv[1] == "--shapes":
+        return shapes(sys.argv[2])
     out = sys.argv[1]
     points = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     os.makedirs(out, exist_ok=True)
@@ -134,7 +185,7 @@ def main():
     print(json.dumps(result))
 
 
-def write_pmtiles(path, tiles, bounds):
+def write_pmtiles(path, tiles, bounds, zooms=(9, 12), center=CENTER, name="hill"):
     from pmtiles.tile import zxy_to_tileid, TileType, Compression
     from pmtiles.writer import Writer
     west, south, east, north = bounds
@@ -143,11 +194,11 @@ def write_pmtiles(path, tiles, bounds):
         for (z, x, y), data in sorted(tiles, key=lambda t: zxy_to_tileid(*t[0])):
             w.write_tile(zxy_to_tileid(z, x, y), data)
         w.finalize({
-            "tile_type": TileType.PNG, "tile_compression": Compression.NONE, "min_zoom": 9, "max_zoom": 12,
+            "tile_type": TileType.PNG, "tile_compression": Compression.NONE, "min_zoom": zooms[0], "max_zoom": zooms[1],
             "min_lon_e7": int(west * 1e7), "min_lat_e7": int(south * 1e7),
             "max_lon_e7": int(east * 1e7), "max_lat_e7": int(north * 1e7),
-            "center_zoom": 10, "center_lon_e7": int(CENTER[1] * 1e7), "center_lat_e7": int(CENTER[0] * 1e7),
-        }, {"name": "hill", "encoding": "terrarium", "attribution": "termmap test hill"})
+            "center_zoom": zooms[0], "center_lon_e7": int(center[1] * 1e7), "center_lat_e7": int(center[0] * 1e7),
+        }, {"name": name, "encoding": "terrarium", "attribution": "termmap test " + name})
 
 
 def write_mbtiles(path, tiles, bounds):

@@ -10,6 +10,7 @@ around each of 200 seeded points and filtered bilinearly.
 Prints one line per check and a closing 'N passed, N failed' line.
 """
 import json
+import math
 import os
 import sqlite3
 import subprocess
@@ -22,6 +23,10 @@ made = subprocess.run([sys.executable, os.path.join(ROOT, "Tools", "make_terrain
                       capture_output=True, text=True, timeout=300)
 assert made.returncode == 0, made.stderr
 POINTS = json.loads(made.stdout)
+shaped = subprocess.run([sys.executable, os.path.join(ROOT, "Tools", "make_terrain.py"), "--shapes",
+                         os.path.join(WORK, "shapes")], capture_output=True, text=True, timeout=300)
+assert shaped.returncode == 0, shaped.stderr
+SHAPES = json.loads(shaped.stdout)
 TERRARIUM = os.path.join(WORK, "hill-terrarium.pmtiles")
 MAPBOX = os.path.join(WORK, "hill-mapbox.mbtiles")
 
@@ -113,6 +118,88 @@ def _():
     assert r.returncode == 0 and r.stderr.count("no place on Earth") == 1 and r.stdout.count("\n") >= 20, r.stderr
     lines.append(r.stderr.strip())
     return " | ".join(lines)
+
+
+R = 6378137.0
+
+
+def pick(tiles, lat, lon, zoom, size="200x60", *more):
+    """The cells `render --pick` names contour, as a set of (col, row); and the map's rows."""
+    r = run("render", "--terrain", tiles, "--center", "%r,%r" % (lat, lon), "--zoom", str(zoom), "--size", size,
+            "--pick", *more)
+    assert r.returncode == 0, r.stderr
+    grid, legend = r.stdout.split("\n\n", 1)
+    letters = [ln.split("\t") for ln in legend.strip().split("\n")]
+    contour = [l for l, name in letters if name == "contour"]
+    rows = grid.split("\n")
+    cells = {(c, y) for y, row in enumerate(rows) for c, ch in enumerate(row) if contour and ch == contour[0]}
+    return cells, len(rows)
+
+
+def gdal_cells(path, lat, lon, zoom, cols, rows):
+    """The cells of a 200-column view that `gdal_contour`'s lines (Web Mercator metres) pass through,
+    walked a quarter dot at a time, with each cell's line height."""
+    world = 256.0 * 2 ** zoom  # dots across the world
+    cx = (math.radians(lon) + math.pi) / (2 * math.pi)
+    cy = (math.pi - math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))) / (2 * math.pi)
+
+    def dots(x, y):
+        u, v = (x + math.pi * R) / (2 * math.pi * R), (math.pi * R - y) / (2 * math.pi * R)
+        return (u - cx) * world + cols, (v - cy) * world + rows * 2
+
+    cells = {}
+    with open(path) as f:
+        for feature in json.load(f)["features"]:
+            g = feature["geometry"]
+            parts = g["coordinates"] if g["type"] == "MultiLineString" else [g["coordinates"]]
+            for part in parts:
+                pts = [dots(*p[:2]) for p in part]
+                for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+                    steps = max(1, int(math.hypot(x1 - x0, y1 - y0) * 4))
+                    for k in range(steps + 1):
+                        x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+                        c, r = int(math.floor(x / 2)), int(math.floor(y / 4))
+                        if 0 <= c < cols and 0 <= r < rows:
+                            cells[(c, r)] = feature["properties"]["height"]
+    return cells
+
+
+def near(cell, cells):
+    return any((cell[0] + dx, cell[1] + dy) in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+
+@check("contours of a cone, a saddle, a plane and a diagonal ridge at zoom 12 lie within one cell of gdal_contour's lines every 100 m: recall and precision >= 0.9")
+def _():
+    out = []
+    for name, shape in SHAPES.items():
+        ours, rows = pick(shape["tiles"], shape["lat"], shape["lon"], 12)
+        theirs = gdal_cells(shape["contours"], shape["lat"], shape["lon"], 12, 200, rows)
+        assert theirs and ours, (name, len(theirs), len(ours))
+        recall = sum(near(c, ours) for c in theirs) / len(theirs)
+        precision = sum(near(c, theirs) for c in ours) / len(ours)
+        assert recall >= 0.9 and precision >= 0.9, (name, recall, precision)
+        out.append("%s recall %.3f precision %.3f (%d/%d cells)" % (name, recall, precision, len(theirs), len(ours)))
+    return "; ".join(out)
+
+
+@check("no seam: where the ridge's contours cross the edges of zoom-12 tiles (every 256 dots), every cell of gdal_contour's lines has a contour within one cell")
+def _():
+    shape = SHAPES["ridge"]
+    zoom = 12
+    ours, rows = pick(shape["tiles"], shape["lat"], shape["lon"], zoom)
+    theirs = gdal_cells(shape["contours"], shape["lat"], shape["lon"], zoom, 200, rows)
+    # The tile edges in the view's dots: multiples of 256 dots from the world's corner.
+    world = 256.0 * 2 ** zoom
+    cx = (math.radians(shape["lon"]) + math.pi) / (2 * math.pi)
+    cy = (math.pi - math.log(math.tan(math.pi / 4 + math.radians(shape["lat"]) / 2))) / (2 * math.pi)
+    left, top = cx * world - 200, cy * world - rows * 2
+    xs = [(k * 256 - left) / 2 for k in range(int(left // 256) + 1, int((left + 400) // 256) + 1)]
+    ys = [(k * 256 - top) / 4 for k in range(int(top // 256) + 1, int((top + rows * 4) // 256) + 1)]
+    at_edges = [c for c in theirs if any(abs(c[0] + 0.5 - x) <= 2 for x in xs) or any(abs(c[1] + 0.5 - y) <= 2 for y in ys)]
+    assert xs and ys and len(at_edges) >= 20, (xs, ys, len(at_edges))
+    missed = [c for c in at_edges if not near(c, ours)]
+    assert not missed, missed[:10]
+    return "%d tile edges in view; %d line cells beside them, every one drawn" % (len(xs) + len(ys), len(at_edges))
 
 
 if __name__ == "__main__":
