@@ -99,6 +99,8 @@ public struct LayerContext {
     /// The imagery's colour of each half-cell (cell `i`'s upper half at `2i`, lower at `2i + 1`; 0:
     /// none, else `1 << 24 | rgb`); empty when no imagery is drawn.
     var imagery: [UInt32] = []
+    /// How lit each cell's ground is (0–1, NaN: no height there), when hillshade is drawn; else empty.
+    var hillshade: [Float] = []
     /// True when the imagery is also wanted as a picture (a terminal that draws pictures).
     var wantsPicture: PictureCell?
     /// The imagery as a picture, when wanted and there is some.

@@ -18,6 +18,8 @@ public struct MapStyle: Equatable, Sendable {
     /// The imagery is a picture the terminal draws under the text (kitty's), not half blocks: its cells
     /// are left blank, and the render holds the picture.
     public var imageryPicture: PictureCell?
+    /// The terrain's hillshade shades the land, when the run has terrain (`H` toggles it).
+    public var hillshade = true
 
     /// A style.
     public init(mode: ColorMode, theme: Theme = .dark, ascii: Bool = false, grid: Bool = true, imagery: Bool = true) {
@@ -55,6 +57,7 @@ public enum MapRenderer {
         for layer in baseLayers where style.grid || !(layer is GraticuleLayer) { layer.draw(into: &context) }
         // Contours after the map's names (which win a place over theirs); their inks are below the data's.
         ContourLayer().draw(into: &context)
+        if style.hillshade { HillshadeLayer().draw(into: &context) }
         for layer in overlays { layer.draw(into: &context) }
         let shown = compose(&frame, context, style)
         var rendering = finish(context)
@@ -177,6 +180,52 @@ public enum MapRenderer {
         return shown
     }
 
+    /// The hillshade into the land's cells: its tint lighter on slopes facing the sun and darker on those
+    /// facing away (a ramp of the theme's land colours in 256 colours, a grey in 16 where the shadow is
+    /// deep), or, in 8 colours and without colour, a stipple in empty cells, denser the deeper the shadow
+    /// (fixed to the world's cells, as the sea's is).
+    static func paintHillshade(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
+        let cols = c.view.size.cols
+        let land = StyleTable.ink(.feature(.land))
+        let flat = Float(Hillshade.flat)
+        // Dark theme: greys around the land's 235; light: the pale yellow land's 230 with its darker kin.
+        let ramp: [UInt8] = style.theme == .dark ? Array(232...241) : [143, 144, 186, 187, 230, 231]
+        let level = style.theme == .dark ? 3 : 4
+        let (worldCol, worldRow) = (
+            Int((c.transform.dotX(0) / Double(ViewSize.dotsPerCellX)).rounded(.down)),
+            Int((c.transform.dotY(0) / Double(ViewSize.dotsPerCellY)).rounded(.down))
+        )
+        let stipple = Cell(
+            glyph: style.ascii ? "." : "·", style: StyleTable.style(.contour, mode: style.mode, theme: style.theme))
+        frame.withOneColumnCells { cells in
+            for row in 0..<c.view.size.rows {
+                for col in 0..<cols {
+                    let i = row * cols + col
+                    let v = c.hillshade[i]
+                    guard c.fills[i] == land, !v.isNaN else { continue }
+                    // Steps of the ramp from the flat ground's colour (16 a unit of shade: a 10° slope
+                    // turned from the sun is about two steps darker).
+                    let steps = Int(((v - flat) * Self.hillshadeGain).rounded())
+                    switch style.mode {
+                    case .ansi256, .truecolor:
+                        let k = min(ramp.count - 1, max(0, level + steps))
+                        cells[i].style.background = PaletteColor(ramp[k])
+                    case .ansi16:
+                        if steps <= -2 { cells[i].style.background = PaletteColor(style.theme == .dark ? 8 : 7) }
+                    case .ansi8, .plain, .monochrome:
+                        // A dot of shadow every other cell of a deep shadow, every fourth of a lighter one.
+                        let (wc, wr) = (col - worldCol, row - worldRow)
+                        let dense = steps <= -4 ? (wc + wr) & 1 == 0 : steps <= -2 && wc & 1 == 0 && wr & 1 == 0
+                        if dense, cells[i].glyph == " " { cells[i] = stipple }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ramp steps a unit of hillshade.
+    static let hillshadeGain: Float = 16
+
     /// The imagery into the painted cells: bare where no dot is drawn (areas, the sea and their
     /// stipples give way to it), else under the dots as a halo.
     static func paintImagery(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) {
@@ -207,6 +256,7 @@ public enum MapRenderer {
     @discardableResult
     static func compose(_ frame: inout Frame, _ c: LayerContext, _ style: MapStyle) -> Shown {
         let shown = paintCells(&frame, c, style)
+        if !c.hillshade.isEmpty { paintHillshade(&frame, c, style) }
         if !c.imagery.isEmpty { paintImagery(&frame, c, style) }
         // What text then changes over imagery is given a halo (`haloText`).
         let painted = c.imagery.isEmpty ? [] : frame.cells

@@ -86,6 +86,7 @@ public struct Command: RawRepresentable, Hashable, Sendable {
     public static let toggleSeedOverlay = Command(rawValue: "toggleSeedOverlay")
     public static let toggleGrid = Command(rawValue: "toggleGrid")
     public static let toggleImagery = Command(rawValue: "toggleImagery")
+    public static let toggleHillshade = Command(rawValue: "toggleHillshade")
     public static let toggleLegend = Command(rawValue: "toggleLegend")
     public static let toggleLayers = Command(rawValue: "toggleLayers")
     public static let whatIsHere = Command(rawValue: "whatIsHere")

@@ -97,6 +97,7 @@ public enum Renderer {
         var style = MapStyle(
             mode: options.mode, theme: state.theme, ascii: ascii, grid: state.showGrid, imagery: state.showImagery)
         style.imageryPicture = options.pictures
+        style.hillshade = state.showHillshade
         return style
     }
 

@@ -46,6 +46,8 @@ public struct SessionStart: Sendable {
     public var centerGiven = true
     /// The imagery's name, when the run has a raster tileset (`I` shows or hides it).
     public var imagery: String?
+    /// The terrain's name, when the run has elevation tiles (`H` shows or hides its hillshade).
+    public var terrain: String?
 
     /// A start at `center` and `zoom` in a terminal of `cols` × `rows`, everything else as by default.
     public init(cols: Int, rows: Int, center: Coordinate, zoom: Double) {
@@ -63,6 +65,7 @@ public struct SessionStart: Sendable {
         state.mouseCaptured = mouse
         state.keymap = keymap
         state.imageryName = imagery
+        state.terrainName = terrain
         for row in commands { state.add(row) }
         if circle {
             state.circle = CircleOverlay(

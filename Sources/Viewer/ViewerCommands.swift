@@ -83,7 +83,7 @@ public enum ViewerCommands {
         CommandRow(.panDown, keys: [.down, .char("j")], "pan down a quarter view") { $0.pan(0, quarter) },
         CommandRow(.panUp, keys: [.up, .char("k")], "pan up a quarter view") { $0.pan(0, -quarter) },
         CommandRow(.panRight, keys: [.right, .char("l")], "pan right a quarter view") { $0.pan(quarter, 0) },
-        CommandRow(.pageLeft, keys: [.char("H"), .modifiedLeft], "pan left a whole view") { $0.pan(-1, 0) },
+        CommandRow(.pageLeft, keys: [.modifiedLeft], "pan left a whole view") { $0.pan(-1, 0) },
         CommandRow(.pageDown, keys: [.char("J"), .modifiedDown], "pan down a whole view") { $0.pan(0, 1) },
         CommandRow(.pageUp, keys: [.char("K"), .modifiedUp], "pan up a whole view") { $0.pan(0, -1) },
         CommandRow(.pageRight, keys: [.char("L"), .modifiedRight], "pan right a whole view") { $0.pan(1, 0) },
@@ -129,6 +129,11 @@ public enum ViewerCommands {
         CommandRow(.toggleGrid, keys: [.char("#")], "latitude/longitude grid on/off") { $0.toggleGrid() },
         CommandRow(.toggleImagery, keys: [.char("I")], "imagery (a raster tileset under the map) on/off") {
             $0.toggleImagery()
+        },
+        CommandRow(
+            .toggleHillshade, keys: [.char("H")], "hillshade (the terrain's relief, lit from the north-west) on/off"
+        ) {
+            $0.toggleHillshade()
         },
         CommandRow(
             .toggleLegend, keys: [.char("w")], "legend on/off: each kind of feature on screen and its look"
@@ -222,6 +227,15 @@ extension ViewerState {
         }
         showImagery.toggle()
         setMessage("imagery \(name) " + (showImagery ? "on" : "off"))
+    }
+
+    mutating func toggleHillshade() {
+        guard let name = terrainName else {
+            setMessage("no terrain: give elevation tiles with --terrain (see docs/terrain.md)")
+            return
+        }
+        showHillshade.toggle()
+        setMessage("hillshade of \(name) " + (showHillshade ? "on" : "off"))
     }
 
     mutating func toggleSeedOverlay() {

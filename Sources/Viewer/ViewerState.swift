@@ -228,6 +228,10 @@ public struct ViewerState: Equatable, Sendable {
     public var showImagery = true
     /// The imagery's name (nil: the run has no raster tileset).
     public var imageryName: String?
+    /// The terrain's hillshade is drawn (`H`), when the run has terrain.
+    public var showHillshade = true
+    /// The terrain's name (nil: the run has no elevation tiles).
+    public var terrainName: String?
     /// The help overlay is shown.
     public var showHelp = false
     /// True while the explain panel (`e`) is shown.

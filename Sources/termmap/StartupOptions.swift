@@ -275,6 +275,7 @@ struct StartupOptions {
     ) throws(UsageError) -> SessionStart {
         var start = SessionStart(cols: cols, rows: rows, center: center, zoom: zoom)
         start.imagery = sources.imagery?.label
+        start.terrain = sources.terrain?.label
         start.radiusMeters = radius
         start.circle = circle
         start.imperialUnits = imperial

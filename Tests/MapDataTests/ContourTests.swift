@@ -116,3 +116,25 @@ struct ContourTests {
         #expect(atEdge == ends(b, x: 0.5))
     }
 }
+
+/// Hillshade (issue 48): Horn's slope and aspect under the standard sun (315°, 45°) on planes whose
+/// shade is known in closed form: flat cos 45°; facing the sun at a 45° slope fully lit; facing away at
+/// 45° unlit; a slope side-on to the sun cos 45° · cos(slope).
+struct HillshadeTests {
+    /// The shade of the middle of a plane rising `dx` metres a sample eastwards and `dy` southwards.
+    static func shade(_ dx: Double, _ dy: Double, azimuth: Double = Hillshade.azimuth) -> Double {
+        let heights = ContourTests.grid(3, 3) { i, j in dx * i + dy * j }
+        return Double(Hillshade.shades(heights: heights, side: 3, metersApart: { _ in 1 }, azimuth: azimuth)[0])
+    }
+
+    @Test func planesAreShadedAsTheSunSeesThem() {
+        let s = 1 / 2.0.squareRoot()  // a 45° slope along a diagonal: rise 1 a metre, √½ a metre each way
+        #expect(abs(Self.shade(0, 0) - s) < 1e-6)
+        #expect(abs(Self.shade(s, s) - 1) < 1e-6)  // rising to the south-east: it faces the north-west sun
+        #expect(abs(Self.shade(-s, -s) - 0) < 1e-6)  // faces the south-east, away
+        #expect(abs(Self.shade(s, -s) - s * s) < 1e-6)  // faces the south-west: side-on
+        #expect(abs(Self.shade(-s, s) - s * s) < 1e-6)  // faces the north-east: side-on
+        // The sun in the south-east instead: the two facings swap.
+        #expect(abs(Self.shade(-s, -s, azimuth: 135) - 1) < 1e-6)
+    }
+}

@@ -49,7 +49,7 @@ struct NewUserFaultTests {
         s.update(.key(.char(" ")))
         #expect(!s.showHelp)
         let big = Renderer.render(
-            try state("?", cols: 100, rows: 44), sources: nil, options: RenderOptions(mode: .plain))
+            try state("?", cols: 100, rows: 45), sources: nil, options: RenderOptions(mode: .plain))
         #expect(
             big.text.contains("any key closes") && big.text.contains(/Ctrl-C +quit/) && !big.text.contains("page 1"))
     }

@@ -18,7 +18,7 @@ struct ViewChangeTests {
     @Test(arguments: [
         (Key.char("h"), 25, 0), (Key.left, 25, 0), (Key.char("l"), -25, 0), (Key.right, -25, 0),
         (Key.char("k"), 0, 7), (Key.up, 0, 7), (Key.char("j"), 0, -7), (Key.down, 0, -7),
-        (Key.char("H"), 100, 0), (Key.char("L"), -100, 0), (Key.char("K"), 0, 28), (Key.char("J"), 0, -28),
+        (Key.modifiedLeft, 100, 0), (Key.char("L"), -100, 0), (Key.char("K"), 0, 28), (Key.char("J"), 0, -28),
     ])
     func panKeysMoveTheMapTheWayTheySay(key: Key, columns: Int, rows: Int) throws {
         let before = try start()

@@ -141,10 +141,10 @@ def _():
     return f"{before} → {held} before the release"
 
 
-@check("Shift- and Ctrl-arrows pan a whole view, as H and K do: ESC [ 1 ; 2 D under screen-256color (its terminfo lacks it), tmux's C-Up under xterm-256color")
+@check("Shift- and Ctrl-arrows pan a whole view, as L and K do: ESC [ 1 ; 2 C under screen-256color (its terminfo lacks it), tmux's C-Up under xterm-256color")
 def _():
     out = []
-    for term, send, letter in (("screen-256color", "\x1b[1;2D", "H"), ("xterm-256color", "C-Up", "K")):
+    for term, send, letter in (("screen-256color", "\x1b[1;2C", "L"), ("xterm-256color", "C-Up", "K")):
         env = f"TERM={term} LANG=C.UTF-8"
         a = Session("--center 20,10 --zoom 5 --no-animation", cols=100, rows=30, env=env)
         if send.startswith("\x1b"):

@@ -202,6 +202,63 @@ def _():
     return "%d tile edges in view; %d line cells beside them, every one drawn" % (len(xs) + len(ys), len(at_edges))
 
 
+def background_levels(text):
+    """Each cell's 256-colour background (None: the terminal's), row by row, from `render --color 256`."""
+    sys.path.insert(0, os.path.join(ROOT, "Tools"))
+    from frame_svg import cells
+    return [[c[2] for c in row] for row in cells(text)]
+
+
+@check("hillshade (on by default, H toggles it): land cells' tints correlate >= 0.9 with gdaldem hillshade (Horn, 315 deg, 45 deg) of the DEM at their centres; water stays water")
+def _():
+    lat, lon, zoom = 60.2, 24.9, 12
+    view = ("--terrain", TERRARIUM, "--center", "%r,%r" % (lat, lon), "--zoom", str(zoom), "--size", "200x60")
+    shaded = run("render", *view, "--color", "256")
+    flat = run("render", *view, "--color", "256", "--keys", "H")
+    picked = run("render", *view, "--pick")
+    assert shaded.returncode == flat.returncode == picked.returncode == 0, shaded.stderr + flat.stderr
+    grid, legend = picked.stdout.split("\n\n", 1)
+    letters = dict(reversed(ln.split("\t")) for ln in legend.strip().split("\n"))
+    land = letters["land"]
+    rows = grid.split("\n")
+    ours, plain = background_levels(shaded.stdout), background_levels(flat.stdout)
+    # gdaldem on the DEM, its slopes in ground metres (-s: ground metres a Mercator metre, cos(latitude)).
+    tif = os.path.join(WORK, "hill.tif")
+    shade_tif = os.path.join(WORK, "hill-shade.tif")
+    subprocess.run(["gdaldem", "hillshade", "-q", "-az", "315", "-alt", "45", "-s", repr(math.cos(math.radians(lat))),
+                    tif, shade_tif], check=True)
+    info = json.loads(subprocess.run(["gdalinfo", "-json", tif], capture_output=True, text=True, check=True).stdout)
+    west, cell, _, north, _, cell_y = info["geoTransform"]
+    world = 256.0 * 2 ** zoom
+    cx = (math.radians(lon) + math.pi) / (2 * math.pi)
+    cy = (math.pi - math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))) / (2 * math.pi)
+    chosen = []
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch != land or ours[r][c] is None or not 232 <= ours[r][c] <= 241:
+                continue
+            u, v = cx + (c * 2 + 1 - 200) / world, cy + (r * 4 + 2 - len(rows) * 2) / world
+            x, y = u * 2 * math.pi * R - math.pi * R, math.pi * R - v * 2 * math.pi * R
+            px, py = (x - west) / cell, (y - north) / cell_y
+            if 1 <= px < info["size"][0] - 1 and 1 <= py < info["size"][1] - 1:
+                chosen.append((r, c, int(px), int(py)))
+    values = subprocess.run(["gdallocationinfo", "-valonly", shade_tif], input="".join(
+        "%d %d\n" % (px, py) for _, _, px, py in chosen), capture_output=True, text=True, check=True).stdout.split()
+    a = [ours[r][c] - 232 for r, c, _, _ in chosen]
+    b = [float(v) for v in values]
+    n = len(a)
+    ma, mb = sum(a) / n, sum(b) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    corr = cov / math.sqrt(sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+    assert n >= 2000 and corr >= 0.9, (n, corr)
+    # H: every land cell back to the one tint; the sea's cells are the same both ways.
+    assert {plain[r][c] for r, c, _, _ in chosen} == {235}, {plain[r][c] for r, c, _, _ in chosen}
+    sea = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == letters.get("water")]
+    assert all(ours[r][c] == plain[r][c] for r, c in sea), "water shaded"
+    return "%d land cells: correlation %.3f with gdaldem; %d tints used; H: all 235; %d water cells unchanged" % (
+        n, corr, len(set(a)), len(sea))
+
+
 if __name__ == "__main__":
     try:
         check.report("terrain e2e")

@@ -1,4 +1,5 @@
 import GeoCore
+import Glibc
 import MapFormats
 import Synchronization
 
@@ -14,6 +15,9 @@ public final class TerrainSource: TileLoadable {
     private let implausible = Mutex<(noticed: Bool, unsaid: Double?)>((false, nil))
     /// Each tile's contour lines by interval, traced once (`contours(of:interval:)`).
     private let traced = Mutex<[ContourKey: [ContourLine]]>([:])
+
+    /// Each tile's hillshade (`shades(of:)`), computed once.
+    private let shaded = Mutex<[TileID: [Float]]>([:])
 
     /// A tile's lines at an interval.
     private struct ContourKey: Hashable {
@@ -189,6 +193,32 @@ public final class TerrainSource: TileLoadable {
             }
         }
         return lines
+    }
+
+    /// `tile`'s hillshade under the standard sun (`Hillshade`), one value (0–1, NaN: no height) a
+    /// pixel row by row; Horn's 3 × 3 reaches into the neighbours' edge pixels, and a pixel's size is its
+    /// ground size (the Mercator pixel times the cosine of its latitude). Kept once the neighbours are at
+    /// hand. Nil when the tile is not.
+    public func shades(of tile: TileID) -> [Float]? {
+        if let kept = shaded.withLock({ $0[tile] }) { return kept }
+        guard let grid = heightGrid(tile) else { return nil }
+        let size = grid.side - 2
+        let worldPixels = Double(size << tile.z)
+        let mercatorMeters = 2 * Double.pi * WebMercator.earthRadius / worldPixels
+        let values = Hillshade.shades(
+            heights: grid.heights, side: grid.side,
+            metersApart: { row in
+                // The latitude of the row's pixel centres (grid row 1 is the tile's row 0).
+                let y = (Double(tile.y * size + row - 1) + 0.5) / worldPixels
+                return mercatorMeters * cos(WebMercator.unproject(MercatorPoint(x: 0, y: y)).latitude * .pi / 180)
+            })
+        if grid.complete {
+            shaded.withLock { kept in
+                if kept.count >= Self.keptContours { kept.removeAll(keepingCapacity: true) }
+                kept[tile] = values
+            }
+        }
+        return values
     }
 
     private func noteImplausible(_ h: Double) {
