@@ -126,6 +126,8 @@ public struct MapRendering {
     /// The height under the view's centre (the crosshair), when the run has terrain and its tile is at
     /// hand: metres, and the source.
     public var centerHeight: (meters: Double, source: String)?
+    /// The elevation profile drawn (issue 48), and what it is of; set by the viewer, which knows the line.
+    public var profile: (of: String, profile: ElevationProfile)?
     /// The labels as the engine placed them, and whether they are shown in ASCII.
     let placed: [MapLabel]
     let ascii: Bool

@@ -166,8 +166,34 @@ extension ViewerState {
 
     /// With the layer list open a digit shows or hides that file.
     private mutating func layerListKey(_ key: Key) -> [Effect]? {
+        if key == .char("p") {
+            if choosingProfile || profileFile != nil {
+                (choosingProfile, profileFile) = (false, nil)
+                setMessage("no track's profile")
+                return []
+            }
+            guard terrainName != nil else {
+                setMessage("no terrain for a profile: give elevation tiles with --terrain (see docs/terrain.md)")
+                return []
+            }
+            choosingProfile = true
+            setMessage("the elevation profile of which file's track? (1–9)")
+            return []
+        }
+        let choosing = choosingProfile
+        choosingProfile = false
         guard case .char(let c) = key, let n = c.wholeNumberValue, n >= 1, n <= min(9, userLayers.count) else {
             return nil
+        }
+        if choosing {
+            let file = userLayers[n - 1].file
+            guard file.data.longestLine != nil else {
+                setMessage("\(file.displayName) has no line to profile")
+                return []
+            }
+            profileFile = n - 1
+            setMessage("elevation profile of \(file.displayName)'s longest line")
+            return []
         }
         toggleUserLayer(n - 1)
         let layer = userLayers[n - 1]

@@ -114,7 +114,7 @@ public enum Renderer {
         }
         let view = state.displayedView
         let mapRows = view.size.rows
-        let map = MapRenderer.render(
+        var map = MapRenderer.render(
             into: &frame, view: view, overlays: state.overlays, sources: sources,
             style: mapStyle(state, options, ascii: ascii), makesDetailAtOnce: options.makesDetailAtOnce)
         if state.showHelp {
@@ -137,6 +137,12 @@ public enum Renderer {
         }
         let panelStyle = MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)
         if state.directions.showsSteps { drawSteps(&frame, state, mapRows: mapRows, style: panelStyle) }
+        if let line = state.profileLine, let terrain = sources?.terrain {
+            let (profile, missing) = terrain.profile(along: line.line, zoom: view.zoom)
+            drawProfile(&frame, of: line, profile, mapRows: mapRows, style: panelStyle)
+            map.profile = (line.title, profile)
+            if let sources, !missing.isEmpty { map.missing.append(TileBatch(source: sources.terrainIndex, tiles: missing)) }
+        }
         if state.showsCrosshair { drawCrosshair(&frame, view, style: panelStyle) }
         let info = InfoReport.of(state, map: map)
         let infoScrollLimit = info.map {
@@ -226,7 +232,9 @@ public enum Renderer {
     /// The layer list (`o`): each file with its number, its look, its format and counts, shown or hidden.
     static func drawLayers(_ frame: inout Frame, _ state: ViewerState, mapRows: Int, style: MapStyle) {
         let layers = state.userLayers
-        var lines = ["your files (o closes, 1–9 shows or hides)"]
+        var lines = [
+            "your files (o closes, 1–9 shows or hides" + (state.terrainName != nil ? ", p 1–9 profiles a track)" : ")")
+        ]
         for (i, layer) in layers.enumerated() {
             let f = layer.file
             let what: String
@@ -291,14 +299,14 @@ public enum Renderer {
     @discardableResult
     static func drawPanel(
         _ frame: inout Frame, _ lines: [String], widest: Int, mapRows: Int, ascii: Bool, mode: ColorMode, theme: Theme,
-        topRight: Bool = false, title: String? = nil, blankRing: Bool = false
+        topRight: Bool = false, atBottom: Bool = false, title: String? = nil, blankRing: Bool = false
     ) -> (left: Int, top: Int, height: Int)? {
         let shown = lines.map { Transliteration.screenText($0, ascii: ascii) }
         let width = min(frame.cols - 2, max(widest, shown.map(\.columns).max() ?? 0) + 4)
         let height = min(mapRows, lines.count + 2)
         guard width > 4, height > 2 else { return nil }
         let left = topRight ? frame.cols - width - 1 : (frame.cols - width) / 2
-        let top = topRight ? 0 : max(0, (mapRows - height) / 2)
+        let top = topRight ? 0 : atBottom ? max(0, mapRows - height) : max(0, (mapRows - height) / 2)
         func border(_ text: String) -> String { Transliteration.screenText(text, ascii: ascii) }
         if blankRing {
             // A blank cell's ring around the box: no scrap of the map beside it (at 80 columns the box

@@ -18,6 +18,7 @@ public enum StateJSON {
         document.terrain = map?.sources.first { $0.kind == .terrain }.map {
             Terrain(height: map?.centerHeight?.meters, source: $0.name)
         }
+        document.profile = map?.profile.map { Profile(of: $0.of, $0.profile) }
         return try text(document)
     }
 
@@ -40,6 +41,43 @@ public enum StateJSON {
             var c = encoder.container(keyedBy: Key.self)
             try c.encode(height, forKey: .height)
             try c.encode(source, forKey: .source)
+        }
+    }
+
+    /// The elevation profile shown (the ruler's, the route's or a track's): distances and heights every
+    /// 10 m (null where no height is known), the climbing and descending, the lowest and highest points
+    /// and the steepest 100 m in percent (issue 48).
+    struct Profile: Encodable {
+        var of: String
+        var meters: [Double]
+        var heights: [Double?]
+        var ascent: Double
+        var descent: Double
+        var minimum: Double?
+        var maximum: Double?
+        var steepestPercent: Double?
+
+        init(of: String, _ p: ElevationProfile) {
+            self.of = of
+            meters = p.meters
+            heights = p.heights.map { $0.isFinite ? $0 : nil }
+            (ascent, descent, minimum, maximum, steepestPercent) = (
+                p.ascent, p.descent, p.minimum, p.maximum, p.steepestPercent
+            )
+        }
+
+        enum Key: String, CodingKey { case of, meters, heights, ascent, descent, minimum, maximum, steepestPercent }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(of, forKey: .of)
+            try c.encode(meters, forKey: .meters)
+            try c.encode(heights, forKey: .heights)
+            try c.encode(ascent, forKey: .ascent)
+            try c.encode(descent, forKey: .descent)
+            try c.encode(minimum, forKey: .minimum)
+            try c.encode(maximum, forKey: .maximum)
+            try c.encode(steepestPercent, forKey: .steepestPercent)
         }
     }
 
@@ -273,6 +311,7 @@ public enum StateJSON {
         var ruler: RulerState?
         var info: Info?
         var terrain: Terrain?
+        var profile: Profile?
         /// The route open (`d`): `termmap route --json`'s fields; and the reach shown (`D`).
         var route: Directions?
         var reach: Reach?
@@ -324,7 +363,7 @@ public enum StateJSON {
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources,
                 poisInView,
-                poisOmitted, files, ruler, info, route, reach, terrain
+                poisOmitted, files, ruler, info, route, reach, terrain, profile
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -351,6 +390,7 @@ public enum StateJSON {
             try c.encode(reach, forKey: .reach)
             // Only when the run has terrain (issue 48).
             try c.encodeIfPresent(terrain, forKey: .terrain)
+            try c.encodeIfPresent(profile, forKey: .profile)
         }
     }
 }

@@ -232,6 +232,10 @@ public struct ViewerState: Equatable, Sendable {
     public var showHillshade = true
     /// The terrain's name (nil: the run has no elevation tiles).
     public var terrainName: String?
+    /// The file whose track's elevation profile is shown (`p` then its number in the layers panel).
+    public var profileFile: Int?
+    /// True after `p` in the layers panel: the next digit chooses the file.
+    public var choosingProfile = false
     /// The help overlay is shown.
     public var showHelp = false
     /// True while the explain panel (`e`) is shown.

@@ -19,6 +19,12 @@ public final class TerrainSource: TileLoadable {
     /// Each tile's hillshade (`shades(of:)`), computed once.
     private let shaded = Mutex<[TileID: [Float]]>([:])
 
+    /// The last profile asked for, by its line, zoom and the tiles at hand then.
+    private let lastProfile = Mutex<(key: Int, profile: ElevationProfile, missing: [TileID])?>(nil)
+
+    /// The most tiles a profile reads: a longer line reads them at a lower zoom.
+    static let profileTiles = 48
+
     /// A tile's lines at an interval.
     private struct ContourKey: Hashable {
         let tile: TileID
@@ -219,6 +225,34 @@ public final class TerrainSource: TileLoadable {
             }
         }
         return values
+    }
+
+    /// The elevation profile of `line` (`ElevationProfile`: a sample every 10 m), its heights from the
+    /// tiles of view zoom `zoom`'s tile zoom, or a lower one where the line would need more than
+    /// `profileTiles` of them; and the tiles it lacks, to be loaded (their heights are NaN until then).
+    /// The last one is kept until the line, the zoom or the tiles at hand change.
+    public func profile(along line: [Coordinate], zoom: Double) -> (profile: ElevationProfile, missing: [TileID]) {
+        var key = Hasher()
+        for c in line { key.combine(c.latitude); key.combine(c.longitude) }
+        key.combine(zoom)
+        key.combine(tiles.generation)
+        let made = key.finalize()
+        if let kept = lastProfile.withLock({ $0 }), kept.key == made { return (kept.profile, kept.missing) }
+        let samples = ElevationProfile.samples(along: line)
+        let points = samples.map { WebMercator.project($0.at) }
+        var z = tileZoom(zoom)
+        var wanted: Set<TileID> = []
+        while true {
+            wanted = Set(points.flatMap { tiles(for: $0, tileZoom: z) })
+            guard wanted.count > Self.profileTiles, z > max(0, tiles.info.minZoom) else { break }
+            z -= 1
+        }
+        let heights = points.map { height(at: $0, tileZoom: z) ?? .nan }
+        let missing = wanted.filter { tiles.image($0) == nil && tiles.covers($0) && !hasTried($0) }
+            .sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+        let profile = ElevationProfile(meters: samples.map(\.meters), heights: heights)
+        lastProfile.withLock { $0 = (made, profile, missing) }
+        return (profile, missing)
     }
 
     private func noteImplausible(_ h: Double) {
