@@ -2,7 +2,7 @@
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libexpat1-dev libpng-dev libjpeg62-turbo-dev libwebp-dev
-TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte python3-pil xplanet-images libsixel-bin osmium-tool gdal-bin mandoc man-db lintian bash-completion zsh fish binutils
+TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte python3-pil python3-geographiclib xplanet-images libsixel-bin osmium-tool gdal-bin mandoc man-db lintian bash-completion zsh fish binutils
 # From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with, and
 # gpxpy, which reads back the routes `termmap route --gpx` writes.
 TEST_PYPI := pmtiles==3.8.1 gpxpy==1.6.2

@@ -67,7 +67,9 @@ extension Renderer {
             }
             let x = length > 0 ? profile.meters[i] / length * w : 0
             let y = (1 - (height - bottom) / (top - bottom)) * h
-            if let p = last { canvas.line(p.x + 0.5, p.y + 0.5, x + 0.5, y + 0.5, ink: 1) } else {
+            if let p = last {
+                canvas.line(p.x + 0.5, p.y + 0.5, x + 0.5, y + 0.5, ink: 1)
+            } else {
                 canvas.set(x: Int(x), y: Int(y), ink: 1)
             }
             last = (x, y)

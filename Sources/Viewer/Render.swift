@@ -141,7 +141,9 @@ public enum Renderer {
             let (profile, missing) = terrain.profile(along: line.line, zoom: view.zoom)
             drawProfile(&frame, of: line, profile, mapRows: mapRows, style: panelStyle)
             map.profile = (line.title, profile)
-            if let sources, !missing.isEmpty { map.missing.append(TileBatch(source: sources.terrainIndex, tiles: missing)) }
+            if let sources, !missing.isEmpty {
+                map.missing.append(TileBatch(source: sources.terrainIndex, tiles: missing))
+            }
         }
         if state.showsCrosshair { drawCrosshair(&frame, view, style: panelStyle) }
         let info = InfoReport.of(state, map: map)

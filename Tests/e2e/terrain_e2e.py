@@ -259,6 +259,72 @@ def _():
         n, corr, len(set(a)), len(sea))
 
 
+def dem_heights(points):
+    """The hill DEM's bilinear heights at (lat, lon) points, read with gdallocationinfo (four pixels each)."""
+    tif = os.path.join(WORK, "hill.tif")
+    info = json.loads(subprocess.run(["gdalinfo", "-json", tif], capture_output=True, text=True, check=True).stdout)
+    west, cell, _, north, _, cell_y = info["geoTransform"]
+    where = []
+    for lat, lon in points:
+        x, y = R * math.radians(lon), R * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+        where.append(((x - west) / cell - 0.5, (y - north) / cell_y - 0.5))
+    out = subprocess.run(["gdallocationinfo", "-valonly", tif], input="".join(
+        "%d %d\n" % (int(px) + dx, int(py) + dy) for px, py in where for dy in (0, 1) for dx in (0, 1)),
+        capture_output=True, text=True, check=True).stdout.split()
+    heights = []
+    for i, (px, py) in enumerate(where):
+        a, b, c, d = (float(v) for v in out[4 * i:4 * i + 4])
+        fx, fy = px - int(px), py - int(py)
+        heights.append((a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy)
+    return heights
+
+
+@check("a track's elevation profile (o, p, 1): samples every 10 m along its geodesic legs (GeographicLib), heights from the DEM within 0.5 m, ascent and descent (2 m dead band) as Python computes them within 1 %; the panel shows them")
+def _():
+    from geographiclib.geodesic import Geodesic
+    track = [(60.17 + 0.006 * k, 24.80 + 0.021 * k + 0.004 * (k % 3)) for k in range(10)]
+    gpx = os.path.join(WORK, "walk.gpx")
+    with open(gpx, "w") as f:
+        f.write('<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">'
+                "<trk><name>walk</name><trkseg>" + "".join('<trkpt lat="%r" lon="%r"/>' % p for p in track)
+                + "</trkseg></trk></gpx>")
+    view = ("--terrain", TERRARIUM, "--center", "60.2,24.9", "--zoom", "12", "--size", "120x40", gpx)
+    r = run("render", *view, "--keys", "op1", "--json")
+    assert r.returncode == 0, r.stderr
+    profile = json.loads(r.stdout)["profile"]
+    # The same samples: every 10 m along each geodesic leg from its start, and the track's end.
+    samples, along, nxt = [(0.0, track[0])], 0.0, 10.0
+    for a, b in zip(track, track[1:]):
+        leg = Geodesic.WGS84.Inverse(a[0], a[1], b[0], b[1])
+        while nxt < along + leg["s12"]:
+            p = Geodesic.WGS84.Direct(a[0], a[1], leg["azi1"], nxt - along)
+            samples.append((nxt, (p["lat2"], p["lon2"])))
+            nxt += 10
+        along += leg["s12"]
+    samples.append((along, track[-1]))
+    assert len(profile["meters"]) == len(samples), (len(profile["meters"]), len(samples))
+    off = max(abs(m - s[0]) for m, s in zip(profile["meters"], samples))
+    assert off < 0.05, off  # a file's points are kept to 1/2^30 of the world (3.7 cm)
+    theirs = dem_heights([s[1] for s in samples])
+    worst = max(abs(a - b) for a, b in zip(profile["heights"], theirs))
+    assert worst <= 0.5, worst
+    up = down = 0.0
+    last = None
+    for h in theirs:
+        if last is None:
+            last = h
+        elif h - last >= 2:
+            up, last = up + h - last, h
+        elif last - h >= 2:
+            down, last = down + last - h, h
+    assert abs(profile["ascent"] - up) <= 0.01 * up and abs(profile["descent"] - down) <= 0.01 * down, (
+        profile["ascent"], up, profile["descent"], down)
+    screen = run("render", *view, "--keys", "op1").stdout
+    assert "profile of walk.gpx" in screen and "↑ %d m" % round(profile["ascent"]) in screen, screen[-1500:]
+    return "%d samples over %.0f m; heights worst %.3f m; ascent %.1f m (Python %.1f), descent %.1f m (%.1f)" % (
+        len(samples), along, worst, profile["ascent"], up, profile["descent"], down)
+
+
 if __name__ == "__main__":
     try:
         check.report("terrain e2e")

@@ -233,7 +233,10 @@ public final class TerrainSource: TileLoadable {
     /// The last one is kept until the line, the zoom or the tiles at hand change.
     public func profile(along line: [Coordinate], zoom: Double) -> (profile: ElevationProfile, missing: [TileID]) {
         var key = Hasher()
-        for c in line { key.combine(c.latitude); key.combine(c.longitude) }
+        for c in line {
+            key.combine(c.latitude)
+            key.combine(c.longitude)
+        }
         key.combine(zoom)
         key.combine(tiles.generation)
         let made = key.finalize()
