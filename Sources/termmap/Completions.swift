@@ -18,7 +18,8 @@ enum Completions {
         ("viewer", .viewer, userFileExtensions), ("render", .render, userFileExtensions), ("config", .config, nil),
         ("route", .route, nil),
         ("data-import-osm", .importOSM, ["pbf"]), ("data-import-gshhg", .importGSHHG, []),
-        ("data-import-raster", .importRaster, ["tif", "tiff", "vrt", "jp2", "png", "jpg"]), ("data-list", .list, nil),
+        ("data-import-raster", .importRaster, ["tif", "tiff", "vrt", "jp2", "png", "jpg"]),
+        ("data-import-dem", .importDEM, ["tif", "tiff", "vrt", "hgt", "asc", "dem", "img"]), ("data-list", .list, nil),
         ("data-remove", .remove, nil), ("data-info", .info, ["pmtiles", "mbtiles"]), ("data-get", .get, nil),
         ("data-pack", .pack, nil),
     ]

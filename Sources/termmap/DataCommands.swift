@@ -26,7 +26,7 @@ struct Interrupted: Error, CustomStringConvertible {
 enum DataCommands {
     static func run(_ args: [String], environment: [String: String]) throws -> Int32 {
         let subcommands =
-            "'import-osm', 'import-raster', 'get', 'sources', 'list', 'info', 'remove', 'import-gshhg' or 'pack'"
+            "'import-osm', 'import-raster', 'import-dem', 'get', 'sources', 'list', 'info', 'remove', 'import-gshhg' or 'pack'"
         guard let sub = args.first else { throw UsageError("data: expected \(subcommands)") }
         let rest = Array(args.dropFirst())
         switch sub {
@@ -63,6 +63,14 @@ enum DataCommands {
             return try RasterImport.run(
                 p.operands[0], name: p.value(.name), zooms: p.value(.zooms), dataDir: p.value(.data),
                 environment: environment)
+        case "import-dem":
+            let p = try Self.parsed(rest, for: .importDEM, environment: environment)
+            guard p.operands.count == 1 else {
+                throw UsageError(
+                    "data import-dem: expected one FILE (a GeoTIFF, SRTM .hgt, ASCII grid: a DEM GDAL reads)")
+            }
+            return try DEMImport.run(
+                p.operands[0], name: p.value(.name), dataDir: p.value(.data), environment: environment)
         case "import-osm":
             let p = try Self.parsed(rest, for: .importOSM, environment: environment)
             guard p.operands.count == 1 else { throw UsageError("data import-osm: expected one FILE.osm.pbf") }
@@ -79,12 +87,7 @@ enum DataCommands {
             return try info(p.operands[0])
         case "sources":
             guard rest.isEmpty else { throw UsageError("data sources: takes no operands") }
-            printLine("NAME".padded(to: 13) + "SCHEMA".padded(to: 14) + "TILEJSON OR TILES")
-            for s in NamedTileSource.all {
-                printLine(s.name.padded(to: 13) + s.schema.padded(to: 14) + s.url)
-                printLine("".padded(to: 13) + s.about + "; credit: " + s.credit)
-            }
-            return 0
+            return listSources()
         case "get":
             let p = try Self.parsed(rest, for: .get, environment: environment)
             return try AreaGet.run(p, environment: environment)
@@ -97,6 +100,16 @@ enum DataCommands {
         default:
             throw UsageError("data: unknown subcommand '\(sub)' (expected \(subcommands))")
         }
+    }
+
+    /// `data sources`: the named public tile sources, their schemas, addresses and credits.
+    static func listSources() -> Int32 {
+        printLine("NAME".padded(to: 13) + "SCHEMA".padded(to: 14) + "TILEJSON OR TILES")
+        for s in NamedTileSource.all {
+            printLine(s.name.padded(to: 13) + s.schema.padded(to: 14) + s.url)
+            printLine("".padded(to: 13) + s.about + "; credit: " + s.credit)
+        }
+        return 0
     }
 
     /// A data command's arguments with the configuration file's settings it takes filled in (`data =

@@ -4,7 +4,7 @@ import Support
 
 /// A command that takes options.
 enum CommandName: CaseIterable, Sendable {
-    case viewer, render, importGSHHG, importOSM, importRaster, list, remove, pack, info, get
+    case viewer, render, importGSHHG, importOSM, importRaster, importDEM, list, remove, pack, info, get
     /// `termmap route`: directions over an import's streets.
     case route
     /// `termmap config`: the viewer's options, and `--check`.
@@ -78,7 +78,9 @@ extension OptionSpec {
         commands: [.viewer, .render], inConfig: true, configDefault: "auto", choices: ["auto", "dark", "light"])
     static let data = OptionSpec(
         name: "data", value: "DIR", help: "map data folder: looked in first; an import writes there",
-        commands: [.viewer, .render, .importGSHHG, .importOSM, .importRaster, .list, .remove, .get, .route],
+        commands: [
+            .viewer, .render, .importGSHHG, .importOSM, .importRaster, .importDEM, .list, .remove, .get, .route,
+        ],
         inConfig: true,
         directoryValue: true)
     static let tiles = OptionSpec(
@@ -188,7 +190,7 @@ extension OptionSpec {
         name: "yes", value: nil, help: "download more than 50,000 tiles", commands: [.get])
     static let name = OptionSpec(
         name: "name", value: "NAME", help: "the imported file's name (default: the extract's, e.g. helsinki)",
-        commands: [.importOSM, .importRaster])
+        commands: [.importOSM, .importRaster, .importDEM])
     static let lines = OptionSpec(
         name: "lines", value: "FILE", help: "lines to pack (Tools/build_assets.py writes them)", commands: [.pack],
         fileExtensions: [])
@@ -249,6 +251,10 @@ enum OptionTable {
         ),
         ("termmap data import-osm FILE.osm.pbf", "import an OpenStreetMap extract (streets, water, names)"),
         ("termmap data import-raster FILE", "a GeoTIFF or any raster GDAL reads, as imagery (gdal2tiles → .pmtiles)"),
+        (
+            "termmap data import-dem FILE",
+            "a DEM GDAL reads (GeoTIFF, SRTM .hgt), as terrain (gdalwarp → Terrarium .pmtiles)"
+        ),
         ("termmap data list | remove NAME", "the map data installed; remove an import or tileset"),
         ("termmap data info FILE|URL", "what a .pmtiles or .mbtiles tileset holds"),
         (
@@ -271,7 +277,7 @@ enum OptionTable {
     /// The first words a command line can start with, and the words after `data` and `help`.
     static let commandWords = ["render", "route", "data", "config", "help"]
     static let dataWords = [
-        "import-osm", "import-raster", "list", "remove", "info", "get", "sources", "import-gshhg", "pack",
+        "import-osm", "import-raster", "import-dem", "list", "remove", "info", "get", "sources", "import-gshhg", "pack",
     ]
     static let helpWords = ["keys", "options", "man", "completions"]
 
@@ -320,6 +326,7 @@ enum OptionTable {
             case .importGSHHG: return "data import-gshhg"
             case .importOSM: return "data import-osm"
             case .importRaster: return "data import-raster"
+            case .importDEM: return "data import-dem"
             case .list: return "data list"
             case .remove: return "data remove"
             case .pack: return "data pack"

@@ -140,16 +140,16 @@ enum RasterImport {
         return stat(out, &facts) == 0 ? Int(facts.st_size) : 0
     }
 
-    /// Runs `argv` (no shell), its input /dev/null and its output discarded; waits; returns its exit
-    /// status and the last 32 KB of what it said on stderr.
-    static func spawnWaiting(_ argv: [String]) throws -> (Int32, String) {
+    /// Runs `argv` (no shell), its input /dev/null and its output written to `output` (discarded by
+    /// default); waits; returns its exit status and the last 32 KB of what it said on stderr.
+    static func spawnWaiting(_ argv: [String], output: String = "/dev/null") throws -> (Int32, String) {
         var err: [Int32] = [0, 0]
         guard pipe(&err) == 0 else { throw DataFailure("cannot run \(argv[0]): \(systemErrorReason())") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO)
         posix_spawn_file_actions_addclose(&actions, err[0])
         posix_spawn_file_actions_addclose(&actions, err[1])

@@ -325,6 +325,88 @@ def _():
         len(samples), along, worst, profile["ascent"], up, profile["descent"], down)
 
 
+@check("data import-dem: a GeoTIFF warped by gdalwarp into Terrarium tiles in the data folder, drawn as the terrain; heights at 50 seeded points within 1 m of the DEM's; a nodata hole stays without heights; a file GDAL cannot read and a DEM of nodata only: one line each, exit 1")
+def _():
+    data = os.path.join(WORK, "dem-data")
+    r = run("data", "import-dem", os.path.join(WORK, "hill.tif"), "--data", data)
+    assert r.returncode == 0 and os.path.exists(os.path.join(data, "hill.pmtiles")), r.stdout + r.stderr
+    worst = 0.0
+    for p in POINTS[:50]:
+        t = json.loads(run("render", "--data", data, "--center", "%r,%r" % (p["lat"], p["lon"]), "--zoom", "13",
+                           "--json").stdout)["terrain"]
+        assert t["source"] == "hill" and t["height"] is not None, t
+        worst = max(worst, abs(t["height"] - p["height"]))
+    assert worst <= 1.0, worst
+    # A hole of nodata in the middle of the DEM: no height there after the import, heights beside it.
+    holed = os.path.join(WORK, "holed.tif")
+    subprocess.run(["gdal_calc.py", "--quiet", "-A", os.path.join(WORK, "hill.tif"), "--outfile", holed,
+                    "--NoDataValue=-99999", "--calc", "where(abs(A - 1000) < 60, -99999, A)"], check=True,
+                   capture_output=True)
+    holed_data = os.path.join(WORK, "holed-data")
+    r = run("data", "import-dem", holed, "--data", holed_data)
+    assert r.returncode == 0, r.stderr
+    top = max(POINTS, key=lambda p: p["height"])
+    inside = json.loads(run("render", "--data", holed_data, "--center", "60.2,24.9", "--zoom", "13",
+                            "--json").stdout)["terrain"]
+    low = min(POINTS, key=lambda p: p["height"])
+    outside = json.loads(run("render", "--data", holed_data, "--center", "%r,%r" % (low["lat"], low["lon"]), "--zoom",
+                             "13", "--json").stdout)["terrain"]
+    assert inside["height"] is None and outside["height"] is not None, (inside, outside, top)
+    lines = []
+    junk = os.path.join(WORK, "junk.tif")
+    with open(junk, "wb") as f:
+        f.write(b"II*\0" + bytes(range(256)) * 8)
+    empty = os.path.join(WORK, "empty.tif")
+    subprocess.run(["gdal_calc.py", "--quiet", "-A", os.path.join(WORK, "hill.tif"), "--outfile", empty,
+                    "--NoDataValue=-99999", "--calc", "A * 0 - 99999"], check=True, capture_output=True)
+    for bad in (junk, empty, os.path.join(WORK, "none.tif")):
+        r = run("data", "import-dem", bad, "--data", os.path.join(WORK, "bad-data"))
+        assert r.returncode == 1 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, (bad, r.stderr)
+        lines.append(r.stderr.strip())
+    return "%s; heights worst %.3f m; hole: %s, beside it %.0f m; %s" % (
+        r.stdout.strip() or "imported", worst, inside["height"], outside["height"], " | ".join(lines))
+
+
+@check("bad tiles: a tile of the wrong size (left out, said once) and a tile of nodata only (no height, no contours) beside good ones: exit 0, the map and the other tiles' contours drawn")
+def _():
+    from PIL import Image
+    import io
+    bad = os.path.join(WORK, "bad-tiles.mbtiles")
+    with sqlite3.connect(bad) as db:
+        db.execute("CREATE TABLE metadata (name TEXT, value TEXT)")
+        db.execute("CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)")
+        db.executemany("INSERT INTO metadata VALUES (?, ?)", [("format", "png"), ("encoding", "mapbox"),
+                                                               ("minzoom", "9"), ("maxzoom", "12")])
+        with sqlite3.connect(MAPBOX) as src:
+            rows = list(src.execute("SELECT * FROM tiles WHERE zoom_level = 12 ORDER BY tile_column, tile_row"))
+        def png(img):
+            out = io.BytesIO()
+            img.save(out, "PNG")
+            return out.getvalue()
+        odd = png(Image.new("RGBA", (100, 60), (1, 134, 160, 255)))
+        empty = png(Image.new("RGBA", (256, 256), (0, 0, 0, 0)))
+        replaced = {rows[len(rows) // 2][1:3]: odd, rows[len(rows) // 2 + 1][1:3]: empty}
+        for z, x, y, data in rows:
+            db.execute("INSERT INTO tiles VALUES (?, ?, ?, ?)", (z, x, y, replaced.get((x, y), data)))
+    out = []
+    for (x, y), what in zip(replaced, ("wrong size", "nodata")):
+        ty = (1 << 12) - 1 - y
+        lon = (x + 0.5) / 4096 * 360 - 180
+        lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * (ty + 0.5) / 4096))))
+        r = run("render", "--terrain", bad, "--center", "%r,%r" % (lat, lon), "--zoom", "12", "--size", "120x40",
+                "--json")
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        d = json.loads(r.stdout)
+        assert d["terrain"]["height"] is None, (what, d["terrain"])
+        picked, _ = pick(bad, lat, lon, 12, "200x60")
+        assert picked, (what, "no contours around it")
+        said = r.stderr.strip()
+        # Said once a run (the nodata tile's view shows its misfit neighbour too).
+        assert said.count("pixels, not 256×256; skipped") == 1 and said.count("\n") == 0, (what, said)
+        out.append("%s: height null, %d contour cells around it%s" % (what, len(picked), "; said: " + said if said else ""))
+    return " | ".join(out)
+
+
 if __name__ == "__main__":
     try:
         check.report("terrain e2e")
