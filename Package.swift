@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "termmap-bench",
             dependencies: [
-                "CPty", "GeoCore", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support",
+                "CPty", "GeoCore", "MapBuilders", "MapData", "MapFormats", "MapRender", "Raster", "Routing", "Support",
                 "SystemSupport", "TestSupport",
                 "Viewer",
             ]),

@@ -18,32 +18,48 @@ public struct HillshadeLayer: MapLayer, Equatable {
         let (cols, rows) = (context.view.size.cols, context.view.size.rows)
         let z = source.tileZoom(context.view.zoom)
         let n = 1 << z
+        let widthDots = cols * ViewSize.dotsPerCellX
         var sums = [Float](repeating: 0, count: cols * rows)
         var counts = [UInt8](repeating: 0, count: cols * rows)
+        // Each tile's shades once a frame (a tile still waiting for a neighbour is computed anew each
+        // frame, not each dot row).
+        var shadesOf: [TileID: [Float]] = [:]
         var shown = false
-        // The tile of the last dot and its shades (neighbouring dots share a tile).
-        var last: (tile: TileID, shades: [Float]?, size: Int)?
+        // Unit x of dot column x's centre: cx + (x + 0.5 − halfWidth) / worldSize.
+        let unitStep = 1 / t.worldSize
+        let unitAt0 = t.center.x + (0.5 - t.halfWidth) * unitStep
         for y in 0..<(rows * ViewSize.dotsPerCellY) {
-            let uy = t.center.y + (Double(y) + 0.5 - t.halfHeight) / t.worldSize
+            let uy = t.center.y + (Double(y) + 0.5 - t.halfHeight) * unitStep
             guard uy >= 0, uy < 1 else { continue }
-            for x in 0..<(cols * ViewSize.dotsPerCellX) {
-                let ux = t.center.x + (Double(x) + 0.5 - t.halfWidth) / t.worldSize
-                let wrapped = ux - ux.rounded(.down)
-                let tile = TileID(
-                    z: z, x: min(n - 1, Int(wrapped * Double(n))), y: min(n - 1, Int(uy * Double(n))))
-                if last?.tile != tile {
-                    let shades = source.shades(of: tile)
-                    last = (tile, shades, shades.map { Int(Double($0.count).squareRoot()) } ?? 0)
+            let ty = min(n - 1, Int(uy * Double(n)))
+            let rowBase = (y / ViewSize.dotsPerCellY) * cols
+            var x = 0
+            while x < widthDots {
+                // The run of dots over one tile: from x to the first dot past the tile's east edge.
+                let column = ((unitAt0 + Double(x) * unitStep) * Double(n)).rounded(.down)
+                let edge = (column + 1) / Double(n)
+                let end = min(widthDots, max(x + 1, Int(((edge - unitAt0) / unitStep).rounded(.up))))
+                defer { x = end }
+                let tile = TileID(z: z, x: ((Int(column) % n) + n) % n, y: ty)
+                if shadesOf[tile] == nil { shadesOf[tile] = source.shades(of: tile) ?? [] }
+                guard let shades = shadesOf[tile], !shades.isEmpty else { continue }
+                let size = Int(Double(shades.count).squareRoot())
+                let py = min(size - 1, Int((uy * Double(n) - Double(ty)) * Double(size)))
+                // Pixel column of dot x: ((unit x) · n − column) · size.
+                let scale = unitStep * Double(n) * Double(size)
+                let base = (unitAt0 * Double(n) - column) * Double(size)
+                shades.withUnsafeBufferPointer { row in
+                    let line = py * size
+                    for dot in x..<end {
+                        let px = min(size - 1, max(0, Int(base + Double(dot) * scale)))
+                        let v = row[line + px]
+                        guard !v.isNaN else { continue }
+                        let cell = rowBase + dot / ViewSize.dotsPerCellX
+                        sums[cell] += v
+                        counts[cell] += 1
+                        shown = true
+                    }
                 }
-                guard let shades = last?.shades, let size = last?.size, size > 0 else { continue }
-                let px = min(size - 1, Int((wrapped * Double(n) - Double(tile.x)) * Double(size)))
-                let py = min(size - 1, Int((uy * Double(n) - Double(tile.y)) * Double(size)))
-                let v = shades[py * size + px]
-                guard !v.isNaN else { continue }
-                let cell = (y / ViewSize.dotsPerCellY) * cols + x / ViewSize.dotsPerCellX
-                sums[cell] += v
-                counts[cell] += 1
-                shown = true
             }
         }
         guard shown else { return }

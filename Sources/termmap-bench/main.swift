@@ -415,12 +415,18 @@ func parseOptions() throws -> BenchOptions? {
             let world = try MapAsset(path: packageRoot.appendingPathComponent("assets/world.tmap").path)
             for line in try imageryLines(world: world, frames: options.frames) { print(line) }
             return nil
+        case "--terrain":
+            let world = try MapAsset(path: packageRoot.appendingPathComponent("assets/world.tmap").path)
+            for line in try terrainLines(world: world, frames: options.frames) { print(line) }
+            return nil
         case "--help":
             print(
-                "usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT] [--static BINARY] [--routes] [--imagery]"
+                "usage: termmap-bench [--json] [--frames N] [--data DIR] [--scene TEXT] [--static BINARY] [--routes] [--imagery] [--terrain]"
             )
             print("  --routes         only: route times and network memory, the demo city and 16 times it")
             print("  --imagery        only: imagery frame times and repaint bytes at 200x60 (--frames first)")
+            print(
+                "  --terrain        only: frame times with contours and hillshade at 200x60, zoom 14 (--frames first)")
             print("  --scene TEXT     only the frame times of scenes whose name contains TEXT (for profiling)")
             print("  --static BINARY  also time the start-up of this termmap (built with --static-swift-stdlib)")
             print("  --user-file FILE only: read FILE (GeoJSON, CSV, GPX, KML) and time its frames at zooms 0, 8, 14")
