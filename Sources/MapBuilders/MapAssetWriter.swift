@@ -367,6 +367,8 @@ public enum MapAssetWriter {
         var groupPoints = 0
         func flush() {
             guard let first = group.first else { return }
+            // Peaks keep their detail (their height) at every level: they are drawn from zoom 11, and few.
+            let extras = extras || first.featureClass == .peak
             let (minX, minY, maxX, maxY) = box(group.lazy.flatMap(\.parts))
             var w = ByteWriter()
             // Version 5's extras: the chunk's distinct tag texts first (features name them by index), and

@@ -382,6 +382,14 @@ public enum OSMImporter {
                         name: name, osm: OSMReference(.node, n.id), detail: UInt32(kind.rawValue),
                         tags: Classification.keptTags(n.tags)))
             }
+            if let peak = Classification.peak(n.tags) {
+                pois.append(
+                    SourceFeature(
+                        .peak,
+                        parts: [[Coordinate(latitude: Double(n.latitude) / 1e9, longitude: Double(n.longitude) / 1e9)]],
+                        name: n.tags["name"].flatMap { $0.isEmpty ? nil : $0 }, osm: OSMReference(.node, n.id),
+                        detail: peak, tags: Classification.keptTags(n.tags)))
+            }
             guard let place = n.tags["place"], let name = n.tags["name"], !name.isEmpty else { return }
             if place == "square" {
                 squareNodes.append(
@@ -511,6 +519,14 @@ public enum Classification {
         }
         if let l = tags["lanes"].flatMap({ Int($0) }), l > 0, l < 20 { return UInt32((Double(l) * 32.5).rounded()) }
         return 0
+    }
+
+    /// A peak's or pass's detail (`PeakDetail`: its `ele`, and whether it is a pass), nil for other nodes.
+    static func peak(_ tags: [String: String]) -> UInt32? {
+        let natural = tags["natural"] ?? ""
+        let pass = natural == "saddle" || tags["mountain_pass"] == "yes"
+        guard pass || natural == "peak" || natural == "volcano" else { return nil }
+        return PeakDetail.encode(meters: tags["ele"].flatMap(PeakDetail.meters), pass: pass)
     }
 
     /// The kind of a point of interest: restaurants, cafés and bars, shops, hotels, sights, stations

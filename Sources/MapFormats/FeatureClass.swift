@@ -48,6 +48,9 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     /// Points of interest (OSM amenity, shop, tourism, stations; tiles' `poi`/`pois`), each with its
     /// kind (a `NameKind` from `food` on) in the feature's detail (format version 5).
     case poi = 50
+    /// Peaks and mountain passes (OSM natural=peak/volcano/saddle, mountain_pass=yes; OpenMapTiles'
+    /// `mountain_peak`; Protomaps' `pois` of kind peak), each with its height in the detail (`PeakDetail`).
+    case peak = 51
 
     /// Classes sort by raw value.
     public static func < (a: FeatureClass, b: FeatureClass) -> Bool { a.rawValue < b.rawValue }
@@ -61,7 +64,7 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     }
 
     /// True for classes whose features are points.
-    public var isPoint: Bool { self == .poi }
+    public var isPoint: Bool { self == .poi || self == .peak }
 
     /// The geometry its chunks hold.
     public var geometry: GeometryKind { isPoint ? .points : isArea ? .areas : .lines }
@@ -72,5 +75,32 @@ public enum FeatureClass: UInt8, CaseIterable, Sendable, Comparable {
     /// True for the roads cars drive on (for the street-coverage checks).
     public var isRoad: Bool {
         rawValue >= FeatureClass.motorway.rawValue && rawValue <= FeatureClass.serviceRoad.rawValue
+    }
+}
+
+/// A peak's or pass's detail: its height in whole metres (20,000 m added, so that 0 says none) in the
+/// low 30 bits, and bit 31 set for a pass.
+public enum PeakDetail {
+    /// The detail of a point `meters` high (nil: unknown), a pass or a peak.
+    public static func encode(meters: Double?, pass: Bool) -> UInt32 {
+        let height = meters.map { UInt32(min(1 << 30 - 1, max(1, Int($0.rounded()) + 20_000))) } ?? 0
+        return (pass ? 1 << 31 : 0) | height
+    }
+
+    /// The height (nil: unknown) and whether it is a pass.
+    public static func decode(_ detail: UInt32) -> (meters: Int?, pass: Bool) {
+        let height = Int(detail & (1 << 30 - 1))
+        return (height == 0 ? nil : height - 20_000, detail & 1 << 31 != 0)
+    }
+
+    /// A height as OSM's `ele` (metres; `1021`, `1021.5`, `1021 m`) or a tile's property gives it; nil
+    /// for anything else (feet are not guessed).
+    public static func meters(_ text: String) -> Double? {
+        var t = text.filter { $0 != " " }
+        if t.hasSuffix("m") { t.removeLast() }
+        guard let v = Double(String(t.map { $0 == "," ? "." : $0 })), v.isFinite, abs(v) < 12_000 else {
+            return nil
+        }
+        return v
     }
 }

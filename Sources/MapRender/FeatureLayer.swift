@@ -68,6 +68,10 @@ struct FeatureLayer {
                 drawn = true
                 let clip = excluded[featureClass] ?? []
                 let pickChunk = c.pick.register(.chunk(hit, source: result.index, excluded: clip))
+                if featureClass == .peak {
+                    PeaksLayer.collect(hit, t, source: result.source, pickChunk: pickChunk, &c)
+                    continue
+                }
                 if featureClass.isPoint {
                     Self.collectPoints(hit, t, source: result.source, pickChunk: pickChunk, &c)
                     continue

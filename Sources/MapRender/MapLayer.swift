@@ -88,6 +88,8 @@ public struct LayerContext {
     var streets: [StreetCandidate] = []
     /// Points of interest in view (for their signs and names).
     var pois: [PointOfInterest] = []
+    /// Peaks and passes in view (for their signs and heights).
+    var peaks: [Peak] = []
     /// True when the world's land is drawn: cells outside it are sea.
     var showsSea = false
     /// Cells outside the circle (empty without one).

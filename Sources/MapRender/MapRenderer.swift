@@ -38,7 +38,7 @@ public enum MapRenderer {
     /// interest (the label engine places the grid's labels first, then places, then streets, then points
     /// of interest).
     public static let baseLayers: [any MapLayer] = [
-        BaseMapLayer(), GraticuleLayer(), PlacesLayer(), StreetNamesLayer(), PointsOfInterestLayer(),
+        BaseMapLayer(), GraticuleLayer(), PlacesLayer(), StreetNamesLayer(), PointsOfInterestLayer(), PeaksLayer(),
     ]
 
     /// Draws `baseLayers` then `overlays` into rows 0 ..< the view's rows of `frame`.

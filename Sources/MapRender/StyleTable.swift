@@ -265,6 +265,10 @@ public enum StyleTable {
             sign: true,
             light256: 130, light16: 0),
         StyleRow(role: .poiLabel, ink: 0, color256: 223, color16: 7, light256: 94, light16: 0),
+        // Peaks and passes (issue 48): a `▲` (a pass `×`) and the height, in the contours' brown, from zoom 11.
+        StyleRow(
+            role: .feature(.peak), ink: 0, name: "peak", minZoom: 11, color256: 180, color16: 3, bold: true,
+            light256: 94, light16: 3),
         // The status and message lines, on their band (`LineBand`).
         StyleRow(
             role: .status, ink: 0, color256: 255, color16: 7, reverse: true, light256: 235, light16: 0, band: true),

@@ -60,7 +60,7 @@ let zoomLadder: @Sendable (FeatureClass) -> Double = { c in
     switch c {
     case .coastline, .lake, .border, .land, .lakeWater, .sea: return 0
     case .stateBorder, .worldRiver: return 4
-    case .motorway, .trunk, .primary, .secondary, .rail, .river, .water: return 11
+    case .motorway, .trunk, .primary, .secondary, .rail, .river, .water, .peak: return 11
     case .tertiary, .minorRoad, .park, .wood, .stream, .tram: return 13
     case .serviceRoad, .path, .building: return 15
     case .poi: return 16

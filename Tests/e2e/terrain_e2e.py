@@ -407,6 +407,35 @@ def _():
     return " | ".join(out)
 
 
+@check("peaks and passes from an import (natural=peak/saddle with ele) are labelled ▲ NAME 1021 m (× at a pass; ^ in ASCII) from zoom 11, not below")
+def _():
+    osm = os.path.join(WORK, "peaks.osm")
+    nodes = [(1, 31.0, -39.0, {"natural": "peak", "name": "Testberg", "ele": "1021"}),
+             (2, 31.01, -38.97, {"natural": "saddle", "name": "Testpass", "ele": "850.4"}),
+             (3, 30.99, -39.03, {"natural": "peak", "ele": "2034 m"})]
+    with open(osm, "w") as f:
+        f.write('<?xml version="1.0"?><osm version="0.6" generator="test">')
+        for i, lat, lon, tags in nodes:
+            f.write('<node id="%d" version="1" lat="%r" lon="%r">' % (i, lat, lon)
+                    + "".join('<tag k="%s" v="%s"/>' % kv for kv in tags.items()) + "</node>")
+        f.write("</osm>")
+    pbf = os.path.join(WORK, "peaks.osm.pbf")
+    subprocess.run(["osmium", "cat", "-O", osm, "-o", pbf], check=True, capture_output=True)
+    data = os.path.join(WORK, "peak-data")
+    r = run("data", "import-osm", pbf, "--data", data)
+    assert r.returncode == 0, r.stderr
+    view = ("--data", data, "--center", "31,-39", "--size", "100x30")
+    at12 = run("render", *view, "--zoom", "12").stdout
+    at10 = run("render", *view, "--zoom", "10").stdout
+    ascii_ = run("render", *view, "--zoom", "12", "--ascii").stdout
+    assert "Testberg 1021 m" in at12 and "▲" in at12 and "Testpass 850 m" in at12 and "×" in at12, at12
+    assert "2034 m" in at12, at12
+    assert "1021 m" not in at10 and "▲" not in at10, at10
+    assert "Testberg 1021 m" in ascii_ and "^" in ascii_, ascii_
+    line = [ln for ln in at12.split("\n") if "Testberg" in ln][0].strip()
+    return "zoom 12: %r; zoom 10: none" % line
+
+
 if __name__ == "__main__":
     try:
         check.report("terrain e2e")

@@ -44,7 +44,7 @@ public enum TileSchema: String, Sendable {
     /// The layers either schema draws from (a tile's other layers are not decoded).
     public static let drawnLayers: Set<String> = [
         "transportation", "transportation_name", "waterway", "building", "park", "boundary", "water", "landuse",
-        "landcover", "roads", "transit", "buildings", "boundaries", "poi", "pois",
+        "landcover", "roads", "transit", "buildings", "boundaries", "poi", "pois", "mountain_peak",
     ]
 
     /// `map` with properties looked up one by one (no dictionary a feature on the drawing path).
@@ -80,6 +80,15 @@ public enum TileSchema: String, Sendable {
         case "buildings": featureClass = .building
         case "boundaries": featureClass = text("kind") == "country" ? .border : nil
         // Points of interest: OpenMapTiles' `poi` (class, subclass), Protomaps' `pois` (kind).
+        // Peaks: OpenMapTiles' `mountain_peak` (class peak, volcano, saddle; `ele` in metres), Protomaps'
+        // `pois` of kind peak (`elevation`).
+        case "mountain_peak":
+            let c = text("class")
+            detail = PeakDetail.encode(meters: PeakDetail.meters(text("ele")), pass: c == "saddle")
+            featureClass = ["peak", "volcano", "saddle"].contains(c) ? .peak : nil
+        case "pois" where text("kind") == "peak" || text("kind") == "volcano":
+            detail = PeakDetail.encode(meters: PeakDetail.meters(text("elevation")), pass: false)
+            featureClass = .peak
         case "poi", "pois":
             let kind =
                 layer == "poi"
