@@ -56,6 +56,37 @@ def _():
         len(POINTS), worst[TERRARIUM], worst[MAPBOX])
 
 
+@check("WebP elevation tiles: the Terrarium tiles re-encoded as lossless WebP (Pillow) in a .pmtiles of tile type WebP give the same heights at 50 points")
+def _():
+    from PIL import Image
+    import io
+    from pmtiles.reader import Reader, MmapSource, all_tiles
+    from pmtiles.tile import zxy_to_tileid, TileType, Compression
+    from pmtiles.writer import Writer
+    webp = os.path.join(WORK, "hill-webp.pmtiles")
+    with open(TERRARIUM, "rb") as f:
+        reader = Reader(MmapSource(f))
+        header, metadata = reader.header(), reader.metadata()
+        tiles = []
+        for (z, x, y), data in all_tiles(reader.get_bytes):
+            out = io.BytesIO()
+            Image.open(io.BytesIO(data)).save(out, "WEBP", lossless=True)
+            tiles.append((zxy_to_tileid(z, x, y), out.getvalue()))
+    with open(webp, "wb") as f:
+        w = Writer(f)
+        for tid, data in sorted(tiles):
+            w.write_tile(tid, data)
+        header["tile_type"] = TileType.WEBP
+        header["tile_compression"] = Compression.NONE
+        w.finalize(header, metadata)
+    worst = 0.0
+    for p in POINTS[:50]:
+        a, b = height(TERRARIUM, p["lat"], p["lon"]), height(webp, p["lat"], p["lon"])
+        assert a["height"] is not None and a["height"] == b["height"], (a, b)
+        worst = max(worst, abs(b["height"] - p["height"]))
+    return "%d WebP tiles; 50 heights equal the PNG tiles' (worst %.4f m from the DEM)" % (len(tiles), worst)
+
+
 @check("render --json carries terrain: {height, source} whenever a terrain source is given (height null off its tiles), and no terrain key without one")
 def _():
     t = height(TERRARIUM, 0.0, 0.0)
