@@ -9,15 +9,12 @@ import Viewer
 
 // MARK: Imagery (issue 47)
 
-/// A raster tileset made on demand: each 256-pixel tile a photograph's stand-in (smooth colour fields
-/// of the world position with ±16 of seeded noise a pixel, so that neighbouring cells differ as aerial
-/// imagery's do), PNG-encoded as a tile server would send it.
-final class GeneratedImagery: TileArchive, Sendable {
-    let info = TilesetInfo(
-        format: "generated", name: "imagery", minZoom: 0, maxZoom: 14,
-        bounds: CoordinateBounds(north: 85.0511, south: -85.0511, west: -180, east: 180), tileCount: nil,
-        attribution: nil, layers: [], compression: "none", imageFormat: "png")
+/// A tileset whose tiles are made when asked (`tile(_:)`), none stored.
+protocol GeneratedTiles: TileArchive, Sendable {
+    static func tile(_ id: TileID) -> [UInt8]
+}
 
+extension GeneratedTiles {
     func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
         [UInt8]?, TileFailure
     >] {
@@ -25,6 +22,16 @@ final class GeneratedImagery: TileArchive, Sendable {
         for id in ids { out[id] = .success(Self.tile(id)) }
         return out
     }
+}
+
+/// A raster tileset made on demand: each 256-pixel tile a photograph's stand-in (smooth colour fields
+/// of the world position with ±16 of seeded noise a pixel, so that neighbouring cells differ as aerial
+/// imagery's do), PNG-encoded as a tile server would send it.
+final class GeneratedImagery: GeneratedTiles {
+    let info = TilesetInfo(
+        format: "generated", name: "imagery", minZoom: 0, maxZoom: 14,
+        bounds: CoordinateBounds(north: 85.0511, south: -85.0511, west: -180, east: 180), tileCount: nil,
+        attribution: nil, layers: [], compression: "none", imageFormat: "png")
 
     static func tile(_ id: TileID) -> [UInt8] {
         var rgba = [UInt8](repeating: 255, count: 256 * 256 * 4)

@@ -12,7 +12,7 @@ import Viewer
 
 /// Elevation tiles made on demand: Terrarium PNGs of rolling hills (sums of sines of the world
 /// position, ±600 m about 800 m), steep enough that a 200 × 60 view at zoom 14 holds many contours.
-final class GeneratedTerrain: TileArchive, Sendable {
+final class GeneratedTerrain: GeneratedTiles {
     let info: TilesetInfo = {
         var info = TilesetInfo(
             format: "generated", name: "terrain", minZoom: 0, maxZoom: 14,
@@ -21,14 +21,6 @@ final class GeneratedTerrain: TileArchive, Sendable {
         info.encoding = .terrarium
         return info
     }()
-
-    func storedTiles(_ ids: [TileID], wanted: @escaping @Sendable (TileID) -> Bool) -> [TileID: Result<
-        [UInt8]?, TileFailure
-    >] {
-        var out: [TileID: Result<[UInt8]?, TileFailure>] = [:]
-        for id in ids { out[id] = .success(Self.tile(id)) }
-        return out
-    }
 
     static func tile(_ id: TileID) -> [UInt8] {
         var rgba = [UInt8](repeating: 255, count: 256 * 256 * 4)
