@@ -173,6 +173,10 @@ enum AreaGet {
         if let image = info.imageFormat {
             metadata["format"] = .string(image)
             metadata["vector_layers"] = nil
+            // Elevation tiles stay terrain: their encoding goes with them (issue 48).
+            if let encoding = info.encoding ?? DataLoading.encoding(guessedFrom: from) {
+                metadata["encoding"] = .string(encoding.rawValue)
+            }
         }
         let area = CoordinateBounds(
             north: min(bounds.north, info.bounds.north), south: max(bounds.south, info.bounds.south),

@@ -101,6 +101,21 @@ def _():
     return "%d WebP tiles; 50 heights equal the PNG tiles' (worst %.4f m from the DEM)" % (len(tiles), worst)
 
 
+@check("data get of elevation tiles keeps their encoding: the area's .pmtiles in the data folder is the terrain, with the same heights")
+def _():
+    data = os.path.join(WORK, "got-data")
+    r = run("data", "get", "hillcopy", "--from", TERRARIUM, "--bbox", "24.85,60.18,24.95,60.22", "--zooms", "9-12",
+            "--data", data)
+    assert r.returncode == 0, r.stderr
+    inside = [q for q in POINTS if 24.86 < q["lon"] < 24.94 and 60.19 < q["lat"] < 60.21][:5]
+    assert inside
+    for p in inside:
+        got = json.loads(run("render", "--data", data, "--center", "%r,%r" % (p["lat"], p["lon"]), "--zoom", "14",
+                             "--json").stdout)["terrain"]
+        assert got["source"] == "hillcopy" and got["height"] == height(TERRARIUM, p["lat"], p["lon"])["height"], got
+    return "%d heights equal the source's; %s" % (len(inside), (r.stdout + r.stderr).strip().split("\n")[-1])
+
+
 @check("render --json carries terrain: {height, source} whenever a terrain source is given (height null off its tiles), and no terrain key without one")
 def _():
     t = height(TERRARIUM, 0.0, 0.0)
