@@ -172,7 +172,8 @@ enum DataLoading {
     /// `terrain-rgb`), for sources without metadata.
     static func encoding(guessedFrom location: String) -> TerrainEncoding? {
         let l = location.lowercased()
-        if l.contains("terrarium") { return .terrarium }
+        // Mapterhorn's tiles are Terrarium (mapterhorn.com), whatever its TileJSON says.
+        if l.contains("terrarium") || l.contains("mapterhorn") { return .terrarium }
         if l.contains("terrain-rgb") || l.contains("terrainrgb") { return .mapbox }
         return nil
     }

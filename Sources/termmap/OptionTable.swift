@@ -92,7 +92,8 @@ extension OptionSpec {
     static let terrain = OptionSpec(
         name: "terrain", value: "PATH|URL|NAME",
         help: "elevation tiles (Terrarium or Mapbox terrain-RGB PNG/WebP: a .pmtiles or .mbtiles whose metadata "
-            + "says its encoding, a TileJSON with `encoding`, a terrarium template, or terrarium): the height under the crosshair",
+            + "says its encoding, a TileJSON with `encoding`, a terrarium template; terrarium, mapterhorn): contours, "
+            + "hillshade (H), the height under the crosshair, profiles",
         commands: [.viewer, .render], repeatable: true, inConfig: true,
         choices: NamedTileSource.all.filter { $0.schema == "terrain" }.map(\.name),
         fileExtensions: ["pmtiles", "mbtiles"])

@@ -104,6 +104,16 @@ public struct NamedTileSource: Sendable, Equatable {
             schema: "terrain",
             credit: "Terrain Tiles (Mapzen, AWS Open Data): SRTM, GMTED, ETOPO1, NED, EU-DEM (Copernicus) and others",
             about: "elevation, Terrarium encoding, zooms 0-15, free, no key (--terrain terrarium)", maxZoom: 15),
+        // Mapterhorn (mapterhorn.com, funded by the EU): Copernicus GLO-30 worldwide and national lidar
+        // models in parts of Europe, as Terrarium WebP tiles of 512 pixels; free, no key; each source's
+        // licence asks for credit.
+        NamedTileSource(
+            name: "mapterhorn", url: "https://tiles.mapterhorn.com/tilejson.json", schema: "terrain",
+            credit:
+                "Mapterhorn: Copernicus DEM GLO-30 (ESA) and national elevation models (mapterhorn.com/attribution)",
+            about:
+                "elevation, Terrarium encoding (WebP), worldwide and deeper in parts of Europe, free, no key (--terrain mapterhorn)"
+        ),
     ]
 
     /// The named source an argument means: a name from the table, unless the argument has a `/` or an
