@@ -91,7 +91,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 EXPECTED = {
     "termmap --th": ["--theme"],
     "termmap --theme ": ["auto", "dark", "light"],
-    "termmap data ": ["get", "import-gshhg", "import-osm", "import-raster", "info", "list", "pack", "remove", "sources"],
+    "termmap data ": ["get", "import-dem", "import-gshhg", "import-osm", "import-raster", "info", "list", "pack", "remove", "sources"],
     "termmap --tiles ": ["bluemarble", "city.pmtiles", "openfreemap", "sub"],
     "termmap --units i": ["imperial"],
     "termmap ": ["config", "data", "help", "render", "route", "sub", "track.gpx"],
