@@ -328,9 +328,47 @@ def dem_heights(points):
     return heights
 
 
+def geodesic_samples(line):
+    """Every 10 m along each geodesic leg of `line` ((lat, lon) pairs) from its start, and its end, by
+    GeographicLib: [(metres along, (lat, lon))], and the length."""
+    from geographiclib.geodesic import Geodesic
+    samples, along, nxt = [(0.0, tuple(line[0]))], 0.0, 10.0
+    for a, b in zip(line, line[1:]):
+        leg = Geodesic.WGS84.Inverse(a[0], a[1], b[0], b[1])
+        if leg["s12"] <= 0:
+            continue
+        while nxt < along + leg["s12"]:
+            p = Geodesic.WGS84.Direct(a[0], a[1], leg["azi1"], nxt - along)
+            samples.append((nxt, (p["lat2"], p["lon2"])))
+            nxt += 10
+        along += leg["s12"]
+    samples.append((along, tuple(line[-1])))
+    return samples, along
+
+
+@check("a route's elevation profile (d ... d on the demo city's streets): its samples and the DEM's heights along the route's line as GeographicLib and Python compute them")
+def _():
+    r = run("render", "--terrain", TERRARIUM, "--center", "60.17,24.94", "--zoom", "15", "--size", "100x30", "--keys",
+            "dllld", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    profile, line = d["profile"], d["route"]["geometry"]
+    assert profile["of"] == "the route", profile["of"]
+    samples, along = geodesic_samples(line)
+    assert len(profile["meters"]) == len(samples), (len(profile["meters"]), len(samples))
+    theirs = dem_heights([s[1] for s in samples])
+    worst = max(abs(a - b) for a, b in zip(profile["heights"], theirs))
+    assert worst <= 0.5 and abs(profile["meters"][-1] - along) < 0.05, (worst, profile["meters"][-1], along)
+    sys.path.insert(0, os.path.join(ROOT, "Tools"))
+    from make_profile_fixtures import figures
+    expected = figures([m for m, _ in samples], theirs)
+    assert abs(profile["ascent"] - expected["ascent"]) <= 0.5 and abs(profile["descent"] - expected["descent"]) <= 0.5
+    return "%d samples over %.1f m; heights worst %.3f m; ascent %.1f m, descent %.1f m (Python %.1f, %.1f)" % (
+        len(samples), along, worst, profile["ascent"], profile["descent"], expected["ascent"], expected["descent"])
+
+
 @check("a track's elevation profile (o, p, 1): samples every 10 m along its geodesic legs (GeographicLib), heights from the DEM within 0.5 m, ascent and descent (2 m dead band) as Python computes them within 1 %; the panel shows them")
 def _():
-    from geographiclib.geodesic import Geodesic
     track = [(60.17 + 0.006 * k, 24.80 + 0.021 * k + 0.004 * (k % 3)) for k in range(10)]
     gpx = os.path.join(WORK, "walk.gpx")
     with open(gpx, "w") as f:
@@ -341,16 +379,7 @@ def _():
     r = run("render", *view, "--keys", "op1", "--json")
     assert r.returncode == 0, r.stderr
     profile = json.loads(r.stdout)["profile"]
-    # The same samples: every 10 m along each geodesic leg from its start, and the track's end.
-    samples, along, nxt = [(0.0, track[0])], 0.0, 10.0
-    for a, b in zip(track, track[1:]):
-        leg = Geodesic.WGS84.Inverse(a[0], a[1], b[0], b[1])
-        while nxt < along + leg["s12"]:
-            p = Geodesic.WGS84.Direct(a[0], a[1], leg["azi1"], nxt - along)
-            samples.append((nxt, (p["lat2"], p["lon2"])))
-            nxt += 10
-        along += leg["s12"]
-    samples.append((along, track[-1]))
+    samples, along = geodesic_samples(track)
     assert len(profile["meters"]) == len(samples), (len(profile["meters"]), len(samples))
     off = max(abs(m - s[0]) for m, s in zip(profile["meters"], samples))
     assert off < 0.05, off  # a file's points are kept to 1/2^30 of the world (3.7 cm)
