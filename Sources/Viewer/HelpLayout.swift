@@ -2,15 +2,18 @@ import Support
 
 /// How the help is laid out on a map of `mapRows` rows and `cols` columns: its lines wrapped at word
 /// boundaries to the box (a key's description goes on under its own column), lines a page, and pages.
-/// When it does not fit at once, each page ends in a line saying that more follows. The state knows it
-/// (Space turns a page only when there is one), and the renderer draws by it.
+/// When it does not fit at once, each page ends in a line saying that more follows, and a key's wrapped
+/// description is never cut by a page's end. The state knows it (Space turns a page only when there is
+/// one), and the renderer draws by it.
 public struct HelpLayout: Equatable, Sendable {
     /// The help's lines as the box shows them.
     public let lines: [String]
-    /// Lines a page.
+    /// Lines a page at most.
     public let perPage: Int
+    /// Where each page starts in `lines`.
+    public let pageStarts: [Int]
     /// Pages.
-    public let pages: Int
+    public var pages: Int { pageStarts.count }
 
     /// The layout of `keymap`'s help on a map of `mapRows` rows and `cols` columns.
     public init(_ keymap: Keymap, mapRows: Int, cols: Int) {
@@ -20,11 +23,28 @@ public struct HelpLayout: Equatable, Sendable {
         // Two border rows (the title is written into the top one).
         let room = max(1, mapRows - 2)
         if count <= room {
-            (perPage, pages) = (count, 1)
+            (perPage, pageStarts) = (count, [0])
         } else {
             perPage = max(1, room - 1)
-            pages = (count + perPage - 1) / perPage
+            // A page ends before a whole key's lines: a line that goes on a description (it starts blank,
+            // under the description's column) stays with the line above it, unless that would leave a
+            // page with nothing else.
+            var starts = [0]
+            var next = perPage
+            while next < count {
+                var end = next
+                while end > starts[starts.count - 1] + 1, lines[end].first == " " { end -= 1 }
+                starts.append(end)
+                next = end + perPage
+            }
+            pageStarts = starts
         }
+    }
+
+    /// The lines of page `page` (0-based, clamped to the pages there are).
+    public func page(_ page: Int) -> ArraySlice<String> {
+        let p = min(max(0, page), pages - 1)
+        return lines[pageStarts[p]..<(p + 1 < pages ? pageStarts[p + 1] : lines.count)]
     }
 
     /// The columns a panel's text has fewer than the screen: a blank column either side of the box, its

@@ -169,7 +169,7 @@ public enum Renderer {
         let layout = HelpLayout(keymap, mapRows: mapRows, cols: frame.cols)
         let page = min(max(0, page), layout.pages - 1)
         let keys = layout.lines
-        let shown = Array(keys[(page * layout.perPage)..<min(keys.count, (page + 1) * layout.perPage)])
+        let shown = Array(layout.page(page))
         var lines = shown
         let title: String
         if layout.pages == 1 {
