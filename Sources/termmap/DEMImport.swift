@@ -25,7 +25,9 @@ enum DEMImport {
         let chosen = name ?? String(stem.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
         try DataCommands.checkImportName(chosen)
         guard FileManager.default.fileExists(atPath: path) else { throw DataFailure("\(path): no such file") }
-        guard let gdalinfo = program("gdalinfo", environment), let gdalwarp = program("gdalwarp", environment) else {
+        guard let gdalinfo = RasterImport.programOnPath(["gdalinfo"], environment: environment),
+            let gdalwarp = RasterImport.programOnPath(["gdalwarp"], environment: environment)
+        else {
             throw DataFailure("data import-dem needs GDAL's gdalinfo and gdalwarp (Debian: apt-get install gdal-bin)")
         }
         let folder = try DataCommands.dataFolder(dataDir, environment: environment)
@@ -140,13 +142,6 @@ enum DEMImport {
         guard rename(building, out) == 0 else { throw DataFailure("\(out): cannot write (\(systemErrorReason()))") }
         var facts = stat()
         return stat(out, &facts) == 0 ? Int(facts.st_size) : 0
-    }
-
-    /// `name` on the PATH, if there.
-    static func program(_ name: String, _ environment: [String: String]) -> String? {
-        (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }.first {
-            access($0, X_OK) == 0
-        }
     }
 
     /// The last line a program said, made safe for one line of ours.

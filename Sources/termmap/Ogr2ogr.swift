@@ -36,11 +36,7 @@ enum Ogr2ogr {
 
     /// `ogr2ogr` on the PATH, if there.
     static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        for dir in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/ogr2ogr"
-            if access(path, X_OK) == 0 { return path }
-        }
-        return nil
+        RasterImport.programOnPath(["ogr2ogr"], environment: environment)
     }
 
     /// The layer of `file` (`name` in messages) as ogr2ogr converts it, or a failed file with the

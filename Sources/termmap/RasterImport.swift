@@ -15,12 +15,7 @@ enum RasterImport {
     /// `gdal2tiles` on the PATH (Debian 12 installs it as `gdal2tiles.py`, later releases as
     /// `gdal2tiles`), if there.
     static func executable(environment: [String: String]) -> String? {
-        for dir in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            for name in ["gdal2tiles", "gdal2tiles.py"] where access("\(dir)/\(name)", X_OK) == 0 {
-                return "\(dir)/\(name)"
-            }
-        }
-        return nil
+        programOnPath(["gdal2tiles", "gdal2tiles.py"], environment: environment)
     }
 
     /// Imports `path` into the data folder as `name` (default: the file's stem), at `zooms` (default:
@@ -138,6 +133,15 @@ enum RasterImport {
         }
         var facts = stat()
         return stat(out, &facts) == 0 ? Int(facts.st_size) : 0
+    }
+
+    /// The first of `names` found executable in a folder of the PATH (folder by folder), if any: how the
+    /// GDAL programs termmap runs are found.
+    static func programOnPath(_ names: [String], environment: [String: String]) -> String? {
+        for dir in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            for name in names where access("\(dir)/\(name)", X_OK) == 0 { return "\(dir)/\(name)" }
+        }
+        return nil
     }
 
     /// Runs `argv` (no shell), its input /dev/null and its output written to `output` (discarded by
