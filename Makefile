@@ -9,6 +9,9 @@ TEST_PYPI := pmtiles==3.8.1 gpxpy==1.6.2
 # GNU time measures each process's own peak memory for the benchmark.
 BENCH_PACKAGES := time
 SWIFT_FLAGS ?=
+# The tests' Python: Debian's, which TEST_PACKAGES install python3-pil, python3-pyte and python3-geographiclib
+# for; a Python of its own first on the PATH (pyenv, a venv) does not see them.
+PYTHON ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
 # The viewer users run links the Swift runtime into its binary: start-up then resolves a few hundred
 # symbols instead of tens of thousands (docs/performance.md, start-up).
 RELEASE_FLAGS ?= --static-swift-stdlib
@@ -27,21 +30,21 @@ test: deps test-deps lint
 	"$$(swift build -c release --show-bin-path)/termmap-fuzz"
 	@if [ -d "$(SUITES)" ]; then $(MAKE) --no-print-directory conformance; \
 	else echo "conformance: skipped ($(SUITES) not found; make conformance SUITES=DIR runs the suites from any folder)"; fi
-	python3 Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/hardening_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
-	PYTHONPATH=.pytest python3 Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/userdata_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/hostile_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/newcomer_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
-	python3 Tests/e2e/readme_e2e.py "$$(swift build --show-bin-path)/termmap"
-	PYTHONPATH=.pytest python3 Tests/e2e/route_e2e.py "$$(swift build --show-bin-path)/termmap"
-	PYTHONPATH=.pytest python3 Tests/e2e/imagery_e2e.py "$$(swift build --show-bin-path)/termmap"
-	PYTHONPATH=.pytest python3 Tests/e2e/terrain_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/terminal_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/hardening_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/ssh_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/ssh_load.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/tiles_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/remote_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/userdata_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/hostile_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/demo_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/newcomer_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/conventions_e2e.py "$$(swift build --show-bin-path)/termmap"
+	$(PYTHON) Tests/e2e/readme_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/route_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/imagery_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/terrain_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # The repository's .swift-format, every warning an error (swift-format comes with the toolchain);
 # Package.swift lists exactly what each target imports; no function over 80 lines (60 in Viewer and TerminalUI).
@@ -59,7 +62,7 @@ conformance: deps test-deps
 
 # Mutation check (minutes, not in CI): each mutant in Tools/mutants.py must make a test fail.
 mutants: deps test-deps
-	python3 Tools/mutants.py
+	$(PYTHON) Tools/mutants.py
 
 bench: deps
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(BENCH_PACKAGES)"
@@ -69,27 +72,27 @@ bench: deps
 # The SSH demo under load (minutes, as root: a throwaway demo account): 1 to 100 sessions and a slow link.
 bench-ssh: deps test-deps
 	swift build -c release $(RELEASE_FLAGS) --product termmap --scratch-path .build/static
-	python3 Tests/e2e/ssh_load.py .build/static/release/termmap --full
+	$(PYTHON) Tests/e2e/ssh_load.py .build/static/release/termmap --full
 
 # Remote tiles (seconds, a private nginx): round trips through a 100 ms proxy, the warm disk cache
 # against a local file, data get against the server's own rate.
 bench-remote: deps test-deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap
-	python3 Tools/remote_bench.py "$$(swift build -c release --show-bin-path)/termmap"
+	$(PYTHON) Tools/remote_bench.py "$$(swift build -c release --show-bin-path)/termmap"
 
 # The user's own files (minutes): a 100 MB GeoJSON, a 50 MB GPX and a 1-million-row CSV, generated, read
 # and drawn against ogr2ogr on the same files; steady frames at zooms 0, 8 and 14.
 bench-userdata: deps test-deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap
 	swift build -c release $(SWIFT_FLAGS) --product termmap-bench
-	python3 Tools/userdata_bench.py "$$(swift build -c release --show-bin-path)/termmap" "$$(swift build -c release --show-bin-path)/termmap-bench"
-	python3 Tools/stream_bench.py "$$(swift build -c release --show-bin-path)/termmap"
+	$(PYTHON) Tools/userdata_bench.py "$$(swift build -c release --show-bin-path)/termmap" "$$(swift build -c release --show-bin-path)/termmap-bench"
+	$(PYTHON) Tools/stream_bench.py "$$(swift build -c release --show-bin-path)/termmap"
 
 # Hostile input (minutes): a jagged ring of 1 and 10 million points, a 20,000-character paste, a
 # GeoPackage view of 10 million rows, /dev/zero, a 1 GB single-line GeoJSON: time, peak memory, q.
 bench-hostile: deps test-deps
 	swift build -c release $(SWIFT_FLAGS) --product termmap
-	python3 Tools/hostile_bench.py "$$(swift build -c release --show-bin-path)/termmap"
+	$(PYTHON) Tools/hostile_bench.py "$$(swift build -c release --show-bin-path)/termmap"
 
 build: deps
 	swift build $(SWIFT_FLAGS)
@@ -99,7 +102,7 @@ deps:
 
 test-deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
-	@python3 -c "import pmtiles, gpxpy" 2>/dev/null || PYTHONPATH=.pytest python3 -c "import pmtiles, gpxpy" 2>/dev/null || \
+	@$(PYTHON) -c "import pmtiles, gpxpy" 2>/dev/null || PYTHONPATH=.pytest $(PYTHON) -c "import pmtiles, gpxpy" 2>/dev/null || \
 	  python3 -m pip install -q --target .pytest $(TEST_PYPI)
 
 # Installs the Debian packages in PACKAGES that are missing (as root), or prints the apt-get line.
