@@ -103,7 +103,7 @@ deps:
 test-deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(TEST_PACKAGES)"
 	@$(PYTHON) -c "import pmtiles, gpxpy" 2>/dev/null || PYTHONPATH=.pytest $(PYTHON) -c "import pmtiles, gpxpy" 2>/dev/null || \
-	  python3 -m pip install -q --target .pytest $(TEST_PYPI)
+	  $(PYTHON) -m pip install -q --target .pytest $(TEST_PYPI) || python3 -m pip install -q --target .pytest $(TEST_PYPI)
 
 # Installs the Debian packages in PACKAGES that are missing (as root), or prints the apt-get line.
 # A policy-rc.d denies service starts meanwhile: the nginx package would otherwise start a system nginx
