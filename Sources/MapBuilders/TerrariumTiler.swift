@@ -38,7 +38,7 @@ public struct TerrariumTiler {
                         let h = heights[row + x]
                         guard h.isFinite else { continue }
                         any = true
-                        let (r, g, b) = Self.terrarium(Double(h))
+                        let (r, g, b) = TerrainEncoding.terrariumColor(Double(h))
                         let i = (y * side + x) * 4
                         (rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]) = (r, g, b, 255)
                     }
@@ -48,15 +48,6 @@ public struct TerrariumTiler {
             }
         }
         return out
-    }
-
-    /// A height's Terrarium colour (clamped to what it can say: −32768 m to 32767.996 m).
-    public static func terrarium(_ h: Double) -> (UInt8, UInt8, UInt8) {
-        let v = min(65_535.996, max(0, h + 32_768))
-        let whole = Int(v.rounded(.down))
-        return (
-            UInt8(whole >> 8), UInt8(whole & 0xFF), UInt8(min(255, Int(((v - Double(whole)) * 256).rounded(.down))))
-        )
     }
 
     /// The grid one zoom out: each pixel the mean of the (up to four) pixels under it with a height; the

@@ -29,7 +29,7 @@ final class GeneratedTerrain: GeneratedTiles {
             for x in 0..<256 {
                 let (u, v) = ((Double(id.x) + Double(x) / 256) / n, (Double(id.y) + Double(y) / 256) / n)
                 let h = 800 + 300 * sin(u * 40_000) + 200 * sin(v * 30_000 + u * 9_000) + 100 * sin((u - v) * 70_000)
-                let (r, g, b) = TerrariumTiler.terrarium(h)
+                let (r, g, b) = TerrainEncoding.terrariumColor(h)
                 let i = (y * 256 + x) * 4
                 (rgba[i], rgba[i + 1], rgba[i + 2]) = (r, g, b)
             }

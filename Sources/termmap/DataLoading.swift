@@ -88,16 +88,12 @@ enum DataLoading {
             }
         }
         // A raster tileset is the imagery under the map (the first one: a second is said and left out);
-        // one whose metadata says an elevation `encoding` is the terrain (issue 48).
+        // one whose metadata says an elevation `encoding` is terrain (issue 48): every one named, stacked.
         var details: [any ChunkSource] = []
         var imagery: ImagerySource?
-        var terrain: TerrainSource?
+        var terrainLayers: [TerrainStack.Layer] = []
         func addTerrain(_ opened: any TileArchive, _ location: String) throws(MapDataError) {
-            guard let first = terrain else {
-                terrain = try Self.terrain(opened, location, cacheBytes: tileCacheBytes)
-                return
-            }
-            said.append("\(location): terrain \(first.label) is read already; one terrain at a time")
+            terrainLayers.append(try Self.terrainLayer(opened, location))
         }
         func add(_ location: String) throws(MapDataError) {
             let opened = try archive(location)
@@ -118,8 +114,10 @@ enum DataLoading {
             }
             said.append("\(location): imagery \(first.label) is drawn already; one imagery at a time")
         }
-        for location in tiles { try add(location) }
+        // The terrain named on the command line first (the first named wins where it has a height), then
+        // elevation tiles among --tiles, then those kept in the data folder.
         for location in terrainSources { try addTerrain(try archive(location), location) }
+        for location in tiles { try add(location) }
         for path in locator.detailFiles(tilesets: folderTiles) {
             do throws(MapDataError) {
                 if TileArchives.fileExtensions.contains(where: path.hasSuffix) {
@@ -134,7 +132,7 @@ enum DataLoading {
         notices += said
         return MapSources(
             features: FeatureSources(base: world, shorelines: high, details: details), imagery: imagery,
-            terrain: terrain)
+            terrain: terrain(terrainLayers, cacheBytes: tileCacheBytes))
     }
 
     /// The world file (which must load) and the finer shorelines, if there are any that read.
@@ -153,10 +151,9 @@ enum DataLoading {
         }
     }
 
-    /// Elevation tiles as terrain: raster tiles whose encoding the metadata says (or the address).
-    static func terrain(_ opened: any TileArchive, _ location: String, cacheBytes: Int) throws(MapDataError)
-        -> TerrainSource
-    {
+    /// Elevation tiles as a layer of terrain: raster tiles whose encoding the metadata says (or the
+    /// address).
+    static func terrainLayer(_ opened: any TileArchive, _ location: String) throws(MapDataError) -> TerrainStack.Layer {
         guard opened.info.imageFormat != nil else {
             throw MapDataError(file: location, .badInput("vector tiles, not elevation tiles (PNG or WebP)"))
         }
@@ -164,8 +161,18 @@ enum DataLoading {
             throw MapDataError(
                 file: location, .badInput("its metadata names no elevation encoding (`encoding`: terrarium or mapbox)"))
         }
-        return TerrainSource(
-            archive: opened, label: TileArchives.label(location), encoding: encoding, cacheBytes: cacheBytes)
+        return TerrainStack.Layer(archive: opened, label: TileArchives.label(location), encoding: encoding)
+    }
+
+    /// The terrain of `layers`: one tileset as it is, several as one stack (`TerrainStack`).
+    static func terrain(_ layers: [TerrainStack.Layer], cacheBytes: Int) -> TerrainSource? {
+        guard let first = layers.first else { return nil }
+        guard layers.count > 1 else {
+            return TerrainSource(
+                archive: first.archive, label: first.label, encoding: first.encoding, cacheBytes: cacheBytes)
+        }
+        let stack = TerrainStack(layers: layers)
+        return TerrainSource(archive: stack, label: stack.info.name, encoding: .terrarium, cacheBytes: cacheBytes)
     }
 
     /// The elevation encoding a template or file name says (`…/terrarium/{z}/{x}/{y}.png`,

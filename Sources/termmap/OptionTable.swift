@@ -93,7 +93,8 @@ extension OptionSpec {
         name: "terrain", value: "PATH|URL|NAME",
         help: "elevation tiles (Terrarium or Mapbox terrain-RGB PNG/WebP: a .pmtiles or .mbtiles whose metadata "
             + "says its encoding, a TileJSON with `encoding`, a terrarium template; terrarium, mapterhorn): contours, "
-            + "hillshade (H), the height under the crosshair, profiles",
+            + "hillshade (H), the height under the crosshair, profiles (repeatable: the first named wins where it has "
+            + "a height, the next fill its gaps)",
         commands: [.viewer, .render], repeatable: true, inConfig: true,
         choices: NamedTileSource.all.filter { $0.schema == "terrain" }.map(\.name),
         fileExtensions: ["pmtiles", "mbtiles"])

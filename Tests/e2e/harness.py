@@ -186,6 +186,10 @@ class Checks:
 
     def __call__(self, name):
         def wrap(fn):
+            # E2E_ONLY=a,b runs only the checks whose names contain one of them (while working on one).
+            only = [w for w in os.environ.get("E2E_ONLY", "").split(",") if w]
+            if only and not any(w in name for w in only):
+                return fn
             try:
                 detail = fn()
                 self.results.append((name, None, detail))

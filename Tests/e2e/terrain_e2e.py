@@ -442,6 +442,38 @@ def _():
         r.stdout.strip() or "imported", worst, inside["height"], outside["height"], " | ".join(lines))
 
 
+@check("--terrain given twice stacks them: the first wins where it has a height, the second fills its nodata hole (equal to the second alone), both orders; a coarse layer (zooms 9-10 only) under it gives its own heights at zoom 14 within 0.5 m")
+def _():
+    holed = os.path.join(WORK, "holed-data", "holed.pmtiles")
+    assert os.path.exists(holed), "the import-dem check makes it"
+    def at(lat, lon, *tiles, zoom=13):
+        args = [a for t in tiles for a in ("--terrain", t)]
+        r = run("render", *args, "--center", "%r,%r" % (lat, lon), "--zoom", str(zoom), "--json")
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)["terrain"]
+    top, low = (60.2, 24.9), min(POINTS, key=lambda p: p["height"])
+    hole = at(*top, holed, MAPBOX)
+    filler = at(*top, MAPBOX)
+    assert at(*top, holed)["height"] is None and hole["height"] is not None, hole
+    assert abs(hole["height"] - filler["height"]) <= 0.01, (hole, filler)
+    assert hole["source"] == "holed + hill-mapbox", hole
+    beside, alone = at(low["lat"], low["lon"], holed, MAPBOX), at(low["lat"], low["lon"], holed)
+    assert abs(beside["height"] - alone["height"]) <= 0.01, (beside, alone)
+    worst = 0.0
+    for p in POINTS[:20]:
+        under = at(p["lat"], p["lon"], MAPBOX, holed)
+        worst = max(worst, abs(under["height"] - at(p["lat"], p["lon"], MAPBOX)["height"]))
+    assert worst <= 0.01, worst
+    coarse = os.path.join(WORK, "coarse.mbtiles")
+    mbtiles(coarse, [("name", "coarse"), ("format", "png"), ("encoding", "mapbox"), ("minzoom", "9"),
+                     ("maxzoom", "10")], mapbox_rows("WHERE zoom_level <= 10"))
+    stacked = at(*top, holed, coarse, zoom=14)
+    own = at(*top, coarse, zoom=14)
+    assert stacked["height"] is not None and abs(stacked["height"] - own["height"]) <= 0.5, (stacked, own)
+    return "in the hole %.3f m (the second alone %.3f m), beside it %.3f m (the first alone %.3f m); reversed: 20 heights within %.4f m; coarse under fine at zoom 14: %.3f m (alone %.3f m)" % (
+        hole["height"], filler["height"], beside["height"], alone["height"], worst, stacked["height"], own["height"])
+
+
 @check("bad tiles: a tile of the wrong size (left out, said once) and a tile of nodata only (no height, no contours) beside good ones: exit 0, the map and the other tiles' contours drawn")
 def _():
     from PIL import Image

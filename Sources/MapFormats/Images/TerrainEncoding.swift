@@ -28,6 +28,16 @@ public enum TerrainEncoding: String, Sendable, CaseIterable {
         }
     }
 
+    /// A height's Terrarium colour, clamped to what Terrarium can say (−32768 m to 32767.996 m, in
+    /// steps of 1/256 m): `height + 32768 = R · 256 + G + B / 256`.
+    public static func terrariumColor(_ h: Double) -> (UInt8, UInt8, UInt8) {
+        let v = min(65_535.996, max(0, h + 32_768))
+        let whole = Int(v.rounded(.down))
+        return (
+            UInt8(whole >> 8), UInt8(whole & 0xFF), UInt8(min(255, Int(((v - Double(whole)) * 256).rounded(.down))))
+        )
+    }
+
     /// Heights outside ±12,000 m are no place on Earth (the Mariana Trench is −10,935 m, Everest
     /// 8,849 m): a tileset giving them is likely imagery, not terrain.
     public static let plausible = -12000.0...12000.0
