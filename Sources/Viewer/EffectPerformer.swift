@@ -16,6 +16,7 @@ struct EffectPerformer {
     let loader: TileLoading?
     let preparer: DetailPreparing?
     let changeBookmarks: (BookmarkChange) -> Void
+    var recordTrack: (Bool) -> Void = { _ in }
 
     /// True when tiles are loaded (a script's screen then loads a frame's tiles before drawing it).
     var loadsTiles: Bool { loader != nil }
@@ -30,6 +31,7 @@ struct EffectPerformer {
         case .copy(let text): screen.copyToClipboard(text)
         case .changeBookmarks(let change): changeBookmarks(change)
         case .captureMouse(let on): screen.captureMouse(on)
+        case .recordTrack(let on): recordTrack(on)
         case .suspend:
             screen.suspend()
             return .resumed

@@ -69,12 +69,14 @@ public enum EventLoop {
         endsWithTour: Bool = false, endWhenIdle: Double? = nil,
         loader: TileLoading? = nil, preparer: DetailPreparing? = nil, inbox: EventInbox? = nil,
         afterFirstFrame: () -> Void = {},
-        changeBookmarks: @escaping (BookmarkChange) -> Void = { _ in }
+        changeBookmarks: @escaping (BookmarkChange) -> Void = { _ in },
+        recordTrack: @escaping (Bool) -> Void = { _ in }
     ) -> LoopEnding {
         let runtime = LoopRuntime(
             state: state, sources: sources, screen: screen, now: now,
             performer: EffectPerformer(
-                screen: screen, loader: loader, preparer: preparer, changeBookmarks: changeBookmarks),
+                screen: screen, loader: loader, preparer: preparer, changeBookmarks: changeBookmarks,
+                recordTrack: recordTrack),
             inbox: inbox, makesDetailAtOnce: preparer == nil, idleTimeout: idleTimeout,
             tour: LoopTour(player: tour, after: tourAfter, waitsForInputEnd: tourAfterInput != nil),
             script: ScriptEnd(endWhenIdle: endWhenIdle, tourAfterInput: tourAfterInput, endsWithTour: endsWithTour))

@@ -87,6 +87,8 @@ public struct Command: RawRepresentable, Hashable, Sendable {
     public static let toggleGrid = Command(rawValue: "toggleGrid")
     public static let toggleImagery = Command(rawValue: "toggleImagery")
     public static let toggleHillshade = Command(rawValue: "toggleHillshade")
+    public static let followPosition = Command(rawValue: "followPosition")
+    public static let recordTrack = Command(rawValue: "recordTrack")
     public static let toggleLegend = Command(rawValue: "toggleLegend")
     public static let toggleLayers = Command(rawValue: "toggleLayers")
     public static let whatIsHere = Command(rawValue: "whatIsHere")

@@ -404,6 +404,10 @@ public enum Renderer {
         if let height = map?.centerHeight {
             fields.insert(.init(text: "\(Int(height.meters.rounded())) m", rank: 3, separator: " "), at: 1)
         }
+        // The live position's speed and height (issue 49), or why there is none.
+        if let p = state.position {
+            fields.append(.init(text: positionField(p), rank: 2))
+        }
         var compact = "z" + Formatting.zoom(view.zoom)
         if let c = state.circle {
             fields.append(.init(text: "circle \(Formatting.distance(c.circle.radiusMeters))", rank: 1))
@@ -422,6 +426,17 @@ public enum Renderer {
             fields.append(.init(text: part, rank: 7 + i, separator: i == 0 ? " │ " : " · "))
         }
         return (fields, compact)
+    }
+
+    /// `GPS 43 km/h 12 m` (`F` following: `GPS→`), `● REC` while recording; `GPS: no fix` without one.
+    static func positionField(_ p: LivePosition) -> String {
+        let rec = p.recording != nil ? "● REC " : ""
+        let name = p.following ? "GPS→" : "GPS"
+        guard let fix = p.fix else { return rec + name + ": " + (p.status.map { String($0.prefix(24)) } ?? "no fix") }
+        var text = rec + name
+        if let speed = fix.speed, speed.isFinite { text += " \(Int((speed * 3.6).rounded())) km/h" }
+        if let alt = fix.altitude, alt.isFinite { text += " \(Int(alt.rounded())) m" }
+        return text + (fix.mode == 2 ? " 2D" : "")
     }
 
     /// The status line, with the credit the data requires on screen (OpenStreetMap's ODbL) at its end,

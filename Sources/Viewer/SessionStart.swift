@@ -48,6 +48,8 @@ public struct SessionStart: Sendable {
     public var imagery: String?
     /// The terrain's name, when the run has elevation tiles (`H` shows or hides its hillshade).
     public var terrain: String?
+    /// The GPS source's name, when the run has one (`--gps`); the map follows it unless the view is given.
+    public var position: String?
 
     /// A start at `center` and `zoom` in a terminal of `cols` × `rows`, everything else as by default.
     public init(cols: Int, rows: Int, center: Coordinate, zoom: Double) {
@@ -66,6 +68,10 @@ public struct SessionStart: Sendable {
         state.keymap = keymap
         state.imageryName = imagery
         state.terrainName = terrain
+        if let position {
+            state.position = LivePosition(source: position)
+            state.position?.following = !viewGiven
+        }
         for row in commands { state.add(row) }
         if circle {
             state.circle = CircleOverlay(

@@ -44,6 +44,36 @@ public enum StateJSON {
         }
     }
 
+    /// The live position (issue 49): the fix's fields (null while there is none or the receiver does
+    /// not say), why there is no fix, whether the map follows it and the track recorded.
+    struct GPS: Encodable {
+        var position: LivePosition
+
+        init(_ position: LivePosition) { self.position = position }
+
+        enum Key: String, CodingKey {
+            case lat, lon, alt, speed, course, mode, eph, time, status, following, recording, source, badLines
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            let f = position.fix
+            try c.encode(f?.latitude, forKey: .lat)
+            try c.encode(f?.longitude, forKey: .lon)
+            try c.encode(f?.altitude, forKey: .alt)
+            try c.encode(f?.speed, forKey: .speed)
+            try c.encode(f?.course, forKey: .course)
+            try c.encode(f?.mode ?? 1, forKey: .mode)
+            try c.encode(f?.horizontalError, forKey: .eph)
+            try c.encode(f?.time, forKey: .time)
+            try c.encode(position.status, forKey: .status)
+            try c.encode(position.following, forKey: .following)
+            try c.encode(position.recording, forKey: .recording)
+            try c.encode(position.source, forKey: .source)
+            try c.encode(position.badLines, forKey: .badLines)
+        }
+    }
+
     /// The elevation profile shown (the ruler's, the route's or a track's): distances and heights every
     /// 10 m (null where no height is known), the climbing and descending, the lowest and highest points
     /// and the steepest 100 m in percent (issue 48).
@@ -315,6 +345,8 @@ public enum StateJSON {
         /// The route open (`d`): `termmap route --json`'s fields; and the reach shown (`D`).
         var route: Directions?
         var reach: Reach?
+        /// The live position whenever the run has a GPS source (issue 49).
+        var gps: GPS?
 
         struct Reach: Encodable {
             var profile: String
@@ -345,6 +377,7 @@ public enum StateJSON {
                     explain: Explanation.values($0))
             }
             message = state.message
+            gps = state.position.map(GPS.init)
             route = state.directions.route
             reach = state.directions.reach.map {
                 Reach(
@@ -363,7 +396,7 @@ public enum StateJSON {
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources,
                 poisInView,
-                poisOmitted, files, ruler, info, route, reach, terrain, profile
+                poisOmitted, files, ruler, info, route, reach, terrain, profile, gps
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -391,6 +424,8 @@ public enum StateJSON {
             // Only when the run has terrain (issue 48).
             try c.encodeIfPresent(terrain, forKey: .terrain)
             try c.encodeIfPresent(profile, forKey: .profile)
+            // Only when the run has a GPS source (issue 49).
+            try c.encodeIfPresent(gps, forKey: .gps)
         }
     }
 }

@@ -41,6 +41,8 @@ public enum InputEvent: Equatable, Sendable {
     case userFile(UserFileUpdate)
     /// The bookmarks file as written after a change (with what other viewers kept meanwhile).
     case bookmarksWritten(BookmarkList)
+    /// The GPS source's news: a fix, no fix, a source gone (issue 49).
+    case position(PositionUpdate)
 }
 
 /// A user's file as it now stands: read whole, or a stream's features so far.
@@ -83,6 +85,9 @@ public enum Effect: Equatable, Sendable {
     case captureMouse(Bool)
     /// Give the terminal back to the shell until it continues the program (Ctrl-Z, then `fg`).
     case suspend
+    /// Start (true) or stop recording the positions to a GPX track (`R`); the file comes back in the
+    /// next `InputEvent.position`.
+    case recordTrack(Bool)
 }
 
 /// The viewer's logic: state and event in, new state and effects out, nothing else touched. Keys go
@@ -95,9 +100,12 @@ extension ViewerState {
     public mutating func update(_ event: InputEvent, places: PlaceSearching? = nil) -> [Effect] {
         // Once the user moves the map, files read later no longer decide the view.
         let before = view
+        let wasFollowing = position?.following == true
         defer {
             switch event {
-            case .key, .mouse, .command: if view != before { fitsToFiles = false }
+            case .key, .mouse, .command:
+                if view != before { fitsToFiles = false }
+                if wasFollowing { stopFollowing(ifMovedFrom: before) }
             default: break
             }
         }
@@ -110,6 +118,7 @@ extension ViewerState {
             handleMouse(m)
         case .problem(let text): setError(text)
         case .userFile(let update): showUserFile(update)
+        case .position(let update): showPosition(update)
         case .tick(let seconds): advanceAnimation(seconds)
         case .resize(let cols, let rows): resize(cols: cols, rows: rows)
         case .idleTimeout(let seconds):
@@ -197,12 +206,12 @@ extension ViewerState {
 
     // MARK: Messages: every line the viewer says goes through these two.
 
-    mutating func setMessage(_ text: String) {
+    public mutating func setMessage(_ text: String) {
         message = text
         messageIsError = false
     }
 
-    mutating func setError(_ text: String) {
+    public mutating func setError(_ text: String) {
         message = text
         messageIsError = true
     }

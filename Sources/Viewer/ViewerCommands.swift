@@ -136,6 +136,13 @@ public enum ViewerCommands {
             $0.toggleHillshade()
         },
         CommandRow(
+            .followPosition, keys: [.char("F")],
+            "follow the GPS position (--gps): the map keeps it in view; a pan stops"
+        ) { $0.toggleFollow() },
+        CommandRow(.recordTrack, keys: [.char("R")], "record the GPS positions to a GPX track on/off (--gps-record)") {
+            state, _ in state.toggleRecording()
+        },
+        CommandRow(
             .toggleLegend, keys: [.char("w")], "legend on/off: each kind of feature on screen and its look"
         ) { $0.showLegend.toggle() },
         CommandRow(

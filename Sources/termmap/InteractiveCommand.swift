@@ -65,14 +65,13 @@ enum InteractiveCommand {
         var state = try startState(
             options, keymap: keymap, screen: screen, sources: sources, files: files, environment: environment)
         state.suspendRefusal = suspendRefusal(options, screen: screen)
-        if let skipped, state.message.isEmpty {
-            state.message = skipped.message
-            state.messageIsError = true
-        }
+        if let skipped, state.message.isEmpty { state.setError(skipped.message) }
         state.fitsToFiles = !options.centerGiven
         UserFiles.readInBackground(toRead, inbox: inbox, ogr: options.ogrLimits)
         if let fd = streamFD { StreamInput.start(fd: fd, name: "-", inbox: inbox) }
         if let follow = options.follow { StreamInput.follow(path: follow, inbox: inbox) }
+        let gps = startGPS(options, inbox: inbox)
+        defer { gps?.finish() }
         if let problem = UserFiles.report(files).first, state.message.isEmpty {
             state.message = problem
             state.messageIsError = files.contains { $0.error != nil }
@@ -86,7 +85,8 @@ enum InteractiveCommand {
             tourAfter: options.tourAfterSeconds, loader: loader,
             preparer: BackgroundDetailPreparer { inbox.post(.detailPrepared($0)) }, inbox: inbox,
             afterFirstFrame: loadGeodesics,
-            changeBookmarks: { change in writeBookmarks(change, inbox: inbox, environment: environment) })
+            changeBookmarks: { change in writeBookmarks(change, inbox: inbox, environment: environment) },
+            recordTrack: { gps?.setRecording($0) })
         // The view it ended on, for --resume (a kiosk writes nothing but the shared tile cache).
         if !options.kiosk { LastView.write(state.view, environment) }
         return 0
@@ -144,6 +144,15 @@ enum InteractiveCommand {
         if options.castPath != nil { return "not while recording (q ends the recording)" }
         if !screen.hasJobControl { return "no job control here (no shell to come back to; q quits)" }
         return nil
+    }
+
+    /// The position's reader (`--gps`), started, recording at once with `--gps-record`.
+    static func startGPS(_ options: StartupOptions, inbox: EventInbox) -> GPSInput? {
+        guard let source = options.gps else { return nil }
+        let gps = GPSInput(source: source, inbox: inbox, recordPath: options.gpsRecord)
+        gps.start()
+        if options.gpsRecord != nil { gps.setRecording(true) }
+        return gps
     }
 
     /// Makes one change to the bookmarks file; the list as written (or the failure) comes back through

@@ -123,6 +123,16 @@ extension OptionSpec {
         help:
             "live points: lines appended to FILE (one JSON object a line, as for termmap -), through truncation and rotation",
         commands: [.viewer], fileExtensions: [])
+    static let gps = OptionSpec(
+        name: "gps", value: "[HOST:PORT|FILE]",
+        help: "the live position: gpsd (localhost:2947 when nothing follows), or NMEA 0183 from a file or a serial "
+            + "device (/dev/ttyUSB0); F follows it, R records it",
+        commands: [.viewer, .render], implicitValue: "localhost:\(GPSSource.gpsdPort)", inConfig: true,
+        fileExtensions: ["nmea", "log"])
+    static let gpsRecord = OptionSpec(
+        name: "gps-record", value: "FILE.gpx",
+        help: "record the --gps positions as a GPX track (a file recorded before goes on in a new segment)",
+        commands: [.viewer], fileExtensions: ["gpx"])
     static let units = OptionSpec(
         name: "units", value: "SYSTEM", help: "the ruler's lengths and areas: metric (default) or imperial",
         commands: [.viewer, .render], inConfig: true, configDefault: "metric", choices: ["metric", "imperial"])
@@ -221,7 +231,8 @@ enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .graphics, .theme, .data, .tiles, .terrain,
         .tileCache,
-        .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .kiosk,
+        .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .gps, .gpsRecord,
+        .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .via, .profile, .gpx, .reach, .bbox,
         .around, .within, .zooms, .from,
         .yes, .name, .lines, .cities, .out, .config, .noConfig, .check, .help, .version, .about,

@@ -35,10 +35,9 @@ enum RenderCommand {
                 cols: options.cols, rows: options.rows,
                 theme: options.chosenTheme(background: nil, environment: environment),
                 keymap: keymap, sources: sources, files: files, environment: environment))
-        if let skipped, state.message.isEmpty {
-            state.message = skipped.message
-            state.messageIsError = true
-        }
+        if let skipped, state.message.isEmpty { state.setError(skipped.message) }
+        // The position the source gives now: an NMEA file's last fix, gpsd's first within 3 s.
+        if let gps = options.gps { state.update(.position(GPSInput.once(gps))) }
         let mode = ColorMode.choose(
             option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
             isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment),

@@ -59,6 +59,9 @@ struct StartupOptions {
     var files: [String] = []
     /// `--follow`: a file whose appended lines are live points.
     var follow: String?
+    /// `--gps`: where the live position comes from; `--gps-record`: the GPX track it is recorded to.
+    var gps: GPSSource?
+    var gpsRecord: String?
     /// True when --center or --zoom decides the first view (the files do not).
     var viewGiven = false
     /// True when --center decides the first view's centre (with only --zoom, the files give it).
@@ -71,6 +74,12 @@ struct StartupOptions {
         files = p.operands
         follow = p.value(.follow)
         if follow?.isEmpty == true { throw UsageError("--follow needs a file") }
+        gps = try p.value(.gps).map { v throws(UsageError) in try GPSSource(v) }
+        gpsRecord = p.value(.gpsRecord)
+        if gpsRecord != nil && gps == nil {
+            throw UsageError("--gps-record records the --gps position: give --gps too")
+        }
+        if gpsRecord?.isEmpty == true { throw UsageError("--gps-record needs a file") }
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read once") }
         viewGiven = p.value(.center) != nil || p.value(.zoom) != nil
         centerGiven = p.value(.center) != nil
@@ -276,6 +285,7 @@ struct StartupOptions {
         var start = SessionStart(cols: cols, rows: rows, center: center, zoom: zoom)
         start.imagery = sources.imagery?.label
         start.terrain = sources.terrain?.label
+        start.position = gps?.label
         start.radiusMeters = radius
         start.circle = circle
         start.imperialUnits = imperial
