@@ -2,7 +2,7 @@
 # Both first install missing Debian packages when run as root (otherwise they print the apt-get line).
 
 BUILD_PACKAGES := libproj-dev libncurses-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev libexpat1-dev libpng-dev libjpeg62-turbo-dev libwebp-dev
-TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte python3-pil python3-geographiclib xplanet-images libsixel-bin osmium-tool gdal-bin mandoc man-db lintian bash-completion zsh fish binutils
+TEST_PACKAGES := tmux strace openssh-server openssh-client nginx python3-pyte python3-pil python3-geographiclib xplanet-images libsixel-bin osmium-tool gdal-bin gpsd gpsd-clients mandoc man-db lintian bash-completion zsh fish binutils
 # From PyPI, into .pytest when missing: the PMTiles reference reader the remote e2e compares with, and
 # gpxpy, which reads back the routes `termmap route --gpx` writes.
 TEST_PYPI := pmtiles==3.8.1 gpxpy==1.6.2
@@ -45,6 +45,7 @@ test: deps test-deps lint
 	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/route_e2e.py "$$(swift build --show-bin-path)/termmap"
 	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/imagery_e2e.py "$$(swift build --show-bin-path)/termmap"
 	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/terrain_e2e.py "$$(swift build --show-bin-path)/termmap"
+	PYTHONPATH=.pytest $(PYTHON) Tests/e2e/gps_e2e.py "$$(swift build --show-bin-path)/termmap"
 
 # The repository's .swift-format, every warning an error (swift-format comes with the toolchain);
 # Package.swift lists exactly what each target imports; no function over 80 lines (60 in Viewer and TerminalUI).

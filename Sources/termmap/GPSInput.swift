@@ -43,6 +43,11 @@ enum GPSSource: Equatable, Sendable {
         self = .gpsd(host: host, port: port)
     }
 
+    var isNMEA: Bool {
+        if case .nmea = self { return true }
+        return false
+    }
+
     /// As the status line and messages say it.
     var label: String {
         switch self {
@@ -309,13 +314,7 @@ final class GPSInput: Sendable {
         defer { close(fd) }
         var st = stat()
         let isFile = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
-        if isatty(fd) != 0 {
-            var modes = termios()
-            if tcgetattr(fd, &modes) == 0 {
-                cfmakeraw(&modes)
-                _ = tcsetattr(fd, TCSANOW, &modes)
-            }
-        }
+        Self.makeRaw(fd)
         var reader = NMEAReader()
         var lines = LineSplitter(limit: NMEAReader.maxLineBytes)
         let ended = readLines(fd, &lines, tail: isFile) { line in
@@ -328,49 +327,82 @@ final class GPSInput: Sendable {
         )
     }
 
-    /// The position a source gives now, for `render`: an NMEA file read to its end (its last fix), or
-    /// gpsd's first fix within `seconds`.
+    /// The position a source gives now, for `render`: an NMEA file read to its end (its last fix), or the
+    /// first fix a device or gpsd gives within `seconds`.
     static func once(_ source: GPSSource, seconds: Double = 3) -> PositionUpdate {
         let input = GPSInput(source: source, inbox: nil, recordPath: nil)
+        var nmea = NMEAReader()
+        var lines = LineSplitter(limit: source.isNMEA ? NMEAReader.maxLineBytes : GPSDReports.maxLineBytes)
+        func take(_ line: [UInt8]?) {
+            guard let line else { return input.countBad() }
+            switch source {
+            case .nmea:
+                let before = nmea.badSentences
+                if let report = nmea.take(line) { input.take(report) }
+                if nmea.badSentences > before { input.countBad() }
+            case .gpsd:
+                do {
+                    if let report = try GPSDReports.report(line) { input.take(report) }
+                } catch {
+                    input.countBad()
+                }
+            }
+        }
+        let fd: Int32
         switch source {
         case .nmea(let path):
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                return PositionUpdate(fix: nil, status: "cannot read \(path) (\(systemErrorReason()))")
-            }
-            var reader = NMEAReader()
-            var lines = LineSplitter(limit: NMEAReader.maxLineBytes)
-            for line in lines.feed(ArraySlice(bytes)) + lines.finish() {
-                guard let line else {
-                    input.countBad()
-                    continue
+            fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { return PositionUpdate(fix: nil, status: "cannot read \(path) (\(systemErrorReason()))") }
+            var st = stat()
+            if fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG {
+                // A file: read whole, its last fix is the position.
+                defer { close(fd) }
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                while case let n = buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), n > 0 {
+                    lines.feed(buffer[0..<n]).forEach(take)
                 }
-                if let report = reader.take(line) { input.take(report) }
+                lines.finish().forEach(take)
+                return input.finalUpdate(of: source)
             }
-            var u = input.update
-            u.badLines += reader.badSentences
-            return u
+            Self.makeRaw(fd)
         case .gpsd(let host, let port):
-            guard case .success(let fd) = connect(host: host, port: port) else {
-                return PositionUpdate(fix: nil, status: "no \(source.label)")
+            switch connect(host: host, port: port) {
+            case .success(let opened): fd = opened
+            case .failure(let why): return PositionUpdate(fix: nil, status: "no \(source.label) (\(why))")
             }
-            defer { close(fd) }
             let watch = Array(GPSDReports.watch.utf8)
             _ = watch.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            var lines = LineSplitter(limit: GPSDReports.maxLineBytes)
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            let end = monotonicSeconds() + seconds
-            while monotonicSeconds() < end, input.update.fix == nil {
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&p, 1, 100) > 0 else { continue }
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                guard n > 0 else { break }
-                for line in lines.feed(buffer[0..<n]) {
-                    guard let line, let report = try? GPSDReports.report(line) else { continue }
-                    input.take(report)
-                }
-            }
-            return input.update
         }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let end = monotonicSeconds() + seconds
+        while monotonicSeconds() < end, input.update.fix == nil {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard n > 0 else { break }
+            lines.feed(buffer[0..<n]).forEach(take)
+        }
+        return input.finalUpdate(of: source)
+    }
+
+    /// The update at the end of a `render`'s read: a source that gave no position says so.
+    func finalUpdate(of source: GPSSource) -> PositionUpdate {
+        var u = update
+        if u.fix == nil, u.status == "waiting for a position" {
+            u.status = "no position from \(source.label)" + (u.badLines > 0 ? " (\(u.badLines) lines not read)" : "")
+        }
+        return u
+    }
+
+    /// A terminal device (a serial port, a pty) set raw: bytes as they come, no echo, no line editing.
+    static func makeRaw(_ fd: Int32) {
+        guard isatty(fd) != 0 else { return }
+        var modes = termios()
+        guard tcgetattr(fd, &modes) == 0 else { return }
+        cfmakeraw(&modes)
+        _ = tcsetattr(fd, TCSANOW, &modes)
     }
 }
 

@@ -15,8 +15,10 @@ public struct NMEAReader: Sendable {
     private var fixMode: Int?
     /// The last GGA's time of day, height and satellites used: joined to the RMC of the same time.
     private var gga: (time: String, altitude: Double?)?
-    /// True once an RMC came: from then on RMC makes the fixes (GGA alone otherwise).
+    /// True once an RMC came: from then on RMC makes the fixes; a GGA makes them only in a stream of
+    /// GGA alone (known at its second GGA with no RMC before it: the first epoch gives no fix twice).
     private var hasRMC = false
+    private var sawGGA = false
 
     public init() {}
 
@@ -80,7 +82,9 @@ public struct NMEAReader: Sendable {
         guard let (lat, lon) = position(f[2], f[3], f[4], f[5]) else { return refuse("a GGA with no position") }
         let altitude = Double(f[9])
         gga = (f[1], altitude)
-        guard !hasRMC else { return Int(f[7]).map { .satellites(used: $0, seen: $0) } }
+        let ggaAlone = !hasRMC && sawGGA
+        sawGGA = true
+        guard ggaAlone else { return Int(f[7]).map { .satellites(used: $0, seen: $0) } }
         let mode = fixMode ?? (altitude == nil ? 2 : 3)
         return .fix(
             GPSFix(latitude: lat, longitude: lon, altitude: mode == 3 ? altitude : nil, mode: mode, time: nil))
