@@ -352,7 +352,9 @@ final class GPSInput: Sendable {
         switch source {
         case .nmea(let path):
             fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { return PositionUpdate(fix: nil, status: "cannot read \(path) (\(systemErrorReason()))") }
+            guard fd >= 0 else {
+                return PositionUpdate(fix: nil, status: "cannot read \(path) (\(systemErrorReason()))")
+            }
             var st = stat()
             if fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG {
                 // A file: read whole, its last fix is the position.
