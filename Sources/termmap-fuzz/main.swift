@@ -597,6 +597,58 @@ func fuzzTileJSON(mutations: Int, seed: UInt64) -> (tried: Int, parsed: Int, slo
     return (mutations, parsed, slowest)
 }
 
+// MARK: Position: gpsd's JSON and NMEA 0183 (issue 49)
+
+/// gpsd reports and NMEA sentences mutated (bytes, and JSON tokens put anywhere): each line is a report,
+/// nothing, or (gpsd) one thrown line; every fix taken is a place on Earth; within 2 s each.
+func fuzzPositionReaders(mutations: Int, seed: UInt64) -> (tried: Int, fixes: Int, slowest: Double) {
+    let tpv = Array(
+        #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T10:15:00.000Z","lat":60.169900000,"lon":24.938400000,"altMSL":12.5,"track":90.0,"speed":12.0,"eph":17.1}"#
+            .utf8)
+    let sky = Array(
+        #"{"class":"SKY","uSat":8,"nSat":11,"satellites":[{"PRN":4,"used":true},{"PRN":5,"used":false}]}"#.utf8)
+    let nmea = [
+        "$GPGGA,101500.00,6010.194000,N,02456.316970,E,1,08,0.9,12.0,M,17.0,M,,*59",
+        "$GPGSA,A,3,04,05,09,12,24,25,29,31,,,,,1.8,0.9,1.5*35",
+        "$GPRMC,101500.00,A,6010.194000,N,02456.316970,E,23.326,90.0,010524,,,A*52",
+    ].map { Array($0.utf8) }
+    let tokens = ["{", "}", "[", "\"", ",", ":", "1e999", "-0", "null", "*00", "$", "\u{0}", "NaN", "999999"]
+    var r = SeededRandom(state: seed)
+    var fixes = 0
+    var slowest = 0.0
+    var reader = NMEAReader()
+    func check(_ report: GPSReport?, _ label: String) {
+        guard case .fix(let f) = report else { return }
+        fixes += 1
+        if !(f.latitude.isFinite && f.longitude.isFinite && abs(f.latitude) <= 90 && abs(f.longitude) <= 180) {
+            fail("\(label): a fix at \(f.latitude), \(f.longitude)")
+        }
+        if let t = f.time, GPSDReports.isoTime(t) == nil { fail("\(label): a time that is no time") }
+    }
+    for i in 0..<mutations {
+        let original = i % 5 == 0 ? sky : i % 5 == 1 ? tpv : nmea[i % 3]
+        var b = mutateBytes(original, i, &r)
+        if i % 4 == 3 { b.insert(contentsOf: Array(tokens[r.below(tokens.count)].utf8), at: r.below(b.count + 1)) }
+        if i % 6 == 1, let star = b.lastIndex(of: UInt8(ascii: "*")), let dollar = b.firstIndex(of: UInt8(ascii: "$")),
+            dollar < star
+        {
+            // The checksum made to match: what the field readers see behind it.
+            let sum = b[(dollar + 1)..<star].reduce(UInt8(0), ^)
+            let hex = Array(String(sum, radix: 16, uppercase: true).utf8)
+            b = Array(b[...star]) + (hex.count == 1 ? [UInt8(ascii: "0")] + hex : hex)
+        }
+        let started = now()
+        if i % 2 == 0 {
+            check(try? GPSDReports.report(b), "gpsd mutation \(i)")
+        } else {
+            check(reader.take(b), "nmea mutation \(i)")
+        }
+        slowest = max(slowest, now() - started)
+        if now() - started > 2 { fail("position mutation \(i) took \(now() - started) s") }
+    }
+    return (mutations, fixes, slowest)
+}
+
 /// Download journals mutated (what a killed `data get` leaves): reopened, every record it keeps lies
 /// inside the file and reads back, and recording goes on.
 func fuzzDownloadJournal(mutations: Int, seed: UInt64) -> (tried: Int, kept: Int, slowest: Double) {
@@ -1204,6 +1256,11 @@ do {
     )
 }
 do {
+    let t0 = now()
+    let p = fuzzPositionReaders(mutations: 20_000, seed: seed)
+    print(
+        "position: \(p.tried) mutations of gpsd reports and NMEA sentences: \(p.fixes) fixes, all on Earth, slowest \(CoordinateFormat.fixed(p.slowest * 1000, 2)) ms, \(CoordinateFormat.fixed(now() - t0, 1)) s"
+    )
     let t1 = now()
     let t = fuzzTours(mutations: 2_000, seed: seed)
     print(
