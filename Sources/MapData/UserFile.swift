@@ -14,6 +14,10 @@ public final class UserFile: FeatureSource {
     public let error: String?
     /// While it is being read, the share read so far (0…1); nil once read.
     public let progress: Double?
+    /// Its tracks with a time at each vertex (issue 49), and what was said of them (times sorted, times
+    /// that do not match a line's points).
+    public let timedTracks: [TimedTrack]
+    public let timeNotes: [String]
 
     /// A file read (or, with `progress`, being read).
     public init(
@@ -24,6 +28,7 @@ public final class UserFile: FeatureSource {
         self.data = data
         self.error = error
         self.progress = progress
+        (timedTracks, timeNotes) = progress == nil ? TimedTracks.of(data) : ([], [])
     }
 
     /// The level a view at `zoom` draws: an integer zoom below 12 (a level of detail), 12 from there on

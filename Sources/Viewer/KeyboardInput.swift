@@ -22,6 +22,8 @@ public enum Mode: String, CaseIterable, Sendable {
     case ruler
     /// A route or reach (`d`, `D`): Tab, Esc, `r`, and ↑ ↓ Enter in the steps; other keys go on.
     case directions
+    /// The time bar (`T`): ← → step, `[` `]` speed, Space plays, `t` aligns starts, Esc closes; other keys go on.
+    case timeBar = "time-bar"
     /// The layer list (`o`): a digit shows or hides that file; other keys go on.
     case layers
     /// The map: the keymap's commands.
@@ -40,6 +42,7 @@ extension ViewerState {
         if showInfo { open.append(.info) }
         if ruler != nil { open.append(.ruler) }
         if directions.start != nil || directions.reach != nil { open.append(.directions) }
+        if timeBar != nil { open.append(.timeBar) }
         if showLayers { open.append(.layers) }
         return open + [.map]
     }
@@ -97,6 +100,7 @@ extension ViewerState {
         case .info: return infoKey(key)
         case .ruler: return rulerKey(key)
         case .directions: return directionsKey(key, places: places)
+        case .timeBar: return timeBarKey(key) ? [] : nil
         case .layers: return layerListKey(key)
         case .map:
             guard let command = keymap.command(for: key) else {

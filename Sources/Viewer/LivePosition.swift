@@ -96,6 +96,12 @@ extension ViewerState {
 
     /// `F`: the map follows the position (recentred on it at once), or stops following.
     mutating func toggleFollow() {
+        if position == nil, timeBar != nil {
+            followsTrack.toggle()
+            setMessage(followsTrack ? "following the first track's marker (a pan stops it)" : "following the track off")
+            followTrackMarker()
+            return
+        }
         guard var p = position else {
             setMessage("no position: give --gps (gpsd, an NMEA file or device; see docs/position.md)")
             return
@@ -117,8 +123,9 @@ extension ViewerState {
 
     /// A pan (a key, a drag, a click) ends following: the user has taken the map.
     mutating func stopFollowing(ifMovedFrom before: MapView) {
-        guard position?.following == true, view.center != before.center else { return }
+        guard position?.following == true || followsTrack, view.center != before.center else { return }
         position?.following = false
+        followsTrack = false
         setMessage("following the position off (F follows again)")
     }
 

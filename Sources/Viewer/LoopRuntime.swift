@@ -101,7 +101,7 @@ final class LoopRuntime {
     /// One turn: wait for input (or a frame's time), apply it, tick animations and the tour, take what
     /// arrived and the terminal's answers, and draw when a frame is due.
     private func turn() {
-        let animating = state.animation != nil
+        let animating = state.animation != nil || state.timeBar?.playing == true
         var changed = takeInput(waiting: wait(animating: animating)) || animating
         let t = now()
         // An animation a key has just started begins here, not at the last idle wake-up (up to
@@ -109,6 +109,7 @@ final class LoopRuntime {
         if state.animation != nil && animating { apply(.tick(seconds: max(0, t - lastFrame))) }
         // Over a link slower than an animation, an animation is its last frame, shown now.
         if state.animation != nil && pacer.animationJumps { apply(.tick(seconds: ViewAnimation.duration)) }
+        if state.timeBar?.playing == true { apply(.clock(seconds: max(0, t - lastFrame))) }
         lastFrame = t
         if tilesArrived() { changed = true }
         if playTour(at: t) { changed = true }

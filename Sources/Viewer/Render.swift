@@ -137,6 +137,7 @@ public enum Renderer {
         }
         let panelStyle = MapStyle(mode: options.mode, theme: state.theme, ascii: ascii)
         if state.directions.showsSteps { drawSteps(&frame, state, mapRows: mapRows, style: panelStyle) }
+        if state.timeBar != nil { drawTimeBar(&frame, state, mapRows: mapRows, style: panelStyle) }
         if let line = state.profileLine, let terrain = sources?.terrain {
             let (profile, missing) = terrain.profile(along: line.line, zoom: view.zoom)
             drawProfile(&frame, of: line, profile, mapRows: mapRows, style: panelStyle)

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 import MapRender
 
 /// The state as JSON for `termmap render --json`: Foundation's encoder, keys sorted, every number
@@ -12,6 +13,20 @@ public enum StateJSON {
     public static func encode(_ state: ViewerState, map: MapRendering? = nil) throws -> String {
         var document = Document(state)
         document.files = state.userLayers.map(FileEntry.init)
+        // Each timed layer's marker at the time bar's clock (the first of its tracks; all in `markers`).
+        for case let m? in state.trackMarkers {
+            guard document.files.indices.contains(m.track.layer) else { continue }
+            let marker = FileEntry.Marker(lat: m.at.latitude, lon: m.at.longitude, time: ISOTime.text(m.time))
+            if document.files[m.track.layer].marker == nil { document.files[m.track.layer].marker = marker }
+            document.files[m.track.layer].markers.append(marker)
+        }
+        document.time = state.timeBar.map { bar in
+            let span = state.timeSpan(state.playedTracks)
+            return Time(
+                now: ISOTime.text(bar.now),
+                span: span.map { [ISOTime.text($0.lowerBound), ISOTime.text($0.upperBound)] },
+                speed: bar.speed, playing: bar.playing, alignStarts: bar.alignStarts)
+        }
         document.sources = map?.sources.map(Source.init) ?? []
         document.pois = map.map { POIs(named: $0.poisNamed, omitted: $0.poisOmitted) }
         document.info = InfoReport.of(state, map: map).map(Info.init)
@@ -42,6 +57,16 @@ public enum StateJSON {
             try c.encode(height, forKey: .height)
             try c.encode(source, forKey: .source)
         }
+    }
+
+    /// The time bar (issue 49): its clock, the span of the tracks (ISO 8601 UTC), its speed, whether it
+    /// plays, and whether the tracks are aligned by their starts.
+    struct Time: Encodable {
+        var now: String
+        var span: [String]?
+        var speed: Double
+        var playing: Bool
+        var alignStarts: Bool
     }
 
     /// The live position (issue 49): the fix's fields (null while there is none or the receiver does
@@ -127,6 +152,15 @@ public enum StateJSON {
         var error: String?
         /// What reading changed or stopped at (`UserLayerNotes`), in words.
         var notes: [String]
+        /// With the time bar open, where its timed tracks are at the clock (issue 49).
+        var marker: Marker?
+        var markers: [Marker] = []
+
+        struct Marker: Encodable {
+            var lat: Double
+            var lon: Double
+            var time: String
+        }
 
         init(_ layer: UserDataLayer) {
             let d = layer.file.data
@@ -140,7 +174,9 @@ public enum StateJSON {
             notes = d.notes.phrases
         }
 
-        enum Key: String, CodingKey { case file, format, features, skipped, bounds, visible, error, notes }
+        enum Key: String, CodingKey {
+            case file, format, features, skipped, bounds, visible, error, notes, marker, markers
+        }
 
         // Written out so that a file without an error says `null`.
         func encode(to encoder: Encoder) throws {
@@ -153,6 +189,10 @@ public enum StateJSON {
             try c.encode(visible, forKey: .visible)
             try c.encode(error, forKey: .error)
             try c.encode(notes, forKey: .notes)
+            if !markers.isEmpty {
+                try c.encode(marker, forKey: .marker)
+                try c.encode(markers, forKey: .markers)
+            }
         }
     }
 
@@ -347,6 +387,8 @@ public enum StateJSON {
         var reach: Reach?
         /// The live position whenever the run has a GPS source (issue 49).
         var gps: GPS?
+        /// The time bar's clock, while it is open (issue 49).
+        var time: Time?
 
         struct Reach: Encodable {
             var profile: String
@@ -396,7 +438,7 @@ public enum StateJSON {
         enum Key: String, CodingKey {
             case center, zoom, terminal, map, region, bounds, metersPerDot, circle, lastAction, message, sources,
                 poisInView,
-                poisOmitted, files, ruler, info, route, reach, terrain, profile, gps
+                poisOmitted, files, ruler, info, route, reach, terrain, profile, gps, time
         }
 
         // Written out so that no circle and no last action are `null`, not missing keys.
@@ -426,6 +468,7 @@ public enum StateJSON {
             try c.encodeIfPresent(profile, forKey: .profile)
             // Only when the run has a GPS source (issue 49).
             try c.encodeIfPresent(gps, forKey: .gps)
+            try c.encodeIfPresent(time, forKey: .time)
         }
     }
 }

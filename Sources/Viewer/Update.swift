@@ -26,6 +26,8 @@ public enum InputEvent: Equatable, Sendable {
     case resize(cols: Int, rows: Int)
     /// Time passes (animations advance).
     case tick(seconds: Double)
+    /// Time passes while the time bar plays (its clock advances at its speed).
+    case clock(seconds: Double)
     /// No input for `seconds` (the kiosk's idle timeout ran out).
     case idleTimeout(seconds: Double)
     /// A frame was drawn, and its view lacked these tiles and levels of detail of the user's files (the
@@ -100,7 +102,7 @@ extension ViewerState {
     public mutating func update(_ event: InputEvent, places: PlaceSearching? = nil) -> [Effect] {
         // Once the user moves the map, files read later no longer decide the view.
         let before = view
-        let wasFollowing = position?.following == true
+        let wasFollowing = position?.following == true || followsTrack
         defer {
             switch event {
             case .key, .mouse, .command:
@@ -120,6 +122,7 @@ extension ViewerState {
         case .userFile(let update): showUserFile(update)
         case .position(let update): showPosition(update)
         case .tick(let seconds): advanceAnimation(seconds)
+        case .clock(let seconds): advanceClock(seconds)
         case .resize(let cols, let rows): resize(cols: cols, rows: rows)
         case .idleTimeout(let seconds):
             setMessage("idle for \(Int(seconds / 60)) min: goodbye")

@@ -143,6 +143,12 @@ public enum ViewerCommands {
             state, _ in state.toggleRecording()
         },
         CommandRow(
+            .timeBar, keys: [.char("T")],
+            "time bar: play your timed tracks (Space plays, ←→ step, [ ] speed, t aligns starts, F follows)"
+        ) { $0.toggleTimeBar() },
+        CommandRow(.timeForward, keys: [], "step the time bar's clock forward (for scripts)") { $0.stepClock(1) },
+        CommandRow(.timeBack, keys: [], "step the time bar's clock back (for scripts)") { $0.stepClock(-1) },
+        CommandRow(
             .toggleLegend, keys: [.char("w")], "legend on/off: each kind of feature on screen and its look"
         ) { $0.showLegend.toggle() },
         CommandRow(

@@ -230,6 +230,9 @@ public struct ViewerState: Equatable, Sendable {
     public var imageryName: String?
     /// The live position, when the run has a GPS source (`--gps`; issue 49).
     public var position: LivePosition?
+    /// The time bar, while open (`T`); and whether the map follows the first track's marker (`F`).
+    public var timeBar: TimeBar?
+    public var followsTrack = false
     /// The terrain's hillshade is drawn (`H`), when the run has terrain.
     public var showHillshade = true
     /// The terrain's name (nil: the run has no elevation tiles).
@@ -258,7 +261,7 @@ public struct ViewerState: Equatable, Sendable {
             guard var seed = layer as? SeedOverlayLayer else { return layer }
             seed.fit = Self.seedFit(lastAction)
             return seed
-        } + (position?.fix.map { [PositionLayer(fix: $0)] } ?? [])
+        } + (timeBar == nil ? [] : [timeTracksLayer]) + (position?.fix.map { [PositionLayer(fix: $0)] } ?? [])
     }
 
     /// Everything drawn on the screen besides the base map: the layers over it, then the open panels.

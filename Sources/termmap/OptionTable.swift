@@ -133,6 +133,10 @@ extension OptionSpec {
         name: "gps-record", value: "FILE.gpx",
         help: "record the --gps positions as a GPX track (a file recorded before goes on in a new segment)",
         commands: [.viewer], fileExtensions: ["gpx"])
+    static let at = OptionSpec(
+        name: "at", value: "TIME",
+        help: "the time bar at this instant (ISO 8601, 2024-05-01T10:15:00Z): each timed track drawn to there",
+        commands: [.render])
     static let units = OptionSpec(
         name: "units", value: "SYSTEM", help: "the ruler's lengths and areas: metric (default) or imperial",
         commands: [.viewer, .render], inConfig: true, configDefault: "metric", choices: ["metric", "imperial"])
@@ -231,7 +235,7 @@ enum OptionTable {
     static let all: [OptionSpec] = [
         .center, .zoom, .resume, .circle, .units, .radius, .ascii, .color, .graphics, .theme, .data, .tiles, .terrain,
         .tileCache,
-        .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .gps, .gpsRecord,
+        .tileCacheDisk, .ogr2ogrMemory, .ogr2ogrSeconds, .tour, .noAnimation, .noMouse, .follow, .gps, .gpsRecord, .at,
         .kiosk,
         .idleTimeout, .tourAfter, .record, .size, .keys, .json, .pick, .cast, .via, .profile, .gpx, .reach, .bbox,
         .around, .within, .zooms, .from,

@@ -36,8 +36,7 @@ enum RenderCommand {
                 theme: options.chosenTheme(background: nil, environment: environment),
                 keymap: keymap, sources: sources, files: files, environment: environment))
         if let skipped, state.message.isEmpty { state.setError(skipped.message) }
-        // The position the source gives now: an NMEA file's last fix, gpsd's first within 3 s.
-        if let gps = options.gps { state.update(.position(GPSInput.once(gps))) }
+        try showPositionAndTime(&state, options)
         let mode = ColorMode.choose(
             option: options.color, noColor: environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
             isTerminal: isatty(STDOUT_FILENO) == 1, terminalColors: terminalColors(options.color, environment),
@@ -85,6 +84,15 @@ enum RenderCommand {
         // Done: end here rather than free the decoded map piece by piece on the way out (the kernel
         // takes the whole address space back at once).
         exit(0)
+    }
+
+    /// The position the source gives now (an NMEA file's last fix, gpsd's first within 3 s), and the
+    /// time bar at `--at`.
+    static func showPositionAndTime(_ state: inout ViewerState, _ options: StartupOptions) throws(DataFailure) {
+        if let gps = options.gps { state.update(.position(GPSInput.once(gps))) }
+        if let at = options.at, !state.openTimeBar(at: at) {
+            throw DataFailure("--at: \(state.message)")
+        }
     }
 
     /// The first state of `start`; a view the model refuses is a usage error.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import GeoCore
 import Glibc
 import MapData
+import MapFormats
 import MapRender
 import Raster
 import Support
@@ -62,6 +63,8 @@ struct StartupOptions {
     /// `--gps`: where the live position comes from; `--gps-record`: the GPX track it is recorded to.
     var gps: GPSSource?
     var gpsRecord: String?
+    /// `--at`: the time bar's instant (seconds since 1970, UTC).
+    var at: Double?
     /// True when --center or --zoom decides the first view (the files do not).
     var viewGiven = false
     /// True when --center decides the first view's centre (with only --zoom, the files give it).
@@ -80,6 +83,12 @@ struct StartupOptions {
             throw UsageError("--gps-record records the --gps position: give --gps too")
         }
         if gpsRecord?.isEmpty == true { throw UsageError("--gps-record needs a file") }
+        if let text = p.value(.at) {
+            guard let t = ISOTime.seconds(text) else {
+                throw UsageError("--at \(text): not an ISO 8601 time (2024-05-01T10:15:00Z)")
+            }
+            at = t
+        }
         if files.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input ('-') can be read once") }
         viewGiven = p.value(.center) != nil || p.value(.zoom) != nil
         centerGiven = p.value(.center) != nil

@@ -193,7 +193,7 @@ enum UserFiles {
                     "\(f.data.skipped) feature\(f.data.skipped == 1 ? "" : "s") left out (the first: \(f.data.firstSkipReason ?? "?"))"
                 )
             }
-            said += f.data.notes.phrases
+            said += f.data.notes.phrases + f.timeNotes
             return said.isEmpty ? nil : "\(f.file == "-" ? "<stdin>" : f.file): " + said.joined(separator: "; ")
         }
     }

@@ -302,6 +302,170 @@ def _():
     return "%s; ASCII %s" % (" ".join("%d°:%s" % (c, g) for (c, k), g in got.items() if k), " ".join(ascii_))
 
 
+# Time (issue 49, its second part): tracks with a time at each vertex played on one clock.
+
+def gpx(path, name, fixes, times):
+    pts = "".join('<trkpt lat="%.9f" lon="%.9f"><time>%s</time></trkpt>' % (f["lat"], f["lon"], iso(t))
+                  for f, t in zip(fixes, times))
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">'
+                "<trk><name>%s</name><trkseg>%s</trkseg></trk></gpx>" % (name, pts))
+
+
+def iso(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(int(t))) + (".%03dZ" % round((t % 1) * 1000))
+
+
+T0 = 1714558500.0  # 2024-05-01T10:15:00Z
+
+
+def reference(fixes, times, t):
+    """Python's position at t: the geodesic between the vertices around t, at the share of their time."""
+    from geographiclib.geodesic import Geodesic
+    if t < times[0]:
+        return None
+    for i in range(1, len(times)):
+        if t < times[i]:
+            a, b = fixes[i - 1], fixes[i]
+            g = Geodesic.WGS84.Inverse(a["lat"], a["lon"], b["lat"], b["lon"])
+            d = Geodesic.WGS84.Direct(a["lat"], a["lon"], g["azi1"], g["s12"] * (t - times[i - 1]) / (times[i] - times[i - 1]))
+            return d["lat2"], d["lon2"]
+    return fixes[-1]["lat"], fixes[-1]["lon"]
+
+
+def metres(a, b):
+    from geographiclib.geodesic import Geodesic
+    return Geodesic.WGS84.Inverse(a[0], a[1], b[0], b[1])["s12"]
+
+
+@check("time: two tracks on one clock (GPX, uneven times): each marker at 20 seeded instants equals Python's geodesic interpolation by time within a cell (zoom 16); the drawn marker is in its cell; --at before a track's start: no marker")
+def _():
+    import random
+    rnd = random.Random(49)
+    drive_times, t = [], T0
+    for _ in LOGS["drive"]:
+        drive_times.append(t)
+        t += rnd.choice([0.5, 1, 1, 2, 5, 9])
+    walk_times = [T0 + 30 + 1.5 * i for i in range(len(LOGS["walk"]))]
+    gpx(os.path.join(WORK, "drive.gpx"), "drive", LOGS["drive"], drive_times)
+    gpx(os.path.join(WORK, "walk.gpx"), "walk", LOGS["walk"], walk_times)
+    files = [os.path.join(WORK, "drive.gpx"), os.path.join(WORK, "walk.gpx")]
+    worst, cell = 0.0, 0.0
+    for _ in range(20):
+        at = T0 + rnd.uniform(0, max(drive_times[-1], walk_times[-1]) - T0)
+        d = json.loads(run("render", *files, "--at", iso(at), "--zoom", "16", "--json").stdout)
+        cell = d["metersPerDot"] * 4
+        for f, fixes, times in zip(d["files"], (LOGS["drive"], LOGS["walk"]), (drive_times, walk_times)):
+            want = reference(fixes, times, round(at * 1000) / 1000)
+            if want is None:
+                assert f.get("marker") is None, (f, at)
+                continue
+            got = (f["marker"]["lat"], f["marker"]["lon"])
+            worst = max(worst, metres(got, want))
+    assert worst < cell, (worst, cell)
+    # The marker as drawn: the drive alone, the view centred on its marker.
+    at = T0 + 100
+    m = json.loads(run("render", files[0], "--at", iso(at), "--json").stdout)["files"][0]["marker"]
+    shown = run("render", files[0], "--at", iso(at), "--center", "%r,%r" % (m["lat"], m["lon"]), "--zoom", "16",
+                "--size", "80x24", "--color", "never").stdout.split("\n")
+    assert shown[11][40] == "●", shown[10:13]
+    return "worst %.3f m (a cell is %.2f m); the marker drawn at its cell" % (worst, cell)
+
+
+@check("time: t aligns tracks by their starts (a walk an hour later plays beside the drive); <time-forward> steps the clock a fiftieth of the span; GPX without times: T says so and --at ends in one line")
+def _():
+    late = os.path.join(WORK, "late.gpx")
+    gpx(late, "late walk", LOGS["walk"], [T0 + 3600 + i for i in range(len(LOGS["walk"]))])
+    drive = os.path.join(WORK, "drive.gpx")
+    at = iso(T0 + 40)
+    d = json.loads(run("render", drive, late, "--at", at, "--keys", "t", "--json").stdout)
+    assert d["time"]["alignStarts"] is True, d["time"]
+    got = (d["files"][1]["marker"]["lat"], d["files"][1]["marker"]["lon"])
+    want = reference(LOGS["walk"], [T0 + 3600 + i for i in range(len(LOGS["walk"]))], T0 + 3600 + 40)
+    assert metres(got, want) < 0.5, (got, want)
+    d = json.loads(run("render", drive, late, "--at", iso(T0), "--keys", "<time-forward>", "--json").stdout)
+    span = d["time"]["span"]
+    from datetime import datetime
+    now = datetime.fromisoformat(d["time"]["now"].replace("Z", "+00:00")).timestamp()
+    assert abs(now - (T0 + (3600 + len(LOGS["walk"]) - 1) / 50)) < 0.001, d["time"]
+    untimed = os.path.join(WORK, "untimed.gpx")
+    with open(untimed, "w") as f:
+        f.write('<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>'
+                '<trkpt lat="60.1" lon="24.9"/><trkpt lat="60.2" lon="24.95"/></trkseg></trk></gpx>')
+    r = run("render", untimed, "--at", at)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "no times in untimed.gpx" in r.stderr, r.stderr
+    s = Session(tmux, BINARY, untimed, cols=100, rows=30)
+    try:
+        s.keys("T")
+        said = s.screen()
+        assert "no times in untimed.gpx" in said, said
+    finally:
+        s.close()
+    return "aligned walk within 0.5 m; span %s; %s" % (span, r.stderr.strip())
+
+
+@check("time from every format: a KML gx:Track, a GeoJSON LineString with coordinateProperties.times (given backwards: sorted, said once), GeoJSON points with a time property, a CSV with a time column: each plays, its marker equal to Python's")
+def _():
+    fixes, times = LOGS["walk"][:30], [T0 + 2 * i for i in range(30)]
+    kml = os.path.join(WORK, "track.kml")
+    with open(kml, "w") as f:
+        f.write('<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>'
+                "<Placemark><name>kml walk</name><gx:Track>" + "".join("<when>%s</when>" % iso(t) for t in times)
+                + "".join("<gx:coord>%.9f %.9f 0</gx:coord>" % (p["lon"], p["lat"]) for p in fixes)
+                + "</gx:Track></Placemark></Document></kml>")
+    line = os.path.join(WORK, "backwards.geojson")
+    order = list(range(30))
+    order[10], order[11] = 11, 10
+    with open(line, "w") as f:
+        json.dump({"type": "Feature", "properties": {"name": "line walk", "coordinateProperties": {
+            "times": [iso(times[i]) for i in order]}}, "geometry": {"type": "LineString", "coordinates": [
+                [fixes[i]["lon"], fixes[i]["lat"]] for i in order]}}, f)
+    points = os.path.join(WORK, "points.geojson")
+    with open(points, "w") as f:
+        json.dump({"type": "FeatureCollection", "features": [
+            {"type": "Feature", "properties": {"time": iso(t)}, "geometry": {"type": "Point", "coordinates": [
+                p["lon"], p["lat"]]}} for p, t in zip(fixes, times)]}, f)
+    csv = os.path.join(WORK, "fixes.csv")
+    with open(csv, "w") as f:
+        f.write("lat,lon,time\n" + "".join("%.9f,%.9f,%s\n" % (p["lat"], p["lon"], iso(t)) for p, t in zip(fixes, times)))
+    at = T0 + 21.3
+    want = reference(fixes, times, at)
+    out = []
+    for path in (kml, line, points, csv):
+        r = run("render", path, "--at", iso(at), "--json")
+        assert r.returncode == 0, r.stderr
+        m = json.loads(r.stdout)["files"][0].get("marker")
+        assert m is not None and metres((m["lat"], m["lon"]), want) < 0.5, (path, m, want)
+        out.append(os.path.basename(path))
+        if path == line:
+            assert r.stderr.count("times going backwards; sorted") == 1, r.stderr
+    return "%s: markers within 0.5 m of Python's; the backwards line said once" % ", ".join(out)
+
+
+@check("time in the viewer: T opens the bar, ] ] plays at 60x, Space plays (the clock moves about 60 s a second), Space pauses; F follows the marker, Esc closes the bar")
+def _():
+    s = Session(tmux, BINARY, "%s %s" % (os.path.join(WORK, "drive.gpx"), os.path.join(WORK, "walk.gpx")),
+                cols=110, rows=30)
+    try:
+        s.keys("T")
+        assert "2 tracks play" in s.screen(), s.screen()
+        s.keys("]", "]", "F", " ")
+        time.sleep(2)
+        s.keys(" ")
+        bar = next(ln for ln in s.lines() if "tracks" in ln and ("‖" in ln or "▶" in ln))
+        clock = re.search(r"(\d\d):(\d\d):(\d\d)", bar)
+        seconds = int(clock.group(2)) * 60 + int(clock.group(3)) - 15 * 60
+        assert 60 <= seconds <= 200 and "60×" in bar and "‖" in bar, bar
+        assert "●" in s.screen(), s.screen()
+        s.keys("Escape")
+        assert not any("tracks" in ln and "60×" in ln for ln in s.lines()), s.screen()
+        s.keys("q")
+        assert s.exit_status() == 0
+        return "after ~2 s at 60x: %s" % bar.strip()[:60]
+    finally:
+        s.close()
+
+
 if __name__ == "__main__":
     try:
         check.report("gps e2e")

@@ -48,6 +48,9 @@ public enum GPXReader: BufferReader {
         @exclusivity(unchecked) var bad: String?
         @exclusivity(unchecked) var path: [String] = []
         @exclusivity(unchecked) var firstTime: String?
+        /// A track's points' times, in order (nil: a point without one): kept as `when` when every
+        /// point has one (issue 49: the track is played in time).
+        @exclusivity(unchecked) var pointTimes: [String?] = []
         @exclusivity(unchecked) var elevations: [Double] = []
         /// The route's named points so far, and the one being read (its text elements, its elevation, and
         /// how many points there were before it: a point without numbers adds none).
@@ -60,7 +63,7 @@ public enum GPXReader: BufferReader {
             guard feature != nil else { return false }
             switch name {
             case "ele", "name", "desc", "cmt", "type", "sym": return true
-            case "time": return firstTime == nil
+            case "time": return firstTime == nil || feature == "trk"
             default: return false
             }
         }
@@ -69,7 +72,10 @@ public enum GPXReader: BufferReader {
             path.append(name)
             // (The most frequent elements first: a switch on strings compares them in order.)
             switch name {
-            case "trkpt": point(attributes)
+            case "trkpt":
+                let before = points.count
+                point(attributes)
+                if points.count > before { pointTimes.append(nil) }
             case "rtept":
                 stop = ([], nil, points.count)
                 point(attributes)
@@ -81,6 +87,7 @@ public enum GPXReader: BufferReader {
                 points = []
                 bad = nil
                 firstTime = nil
+                pointTimes = []
                 elevations = []
                 routeStops = []
                 if name == "wpt" { point(attributes) }
@@ -119,6 +126,7 @@ public enum GPXReader: BufferReader {
                 }
             case "time":
                 if firstTime == nil { firstTime = XMLText.trimmed(text) }
+                if parent == "trkpt", !pointTimes.isEmpty { pointTimes[pointTimes.count - 1] = XMLText.trimmed(text) }
             case "name", "desc", "cmt", "type", "sym":
                 if parent == feature {
                     properties.append((name, XMLText.trimmed(text)))
@@ -154,6 +162,11 @@ public enum GPXReader: BufferReader {
                 }
             }
             if let firstTime { properties.append(("time", firstTime)) }
+            if name == "trk", !pointTimes.isEmpty, pointTimes.allSatisfy({ $0 != nil }),
+                pointTimes.count == segments.reduce(0, { $0 + $1.count })
+            {
+                properties.append(("when", pointTimes.compactMap { $0 }.joined(separator: " ")))
+            }
             properties.append(("gpx", name))
             let label = properties.first { $0.0 == "name" }?.1
             builder.endFeature(id: nil, name: label.flatMap { $0.isEmpty ? nil : $0 }, properties: properties)
