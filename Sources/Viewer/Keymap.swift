@@ -215,7 +215,8 @@ public struct Keymap: Equatable, Sendable {
 
     /// The help overlay's lines.
     public var helpLines: [String] {
-        let rows = Self.groupedByDirection(bindings)
+        // Commands without a key (for scripts: `<time-forward>`) are in `termmap help keys`, not here.
+        let rows = Self.groupedByDirection(bindings.filter { !$0.keys.isEmpty })
         // Padded to the widest single binding's keys (a group's longer keys push only their own row).
         let width = bindings.map { Self.keyList($0).count }.filter { $0 <= 9 }.max() ?? 0
         return rows.map { ($0.keys.count > width ? $0.keys : $0.keys.padded(to: width)) + "  " + $0.help }

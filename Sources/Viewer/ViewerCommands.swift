@@ -100,14 +100,14 @@ public enum ViewerCommands {
         CommandRow(.world, keys: [.char("0")], "whole world") { $0.world() },
         CommandRow(
             .routePoint, keys: [.char("d")],
-            "directions: the route's start at the crosshair, then d again its end (Tab: foot/bike/car, Esc clears)",
+            "directions: start at the crosshair, d again the end (Tab foot/bike/car, Esc clears)",
             effects: { state, places in
                 state.routePoint(places: places)
                 return []
             }),
         CommandRow(
             .directionsPanel, keys: [.char("D")],
-            "the route's steps (↑↓ Enter centres one); no route: what is reachable in 15 min (r: minutes)",
+            "the route's steps (↑↓ Enter centres one); no route: reach in 15 min (r: minutes)",
             effects: { state, places in
                 state.directionsPanel(places: places)
                 return []
@@ -137,14 +137,14 @@ public enum ViewerCommands {
         },
         CommandRow(
             .followPosition, keys: [.char("F")],
-            "follow the GPS position (--gps): the map keeps it in view; a pan stops"
+            "follow the GPS position (--gps) or a played track; a pan stops"
         ) { $0.toggleFollow() },
-        CommandRow(.recordTrack, keys: [.char("R")], "record the GPS positions to a GPX track on/off (--gps-record)") {
+        CommandRow(.recordTrack, keys: [.char("R")], "record the GPS track as GPX on/off (--gps-record)") {
             state, _ in state.toggleRecording()
         },
         CommandRow(
             .timeBar, keys: [.char("T")],
-            "time bar: play your timed tracks (Space plays, ←→ step, [ ] speed, t aligns starts, F follows)"
+            "time bar: play timed tracks (Space, ←→ step, [ ] speed, t aligns starts)"
         ) { $0.toggleTimeBar() },
         CommandRow(.timeForward, keys: [], "step the time bar's clock forward (for scripts)") { $0.stepClock(1) },
         CommandRow(.timeBack, keys: [], "step the time bar's clock back (for scripts)") { $0.stepClock(-1) },
@@ -166,7 +166,7 @@ public enum ViewerCommands {
             effects: { state, _ in state.toggleMouse() }),
         CommandRow(
             .copyLink, keys: [.char("y")],
-            "copy this place to your terminal's clipboard: 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"
+            "copy this place (OSC 52): 1 openstreetmap.org link, 2 geo: URI, 3 coordinates"
         ) { $0.openCopyMenu() },
         CommandRow(
             .ruler, keys: [.char("M")],

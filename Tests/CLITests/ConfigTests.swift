@@ -34,6 +34,8 @@ struct ConfigTests {
         ("ogr2ogr-seconds", "60", true),
         // Elevation tiles: `config` lists it; render's use of it is terrain_e2e's.
         ("terrain", fixtures.appendingPathComponent("raster-png-no-format.mbtiles").path, false),
+        // A gpsd nobody listens at (port 1): render says so in its JSON, the map drawn.
+        ("gps", "127.0.0.1:1", true),
     ]
 
     @Test func everySettableOptionHasASample() throws {
