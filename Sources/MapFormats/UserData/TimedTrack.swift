@@ -13,6 +13,11 @@ public struct TimedTrack: Equatable, Sendable {
     public var times: [Double]
     public var coordinates: [Coordinate]
 
+    /// A track of `coordinates` at `times` (never decreasing).
+    public init(feature: Int?, name: String?, times: [Double], coordinates: [Coordinate]) {
+        (self.feature, self.name, self.times, self.coordinates) = (feature, name, times, coordinates)
+    }
+
     /// When it starts and ends.
     public var start: Double { times.first ?? 0 }
     public var end: Double { times.last ?? 0 }
