@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapFormats
 import MapRender
 import Raster
 import Support
@@ -13,9 +14,11 @@ public struct InfoReport: Equatable, Sendable {
     public var features: [FeatureDetails]
     /// The height under the crosshair, when the run has terrain and its tile is at hand (issue 48).
     public var height: (meters: Double, source: String)?
+    /// On a timed track (issue 49): its point nearest the crosshair, its time and speed there.
+    public var trackPoints: [String] = []
 
     public static func == (a: InfoReport, b: InfoReport) -> Bool {
-        a.coordinate == b.coordinate && a.zoom == b.zoom && a.features == b.features
+        a.coordinate == b.coordinate && a.zoom == b.zoom && a.features == b.features && a.trackPoints == b.trackPoints
             && a.height?.meters == b.height?.meters && a.height?.source == b.height?.source
     }
 
@@ -24,9 +27,41 @@ public struct InfoReport: Equatable, Sendable {
         guard state.showInfo, let map else { return nil }
         let view = state.displayedView
         let cell = crosshairCell(view.size)
-        return InfoReport(
-            coordinate: view.center, zoom: view.zoom, features: map.pick.features(atCol: cell.col, row: cell.row),
-            height: map.centerHeight)
+        let features = map.pick.features(atCol: cell.col, row: cell.row)
+        var report = InfoReport(coordinate: view.center, zoom: view.zoom, features: features, height: map.centerHeight)
+        report.trackPoints = trackPoints(state, features, at: view.center)
+        return report
+    }
+
+    /// For each timed track under the crosshair: `track NAME: 10:15:23Z · 43 km/h` at its vertex nearest
+    /// `c` (the speed over the legs on either side of it, geodesic).
+    static func trackPoints(_ state: ViewerState, _ features: [FeatureDetails], at c: Coordinate) -> [String] {
+        let tracks = state.playedTracks
+        let layers = state.userLayers
+        return features.compactMap { f -> String? in
+            guard case .own(let index) = f.reference.feature,
+                let played = tracks.first(where: {
+                    $0.track.feature == index && f.className == "file " + layers[$0.layer].file.displayName
+                })
+            else { return nil }
+            let t = played.track
+            let p = WebMercator.project(c)
+            let nearest = t.coordinates.indices.min { a, b in
+                let (pa, pb) = (WebMercator.project(t.coordinates[a]), WebMercator.project(t.coordinates[b]))
+                return (pa.x - p.x) * (pa.x - p.x) + (pa.y - p.y) * (pa.y - p.y)
+                    < (pb.x - p.x) * (pb.x - p.x) + (pb.y - p.y) * (pb.y - p.y)
+            }
+            guard let i = nearest else { return nil }
+            let (a, b) = (max(0, i - 1), min(t.times.count - 1, i + 1))
+            var text = "track \(played.title): \(ISOTime.text(t.times[i]))"
+            if t.times[b] > t.times[a] {
+                let meters =
+                    Geodesic.distance(t.coordinates[a], t.coordinates[i])
+                    + Geodesic.distance(t.coordinates[i], t.coordinates[b])
+                if meters.isFinite { text += " · \(Int((meters / (t.times[b] - t.times[a]) * 3.6).rounded())) km/h" }
+            }
+            return text
+        }
     }
 
     /// The cell holding the view's centre (its dot `widthDots / 2`, `heightDots / 2`).
@@ -41,7 +76,7 @@ public struct InfoReport: Equatable, Sendable {
                 "\(CoordinateFormat.fixed(coordinate.latitude, 6)), \(CoordinateFormat.fixed(WebMercator.wrapLongitude(coordinate.longitude), 6))"
                     + " at zoom \(Formatting.zoom(zoom))",
                 CoordinateFormat.degreesMinutesSeconds(coordinate),
-            ] + (height.map { ["height \(Int($0.meters.rounded())) m (\($0.source))"] } ?? [])
+            ] + (height.map { ["height \(Int($0.meters.rounded())) m (\($0.source))"] } ?? []) + trackPoints
         guard !features.isEmpty else { return (header, ["nothing here"]) }
         var body: [String] = []
         for f in features {

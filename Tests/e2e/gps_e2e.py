@@ -338,7 +338,7 @@ def metres(a, b):
     return Geodesic.WGS84.Inverse(a[0], a[1], b[0], b[1])["s12"]
 
 
-@check("time: two tracks on one clock (GPX, uneven times): each marker at 20 seeded instants equals Python's geodesic interpolation by time within a cell (zoom 16); the drawn marker is in its cell; --at before a track's start: no marker")
+@check("time: two tracks on one clock (GPX, uneven times): each marker at 20 seeded instants equals Python's geodesic interpolation by time within a cell (zoom 16); the drawn marker is in its cell; --at before a track's start: no marker; i on the track says its nearest point's time and speed")
 def _():
     import random
     rnd = random.Random(49)
@@ -369,7 +369,16 @@ def _():
     shown = run("render", files[0], "--at", iso(at), "--center", "%r,%r" % (m["lat"], m["lon"]), "--zoom", "16",
                 "--size", "80x24", "--color", "never").stdout.split("\n")
     assert shown[11][40] == "●", shown[10:13]
-    return "worst %.3f m (a cell is %.2f m); the marker drawn at its cell" % (worst, cell)
+    # i on the track: its point nearest the crosshair, that point's time and speed (Python's geodesic).
+    from geographiclib.geodesic import Geodesic
+    f, k = LOGS["drive"], 14
+    info = json.loads(run("render", files[0], "--center", "%r,%r" % (f[k]["lat"], f[k]["lon"]), "--zoom", "17",
+                          "--keys", "i", "--json").stdout)["info"]["tracks"]
+    metres_ = sum(Geodesic.WGS84.Inverse(f[a]["lat"], f[a]["lon"], f[b]["lat"], f[b]["lon"])["s12"]
+                  for a, b in ((k - 1, k), (k, k + 1)))
+    speed = round(metres_ / (drive_times[k + 1] - drive_times[k - 1]) * 3.6)
+    assert info == ["track drive: %s · %d km/h" % (iso(drive_times[k]).replace(".000Z", "Z"), speed)], (info, speed)
+    return "worst %.3f m (a cell is %.2f m); the marker drawn at its cell; i: %s" % (worst, cell, info[0])
 
 
 @check("time: t aligns tracks by their starts (a walk an hour later plays beside the drive); <time-forward> steps the clock a fiftieth of the span; GPX without times: T says so and --at ends in one line")
