@@ -413,7 +413,7 @@ def _():
     return "aligned walk within 0.5 m; span %s; %s" % (span, r.stderr.strip())
 
 
-@check("time from every format: a KML gx:Track, a GeoJSON LineString with coordinateProperties.times (given backwards: sorted, said once), GeoJSON points with a time property, a CSV with a time column: each plays, its marker equal to Python's")
+@check("time from every format: a KML gx:Track, a GeoJSON LineString with coordinateProperties.times (given backwards: sorted, said once), GeoJSON points with a time property, a CSV with a time column, live lines on standard input: each plays, its marker equal to Python's")
 def _():
     fixes, times = LOGS["walk"][:30], [T0 + 2 * i for i in range(30)]
     kml = os.path.join(WORK, "track.kml")
@@ -439,7 +439,15 @@ def _():
         f.write("lat,lon,time\n" + "".join("%.9f,%.9f,%s\n" % (p["lat"], p["lon"], iso(t)) for p, t in zip(fixes, times)))
     at = T0 + 21.3
     want = reference(fixes, times, at)
-    out = []
+    # Live lines (termmap - reads them as they come): one point a line, each with its time.
+    lines = "".join(json.dumps({"type": "Feature", "properties": {"time": iso(t)}, "geometry": {
+        "type": "Point", "coordinates": [p["lon"], p["lat"]]}}) + "\n" for p, t in zip(fixes, times))
+    env = dict(os.environ, XDG_DATA_HOME=EMPTY, XDG_CONFIG_HOME=EMPTY)
+    r = subprocess.run([BINARY, "render", "-", "--at", iso(at), "--json"], input=lines, capture_output=True,
+                       text=True, timeout=60, env=env)
+    m = json.loads(r.stdout)["files"][0].get("marker")
+    assert r.returncode == 0 and m is not None and metres((m["lat"], m["lon"]), want) < 0.5, (r.stderr, m)
+    out = ["live lines"]
     for path in (kml, line, points, csv):
         r = run("render", path, "--at", iso(at), "--json")
         assert r.returncode == 0, r.stderr
