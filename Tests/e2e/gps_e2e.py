@@ -65,11 +65,17 @@ class Gpsfake:
         time.sleep(1.5)
 
     def stop(self):
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        self.proc.wait(timeout=10)
+        """gpsfake and its gpsd (one process group) asked to end, then killed if they linger."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.proc.wait(timeout=3)
+                return
+            except subprocess.TimeoutExpired:
+                continue
 
 
 @check("NMEA files: render --gps drive.nmea / walk.nmea --json is the log's last fix within 1e-7 deg (height, speed, course, time too); the bad checksum is counted and its moved position never shown")
