@@ -60,7 +60,9 @@ class Gpsfake:
     starts when the first client watches."""
 
     def __init__(self, log, port, cycle=0.1):
-        self.proc = subprocess.Popen(["gpsfake", "-q", "-1", "-P", str(port), "-c", str(cycle), log],
+        # gpsd listens on loopback only (no -G); `timeout` ends it should the test never stop it.
+        self.proc = subprocess.Popen(["timeout", "-s", "KILL", "120", "gpsfake", "-q", "-1", "-P", str(port), "-c",
+                                      str(cycle), log],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         time.sleep(1.5)
 
