@@ -276,24 +276,7 @@ enum DataCommands {
     }
 
     /// `2026-11-30` in UTC.
-    static func day(_ date: Date) -> String {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-        // Civil date from days since 1970 (Howard Hinnant's algorithm), without a locale.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func digits(_ n: Int, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return "\(digits(y, 4))-\(digits(m, 2))-\(digits(d, 2))"
-    }
+    static func day(_ date: Date) -> String { String(ISOTime.text(date.timeIntervalSince1970).prefix(10)) }
 
     /// Removes what `data list` calls NAME from the data folder: an import, a tileset (`NAME` or its file
     /// name when an import and a tileset share it) or the GSHHG shorelines; never the world map or bundled

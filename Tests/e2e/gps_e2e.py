@@ -158,11 +158,9 @@ def _():
         fake.stop()
 
 
-@check("recording: --gps-record of the drive from an NMEA file: gpxpy reads the GPX, its points are the log's fixes (lat/lon within 1e-7 deg, height, time); kill -9 while recording from gpsd leaves a GPX gpxpy and termmap read; the same file again goes on in a new segment")
-def _():
-    import gpxpy
-    rec = os.path.join(WORK, "drive.gpx")
-    s = Session(tmux, BINARY, "--gps %s --gps-record %s" % (DRIVE, rec), cols=100, rows=30)
+def record_file(log, gpx):
+    """The viewer reads the NMEA `log` to its end, recording it to `gpx`, and quits."""
+    s = Session(tmux, BINARY, "--gps %s --gps-record %s" % (log, gpx), cols=100, rows=30)
     try:
         s.wait_for(lambda t: "REC" in t, 10)
         time.sleep(1)
@@ -170,6 +168,13 @@ def _():
         assert s.exit_status() == 0
     finally:
         s.close()
+
+
+@check("recording: --gps-record of the drive from an NMEA file: gpxpy reads the GPX, its points are the log's fixes (lat/lon within 1e-7 deg, height, time); kill -9 while recording from gpsd leaves a GPX gpxpy and termmap read; the same file again goes on in a new segment")
+def _():
+    import gpxpy
+    rec = os.path.join(WORK, "drive.gpx")
+    record_file(DRIVE, rec)
     with open(rec) as f:
         points = [p for t in gpxpy.parse(f).tracks for seg in t.segments for p in seg.points]
     fixes = LOGS["drive"]
@@ -198,14 +203,7 @@ def _():
     r = run("render", killed, "--size", "80x24")
     assert r.returncode == 0, r.stderr
     # Again on the same file: a second segment, the walk.
-    s = Session(tmux, BINARY, "--gps %s --gps-record %s" % (WALK, killed), cols=100, rows=30)
-    try:
-        s.wait_for(lambda t: "REC" in t, 10)
-        time.sleep(1)
-        s.keys("q")
-        assert s.exit_status() == 0
-    finally:
-        s.close()
+    record_file(WALK, killed)
     with open(killed) as f:
         segments = [seg for t in gpxpy.parse(f).tracks for seg in t.segments]
     assert len(segments) == 2 and len(segments[1].points) == len(LOGS["walk"]), [len(x.points) for x in segments]
