@@ -22,7 +22,8 @@ public enum Mode: String, CaseIterable, Sendable {
     case ruler
     /// A route or reach (`d`, `D`): Tab, Esc, `r`, and ↑ ↓ Enter in the steps; other keys go on.
     case directions
-    /// The time bar (`T`): ← → step, `[` `]` speed, Space plays, `t` aligns starts, Esc closes; other keys go on.
+    /// The time bar (`T`): ← → step, `[` `]` speed, Space plays, `t` aligns starts, 1–9 follows a track,
+    /// Esc closes; other keys go on.
     case timeBar = "time-bar"
     /// The layer list (`o`): a digit shows or hides that file; other keys go on.
     case layers

@@ -92,13 +92,16 @@ extension ViewerState {
         guard dot.x < w * m || dot.x > w * (1 - m) || dot.y < h * m || dot.y > h * (1 - m) else { return }
         animation = nil
         try? view.setCenter(c)
+        followMoved = true
     }
 
     /// `F`: the map follows the position (recentred on it at once), or stops following.
     mutating func toggleFollow() {
         if position == nil, timeBar != nil {
             followsTrack.toggle()
-            setMessage(followsTrack ? "following the first track's marker (a pan stops it)" : "following the track off")
+            setMessage(
+                followsTrack
+                    ? "following a track's marker (1–9 chooses which; a pan stops it)" : "following the track off")
             followTrackMarker()
             return
         }
@@ -123,7 +126,7 @@ extension ViewerState {
 
     /// A pan (a key, a drag, a click) ends following: the user has taken the map.
     mutating func stopFollowing(ifMovedFrom before: MapView) {
-        guard position?.following == true || followsTrack, view.center != before.center else { return }
+        guard position?.following == true || followsTrack, view.center != before.center, !followMoved else { return }
         position?.following = false
         followsTrack = false
         setMessage("following the position off (F follows again)")

@@ -101,6 +101,11 @@ extension ViewerState {
         case .escape:
             timeBar = nil
             return true
+        case .char(let c) where c.wholeNumberValue.map { (1...min(9, playedTracks.count)).contains($0) } == true:
+            // A track's number: the map follows its marker.
+            followedTrack = (c.wholeNumberValue ?? 1) - 1
+            followsTrack = true
+            setMessage("following \(playedTracks[followedTrack].title) (a pan stops it)")
         default: return false
         }
         timeBar = bar
@@ -145,9 +150,10 @@ extension ViewerState {
         }
     }
 
-    /// Following (`F` with the bar open): the first track's marker is kept in view.
+    /// Following (`F` with the bar open, or a track's number): that track's marker is kept in view.
     mutating func followTrackMarker() {
-        guard followsTrack, let marker = trackMarkers.compactMap({ $0 }).first else { return }
+        let markers = trackMarkers
+        guard followsTrack, markers.indices.contains(followedTrack), let marker = markers[followedTrack] else { return }
         keepInView(marker.at)
     }
 }

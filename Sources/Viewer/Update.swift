@@ -103,6 +103,7 @@ extension ViewerState {
         // Once the user moves the map, files read later no longer decide the view.
         let before = view
         let wasFollowing = position?.following == true || followsTrack
+        followMoved = false
         defer {
             switch event {
             case .key, .mouse, .command:

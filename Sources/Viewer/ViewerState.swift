@@ -233,6 +233,10 @@ public struct ViewerState: Equatable, Sendable {
     /// The time bar, while open (`T`); and whether the map follows the first track's marker (`F`).
     public var timeBar: TimeBar?
     public var followsTrack = false
+    /// Which played track the map follows (its number on the bar, from 0).
+    public var followedTrack = 0
+    /// True when following moved the view in this update (a pan by the user ends following; this does not).
+    var followMoved = false
     /// The terrain's hillshade is drawn (`H`), when the run has terrain.
     public var showHillshade = true
     /// The terrain's name (nil: the run has no elevation tiles).

@@ -465,7 +465,7 @@ def _():
     return "%s: markers within 0.5 m of Python's; the backwards line said once" % ", ".join(out)
 
 
-@check("time in the viewer: T opens the bar, ] ] plays at 60x, Space plays (the clock moves about 60 s a second), Space pauses; F follows the marker, Esc closes the bar")
+@check("time in the viewer: T opens the bar, ] ] plays at 60x, Space plays (the clock moves about 60 s a second), Space pauses; F follows the marker, 2 the second track's, Esc closes the bar")
 def _():
     s = Session(tmux, BINARY, "%s %s" % (os.path.join(WORK, "drive.gpx"), os.path.join(WORK, "walk.gpx")),
                 cols=110, rows=30)
@@ -480,6 +480,8 @@ def _():
         seconds = int(clock.group(2)) * 60 + int(clock.group(3)) - 15 * 60
         assert 60 <= seconds <= 200 and "60×" in bar and "‖" in bar, bar
         assert "●" in s.screen(), s.screen()
+        s.keys("2")
+        assert "following walk" in s.screen(), s.screen()
         s.keys("Escape")
         assert not any("tracks" in ln and "60×" in ln for ln in s.lines()), s.screen()
         s.keys("q")
