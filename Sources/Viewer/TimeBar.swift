@@ -78,7 +78,7 @@ extension ViewerState {
         let notes = userLayers.flatMap { l in l.file.timeNotes.map { "\(l.file.displayName): \($0)" } }
         setMessage(
             notes.map { $0 + "; " }.joined()
-                + "\(tracks.count) track\(tracks.count == 1 ? "" : "s") play: \(layers.prefix(3).joined(separator: ", "))"
+                + "\(tracks.count) track\(tracks.count == 1 ? " plays" : "s play"): \(layers.prefix(3).joined(separator: ", "))"
                 + (untimed.isEmpty ? "" : "; no times in \(untimed.prefix(2).joined(separator: ", "))")
                 + "  (Space plays, ←→ step, [ ] speed, t aligns starts)")
     }
