@@ -163,7 +163,10 @@ extension ViewerState {
     var timeTracksLayer: TimeTracksLayer {
         TimeTracksLayer(
             done: trackMarkers.compactMap { m in
-                m.map { Array($0.track.track.coordinates.prefix($0.track.track.doneCount(at: $0.time))) + [$0.at] }
+                m.map { m in
+                    let look = userLayers.indices.contains(m.track.layer) ? userLayers[m.track.layer].look : 0
+                    return (look, Array(m.track.track.coordinates.prefix(m.track.track.doneCount(at: m.time))) + [m.at])
+                }
             })
     }
 }
