@@ -134,6 +134,10 @@ extension ViewerState {
 
     /// `R`: asks the program to record the positions to a GPX track, or to stop.
     mutating func toggleRecording() -> [Effect] {
+        if let refusal = recordingRefusal {
+            setMessage("no recording: " + refusal)
+            return []
+        }
         guard let p = position else {
             setMessage("no position to record: give --gps (see docs/position.md)")
             return []

@@ -230,6 +230,8 @@ public struct ViewerState: Equatable, Sendable {
     public var imageryName: String?
     /// The live position, when the run has a GPS source (`--gps`; issue 49).
     public var position: LivePosition?
+    /// Why `R` may not record a track here (a kiosk writes no file), nil when it may.
+    public var recordingRefusal: String?
     /// The time bar, while open (`T`); and whether the map follows the first track's marker (`F`).
     public var timeBar: TimeBar?
     public var followsTrack = false

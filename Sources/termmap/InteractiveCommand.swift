@@ -114,6 +114,7 @@ enum InteractiveCommand {
         if !screen.unicode { state.glyphMode = .ascii }
         if !state.mouseCaptured { screen.captureMouse(false) }
         state.suggestsStreetData = !options.kiosk
+        if options.kiosk { state.recordingRefusal = "a shared demo account writes no file" }
         return state
     }
 
