@@ -345,11 +345,11 @@ public enum StateJSON {
         var lon: Double
         var zoom: Double
         var features: [Feature]
-        /// A timed track's point nearest the crosshair: `track NAME: TIME · SPEED` (issue 49).
-        var tracks: [String]
+        /// A timed track's point nearest the crosshair: `track NAME: TIME · SPEED` (issue 49); only on one.
+        var tracks: [String]?
 
         init(_ report: InfoReport) {
-            tracks = report.trackPoints
+            tracks = report.trackPoints.isEmpty ? nil : report.trackPoints
             lat = report.coordinate.latitude
             lon = WebMercator.wrapLongitude(report.coordinate.longitude)
             zoom = report.zoom
