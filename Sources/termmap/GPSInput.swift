@@ -93,15 +93,21 @@ final class GPSInput: Sendable {
 
     /// Starts reading in the background; never ends.
     func start() {
-        DispatchQueue(label: "termmap.gps").async { [self] in
-            while true {
-                switch source {
-                case .gpsd(let host, let port): readGPSD(host: host, port: port)
-                case .nmea(let path): readNMEA(path)
-                }
-                post(force: true)
-                usleep(useconds_t(Self.retrySeconds * 1_000_000))
+        DispatchQueue(label: "termmap.gps").async { [self] in readForever() }
+    }
+
+    /// The reading loop: a source that ends or is not there is tried again every `retrySeconds`.
+    // Not optimised: the optimiser's loop-invariant code motion (Swift 6.3) spent minutes on this
+    // endless loop with `post` inlined; the loop waits on I/O, optimising it buys nothing.
+    @_optimize(none)
+    func readForever() {
+        while true {
+            switch source {
+            case .gpsd(let host, let port): readGPSD(host: host, port: port)
+            case .nmea(let path): readNMEA(path)
             }
+            post(force: true)
+            usleep(useconds_t(Self.retrySeconds * 1_000_000))
         }
     }
 
@@ -217,6 +223,7 @@ final class GPSInput: Sendable {
     // MARK: gpsd
 
     /// One connection to gpsd: asks for its JSON reports and reads them until it goes away.
+    @_optimize(none)  // a loop that waits on I/O (see `readForever`)
     func readGPSD(host: String, port: Int) {
         let label = source.label
         let fd: Int32
@@ -245,6 +252,7 @@ final class GPSInput: Sendable {
 
     /// Reads `fd` until it ends, each line to `each` (a line over the limit is counted as bad), posting
     /// as it goes; what ended it.
+    @_optimize(none)  // a loop that waits on I/O (see `readForever`)
     func readLines(_ fd: Int32, _ lines: inout LineSplitter, tail: Bool = false, _ each: ([UInt8]) -> Void)
         -> String
     {
@@ -305,6 +313,7 @@ final class GPSInput: Sendable {
 
     /// NMEA sentences from a file (read to its end, then what is appended) or a device (a serial port,
     /// set raw: no echo, no line editing).
+    @_optimize(none)  // a loop that waits on I/O (see `readForever`)
     func readNMEA(_ path: String) {
         let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -329,6 +338,7 @@ final class GPSInput: Sendable {
 
     /// The position a source gives now, for `render`: an NMEA file read to its end (its last fix), or the
     /// first fix a device or gpsd gives within `seconds`.
+    @_optimize(none)  // a loop that waits on I/O (see `readForever`)
     static func once(_ source: GPSSource, seconds: Double = 3) -> PositionUpdate {
         let input = GPSInput(source: source, inbox: nil, recordPath: nil)
         var nmea = NMEAReader()
