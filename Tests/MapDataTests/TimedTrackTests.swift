@@ -36,6 +36,9 @@ struct TimedTrackTests {
         let at60 = track.position(at: 60)
         #expect(abs((at5?.longitude ?? 0) - 0.5) < 1e-9 && abs(at5?.latitude ?? 1) < 1e-9)
         #expect(abs((at60?.longitude ?? 0) - 1.05) < 1e-9)
+        // 30 s: 20 s into the second leg's 100 (a share of vertices, one every 55 s, would put it on the
+        // first leg, past its end).
+        #expect(abs((track.position(at: 30)?.longitude ?? 0) - 1.02) < 1e-9)
         #expect(track.position(at: 500) == Coordinate(latitude: 0, longitude: 1.1))
         #expect(track.doneCount(at: 10) == 2 && track.doneCount(at: 9.99) == 1)
     }
