@@ -407,7 +407,7 @@ public enum Renderer {
         }
         // The live position's speed and height (issue 49), or why there is none.
         if let p = state.position {
-            fields.append(.init(text: positionField(p), rank: 2))
+            fields.append(.init(text: positionField(p, imperial: state.imperialUnits), rank: 2))
         }
         var compact = "z" + Formatting.zoom(view.zoom)
         if let c = state.circle {
@@ -430,13 +430,19 @@ public enum Renderer {
     }
 
     /// `GPS 43 km/h 12 m` (`F` following: `GPS→`), `● REC` while recording; `GPS: no fix` without one.
-    static func positionField(_ p: LivePosition) -> String {
+    /// With `--units imperial`: mph and feet (the international mile, 1609.344 m; the foot, 0.3048 m).
+    static func positionField(_ p: LivePosition, imperial: Bool = false) -> String {
         let rec = p.recording != nil ? "● REC " : ""
         let name = p.following ? "GPS→" : "GPS"
         guard let fix = p.fix else { return rec + name + ": " + (p.status.map { String($0.prefix(24)) } ?? "no fix") }
         var text = rec + name
-        if let speed = fix.speed, speed.isFinite { text += " \(Int((speed * 3.6).rounded())) km/h" }
-        if let alt = fix.altitude, alt.isFinite { text += " \(Int(alt.rounded())) m" }
+        if let speed = fix.speed, speed.isFinite {
+            text +=
+                imperial ? " \(Int((speed * 3600 / 1609.344).rounded())) mph" : " \(Int((speed * 3.6).rounded())) km/h"
+        }
+        if let alt = fix.altitude, alt.isFinite {
+            text += imperial ? " \(Int((alt / 0.3048).rounded())) ft" : " \(Int(alt.rounded())) m"
+        }
         return text + (fix.mode == 2 ? " 2D" : "")
     }
 

@@ -75,6 +75,19 @@ struct LivePositionTests {
         #expect(s.message.hasPrefix("GPS: 3D fix at"))
     }
 
+    /// The status line's field: km/h and metres, or mph and feet with `--units imperial`.
+    @Test func theStatusLineSaysSpeedAndHeightInTheUnitsAsked() {
+        var p = LivePosition(source: "test")
+        p.fix = GPSFix(latitude: 60, longitude: 25, altitude: 100, speed: 10, course: 0)
+        #expect(Renderer.positionField(p) == "GPS 36 km/h 100 m")
+        #expect(Renderer.positionField(p, imperial: true) == "GPS 22 mph 328 ft")
+        p.following = true
+        p.recording = "t.gpx"
+        p.fix?.altitude = nil
+        p.fix?.mode = 2
+        #expect(Renderer.positionField(p) == "● REC GPS→ 36 km/h 2D")
+    }
+
     /// Course to arrow by octant while moving; a dot when still or without a course.
     @Test func theMarkerPointsAlongTheCourse() {
         let arrows = stride(from: 0.0, to: 360, by: 45).map { PositionLayer.glyph(course: $0, speed: 3, ascii: false) }
